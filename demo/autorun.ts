@@ -1,0 +1,91 @@
+/**
+ * Autorun router: a registry of modes, each an async function that reports rows. Rows are
+ * posted to /progress as { runId, mode, step, status, ms, ...detail } and collected into the
+ * result a driver reads from window.__autorun.
+ * @module
+ */
+import { createProver, type Prover } from '../src/index.js';
+import { fieldCheck } from './modes/field-check.js';
+import { errorsCheck } from './modes/errors-check.js';
+
+export interface Row {
+  mode: string;
+  step: string;
+  status: 'start' | 'ok' | 'fail' | 'error' | 'done' | 'info';
+  ms: number;
+  detail?: string;
+  [extra: string]: unknown;
+}
+
+export interface ModeContext {
+  prover: Prover;
+  params: URLSearchParams;
+  /** Report one finished step; a 'fail' row makes the run fail. */
+  report(step: string, status: Row['status'], ms: number, extra?: Record<string, unknown>): void;
+}
+
+export type Mode = (ctx: ModeContext) => Promise<void>;
+
+export interface AutorunResult {
+  finished: true;
+  status: 'ok' | 'fail' | 'error';
+  runId: string;
+  mode: string;
+  adapter: string;
+  rows: Row[];
+}
+
+/** `all-check` runs every check mode in turn; it grows as kernels land. */
+const CHECKS: Record<string, Mode> = {
+  'field-check': fieldCheck,
+  'errors-check': errorsCheck,
+};
+
+export const MODES: Record<string, Mode> = {
+  ...CHECKS,
+  'all-check': async (ctx) => {
+    for (const m of Object.values(CHECKS)) await m(ctx);
+  },
+};
+
+function post(row: Row & { runId: string }): void {
+  // Fire and forget: a missing /progress endpoint (static hosting) must not break the page.
+  fetch('/progress', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(row) }).catch(() => {});
+}
+
+export async function runMode(name: string, params: URLSearchParams, onRow: (r: Row) => void): Promise<AutorunResult> {
+  const runId = params.get('runId') ?? `${name}-${Date.now().toString(36)}`;
+  const rows: Row[] = [];
+  const emit = (row: Row) => {
+    rows.push(row);
+    onRow(row);
+    post({ runId, ...row });
+  };
+  const t0 = performance.now();
+  let status: AutorunResult['status'] = 'ok';
+  let adapter = '';
+  const mode = MODES[name];
+  let prover: Prover | undefined;
+  try {
+    if (!mode) throw new Error(`unknown autorun mode "${name}"; modes: ${Object.keys(MODES).join(', ')}`);
+    prover = await createProver();
+    adapter = prover.info.adapter;
+    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: adapter });
+    await mode({
+      prover,
+      params,
+      report: (step, st, ms, extra = {}) => {
+        if (st === 'fail') status = 'fail';
+        emit({ mode: name, step, status: st, ms, ...extra });
+      },
+    });
+  } catch (e) {
+    status = 'error';
+    const err = e as Error & { code?: string };
+    emit({ mode: name, step: 'exception', status: 'error', ms: performance.now() - t0, detail: `${err.code ?? err.name}: ${err.message}` });
+  } finally {
+    prover?.destroy();
+  }
+  emit({ mode: name, step: 'done', status: 'done', ms: performance.now() - t0, detail: status });
+  return { finished: true, status, runId, mode: name, adapter, rows };
+}

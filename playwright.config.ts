@@ -1,0 +1,23 @@
+// GPU tests: the dev page's check modes in headless Chromium on SwiftShader (see test/e2e/).
+import { defineConfig } from '@playwright/test';
+import { findChromium, chromiumArgs } from './scripts/chromium.mjs';
+
+const PORT = 5199;
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  // One worker: SwiftShader already uses both CI cores for one page.
+  workers: 1,
+  timeout: 10 * 60_000,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    launchOptions: { executablePath: findChromium() ?? undefined, args: chromiumArgs() },
+  },
+  webServer: {
+    command: `npx vite --config vite.config.ts --port ${PORT} --strictPort`,
+    url: `http://localhost:${PORT}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,33 @@
+/**
+ * `npm start`: the main job. Serves the dev page, runs its `all-check` autorun in headless
+ * Chromium (every GPU kernel against its CPU reference) and prints the results table.
+ *   npm start                      headless, exit status 1 if any check fails
+ *   npm start -- --open            visible browser (needs a display)
+ *   npm start -- --mode field-check --n 4096
+ * @module
+ */
+import { runAutorun } from './browser-driver.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const mode = arg('mode') ?? 'all-check';
+const params: Record<string, string> = {};
+if (arg('n')) params.n = arg('n')!;
+const headless = !process.argv.includes('--open');
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+console.log(`webgpu-prover: running ?autorun=${mode} in ${headless ? 'headless ' : ''}Chromium`);
+const result = await runAutorun({
+  mode,
+  params,
+  headless,
+  onRow: (r) => console.log(`  ${pad(r.step, 40)} ${pad(r.status, 6)} ${r.ms.toFixed(0).padStart(7)} ms  ${r.detail ?? ''}`),
+});
+for (const r of result.rows.filter((r) => r.status === 'error')) console.log(`  error: ${r.detail}`);
+const checks = result.rows.filter((r) => r.status === 'ok' || r.status === 'fail');
+const failed = checks.filter((r) => r.status === 'fail');
+console.log(`\n${result.mode} on ${result.adapter}: ${result.status.toUpperCase()} (${checks.length - failed.length}/${checks.length} checks passed)`);
+process.exit(result.status === 'ok' ? 0 : 1);

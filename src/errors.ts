@@ -1,0 +1,31 @@
+/**
+ * ProverError: the one error type the public API throws. `code` is stable across
+ * releases (match on it, not on the message); the message says what to do.
+ * @module
+ */
+
+export type ProverErrorCode =
+  | 'NO_WEBGPU' // no WebGPU implementation or adapter
+  | 'DEVICE_LOST' // the GPU device was lost (driver reset, tab backgrounded too long, destroy())
+  | 'DESTROYED' // the prover was destroyed
+  | 'INVALID_LENGTH' // an input has the wrong number of elements
+  | 'INVALID_ARGUMENT' // an option is out of range or of the wrong type
+  | 'NON_CANONICAL' // a field element is >= the modulus
+  | 'NOT_ON_CURVE'
+  | 'TOO_LARGE' // the job exceeds the device's limits
+  | 'ABORTED'
+  | 'GPU_ERROR'; // the GPU reported a validation or out-of-memory error
+
+export class ProverError extends Error {
+  readonly code: ProverErrorCode;
+  constructor(code: ProverErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProverError';
+    this.code = code;
+  }
+}
+
+/** True for ProverError instances, also across realms (worker messages lose the prototype). */
+export function isProverError(e: unknown): e is ProverError {
+  return e instanceof Error && e.name === 'ProverError' && typeof (e as ProverError).code === 'string';
+}

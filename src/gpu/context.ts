@@ -1,0 +1,106 @@
+/**
+ * GpuContext: one device with its buffer pool and pipeline cache, plus the two things every
+ * kernel host needs: moving Uint32Arrays on and off the GPU, and running a job inside error
+ * scopes so a validation or out-of-memory error becomes a ProverError instead of a silent
+ * wrong answer. Device loss flips `lost` and every later job fails with DEVICE_LOST.
+ * @module
+ */
+import { ProverError } from '../errors.js';
+import { acquireDevice, type DeviceOptions } from './device.js';
+import { BufferPool } from './buffer-pool.js';
+import { PipelineCache } from './pipeline-cache.js';
+
+/** Usage of buffers that kernels read and write and the host fills and reads back. */
+export function storageUsage(): GPUBufferUsageFlags {
+  // Read at call time: in Node, Dawn's GPUBufferUsage global appears only after setup.
+  return GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+}
+
+export class GpuContext {
+  lost = false;
+  lostMessage = '';
+
+  private constructor(
+    readonly device: GPUDevice,
+    readonly features: { timestamps: boolean; subgroups: boolean },
+    readonly description: string,
+    readonly pool: BufferPool,
+    readonly pipelines: PipelineCache,
+  ) {
+    device.lost.then((info) => {
+      this.lost = true;
+      this.lostMessage = `${info.reason}: ${info.message}`;
+    });
+  }
+
+  static async create(gpu: GPU | undefined | null, opts: DeviceOptions = {}): Promise<GpuContext> {
+    const { device, features, description } = await acquireDevice(gpu, opts);
+    return new GpuContext(device, features, description, new BufferPool(device), new PipelineCache(device));
+  }
+
+  get limits(): GPUSupportedLimits {
+    return this.device.limits;
+  }
+
+  private checkAlive(): void {
+    if (this.lost) throw new ProverError('DEVICE_LOST', `The GPU device was lost (${this.lostMessage}); create a new prover.`);
+  }
+
+  /** Copy `data` into a pooled storage buffer (release it to ctx.pool when done). */
+  upload(data: Uint32Array, label = 'input'): GPUBuffer {
+    const buf = this.pool.acquire(Math.max(data.byteLength, 4), storageUsage(), label);
+    if (data.byteLength > 0) this.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
+    return buf;
+  }
+
+  /** Read `words` u32 from `buf` (a COPY_SRC buffer) after all submitted work. */
+  async readback(buf: GPUBuffer, words: number): Promise<Uint32Array> {
+    const bytes = words * 4;
+    if (bytes === 0) return new Uint32Array(0);
+    const staging = this.pool.acquire(bytes, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'readback');
+    try {
+      const enc = this.device.createCommandEncoder({ label: 'readback' });
+      enc.copyBufferToBuffer(buf, 0, staging, 0, bytes);
+      this.device.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ, 0, bytes);
+      const out = new Uint32Array(staging.getMappedRange(0, bytes).slice(0));
+      staging.unmap();
+      return out;
+    } finally {
+      this.pool.release(staging);
+    }
+  }
+
+  /**
+   * Run a job inside validation and out-of-memory error scopes. Any GPU error, or loss of
+   * the device during the job, is thrown as a ProverError; the context stays usable after
+   * validation errors (they do not poison the device).
+   */
+  async run<T>(job: () => Promise<T>): Promise<T> {
+    this.checkAlive();
+    this.device.pushErrorScope('out-of-memory');
+    this.device.pushErrorScope('validation');
+    let result: T | undefined;
+    let failure: unknown;
+    try {
+      result = await job();
+    } catch (e) {
+      failure = e;
+    }
+    const validation = await this.device.popErrorScope();
+    const oom = await this.device.popErrorScope();
+    if (failure !== undefined) {
+      if (this.lost) this.checkAlive();
+      throw failure;
+    }
+    if (oom) throw new ProverError('TOO_LARGE', `GPU out of memory: ${oom.message}. Use smaller batches.`);
+    if (validation) throw new ProverError('GPU_ERROR', `GPU validation error (a bug in webgpu-prover; please report): ${validation.message}`);
+    this.checkAlive();
+    return result as T;
+  }
+
+  destroy(): void {
+    this.pool.destroy();
+    this.device.destroy();
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * webgpu-prover: zero-knowledge proving kernels on the user's own GPU through WebGPU.
+ *
+ *   import { createProver } from 'webgpu-prover';
+ *   const prover = await createProver();            // navigator.gpu, or { gpu: create([]) } in Node
+ *   const c = await prover.batchField('mul', a, b); // canonical BabyBear values in, out
+ *   prover.destroy();
+ * @module
+ */
+export { createProver, type Prover, type ProverOptions, type ProverInfo } from './prover.js';
+export { ProverError, isProverError, type ProverErrorCode } from './errors.js';
+export type { FieldOp } from './kernels/field.js';
+export type { PoolStats } from './gpu/buffer-pool.js';
+export * as babybear from './params/babybear.js';

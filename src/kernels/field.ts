@@ -1,0 +1,86 @@
+/**
+ * Host side of wgsl/kernels/field_check.wgsl (element-wise BabyBear and ext4 operations on
+ * canonical values) and field_bench.wgsl (Montgomery-multiply throughput).
+ * @module
+ */
+import type { GpuContext } from '../gpu/context.js';
+import { dispatch1d } from '../gpu/dispatch.js';
+
+/** Workgroup size of the element-wise kernels: 256 threads is a full-occupancy choice on NVIDIA, AMD, Apple and Mali. */
+export const FIELD_WG = 256;
+
+export const FIELD_OPS = {
+  add: { entry: 'field_add', arity: 2, ext: false },
+  sub: { entry: 'field_sub', arity: 2, ext: false },
+  mul: { entry: 'field_mul', arity: 2, ext: false },
+  square: { entry: 'field_square', arity: 1, ext: false },
+  pow7: { entry: 'field_pow7', arity: 1, ext: false },
+  inv: { entry: 'field_inv', arity: 1, ext: false },
+  ext4Mul: { entry: 'ext4_mul_op', arity: 2, ext: true },
+  ext4Inv: { entry: 'ext4_inv_op', arity: 1, ext: true },
+} as const;
+
+export type FieldOp = keyof typeof FIELD_OPS;
+
+/** Run `op` element-wise on the GPU. Inputs must already be validated (canonical, equal lengths). */
+export async function runFieldOp(ctx: GpuContext, op: FieldOp, a: Uint32Array, b?: Uint32Array): Promise<Uint32Array> {
+  const spec = FIELD_OPS[op];
+  const n = a.length;
+  if (n === 0) return new Uint32Array(0);
+  const bindings = ['read-only-storage', 'read-only-storage', 'storage'] as const;
+  const pipeline = await ctx.pipelines.get('field_check', spec.entry, { FIELD_WG }, bindings);
+  const bufA = ctx.upload(a, 'field a');
+  const bufB = ctx.upload(b ?? a, 'field b');
+  const out = ctx.pool.acquire(n * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'field out');
+  try {
+    // Bind exact sizes: pooled buffers are rounded up and arrayLength() must see n.
+    const bind = (buffer: GPUBuffer) => ({ buffer, size: n * 4 });
+    const group = ctx.device.createBindGroup({
+      layout: ctx.pipelines.layout(bindings),
+      entries: [{ binding: 0, resource: bind(bufA) }, { binding: 1, resource: bind(bufB) }, { binding: 2, resource: bind(out) }],
+    });
+    const enc = ctx.device.createCommandEncoder({ label: `field ${op}` });
+    const pass = enc.beginComputePass({ label: `field ${op}` });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    dispatch1d(pass, ctx.device, spec.ext ? n / 4 : n, FIELD_WG);
+    pass.end();
+    ctx.device.queue.submit([enc.finish()]);
+    return await ctx.readback(out, n);
+  } finally {
+    ctx.pool.release(bufA);
+    ctx.pool.release(bufB);
+    ctx.pool.release(out);
+  }
+}
+
+/** A prepared field_bench dispatch: `threads` threads, each 2·iters dependent Montgomery multiplies. */
+export interface FieldBenchJob {
+  threads: number;
+  montMuls: number;
+  encode(enc: GPUCommandEncoder): void;
+  read(): Promise<Uint32Array>;
+  release(): void;
+}
+
+export async function fieldBenchJob(ctx: GpuContext, threads: number, iters: number): Promise<FieldBenchJob> {
+  const pipeline = await ctx.pipelines.get('field_bench', 'field_bench', { FIELD_WG, BENCH_ITERS: iters });
+  const buf = ctx.pool.acquire(threads * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'field bench');
+  const group = ctx.device.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: [{ binding: 0, resource: { buffer: buf, size: threads * 4 } }],
+  });
+  return {
+    threads,
+    montMuls: threads * iters * 2,
+    encode(enc) {
+      const pass = enc.beginComputePass({ label: 'field bench' });
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, group);
+      dispatch1d(pass, ctx.device, threads, FIELD_WG);
+      pass.end();
+    },
+    read: () => ctx.readback(buf, threads),
+    release: () => ctx.pool.release(buf),
+  };
+}

@@ -1,0 +1,34 @@
+// BabyBear and ext4 field ops on the GPU (SwiftShader) equal src/ref and BigInt on 2^16 random
+// inputs plus all pairs of edge values; bad input gets ProverError codes; rows reach /progress.
+import { test, expect } from '@playwright/test';
+import { autorun, failures } from './autorun.js';
+import { FIELD_CHECK_OPS } from '../gpu/field-check.js';
+
+test('every GPU field op equals the reference and BigInt on 2^16 inputs + edge pairs', async ({ page }) => {
+  const result = await autorun(page, 'field-check');
+  expect(failures(result)).toEqual([]);
+  expect(result.status).toBe('ok');
+  const checked = result.rows.filter((r) => r.step.startsWith('field '));
+  expect(checked.map((r) => r.step)).toEqual(FIELD_CHECK_OPS.map((op) => `field ${op}`));
+  for (const r of checked) expect(r.n as number).toBeGreaterThanOrEqual(1 << 16);
+});
+
+test('bad input gets ProverError codes and the prover stays usable', async ({ page }) => {
+  const result = await autorun(page, 'errors-check');
+  expect(failures(result)).toEqual([]);
+  expect(result.rows.filter((r) => r.status === 'ok').length).toBeGreaterThanOrEqual(6);
+});
+
+test('autorun posts its rows to /progress', async ({ page, request }) => {
+  const result = await autorun(page, 'field-check', { n: '256' });
+  const res = await request.get(`/progress?runId=${encodeURIComponent(result.runId)}`);
+  const rows = (await res.json()) as Array<Record<string, unknown>>;
+  expect(rows.length).toBe(result.rows.length);
+  for (const row of rows) {
+    expect(row).toMatchObject({ runId: result.runId, mode: 'field-check' });
+    expect(typeof row.step).toBe('string');
+    expect(typeof row.status).toBe('string');
+    expect(typeof row.ms).toBe('number');
+  }
+  expect(rows.at(-1)).toMatchObject({ step: 'done', status: 'done' });
+});

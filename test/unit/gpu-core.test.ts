@@ -1,0 +1,82 @@
+// GPU core pieces that need no GPU: device acquisition errors, buffer pool accounting, grids.
+import { describe, it, expect } from 'vitest';
+import { createProver, isProverError, ProverError } from '../../src/index.js';
+import { BufferPool } from '../../src/gpu/buffer-pool.js';
+import { grid2d } from '../../src/gpu/dispatch.js';
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'resolved';
+  } catch (e) {
+    return isProverError(e) ? e.code : `other: ${String(e)}`;
+  }
+}
+
+describe('createProver', () => {
+  it('fails with NO_WEBGPU when there is no WebGPU or no adapter', async () => {
+    expect(await codeOf(createProver({ gpu: undefined }))).toBe('NO_WEBGPU');
+    const noAdapter = { requestAdapter: async () => null } as unknown as GPU;
+    expect(await codeOf(createProver({ gpu: noAdapter }))).toBe('NO_WEBGPU');
+    const throws = { requestAdapter: async () => { throw new Error('boom'); } } as unknown as GPU;
+    expect(await codeOf(createProver({ gpu: throws }))).toBe('NO_WEBGPU');
+  });
+
+  it('ProverError carries a stable code and is recognised across realms', () => {
+    const e = new ProverError('TOO_LARGE', 'x');
+    expect(e.code).toBe('TOO_LARGE');
+    expect(isProverError(e)).toBe(true);
+    expect(isProverError(Object.assign(new Error('y'), { name: 'ProverError', code: 'ABORTED' }))).toBe(true);
+    expect(isProverError(new Error('z'))).toBe(false);
+  });
+});
+
+function fakeDevice() {
+  const live = new Set<object>();
+  const device = {
+    createBuffer: ({ size }: { size: number }) => {
+      const b = { size, destroy: () => live.delete(b) };
+      live.add(b);
+      return b;
+    },
+  } as unknown as GPUDevice;
+  return { device, live };
+}
+
+describe('BufferPool', () => {
+  it('reuses buffers of the same bucket and counts bytes held', () => {
+    const { device, live } = fakeDevice();
+    const pool = new BufferPool(device);
+    const a = pool.acquire(1000, 1);
+    expect(pool.stats()).toEqual({ bytesHeld: 1024, bytesInUse: 1024, buffers: 1 });
+    pool.release(a);
+    expect(pool.acquire(600, 1)).toBe(a); // same 1024 bucket
+    const b = pool.acquire(600, 2); // other usage: new buffer
+    expect(b).not.toBe(a);
+    expect(pool.stats().bytesHeld).toBe(2048);
+    pool.release(b);
+    pool.trim();
+    expect(pool.stats()).toEqual({ bytesHeld: 1024, bytesInUse: 1024, buffers: 1 });
+    expect(() => pool.release(b)).toThrow();
+    pool.destroy();
+    expect(live.size).toBe(0);
+    expect(pool.stats().bytesHeld).toBe(0);
+  });
+
+  it('rounds to powers of two with a 256-byte floor', () => {
+    expect(BufferPool.bucketSize(0)).toBe(256);
+    expect(BufferPool.bucketSize(257)).toBe(512);
+    expect(BufferPool.bucketSize(1 << 26)).toBe(1 << 26);
+  });
+});
+
+describe('grid2d', () => {
+  it('covers every thread within the per-dimension cap', () => {
+    for (const [threads, wg, cap] of [[1, 256, 65535], [1 << 24, 256, 65535], [(1 << 26) + 5, 64, 65535], [1000, 256, 3]]) {
+      const [x, y] = grid2d(threads, wg, cap);
+      expect(x).toBeLessThanOrEqual(cap);
+      expect(y).toBeLessThanOrEqual(cap);
+      expect(x * y * wg).toBeGreaterThanOrEqual(threads);
+    }
+  });
+});
