@@ -1,0 +1,79 @@
+/**
+ * `npm run bench -- field`: BabyBear Montgomery multiplies/s of wgsl/lib/babybear.wgsl's bb_mul
+ * next to roofline.mjs's Montgomery rate (same chain shape, same dispatch size, same run),
+ * after checking every field op against src/ref and BigInt on this GPU.
+ * @module
+ */
+import { createProver } from '../src/index.js';
+import { GpuContext } from '../src/gpu/context.js';
+import { fieldBenchJob } from '../src/kernels/field.js';
+import { fieldBenchThread } from '../src/ref/babybear.js';
+import { checkFieldOp, FIELD_CHECK_OPS } from '../test/gpu/field-check.js';
+import { median, roofline } from './node-gpu.js';
+
+export interface BenchOutput {
+  rows: Record<string, unknown>[];
+  ok: boolean;
+}
+
+const THREADS = 1 << 22; // the roofline's Montgomery dispatch size
+const ITERS = 256; // 512 dependent multiplies per thread, as in roofline.mjs
+const REPS = 7;
+
+export async function benchField(gpu: GPU): Promise<BenchOutput> {
+  const rows: Record<string, unknown>[] = [];
+  // 1. Correctness on this adapter before any timing.
+  const prover = await createProver({ gpu });
+  let ok = true;
+  for (const op of FIELD_CHECK_OPS) {
+    const r = await checkFieldOp(prover, op);
+    const good = r.mismatchRef === 0 && r.mismatchBigInt === 0;
+    ok &&= good;
+    rows.push({ bench: 'field-check', op, n: r.n, mismatchRef: r.mismatchRef, mismatchBigInt: r.mismatchBigInt, ok: good, first: r.first });
+  }
+  prover.destroy();
+  if (!ok) return { rows, ok };
+
+  // 2. Throughput, ours and the roofline's, on one device.
+  const ctx = await GpuContext.create(gpu);
+  const limit = await roofline(ctx.device);
+  const job = await fieldBenchJob(ctx, THREADS, ITERS);
+  const times: number[] = [];
+  for (let r = 0; r <= REPS; r++) {
+    const enc = ctx.device.createCommandEncoder();
+    job.encode(enc);
+    const t0 = performance.now();
+    ctx.device.queue.submit([enc.finish()]);
+    await ctx.device.queue.onSubmittedWorkDone();
+    if (r > 0) times.push(performance.now() - t0); // r = 0 warms up (pipeline, clocks)
+  }
+  const out = await job.read();
+  let wrong = 0;
+  for (let i = 0; i < THREADS; i += 1021) if (out[i] !== fieldBenchThread(i, ITERS)) wrong++;
+  job.release();
+
+  // 3. CPU anchor on this host: the same chain with src/ref montMul, one JS thread.
+  const cpuThreads = 2048;
+  const c0 = performance.now();
+  for (let i = 0; i < cpuThreads; i++) fieldBenchThread(i, ITERS);
+  const cpuRate = (cpuThreads * ITERS * 2) / ((performance.now() - c0) / 1e3);
+
+  const ms = median(times);
+  const rate = job.montMuls / (ms / 1e3);
+  rows.push({
+    bench: 'field-mont-mul',
+    adapter: ctx.description,
+    threads: THREADS,
+    mulsPerThread: ITERS * 2,
+    ms: +ms.toFixed(3),
+    gmulsPerS: +(rate / 1e9).toFixed(3),
+    rooflineGmulsPerS: limit.montGmuls,
+    ratioToRoofline: +(rate / 1e9 / limit.montGmuls).toFixed(3),
+    cpuJsGmulsPerS: +(cpuRate / 1e9).toFixed(4),
+    ratioToCpuJs: Math.round(rate / cpuRate),
+    copyGBs: limit.copyGBs,
+    sampledThreadsWrong: wrong,
+  });
+  ctx.destroy();
+  return { rows, ok: wrong === 0 };
+}

@@ -1,0 +1,26 @@
+/**
+ * WebGPU in Node through Dawn (the 'webgpu' package), for benchmarks on the GPU machine.
+ * The GPU object is kept on globalThis: if it were garbage-collected Dawn would tear down
+ * under live devices and the process would segfault.
+ * @module
+ */
+export async function nodeGpu(): Promise<GPU> {
+  const { create, globals } = await import('webgpu');
+  Object.assign(globalThis, globals);
+  const gpu = create([]) as GPU;
+  (globalThis as { __dawnGpu?: GPU }).__dawnGpu = gpu;
+  return gpu;
+}
+
+/** gpu-kit's roofline.mjs (copy bandwidth and Montgomery rate) from .gpu-kit/, measured in the same run. */
+export async function roofline(device: GPUDevice): Promise<{ copyGBs: number; montGmuls: number; copyLogN: number }> {
+  const { pathToFileURL } = await import('node:url');
+  const path = `${process.cwd()}/.gpu-kit/roofline.mjs`;
+  const mod = await import(pathToFileURL(path).href);
+  return mod.measureRoofline(device);
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}

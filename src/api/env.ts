@@ -1,0 +1,19 @@
+/**
+ * What every API facet (src/api/*.ts) gets from createProver(): the GPU context and a guard
+ * that throws DESTROYED after prover.destroy(). A facet is a function env -> methods; the
+ * Prover is the union of all facets, so a kernel family adds its public methods in its own
+ * file and one line in src/prover.ts.
+ * @module
+ */
+import type { GpuContext } from '../gpu/context.js';
+
+export interface ApiEnv {
+  ctx: GpuContext;
+  /** Throws ProverError DESTROYED once the prover is destroyed. */
+  alive(): void;
+}
+
+/** Largest u32 count one storage binding can hold on this device. */
+export function maxBindingWords(ctx: GpuContext): number {
+  return Math.floor(Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize) / 4);
+}

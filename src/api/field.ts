@@ -1,0 +1,43 @@
+/**
+ * Public facet: element-wise BabyBear and ext4 arithmetic (prover.batchField).
+ * @module
+ */
+import { ProverError } from '../errors.js';
+import { FIELD_OPS, runFieldOp, type FieldOp } from '../kernels/field.js';
+import { requireCanonical, requireLength, requireMultipleOf, requireUint32Array } from '../validate.js';
+import { maxBindingWords, type ApiEnv } from './env.js';
+
+export interface FieldMethods {
+  /**
+   * Element-wise BabyBear arithmetic on the GPU over canonical values: add, sub, mul (two
+   * inputs), square, pow7, inv (one input; inv maps 0 to 0), and the degree-4 extension
+   * (x^4 = 11) ext4Mul / ext4Inv where each element is 4 consecutive values [c0, c1, c2, c3].
+   * @throws ProverError NON_CANONICAL, INVALID_LENGTH, INVALID_ARGUMENT, TOO_LARGE, DEVICE_LOST, DESTROYED
+   * @example const c = await prover.batchField('mul', a, b);
+   */
+  batchField(op: FieldOp, a: Uint32Array, b?: Uint32Array): Promise<Uint32Array>;
+}
+
+export function fieldMethods({ ctx, alive }: ApiEnv): FieldMethods {
+  return {
+    async batchField(op, a, b) {
+      alive();
+      const spec = FIELD_OPS[op as FieldOp];
+      if (!spec) throw new ProverError('INVALID_ARGUMENT', `unknown field op "${String(op)}"; one of ${Object.keys(FIELD_OPS).join(', ')}`);
+      requireUint32Array('a', a);
+      requireCanonical('a', a);
+      if (spec.ext) requireMultipleOf('a', a, 4, 'ext4 elements are 4 consecutive values');
+      if (spec.arity === 2) {
+        if (b === undefined) throw new ProverError('INVALID_ARGUMENT', `field op "${op}" needs two inputs`);
+        requireUint32Array('b', b);
+        requireLength('b', b, a.length, 'b must have the length of a');
+        requireCanonical('b', b);
+      }
+      const maxWords = maxBindingWords(ctx);
+      if (a.length > maxWords) {
+        throw new ProverError('TOO_LARGE', `batchField: ${a.length} values exceed this device's ${maxWords}-value binding limit; split the batch`);
+      }
+      return ctx.run(() => runFieldOp(ctx, op, a, spec.arity === 2 ? b : undefined));
+    },
+  };
+}
