@@ -2,7 +2,8 @@
 import { defineConfig } from '@playwright/test';
 import { findChromium, chromiumArgs } from './scripts/chromium.mjs';
 
-const PORT = 5199;
+// PW_PORT lets several checkouts or engineers run the suite on one machine at once.
+const PORT = Number(process.env.PW_PORT ?? 5199);
 
 export default defineConfig({
   testDir: 'test/e2e',
