@@ -7,6 +7,8 @@ export default defineConfig({
   root: 'demo',
   plugins: [progressPlugin()],
   server: { host: '127.0.0.1' },
+  // Pre-bundle noble up front: discovered late, it makes Vite reload the page mid-autorun.
+  optimizeDeps: { include: ['@noble/curves/bn254.js', '@noble/curves/abstract/curve.js'] },
   build: { outDir: '../dist-demo', emptyOutDir: true },
   logLevel: 'warn',
 });

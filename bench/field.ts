@@ -9,6 +9,7 @@ import { GpuContext } from '../src/gpu/context.js';
 import { fieldBenchJob } from '../src/kernels/field.js';
 import { fieldBenchThread } from '../src/ref/babybear.js';
 import { checkFieldOp, FIELD_CHECK_OPS } from '../test/gpu/field-check.js';
+import { Profiler } from '../src/gpu/profiler.js';
 import { median, roofline } from './node-gpu.js';
 
 export interface BenchOutput {
@@ -39,13 +40,19 @@ export async function benchField(gpu: GPU): Promise<BenchOutput> {
   const limit = await roofline(ctx.device);
   const job = await fieldBenchJob(ctx, THREADS, ITERS);
   const times: number[] = [];
+  const gpuTimes: number[] = [];
   for (let r = 0; r <= REPS; r++) {
+    const prof = new Profiler(ctx.device, ctx.features.timestamps, 1);
     const enc = ctx.device.createCommandEncoder();
-    job.encode(enc);
+    job.encode(enc, prof);
+    prof.resolve(enc);
     const t0 = performance.now();
     ctx.device.queue.submit([enc.finish()]);
-    await ctx.device.queue.onSubmittedWorkDone();
-    if (r > 0) times.push(performance.now() - t0); // r = 0 warms up (pipeline, clocks)
+    const report = await prof.read(t0);
+    prof.destroy();
+    if (r === 0) continue; // warm-up: pipeline upload, clocks
+    times.push(report.wallMs);
+    if (report.gpuMs !== null) gpuTimes.push(report.gpuMs);
   }
   const out = await job.read();
   let wrong = 0;
@@ -66,6 +73,7 @@ export async function benchField(gpu: GPU): Promise<BenchOutput> {
     threads: THREADS,
     mulsPerThread: ITERS * 2,
     ms: +ms.toFixed(3),
+    gpuMsTimestamp: gpuTimes.length ? +median(gpuTimes).toFixed(3) : null,
     gmulsPerS: +(rate / 1e9).toFixed(3),
     rooflineGmulsPerS: limit.montGmuls,
     ratioToRoofline: +(rate / 1e9 / limit.montGmuls).toFixed(3),

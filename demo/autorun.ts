@@ -7,6 +7,9 @@
 import { createProver, type Prover } from '../src/index.js';
 import { fieldCheck } from './modes/field-check.js';
 import { errorsCheck } from './modes/errors-check.js';
+import { nttCheck } from './modes/ntt-check.js';
+import { commitCheck, grindCheck, merkleCheck, poseidon2Check } from './modes/hash-check.js';
+import { msmBenchGpu, msmNobleCheck } from './modes/msm-check.js';
 
 export interface Row {
   mode: string;
@@ -39,10 +42,17 @@ export interface AutorunResult {
 const CHECKS: Record<string, Mode> = {
   'field-check': fieldCheck,
   'errors-check': errorsCheck,
+  'ntt-check': nttCheck,
+  'poseidon2-check': poseidon2Check,
+  'merkle-check': merkleCheck,
+  'grind-check': grindCheck,
+  'commit-check': commitCheck,
+  'msm-noble-check': msmNobleCheck,
 };
 
 export const MODES: Record<string, Mode> = {
   ...CHECKS,
+  'msm-bench-gpu': msmBenchGpu,
   'all-check': async (ctx) => {
     for (const m of Object.values(CHECKS)) await m(ctx);
   },

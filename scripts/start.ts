@@ -16,6 +16,7 @@ function arg(name: string): string | undefined {
 const mode = arg('mode') ?? 'all-check';
 const params: Record<string, string> = {};
 if (arg('n')) params.n = arg('n')!;
+if (arg('logn')) params.logn = arg('logn')!;
 const headless = !process.argv.includes('--open');
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));

@@ -10,5 +10,11 @@
 export { createProver, type Prover, type ProverOptions, type ProverInfo } from './prover.js';
 export { ProverError, isProverError, type ProverErrorCode } from './errors.js';
 export type { FieldOp } from './kernels/field.js';
+export type { NttMatrix, NttOptions, NttExtendOptions, NttLdeOptions } from './api/ntt.js';
 export type { PoolStats } from './gpu/buffer-pool.js';
+export type { Poseidon2Options } from './api/poseidon2.js';
+export type { MerkleTree, MerkleOpening } from './api/merkle.js';
+export { DuplexChallenger } from './ref/challenger.js';
+export { verifyMerklePath } from './ref/merkle.js';
+export type { Poseidon2Constants, Poseidon2Width } from './ref/poseidon2.js';
 export * as babybear from './params/babybear.js';

@@ -10,6 +10,12 @@ import { GpuContext } from './gpu/context.js';
 import type { PoolStats } from './gpu/buffer-pool.js';
 import type { ApiEnv } from './api/env.js';
 import { fieldMethods, type FieldMethods } from './api/field.js';
+import { msmMethods, type MsmMethods } from './api/msm.js';
+import { nttMethods, type NttMethods } from './api/ntt.js';
+import { poseidon2Methods, type Poseidon2Methods } from './api/poseidon2.js';
+import { merkleMethods, type MerkleMethods } from './api/merkle.js';
+import { grindMethods, type GrindMethods } from './api/grind.js';
+import { commitMethods, type CommitMethods } from './api/commit.js';
 
 export interface ProverOptions {
   /**
@@ -41,7 +47,7 @@ export interface ProverCore {
   destroy(): void;
 }
 
-export type Prover = ProverCore & FieldMethods;
+export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods & MerkleMethods & GrindMethods & CommitMethods & MsmMethods;
 
 /**
  * Acquire a GPU device and return a prover on it.
@@ -77,5 +83,5 @@ export async function createProver(opts: ProverOptions = {}): Promise<Prover> {
       ctx.destroy();
     },
   };
-  return { ...core, ...fieldMethods(env) };
+  return { ...core, ...fieldMethods(env), ...nttMethods(env), ...poseidon2Methods(env), ...merkleMethods(env), ...grindMethods(env), ...commitMethods(env), ...msmMethods(env) };
 }

@@ -5,6 +5,7 @@
  */
 import type { GpuContext } from '../gpu/context.js';
 import { dispatch1d } from '../gpu/dispatch.js';
+import type { Profiler } from '../gpu/profiler.js';
 
 /** Workgroup size of the element-wise kernels: 256 threads is a full-occupancy choice on NVIDIA, AMD, Apple and Mali. */
 export const FIELD_WG = 256;
@@ -58,7 +59,8 @@ export async function runFieldOp(ctx: GpuContext, op: FieldOp, a: Uint32Array, b
 export interface FieldBenchJob {
   threads: number;
   montMuls: number;
-  encode(enc: GPUCommandEncoder): void;
+  /** Record the pass; with a profiler, it gets timestamp writes. */
+  encode(enc: GPUCommandEncoder, profiler?: Profiler): void;
   read(): Promise<Uint32Array>;
   release(): void;
 }
@@ -73,8 +75,8 @@ export async function fieldBenchJob(ctx: GpuContext, threads: number, iters: num
   return {
     threads,
     montMuls: threads * iters * 2,
-    encode(enc) {
-      const pass = enc.beginComputePass({ label: 'field bench' });
+    encode(enc, profiler) {
+      const pass = profiler ? profiler.beginPass(enc, 'field bench') : enc.beginComputePass({ label: 'field bench' });
       pass.setPipeline(pipeline);
       pass.setBindGroup(0, group);
       dispatch1d(pass, ctx.device, threads, FIELD_WG);

@@ -7,6 +7,7 @@
  * @module
  */
 import { BB_MU, BB_P, BB_R, BB_R2, BB_SHIFT_HI, BB_SHIFT_LO, EXT4_W } from './babybear.js';
+import { BN254_WGSL_CONSTS } from './bn254.js';
 
 /** A WGSL u32 scalar or a u32 array constant. */
 export type WgslConst = number | readonly number[];
@@ -22,4 +23,5 @@ export const WGSL_PARAM_CONSTS: Readonly<Record<string, WgslConst>> = {
   BB_SHIFT_LO,
   // W in Montgomery form: W·R mod p.
   EXT4_W_MONTY: mod(BigInt(EXT4_W) << 32n),
+  ...BN254_WGSL_CONSTS,
 };

@@ -1,13 +1,14 @@
 // `npm run build` output is importable from plain Node (no bundler, no TS loader).
 import { describe, it, expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 describe('package build', () => {
   it('compiles src/ to ESM that plain Node imports', () => {
-    const out = mkdtempSync(join(tmpdir(), 'wgp-dist-'));
+    // Inside the repo so the emitted imports of dependencies (@noble/curves) resolve from node_modules.
+    mkdirSync('node_modules/.cache', { recursive: true });
+    const out = mkdtempSync(join(process.cwd(), 'node_modules/.cache/wgp-dist-'));
     try {
       execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', out], { stdio: 'pipe' });
       const keys = execFileSync('node', ['--input-type=module', '-e',

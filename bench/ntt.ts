@@ -1,0 +1,221 @@
+/**
+ * `npm run bench -- ntt`: forward DFT, coset LDE (shift 31) and WHIR encoding, addedBits 1, at
+ * 2^20, 2^22, 2^24 rows × width 1 and 8, on the GPU through Dawn. Before timing: every Plonky3
+ * dft.json case, random-data properties and bad-input codes (test/gpu/ntt-check.ts), a full
+ * comparison with src/ref at 2^20 (width 1; 2^16 wider), and at 2^24 a spot check (direct evaluation of 2 rows, and
+ * the zero upper half of idft(lde)). Then per shape: GPU-resident time (timestamp-query around
+ * the one compute pass, else submit-to-done), end-to-end time (Uint32Array -> Uint32Array via
+ * the public API), elements/s, and ratios to
+ *   t_limit = max((bytes_in + bytes_out) / copyBW, (N/2)·log2 N / montRate), N = output rows·width,
+ * with copyBW and montRate from .gpu-kit/roofline.mjs in the same run, and to the native CPU
+ * anchor (Plonky3 p3-dft, all cores) when NTT_NATIVE names its JSON-lines output from the same
+ * device command. NTT_LOGS=20,22 and NTT_WIDTHS=1 narrow the sweep.
+ * @module
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createProver, type Prover } from '../src/index.js';
+import { GpuContext } from '../src/gpu/context.js';
+import { NTT_WG, nttToGpu, type NttSpec } from '../src/kernels/ntt.js';
+import * as ref from '../src/ref/ntt.js';
+import { bbAdd, bbInv, bbMul, bbPow } from '../src/ref/babybear.js';
+import { SplitMix64 } from '../test/support/splitmix.js';
+import vectors from '../test/vectors/dft.json' with { type: 'json' };
+import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
+import { checkNttErrors, checkNttProperties, checkNttVectors } from '../test/gpu/ntt-check.js';
+import { median, roofline } from './node-gpu.js';
+import type { BenchOutput } from './field.js';
+
+type Op = 'dft' | 'lde' | 'encode';
+const OPS: Op[] = ['dft', 'lde', 'encode'];
+const SHIFT = 31;
+const list = (env: string | undefined, dflt: number[]) => (env ? env.split(',').map(Number) : dflt);
+
+function spec(op: Op, logN: number, width: number): NttSpec {
+  return op === 'dft' ? { op, height: 2 ** logN, width } : { op, height: 2 ** logN, width, addedBits: 1, shift: op === 'lde' ? SHIFT : undefined };
+}
+
+function callApi(prover: Prover, op: Op, x: Uint32Array, width: number): Promise<Uint32Array> {
+  if (op === 'dft') return prover.dft(x, { width });
+  if (op === 'lde') return prover.lde(x, { width, addedBits: 1, shift: SHIFT });
+  return prover.encode(x, { width, addedBits: 1 });
+}
+
+/** Σ_j c[j·w + col]·root^(i·j): one output row of a dft of the columns, by direct evaluation. */
+function evalRow(c: Uint32Array, w: number, col: number, root: number, i: number): number {
+  const z = bbPow(root, i);
+  let acc = 0, zj = 1;
+  for (let j = col; j < c.length; j += w) {
+    acc = bbAdd(acc, bbMul(c[j], zj));
+    zj = bbMul(zj, z);
+  }
+  return acc;
+}
+
+/** Spot check at a large size: 2 rows of dft / encode directly; lde through idft(lde) on the GPU. */
+async function spotCheck(prover: Prover, op: Op, x: Uint32Array, w: number, got: Uint32Array): Promise<string | null> {
+  const h = x.length / w;
+  const n = got.length / w;
+  const root = ref.twoAdicGenerator(Math.round(Math.log2(n)));
+  const rows = [n / 2 + 3, n - 1];
+  if (op !== 'lde') {
+    for (const i of rows) {
+      const want = evalRow(x, w, w - 1, root, i);
+      if (got[i * w + w - 1] !== want) return `row ${i}: ${got[i * w + w - 1]}, expected ${want}`;
+    }
+    return null;
+  }
+  // idft(lde) = coefficients·shift^j then zeros; undo the shift and evaluate them on the subgroup of size h.
+  const c = await prover.idft(got, { width: w });
+  for (let j = h * w; j < c.length; j++) if (c[j] !== 0) return `idft(lde)[${j}] = ${c[j]}, expected 0 (upper half)`;
+  const sInv = bbInv(SHIFT);
+  const coeffs = new Uint32Array(h * w);
+  let s = 1;
+  for (let j = 0; j < h; j++, s = bbMul(s, sInv)) for (let k = 0; k < w; k++) coeffs[j * w + k] = bbMul(c[j * w + k], s);
+  const rootH = ref.twoAdicGenerator(Math.round(Math.log2(h)));
+  for (const i of [h / 2 + 3, h - 1]) {
+    const want = x[i * w + w - 1];
+    const v = evalRow(coeffs, w, w - 1, rootH, i);
+    if (v !== want) return `lde interpolant at ω^${i}: ${v}, expected input ${want}`;
+  }
+  return null;
+}
+
+function nativeAnchor(): Map<string, { ms: number; impl: string }> {
+  const out = new Map<string, { ms: number; impl: string }>();
+  const file = process.env.NTT_NATIVE;
+  if (!file || !existsSync(file)) return out;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const r = JSON.parse(line) as { bench: string; op: string; impl: string; log_n: number; width: number; ms_median: number; threads: number };
+    if (r.bench !== 'dft') continue;
+    const op = r.op === 'coset_lde' ? 'lde' : r.op;
+    const key = `${op}:${r.log_n}:${r.width}`;
+    const prev = out.get(key);
+    if (!prev || r.ms_median < prev.ms) out.set(key, { ms: r.ms_median, impl: `${r.impl} (${r.threads} threads)` });
+  }
+  return out;
+}
+
+export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
+  const rows: Record<string, unknown>[] = [];
+  const logs = list(process.env.NTT_LOGS, [20, 22, 24]);
+  const widths = list(process.env.NTT_WIDTHS, [1, 8]);
+  // 1. Correctness on this adapter before any timing.
+  const prover = await createProver({ gpu });
+  const cases = (vectors as { cases: DftCase[] }).cases;
+  const checks = [];
+  for (const op of ['dft', 'idft', 'coset_lde', 'encode'] as DftOp[]) checks.push(await checkNttVectors(prover, cases, op, 12));
+  checks.push(await checkNttProperties(prover, [[0, 1], [3, 7], [10, 8], [14, 1], [16, 3]]));
+  checks.push(await checkNttErrors(prover));
+  let ok = checks.every((c) => c.ok);
+  for (const c of checks) rows.push({ bench: 'ntt-check', step: c.step, ok: c.ok, n: c.n, detail: c.detail });
+  const rng = new SplitMix64(0xbe7c);
+  for (const w of widths) {
+    // Full src/ref comparison: 2^20 rows at width 1, 2^16 at wider (JS reference time ~ h·w·log h).
+    const logH = w === 1 ? 20 : 16;
+    const x = rng.fieldArray(2 ** logH * w);
+    for (const op of OPS) {
+      const got = await callApi(prover, op, x, w);
+      const want = op === 'dft' ? ref.dft(x, w) : op === 'lde' ? ref.cosetLde(x, w, 1, SHIFT) : ref.encode(x, w, 1);
+      let bad = -1;
+      for (let i = 0; i < want.length && bad < 0; i++) if (got[i] !== want[i]) bad = i;
+      ok &&= bad < 0 && got.length === want.length;
+      rows.push({ bench: 'ntt-check', step: `src/ref ${op} 2^${logH}x${w}`, ok: bad < 0, detail: bad < 0 ? 'all values equal' : `first difference at ${bad}` });
+    }
+  }
+  if (!ok) {
+    prover.destroy();
+    return { rows, ok };
+  }
+
+  // 2. Timings, next to the roofline measured on the same device.
+  const ctx = await GpuContext.create(gpu);
+  const limit = await roofline(ctx.device);
+  const native = nativeAnchor();
+  const ts = ctx.features.timestamps ? ctx.device.createQuerySet({ type: 'timestamp', count: 2 }) : null;
+  const tsBuf = ctx.device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+  const tsRead = ctx.device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  for (const logN of logs) {
+    for (const w of widths) {
+      const x = rng.fieldArray(2 ** logN * w);
+      const input = ctx.upload(x, 'bench input');
+      // Radix-16 plan next to the default radix-32 one, at the largest width-1 size (same input).
+      // ...and workgroups of 64 and 128 threads next to the default NTT_WG.
+      const variants: Array<[Op, number, number]> = OPS.map((op) => [op, 32, NTT_WG]);
+      if (logN >= 24 && w === 1) variants.push(['encode', 16, NTT_WG], ['lde', 16, NTT_WG], ['encode', 32, 64], ['encode', 32, 128]);
+      for (const [op, maxRadix, workgroup] of variants) {
+        const sp = { ...spec(op, logN, w), maxRadix, workgroup };
+        const gpuMs: number[] = [];
+        const wallMs: number[] = [];
+        let err: string | null = null;
+        try {
+          for (let r = 0; r < 11; r++) {
+            const enc = ctx.device.createCommandEncoder();
+            const res = await nttToGpu(ctx, enc, sp, input, ts ? { querySet: ts, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } : undefined);
+            if (ts) {
+              enc.resolveQuerySet(ts, 0, 2, tsBuf, 0);
+              enc.copyBufferToBuffer(tsBuf, 0, tsRead, 0, 16);
+            }
+            const t0 = performance.now();
+            ctx.device.queue.submit([enc.finish()]);
+            await ctx.device.queue.onSubmittedWorkDone();
+            const wall = performance.now() - t0;
+            res.release();
+            if (r === 0) continue; // warm-up: pipelines, clocks, pool
+            wallMs.push(wall);
+            if (ts) {
+              await tsRead.mapAsync(GPUMapMode.READ);
+              const t = new BigUint64Array(tsRead.getMappedRange().slice(0));
+              tsRead.unmap();
+              gpuMs.push(Number(t[1] - t[0]) / 1e6);
+            }
+          }
+        } catch (e) {
+          err = String((e as Error).message ?? e);
+        }
+        if (err) {
+          rows.push({ bench: 'ntt', op, maxRadix, logN, width: w, error: err });
+          continue;
+        }
+        const resident = gpuMs.length ? median(gpuMs) : median(wallMs);
+        if (maxRadix !== 32 || workgroup !== NTT_WG) {
+          rows.push({ bench: 'ntt', op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4) });
+          continue;
+        }
+        // End to end through the public API (upload, passes, readback), and a spot check of that output.
+        const e2e: number[] = [];
+        let last: Uint32Array | null = null;
+        for (let r = 0; r < (logN >= 24 ? 3 : 4); r++) {
+          const t0 = performance.now();
+          last = await callApi(prover, op, x, w);
+          if (r > 0) e2e.push(performance.now() - t0);
+        }
+        const spot = logN >= 24 ? await spotCheck(prover, op, x, w, last!) : null;
+        if (spot) ok = false;
+        const nOut = last!.length;
+        const bytes = (x.length + nOut) * 4;
+        const tCopy = bytes / (limit.copyGBs * 1e9) * 1e3;
+        const tMul = ((nOut / 2) * Math.log2(nOut / w)) / (limit.montGmuls * 1e9) * 1e3;
+        const tLimit = Math.max(tCopy, tMul);
+        const anchor = native.get(`${op}:${logN}:${w}`);
+        rows.push({
+          bench: 'ntt', op, maxRadix, logN, width: w, outRows: nOut / w,
+          residentMs: +resident.toFixed(4), residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done',
+          submitToDoneMs: +median(wallMs).toFixed(4), endToEndMs: +median(e2e).toFixed(3),
+          gElemPerS: +(nOut / resident / 1e6).toFixed(2),
+          tLimitMs: +tLimit.toFixed(4), limitBy: tCopy > tMul ? 'copy' : 'mont', ratioToLimit: +(resident / tLimit).toFixed(2),
+          nativeMs: anchor?.ms, nativeImpl: anchor?.impl,
+          speedupVsNative: anchor ? +(anchor.ms / resident).toFixed(1) : undefined,
+          speedupVsNativeEndToEnd: anchor ? +(anchor.ms / median(e2e)).toFixed(1) : undefined,
+          spotCheck: logN >= 24 ? (spot ?? 'ok') : undefined,
+        });
+      }
+      ctx.pool.release(input);
+      ctx.pool.trim();
+    }
+  }
+  rows.push({ bench: 'ntt-roofline', adapter: ctx.description, copyGBs: limit.copyGBs, montGmuls: limit.montGmuls, maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize });
+  prover.destroy();
+  ctx.destroy();
+  return { rows, ok };
+}

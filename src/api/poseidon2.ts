@@ -1,0 +1,59 @@
+/**
+ * Public facet: batched Poseidon2 permutations (prover.poseidon2), Plonky3's BabyBear
+ * Poseidon2 at width 16 or 24 with the default constants or any set of the same shape.
+ * @module
+ */
+import { ProverError } from '../errors.js';
+import { runPoseidon2 } from '../kernels/poseidon2.js';
+import { constantsProblem, type Poseidon2Constants, type Poseidon2Width } from '../ref/poseidon2.js';
+import { requireCanonical, requireMultipleOf, requireUint32Array } from '../validate.js';
+import { maxBindingWords, type ApiEnv } from './env.js';
+
+export interface Poseidon2Options {
+  /** 16 or 24. */
+  width: Poseidon2Width;
+  /**
+   * Round constants (canonical values): 4 rows of `width` external-initial, 13 (width 16) or
+   * 21 (width 24) internal, 4 rows of `width` external-final. Default: Plonky3's
+   * default_babybear_poseidon2_16/24 (src/params/poseidon2-babybear.ts).
+   */
+  constants?: Poseidon2Constants;
+}
+
+export interface Poseidon2Methods {
+  /**
+   * Permute k states at once: `states` holds k·width canonical values, state after state; the
+   * result has the same shape. Equals Plonky3's Poseidon2BabyBear<width>::permute.
+   * @throws ProverError INVALID_ARGUMENT (width, constants), INVALID_LENGTH, NON_CANONICAL, TOO_LARGE
+   * @example const out = await prover.poseidon2(new Uint32Array(16), { width: 16 });
+   */
+  poseidon2(states: Uint32Array, options: Poseidon2Options): Promise<Uint32Array>;
+}
+
+/** Validate width and constants (shared with merkle/grind options). */
+export function requirePoseidon2Options(options: Poseidon2Options | undefined): { width: Poseidon2Width; constants?: Poseidon2Constants } {
+  const width = options?.width;
+  if (width !== 16 && width !== 24) throw new ProverError('INVALID_ARGUMENT', `poseidon2: width must be 16 or 24, got ${String(width)}`);
+  const constants = options?.constants;
+  if (constants !== undefined) {
+    const problem = constantsProblem(width, constants);
+    if (problem) throw new ProverError('INVALID_ARGUMENT', `poseidon2 constants for width ${width}: ${problem}`);
+  }
+  return { width, constants };
+}
+
+export function poseidon2Methods({ ctx, alive }: ApiEnv): Poseidon2Methods {
+  return {
+    async poseidon2(states, options) {
+      alive();
+      const { width, constants } = requirePoseidon2Options(options);
+      requireUint32Array('states', states);
+      requireMultipleOf('states', states, width, `k states of ${width} values`);
+      requireCanonical('states', states);
+      if (states.length > maxBindingWords(ctx)) {
+        throw new ProverError('TOO_LARGE', `poseidon2: ${states.length} values exceed this device's ${maxBindingWords(ctx)}-value binding limit; split the batch`);
+      }
+      return ctx.run(() => runPoseidon2(ctx, states, width, constants));
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Host side of wgsl/kernels/merkle.wgsl: plans the dispatches that build a whole Plonky3
+ * MerkleTreeMmcs tree (cap height 0, one matrix, power-of-two height) from rows already on the
+ * GPU, encodes them into one command encoder, and reads openings from the GPU-resident levels.
+ * 2^24 rows take 3 dispatches: mk_leaves (hash + 8 levels), then mk_nodes twice (8 levels each).
+ * @module
+ */
+import type { GpuContext } from '../gpu/context.js';
+import { storageUsage } from '../gpu/context.js';
+import { dispatch1d } from '../gpu/dispatch.js';
+import { p2Plan, uploadConstants, uploadUniform } from './poseidon2.js';
+
+/** Levels folded per dispatch: a 256-thread workgroup reduces 256 nodes to 1 (8 KiB of workgroup memory for the digests). */
+export const MK_LOG = 8;
+export const MK_WG = 1 << MK_LOG;
+/** Digest size in BabyBear values. */
+export const DIGEST = 8;
+
+const BINDINGS = ['uniform', 'uniform', 'read-only-storage', 'storage', 'storage'] as const;
+
+/** Word offset of level l >= 1 in the `up` buffer for n leaves (levels back to back). */
+export function upOffset(n: number, level: number): number {
+  return DIGEST * (n - n / 2 ** (level - 1));
+}
+
+/** GPU-resident tree: the committed rows and every digest level, until release(). */
+export interface GpuMerkle {
+  readonly n: number;
+  readonly width: number;
+  readonly logN: number;
+  readonly rows: GPUBuffer;
+  readonly leaves: GPUBuffer;
+  readonly up: GPUBuffer;
+  /** Append the tree-building dispatches to `enc` (call once, then submit). */
+  encode(enc: GPUCommandEncoder): void;
+  /** Where the root digest lives after the submission. */
+  rootAt(): { buffer: GPUBuffer; word: number };
+  /** Free the per-dispatch uniforms (after submit). The level buffers stay until releaseTree(). */
+  releaseScratch(): void;
+  /** Free the level buffers and the rows (through `releaseRows`). */
+  releaseTree(): void;
+}
+
+/**
+ * Plan a tree over `rows` (n·width canonical values on the GPU, n a power of two). The caller
+ * has validated n, width and that the buffers fit the device's binding limit; the tree owns
+ * the rows from here on and gives them back with `releaseRows` (also if planning fails).
+ */
+export async function planMerkle(ctx: GpuContext, rows: GPUBuffer, n: number, width: number, releaseRows: () => void): Promise<GpuMerkle> {
+  const plan = { ...p2Plan(16), MK_LOG, MK_WG };
+  let leavesPipe: GPUComputePipeline, nodesPipe: GPUComputePipeline;
+  try {
+    [leavesPipe, nodesPipe] = await Promise.all([
+      ctx.pipelines.get('merkle', 'mk_leaves', plan, BINDINGS),
+      ctx.pipelines.get('merkle', 'mk_nodes', plan, BINDINGS),
+    ]);
+  } catch (e) {
+    releaseRows();
+    throw e;
+  }
+  const logN = Math.log2(n);
+  const leaves = ctx.pool.acquire(n * DIGEST * 4, storageUsage(), 'merkle leaves');
+  const upWords = Math.max(DIGEST * (n - 1), DIGEST);
+  const up = ctx.pool.acquire(upWords * 4, storageUsage(), 'merkle levels');
+  const rc = uploadConstants(ctx, 16);
+  const scratch: GPUBuffer[] = [rc.buffer];
+  // Dispatch list: (pipeline, input level, levels folded, input nodes).
+  const steps: Array<{ pipe: GPUComputePipeline; level: number; levels: number; nodes: number }> = [];
+  for (let level = 0; level === 0 || level < logN;) {
+    const levels = Math.min(MK_LOG, logN - level);
+    steps.push({ pipe: level === 0 ? leavesPipe : nodesPipe, level, levels, nodes: n >> level });
+    level += levels;
+    if (levels === 0) break; // n = 1: the single leaf is the root
+  }
+  const groups = steps.map((s) => {
+    const params = uploadUniform(ctx, new Uint32Array([n, width, s.level, s.levels]), 'merkle params');
+    scratch.push(params);
+    return ctx.device.createBindGroup({
+      layout: ctx.pipelines.layout(BINDINGS),
+      entries: [
+        { binding: 0, resource: { buffer: rc.buffer, size: rc.size } },
+        { binding: 1, resource: { buffer: params, size: 16 } },
+        { binding: 2, resource: { buffer: rows, size: n * width * 4 } },
+        { binding: 3, resource: { buffer: leaves, size: n * DIGEST * 4 } },
+        { binding: 4, resource: { buffer: up, size: upWords * 4 } },
+      ],
+    });
+  });
+  let released = false;
+  return {
+    n, width, logN, rows, leaves, up,
+    encode(enc) {
+      const pass = enc.beginComputePass({ label: `merkle 2^${logN} x ${width}` });
+      steps.forEach((s, k) => {
+        pass.setPipeline(s.pipe);
+        pass.setBindGroup(0, groups[k]);
+        dispatch1d(pass, ctx.device, s.nodes, MK_WG);
+      });
+      pass.end();
+    },
+    rootAt: () => (logN === 0 ? { buffer: leaves, word: 0 } : { buffer: up, word: upOffset(n, logN) }),
+    releaseScratch() {
+      for (const b of scratch.splice(0)) ctx.pool.release(b);
+    },
+    releaseTree() {
+      if (released) return;
+      released = true;
+      ctx.pool.release(leaves);
+      ctx.pool.release(up);
+      releaseRows();
+    },
+  };
+}
+
+/** Read words [word, word + count) of several buffers in one submission. */
+export async function readRanges(ctx: GpuContext, ranges: Array<{ buffer: GPUBuffer; word: number; count: number }>): Promise<Uint32Array[]> {
+  const total = ranges.reduce((a, r) => a + r.count, 0);
+  if (total === 0) return ranges.map(() => new Uint32Array(0));
+  const staging = ctx.pool.acquire(total * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'merkle readback');
+  try {
+    const enc = ctx.device.createCommandEncoder({ label: 'merkle readback' });
+    let at = 0;
+    for (const r of ranges) {
+      if (r.count > 0) enc.copyBufferToBuffer(r.buffer, r.word * 4, staging, at * 4, r.count * 4);
+      at += r.count;
+    }
+    ctx.device.queue.submit([enc.finish()]);
+    await staging.mapAsync(GPUMapMode.READ, 0, total * 4);
+    const all = new Uint32Array(staging.getMappedRange(0, total * 4).slice(0));
+    staging.unmap();
+    at = 0;
+    return ranges.map((r) => all.subarray(at, (at += r.count)));
+  } finally {
+    ctx.pool.release(staging);
+  }
+}
+
+/** The opened row and its sibling digests (leaf level first), read from the GPU-resident tree. */
+export async function openGpuMerkle(ctx: GpuContext, t: GpuMerkle, index: number): Promise<{ row: Uint32Array; siblings: Uint32Array[] }> {
+  const ranges = [{ buffer: t.rows, word: index * t.width, count: t.width }];
+  for (let l = 0; l < t.logN; l++) {
+    const sib = (index >> l) ^ 1;
+    ranges.push(l === 0
+      ? { buffer: t.leaves, word: sib * DIGEST, count: DIGEST }
+      : { buffer: t.up, word: upOffset(t.n, l) + sib * DIGEST, count: DIGEST });
+  }
+  const [row, ...siblings] = await readRanges(ctx, ranges);
+  return { row: row.slice(), siblings: siblings.map((s) => s.slice()) };
+}

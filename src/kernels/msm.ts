@@ -1,0 +1,199 @@
+/**
+ * Host side of the BN254 MSM (wgsl/kernels/msm_*.wgsl): bases upload with Montgomery
+ * conversion and on-curve check, then per batch of windows: count -> scan (3 passes) ->
+ * scatter (bucket CSR), stream walker -> fix-up (bucket sums), segmented running sums ->
+ * window sums. The T window sums (24 words each) come back and src/api/msm.ts folds them.
+ * @module
+ */
+import type { GpuContext } from '../gpu/context.js';
+import { storageUsage } from '../gpu/context.js';
+import type { BindingKind } from '../gpu/pipeline-cache.js';
+import { grid2d } from '../gpu/dispatch.js';
+import { Profiler, type ProfileReport } from '../gpu/profiler.js';
+import { PREP_WG, RED_WG, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
+
+const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
+const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform'];
+const RED_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'uniform'];
+const PREP_B: BindingKind[] = ['storage', 'storage', 'uniform'];
+
+function uniform(ctx: GpuContext, words: number[]): GPUBuffer {
+  const buf = ctx.pool.acquire(32, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, 'msm params');
+  const data = new Uint32Array(8);
+  data.set(words);
+  ctx.device.queue.writeBuffer(buf, 0, data);
+  return buf;
+}
+
+function bindGroup(ctx: GpuContext, kinds: readonly BindingKind[], bufs: GPUBuffer[]): GPUBindGroup {
+  return ctx.device.createBindGroup({
+    layout: ctx.pipelines.layout(kinds),
+    entries: bufs.map((buffer, binding) => ({ binding, resource: { buffer } })),
+  });
+}
+
+function dispatch(pass: GPUComputePassEncoder, ctx: GpuContext, pipe: GPUComputePipeline, group: GPUBindGroup, threads: number, wg: number): void {
+  pass.setPipeline(pipe);
+  pass.setBindGroup(0, group);
+  const [x, y] = grid2d(threads, wg, ctx.device.limits.maxComputeWorkgroupsPerDimension);
+  pass.dispatchWorkgroups(x, y);
+}
+
+/**
+ * Points (16 words each: x, y canonical little-endian limbs; (0, 0) = identity) into a GPU
+ * buffer in Montgomery form. Returns the buffer and the smallest index not on the curve (-1: none).
+ */
+export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number): Promise<{ buf: GPUBuffer; bad: number }> {
+  const buf = ctx.upload(words, 'msm bases');
+  const bad = ctx.upload(new Uint32Array([0xffffffff]), 'msm bad');
+  const prm = uniform(ctx, [n, 0]);
+  try {
+    const pipe = await ctx.pipelines.get('msm_prep', 'msm_to_mont', { PREP_WG }, PREP_B);
+    const enc = ctx.device.createCommandEncoder({ label: 'msm bases' });
+    const pass = enc.beginComputePass({ label: 'msm to_mont' });
+    dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
+    pass.end();
+    ctx.device.queue.submit([enc.finish()]);
+    const [first] = await ctx.readback(bad, 1);
+    return { buf, bad: first === 0xffffffff ? -1 : first };
+  } finally {
+    ctx.pool.release(bad);
+    ctx.pool.release(prm);
+  }
+}
+
+export interface MsmRunResult {
+  /** T window sums, 24 words each (projective X, Y, Z in Montgomery form) */
+  windows: Uint32Array;
+  profile: ProfileReport | null;
+  /** pool bytes held at the end of the run (peak: every buffer is still held) */
+  poolBytes: number;
+}
+
+/** One MSM over uploaded bases and scalars (8 LE words each, < r, identity points' scalars zeroed). */
+export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: Uint32Array, plan: MsmPlan, profile = false): Promise<MsmRunResult> {
+  const { n, c, M, S, nwin, T } = plan;
+  const nbMax = nwin * M;
+  const K = M / plan.seg;
+  const sortP = { MSM_C: c, MSM_M: M, SORT_WG };
+  const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await Promise.all([
+    ctx.pipelines.get('msm_sort', 'msm_count', sortP, SORT_B),
+    ctx.pipelines.get('msm_sort', 'msm_scan_blocks', sortP, SORT_B),
+    ctx.pipelines.get('msm_sort', 'msm_scan_totals', sortP, SORT_B),
+    ctx.pipelines.get('msm_sort', 'msm_scan_add', sortP, SORT_B),
+    ctx.pipelines.get('msm_sort', 'msm_scatter', sortP, SORT_B),
+    ctx.pipelines.get('msm_walk', 'msm_walk', { WALK_S: S, WALK_WG }, WALK_B),
+    ctx.pipelines.get('msm_walk', 'msm_fixup', { WALK_S: S, WALK_WG }, WALK_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg, RED_SEG_LOG: plan.segLog, RED_WG }, RED_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_win', { MSM_M: M, RED_SEG: plan.seg, RED_SEG_LOG: plan.segLog, RED_WG }, RED_B),
+  ]);
+  const held: GPUBuffer[] = [];
+  const acquire = (bytes: number, label: string) => {
+    const b = ctx.pool.acquire(Math.max(bytes, 16), storageUsage(), label);
+    held.push(b);
+    return b;
+  };
+  const scalarBuf = ctx.upload(scalars, 'msm scalars');
+  held.push(scalarBuf);
+  const counts = acquire((nbMax + 1) * 4, 'msm counts');
+  const offsets = acquire((nbMax + 1) * 4, 'msm offsets');
+  const nblocks = Math.ceil((nbMax + 1) / (2 * SORT_WG));
+  const bsums = acquire(nblocks * 4, 'msm block sums');
+  const entries = acquire(n * nwin * 4, 'msm entries');
+  const bsum = acquire(nbMax * 96, 'msm bucket sums');
+  const partials = acquire(2 * plan.walkThreads * S * 64, 'msm partials');
+  const segs = acquire(nwin * K * 192, 'msm segments');
+  const wins = acquire(T * 96, 'msm windows');
+  const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 9 * plan.batches);
+  const enc = ctx.device.createCommandEncoder({ label: 'msm' });
+  try {
+    for (let w0 = 0; w0 < T; w0 += nwin) {
+      const nw = Math.min(nwin, T - w0);
+      const nb = nw * M;
+      const prm = uniform(ctx, [n, w0, nw, nb, plan.walkThreads]);
+      held.push(prm);
+      enc.clearBuffer(counts, 0, (nb + 1) * 4);
+      enc.clearBuffer(bsum, 0, nb * 96);
+      const gSort = bindGroup(ctx, SORT_B, [scalarBuf, counts, offsets, bsums, entries, prm]);
+      const gWalk = bindGroup(ctx, WALK_B, [bases, offsets, entries, bsum, partials, prm]);
+      const gRed = bindGroup(ctx, RED_B, [bsum, segs, wins, prm]);
+      const stage = (label: string, pipe: GPUComputePipeline, group: GPUBindGroup, threads: number, wg: number, groups?: number) => {
+        const pass = prof.beginPass(enc, label);
+        if (groups !== undefined) {
+          pass.setPipeline(pipe);
+          pass.setBindGroup(0, group);
+          pass.dispatchWorkgroups(groups);
+        } else dispatch(pass, ctx, pipe, group, threads, wg);
+        pass.end();
+      };
+      stage('count', pCount, gSort, n * nw, SORT_WG);
+      stage('scan', pBlocks, gSort, 0, SORT_WG, Math.ceil((nb + 1) / (2 * SORT_WG)));
+      stage('scan', pTotals, gSort, 0, SORT_WG, 1);
+      stage('scan', pAdd, gSort, nb + 1, SORT_WG);
+      stage('scatter', pScatter, gSort, n * nw, SORT_WG);
+      stage('walk', pWalk, gWalk, 0, WALK_WG, plan.walkThreads / WALK_WG);
+      stage('fixup', pFix, gWalk, nb, WALK_WG);
+      stage('reduce', pSeg, gRed, 0, RED_WG, Math.ceil((nw * K) / RED_WG));
+      stage('window', pWin, gRed, 0, RED_WG, Math.ceil(nw / RED_WG));
+    }
+    prof.resolve(enc);
+    const t0 = performance.now();
+    ctx.device.queue.submit([enc.finish()]);
+    const report = profile ? await prof.read(t0) : null;
+    const windows = await ctx.readback(wins, T * 24);
+    return { windows, profile: report, poolBytes: ctx.pool.stats().bytesHeld };
+  } finally {
+    prof.destroy();
+    for (const b of held) ctx.pool.release(b);
+  }
+}
+
+/** GPU Fq check: pairs (a, b) as 16 canonical words each -> a·b, a+b, a-b, a^-1 (32 words per pair). */
+export async function fqCheck(ctx: GpuContext, pairs: Uint32Array): Promise<Uint32Array> {
+  const n = pairs.length / 16;
+  const words = new Uint32Array(n * 32);
+  for (let i = 0; i < n; i++) words.set(pairs.subarray(16 * i, 16 * i + 16), 32 * i);
+  const buf = ctx.upload(words, 'fq check');
+  const bad = ctx.upload(new Uint32Array(1), 'fq bad');
+  const prm = uniform(ctx, [n, 0]);
+  try {
+    const pipe = await ctx.pipelines.get('msm_prep', 'fq_check', { PREP_WG }, PREP_B);
+    const enc = ctx.device.createCommandEncoder({ label: 'fq check' });
+    const pass = enc.beginComputePass();
+    dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
+    pass.end();
+    ctx.device.queue.submit([enc.finish()]);
+    return await ctx.readback(buf, n * 32);
+  } finally {
+    ctx.pool.release(buf);
+    ctx.pool.release(bad);
+    ctx.pool.release(prm);
+  }
+}
+
+/** Fq multiply throughput job: `threads` threads x 2·iters dependent multiplies; returns ms of the timed submit. */
+export async function fqBench(ctx: GpuContext, threads: number, iters: number, reps: number): Promise<{ ms: number[]; out: Uint32Array }> {
+  const buf = ctx.pool.acquire(threads * 32, storageUsage(), 'fq bench');
+  const bad = ctx.upload(new Uint32Array(1), 'fq bad');
+  const prm = uniform(ctx, [threads, iters]);
+  try {
+    const pipe = await ctx.pipelines.get('msm_prep', 'fq_bench', { PREP_WG }, PREP_B);
+    const group = bindGroup(ctx, PREP_B, [buf, bad, prm]);
+    const ms: number[] = [];
+    for (let r = 0; r <= reps; r++) {
+      const enc = ctx.device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      dispatch(pass, ctx, pipe, group, threads, PREP_WG);
+      pass.end();
+      const t0 = performance.now();
+      ctx.device.queue.submit([enc.finish()]);
+      await ctx.device.queue.onSubmittedWorkDone();
+      if (r > 0) ms.push(performance.now() - t0);
+    }
+    return { ms, out: await ctx.readback(buf, threads * 8) };
+  } finally {
+    ctx.pool.release(buf);
+    ctx.pool.release(bad);
+    ctx.pool.release(prm);
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The NTT plan, in plain TypeScript (no GPU): how a transform of 2^k rows splits into Stockham
+ * radix passes, what each pass's uniform holds, and the twiddle / scale tables the kernel
+ * (wgsl/kernels/ntt_stockham.wgsl) reads. test/unit/ntt-plan.test.ts runs these exact index
+ * formulas on the CPU against src/ref/ntt.ts, so a wrong index shows up without a GPU.
+ *
+ * Stockham auto-sort (radix R, stride Ns = product of earlier radices), for j < n/R, k = j mod Ns:
+ *   v[r] = x[j + r·n/R] · ω_{Ns·R}^(k·r);   V = DFT_R(v);   y[(j − k)·R + k + s·Ns] = V[s]
+ * Input and output are both natural order, and every pass reads n/R-strided rows that are
+ * consecutive across threads (coalesced), so no bit-reversal pass is ever needed.
+ * @module
+ */
+import { BB_TWO_ADICITY } from '../params/babybear.js';
+import { bbMul, bbPow, toMonty } from '../ref/babybear.js';
+import { twoAdicGenerator } from '../ref/ntt.js';
+
+/** Largest radix: 32 values per thread fit in registers. */
+export const NTT_MAX_RADIX = 32;
+/** Exponents of ω_{2^27} split as lo (14 bits) + hi (13 bits): two small tables, one extra multiply. */
+export const NTT_TW_LO_BITS = 14;
+const TW_HI_BITS = BB_TWO_ADICITY - NTT_TW_LO_BITS;
+/** Twiddle table layout (u32 words, Montgomery form): ω_32^i (32), ω_{2^27}^i lo, ω_{2^27}^(i·2^14) hi. */
+export const NTT_TW_ROOTS = 0;
+export const NTT_TW_LO = NTT_MAX_RADIX;
+export const NTT_TW_HI = NTT_TW_LO + (1 << NTT_TW_LO_BITS);
+export const NTT_TW_WORDS = NTT_TW_HI + (1 << TW_HI_BITS);
+
+/** Pass flags (the kernel's `flags` uniform). */
+export const NTT_FLAG_LAST = 1; // map and scale output indices (the last pass of a transform)
+export const NTT_FLAG_INVERSE = 2; // dest = (n − idx) mod n: idft = reversed dft, no inverse twiddles
+export const NTT_FLAG_BITREV = 4; // dest = bitrev(dest): bit-reversed row order, fused into the store
+export const NTT_FLAG_SCALE = 8; // out = V · c · g^dest from the scale table
+
+export interface NttPass {
+  radix: number;
+  /** n: rows of this transform. */
+  n: number;
+  logN: number;
+  /** Ns: product of the radices of the earlier passes. */
+  ns: number;
+  /** Rows of the source that hold data; rows at or past it read as 0 (zero padding, first pass). */
+  inRows: number;
+  /** ω_{Ns·R} = ω_{2^27}^(2^twShift). */
+  twShift: number;
+  flags: number;
+}
+
+/**
+ * Radices for 2^logN rows: radix-32 passes, the remainder as one radix 2..16 pass. Radix 32 over
+ * radix 16: 2^24 takes 5 passes instead of 6 (each pass moves the whole matrix through DRAM
+ * twice) for about the same multiplies per element (3.4 vs 2.9 per pass).
+ */
+export function radices(logN: number, maxRadix = NTT_MAX_RADIX): number[] {
+  if (logN === 0) return [1]; // one pass still copies (and scales) the single row
+  const b = Math.round(Math.log2(maxRadix));
+  const q = Math.floor(logN / b);
+  const r = logN % b;
+  const out = new Array<number>(q).fill(maxRadix);
+  if (r > 0) out.push(1 << r);
+  return out;
+}
+
+/**
+ * Passes of one transform of n = 2^logN rows. `inRows` < n zero-pads the input (first pass);
+ * `last` flags (inverse, bit reversal, scale) go on the final pass only.
+ */
+export function planTransform(logN: number, inRows: number, lastFlags: number, maxRadix = NTT_MAX_RADIX): NttPass[] {
+  const n = 2 ** logN;
+  let ns = 1;
+  const rs = radices(logN, maxRadix);
+  return rs.map((radix, i) => {
+    const pass: NttPass = {
+      radix, n, logN, ns,
+      inRows: i === 0 ? inRows : n,
+      twShift: BB_TWO_ADICITY - Math.round(Math.log2(ns * radix)),
+      flags: i === rs.length - 1 ? NTT_FLAG_LAST | lastFlags : 0,
+    };
+    ns *= radix;
+    return pass;
+  });
+}
+
+/** The 8-word uniform of one pass (field order of NttParams in ntt_stockham.wgsl). */
+export function passUniform(p: NttPass): Uint32Array {
+  return Uint32Array.from([p.n, p.ns, p.inRows, p.twShift, p.flags, p.logN, 0, 0]);
+}
+
+/** Twiddle table (Montgomery form), the same for every size: see the NTT_TW_* layout above. */
+export function twiddleTable(): Uint32Array {
+  const t = new Uint32Array(NTT_TW_WORDS);
+  const pow = (g: number, count: number, at: number) => {
+    let x = 1;
+    for (let i = 0; i < count; i++, x = bbMul(x, g)) t[at + i] = toMonty(x);
+  };
+  pow(twoAdicGenerator(5), NTT_MAX_RADIX, NTT_TW_ROOTS);
+  const g27 = twoAdicGenerator(BB_TWO_ADICITY);
+  pow(g27, 1 << NTT_TW_LO_BITS, NTT_TW_LO);
+  let gHi = g27;
+  for (let i = 0; i < NTT_TW_LO_BITS; i++) gHi = bbMul(gHi, gHi);
+  pow(gHi, 1 << TW_HI_BITS, NTT_TW_HI);
+  return t;
+}
+
+/**
+ * Scale table for out[dest] ·= c · g^dest, dest < n: lo[i] = c·g^i (i < 2^14), then
+ * hi[i] = g^(i·2^14) for i < ceil(n / 2^14); Montgomery form. About 2^14 + n/2^14 multiplies.
+ */
+export function scaleTable(c: number, g: number, n: number): Uint32Array {
+  const lo = 1 << NTT_TW_LO_BITS;
+  const hiCount = Math.max(1, Math.ceil(n / lo));
+  const t = new Uint32Array(lo + hiCount);
+  let x = c;
+  for (let i = 0; i < lo; i++, x = bbMul(x, g)) t[i] = toMonty(x);
+  const step = bbPow(g, lo);
+  let y = 1;
+  for (let i = 0; i < hiCount; i++, y = bbMul(y, step)) t[lo + i] = toMonty(y);
+  return t;
+}

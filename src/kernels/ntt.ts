@@ -1,0 +1,266 @@
+/**
+ * Host side of wgsl/kernels/ntt_stockham.wgsl: turns a dft / idft / coset LDE / encode job on a
+ * row-major h×w matrix into Stockham passes (src/kernels/ntt-plan.ts), all recorded into one
+ * compute pass of one command encoder, ping-ponging between two pooled buffers. Zero padding
+ * is fused into the first pass's loads; 1/h and the coset powers s^j into the idft's last store;
+ * bit reversal into the final store. Twiddles live in one 96 KiB table per device, computed once.
+ *
+ * For later stages (Merkle, WHIR) that want the codeword on the GPU: `encodeToGpu` / `nttToGpu`
+ * record into a caller's encoder and return the output buffer; nothing is read back.
+ * @module
+ */
+import { ProverError } from '../errors.js';
+import type { GpuContext } from '../gpu/context.js';
+import { storageUsage } from '../gpu/context.js';
+import { grid2d } from '../gpu/dispatch.js';
+import type { BindingKind } from '../gpu/pipeline-cache.js';
+import { BB_TWO_ADICITY } from '../params/babybear.js';
+import { bbInv } from '../ref/babybear.js';
+import {
+  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
+  passUniform, planTransform, scaleTable, twiddleTable, type NttPass,
+} from './ntt-plan.js';
+
+/** 256 threads per workgroup: on the H100 the 2^24 -> 2^25 encode took 4.72 ms at 256, 6.03 ms at 128, 4.85 ms at 64 (bench/RESULTS.md). */
+export const NTT_WG = 256;
+
+export type NttOp = 'dft' | 'idft' | 'lde' | 'encode';
+
+/** One job. `height` is the input height; lde/encode output height·2^addedBits rows. */
+export interface NttSpec {
+  op: NttOp;
+  height: number;
+  width: number;
+  addedBits?: number;
+  /** Coset shift for lde (canonical, nonzero); Plonky3's PCS uses the generator 31. */
+  shift?: number;
+  /** Store rows in bit-reversed order (fused into the last pass). */
+  bitReversed?: boolean;
+  /** Largest radix per pass (2..32; default 32): for benchmarks comparing plans. */
+  maxRadix?: number;
+  /** Threads per workgroup (default NTT_WG): for benchmarks comparing shapes. */
+  workgroup?: number;
+}
+
+/** A matrix in a pooled GPU buffer: row-major, canonical values, `height·width` u32 words. */
+export interface NttGpuResult {
+  buffer: GPUBuffer;
+  height: number;
+  width: number;
+  /** Give the buffer back to ctx.pool (after every command that reads it has been submitted). */
+  release(): void;
+}
+
+const BINDINGS: readonly BindingKind[] = ['read-only-storage', 'storage', 'read-only-storage', 'read-only-storage', 'uniform'];
+
+/** Per-device state: the twiddle table, and immutable uniform / scale buffers reused across jobs. */
+interface NttResources {
+  tw: GPUBuffer;
+  uniforms: Map<string, GPUBuffer>;
+  scales: Map<string, GPUBuffer>;
+}
+const RESOURCES = new WeakMap<GpuContext, NttResources>();
+/** Scale tables kept per device (each ≤ 72 KiB at 2^27); beyond this the cache is cleared. */
+const MAX_SCALES = 32;
+
+function resources(ctx: GpuContext): NttResources {
+  let r = RESOURCES.get(ctx);
+  if (!r) {
+    const tw = twiddleTable();
+    const buf = ctx.device.createBuffer({ size: tw.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, label: 'ntt twiddles' });
+    ctx.device.queue.writeBuffer(buf, 0, tw.buffer as ArrayBuffer);
+    r = { tw: buf, uniforms: new Map(), scales: new Map() };
+    RESOURCES.set(ctx, r);
+  }
+  return r;
+}
+
+function uniformFor(ctx: GpuContext, res: NttResources, p: NttPass): GPUBuffer {
+  const words = passUniform(p);
+  const key = words.join(',');
+  let buf = res.uniforms.get(key);
+  if (!buf) {
+    buf = ctx.device.createBuffer({ size: words.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: `ntt pass ${key}` });
+    ctx.device.queue.writeBuffer(buf, 0, words.buffer as ArrayBuffer);
+    res.uniforms.set(key, buf);
+  }
+  return buf;
+}
+
+function scaleFor(ctx: GpuContext, res: NttResources, c: number, g: number, n: number): GPUBuffer {
+  const key = `${c},${g},${n}`;
+  let buf = res.scales.get(key);
+  if (!buf) {
+    // Buffers dropped here may still be referenced by submitted work; destroy() defers to the
+    // end of that work in WebGPU, so only the unlikely unsubmitted-encoder case could notice.
+    if (res.scales.size >= MAX_SCALES) res.scales.clear();
+    const t = scaleTable(c, g, n);
+    buf = ctx.device.createBuffer({ size: t.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, label: `ntt scale ${key}` });
+    ctx.device.queue.writeBuffer(buf, 0, t.buffer as ArrayBuffer);
+    res.scales.set(key, buf);
+  }
+  return buf;
+}
+
+/** Output height of a job. */
+export function outputHeight(spec: NttSpec): number {
+  return spec.op === 'lde' || spec.op === 'encode' ? spec.height * 2 ** (spec.addedBits ?? 0) : spec.height;
+}
+
+/**
+ * Largest matrix (u32 words) one NTT buffer may hold here: one storage binding (we do not yet
+ * split a matrix across bindings) and ≤ 2^32 bytes of indices.
+ */
+export function nttMaxWords(ctx: GpuContext): number {
+  return Math.floor(Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize, 2 ** 32 - 4) / 4);
+}
+
+/** Throws TOO_LARGE when the job's output does not fit this device (or BabyBear's 2^27 two-adicity). */
+export function checkNttSize(ctx: GpuContext, spec: NttSpec): void {
+  const h = outputHeight(spec);
+  if (h > 2 ** BB_TWO_ADICITY) {
+    throw new ProverError('TOO_LARGE', `NTT height ${h} exceeds 2^${BB_TWO_ADICITY}, the largest power-of-two subgroup of BabyBear`);
+  }
+  const words = h * spec.width;
+  const max = nttMaxWords(ctx);
+  if (words > max) {
+    throw new ProverError('TOO_LARGE', `NTT output of ${h}×${spec.width} = ${words} values exceeds this device's limit of ${max} values ` +
+      `(${max * 4} bytes per storage binding); use fewer columns per call`);
+  }
+}
+
+/** The job's passes: for lde an inverse transform (1/h and shift^j fused) then the padded forward one. */
+export function jobPasses(spec: NttSpec): { passes: NttPass[]; scale: [number, number, number] | null } {
+  const h = spec.height;
+  const logH = Math.round(Math.log2(h));
+  const bits = spec.addedBits ?? 0;
+  const br = spec.bitReversed ? NTT_FLAG_BITREV : 0;
+  const mr = spec.maxRadix;
+  switch (spec.op) {
+    case 'dft': return { passes: planTransform(logH, h, br, mr), scale: null };
+    case 'idft': return { passes: planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE | br, mr), scale: [bbInv(h), 1, h] };
+    case 'encode': return { passes: planTransform(logH + bits, h, br, mr), scale: null };
+    case 'lde': return {
+      passes: [...planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, mr), ...planTransform(logH + bits, h, br, mr)],
+      scale: [bbInv(h), spec.shift ?? 1, h],
+    };
+  }
+}
+
+/**
+ * Record `spec` on `input` (a buffer holding height·width canonical values) into `encoder`.
+ * The result lives in a pooled buffer that the caller releases; the encoder is not submitted.
+ */
+export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec: NttSpec, input: GPUBuffer,
+  timestampWrites?: GPUComputePassTimestampWrites): Promise<NttGpuResult> {
+  checkNttSize(ctx, spec);
+  const res = resources(ctx);
+  const w = spec.width;
+  const outRows = outputHeight(spec);
+  const bytes = outRows * w * 4;
+  const { passes, scale } = jobPasses(spec);
+  const wg = spec.workgroup ?? NTT_WG;
+  const pipelines = new Map<number, GPUComputePipeline>();
+  for (const r of new Set(passes.map((p) => p.radix))) {
+    pipelines.set(r, await ctx.pipelines.get('ntt_stockham', `ntt_pass_r${r}`, {
+      NTT_W: w, NTT_WG: wg, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
+      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV,
+    }, BINDINGS));
+  }
+  const scaleBuf = scale ? scaleFor(ctx, res, scale[0], scale[1], scale[2]) : res.tw;
+  const bufs = [ctx.pool.acquire(bytes, storageUsage(), 'ntt a'), ctx.pool.acquire(bytes, storageUsage(), 'ntt b')];
+  const pass = encoder.beginComputePass({ label: `ntt ${spec.op} ${spec.height}x${w}`, timestampWrites });
+  let src = input;
+  let srcBytes = spec.height * w * 4;
+  let out = bufs[0];
+  passes.forEach((p, i) => {
+    const dst = bufs[i % 2];
+    const dstBytes = p.n * w * 4;
+    const group = ctx.device.createBindGroup({
+      layout: ctx.pipelines.layout(BINDINGS),
+      entries: [
+        { binding: 0, resource: { buffer: src, size: srcBytes } },
+        { binding: 1, resource: { buffer: dst, size: dstBytes } },
+        { binding: 2, resource: { buffer: res.tw } },
+        { binding: 3, resource: { buffer: scaleBuf } },
+        { binding: 4, resource: { buffer: uniformFor(ctx, res, p) } },
+      ],
+    });
+    pass.setPipeline(pipelines.get(p.radix)!);
+    pass.setBindGroup(0, group);
+    const [x, y] = grid2d((p.n / p.radix) * w, wg, ctx.limits.maxComputeWorkgroupsPerDimension);
+    pass.dispatchWorkgroups(x, y);
+    src = dst;
+    srcBytes = dstBytes;
+    out = dst;
+  });
+  pass.end();
+  // The spare buffer is held until release(): if it went back to the pool now, an upload made
+  // before this encoder is submitted (queue.writeBuffer runs first) would be overwritten by it.
+  const spare = out === bufs[0] ? bufs[1] : bufs[0];
+  let released = false;
+  return {
+    buffer: out, height: outRows, width: w,
+    release() {
+      if (released) return;
+      released = true;
+      ctx.pool.release(out);
+      ctx.pool.release(spare);
+    },
+  };
+}
+
+/**
+ * WHIR Reed-Solomon encoding straight into a GPU buffer, for the Merkle / WHIR stages: zero-pad
+ * each of `width` coefficient columns to height·2^addedBits rows and dft_batch them (natural
+ * order, or bit-reversed rows with `bitReversed`). With `encoder` the passes are recorded into
+ * it and nothing is submitted (record the Merkle passes after them, then submit once); without
+ * it they are submitted at once. `coeffs` is a Uint32Array (uploaded; must be canonical) or a
+ * GPU buffer holding height·width canonical values. Release the result when done.
+ */
+export async function encodeToGpu(ctx: GpuContext, coeffs: Uint32Array | GPUBuffer, width: number, addedBits: number,
+  opts: { height?: number; encoder?: GPUCommandEncoder; bitReversed?: boolean } = {}): Promise<NttGpuResult> {
+  const isArray = coeffs instanceof Uint32Array;
+  const height = opts.height ?? (isArray ? coeffs.length / width : NaN);
+  if (!Number.isInteger(height) || height < 1 || (height & (height - 1)) !== 0) {
+    throw new ProverError('INVALID_LENGTH', `encodeToGpu: height ${height} is not a power of two (pass opts.height with a GPU buffer)`);
+  }
+  const input = isArray ? ctx.upload(coeffs, 'ntt input') : coeffs;
+  const enc = opts.encoder ?? ctx.device.createCommandEncoder({ label: 'ntt encode' });
+  let out: NttGpuResult;
+  try {
+    out = await nttToGpu(ctx, enc, { op: 'encode', height, width, addedBits, bitReversed: opts.bitReversed }, input);
+  } catch (e) {
+    if (isArray) ctx.pool.release(input);
+    throw e;
+  }
+  if (!opts.encoder) ctx.device.queue.submit([enc.finish()]);
+  if (!isArray) return out;
+  // The uploaded copy is held with the result for the same reason as the spare buffer.
+  let held = true;
+  return {
+    ...out,
+    release() {
+      out.release();
+      if (held) ctx.pool.release(input);
+      held = false;
+    },
+  };
+}
+
+/** Run a job from a Uint32Array to a Uint32Array (validated input). */
+export async function runNtt(ctx: GpuContext, spec: NttSpec, values: Uint32Array): Promise<Uint32Array> {
+  const input = ctx.upload(values, 'ntt input');
+  try {
+    const enc = ctx.device.createCommandEncoder({ label: `ntt ${spec.op}` });
+    const out = await nttToGpu(ctx, enc, spec, input);
+    ctx.device.queue.submit([enc.finish()]);
+    try {
+      return await ctx.readback(out.buffer, out.height * out.width);
+    } finally {
+      out.release();
+    }
+  } finally {
+    ctx.pool.release(input);
+  }
+}

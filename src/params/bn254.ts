@@ -1,0 +1,82 @@
+/**
+ * BN254 (alt_bn128) constants: base field Fq, scalar field Fr, G1 (y^2 = x^3 + 3), and the
+ * 8 x 32-bit Montgomery layout the WGSL field (wgsl/lib/bn254_fq.wgsl) uses. Everything
+ * derived is computed here from the two moduli, never typed in.
+ * @module
+ */
+
+/** Fq, the base field of G1 (254 bits). */
+export const FQ_P = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
+/** r, the order of G1 and the scalar field (254 bits). */
+export const FR_R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+/** G1: y^2 = x^3 + B. */
+export const G1_B = 3n;
+
+/** 8 limbs of 32 bits, little-endian: R = 2^256. */
+export const FQ_LIMBS = 8;
+export const FQ_LIMB_BITS = 32;
+export const FQ_R = 1n << 256n;
+
+export function mod(a: bigint, m: bigint): bigint {
+  const r = a % m;
+  return r < 0n ? r + m : r;
+}
+
+export function powMod(b: bigint, e: bigint, m: bigint): bigint {
+  let r = 1n;
+  b = mod(b, m);
+  while (e > 0n) {
+    if (e & 1n) r = (r * b) % m;
+    b = (b * b) % m;
+    e >>= 1n;
+  }
+  return r;
+}
+
+export function invMod(a: bigint, m: bigint): bigint {
+  // Extended Euclid: a must be nonzero mod m.
+  let [r0, r1, s0, s1] = [mod(a, m), m, 1n, 0n];
+  while (r1 !== 0n) {
+    const q = r0 / r1;
+    [r0, r1] = [r1, r0 - q * r1];
+    [s0, s1] = [s1, s0 - q * s1];
+  }
+  if (r0 !== 1n) throw new RangeError('invMod: not invertible');
+  return mod(s0, m);
+}
+
+/** bigint in [0, 2^256) -> 8 little-endian u32 limbs. */
+export function toLimbs(x: bigint, limbs = FQ_LIMBS): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < limbs; i++) out.push(Number((x >> BigInt(32 * i)) & 0xffffffffn));
+  return out;
+}
+
+export function fromLimbs(v: ArrayLike<number>, off = 0, limbs = FQ_LIMBS): bigint {
+  let x = 0n;
+  for (let i = limbs - 1; i >= 0; i--) x = (x << 32n) | BigInt(v[off + i] >>> 0);
+  return x;
+}
+
+export const FQ_R_MOD = mod(FQ_R, FQ_P);
+export const FQ_R2 = mod(FQ_R * FQ_R, FQ_P);
+/** -p^-1 mod 2^32, the CIOS per-limb reduction factor. */
+export const FQ_NP0 = Number(mod(-invMod(FQ_P, 1n << 32n), 1n << 32n));
+
+/** Montgomery form x·R mod p and back. */
+export const toMont = (x: bigint): bigint => mod(x * FQ_R, FQ_P);
+export const fromMont = (x: bigint): bigint => mod(x * invMod(FQ_R, FQ_P), FQ_P);
+
+/**
+ * Constants for WGSL (src/params/wgsl-consts.ts). B3 = 3·B = 9 in Montgomery form is the
+ * constant of the complete projective formulas (Renes-Costello-Batina 2015, a = 0).
+ */
+export const BN254_WGSL_CONSTS = {
+  FQ_P_LIMBS: toLimbs(FQ_P),
+  FQ_NP0,
+  FQ_ONE_LIMBS: toLimbs(FQ_R_MOD),
+  FQ_R2_LIMBS: toLimbs(FQ_R2),
+  FQ_B3_LIMBS: toLimbs(toMont(3n * G1_B)),
+  FQ_B_LIMBS: toLimbs(toMont(G1_B)),
+  FQ_PM2_LIMBS: toLimbs(FQ_P - 2n),
+} as const;

@@ -1,0 +1,147 @@
+/**
+ * CPU twins of the GPU MSM stages (src/kernels/msm.ts), in bigint, with the same layouts:
+ *   1. signedDigit: carry-free signed window digit (Booth recoding with one look-back bit),
+ *   2. bucketCsr: counting sort of (point, sign) entries by bucket, windows x buckets CSR,
+ *   3. accumulate: affine sums per bucket, handling P = Q (doubling) and P = -Q (identity),
+ *   4. reduceWindow: segmented running sums, sum_t t·B_t = sum_k W_k + SEG · sum_k k·S_k,
+ *   5. combine: Horner over windows, sum_j 2^(j·c) G_j.
+ * Checked against @noble/curves' pippenger in test/unit/msm-ref.test.ts.
+ * @module
+ */
+import { FQ_P, FR_R, invMod, mod } from '../params/bn254.js';
+
+/** Affine point; null is the identity. */
+export type Affine = { x: bigint; y: bigint } | null;
+
+/** Number of windows of c bits: T·c must exceed 254 so the top digit never needs a carry (r < 2^254). */
+export function windowCount(c: number): number {
+  return Math.ceil(255 / c);
+}
+
+/**
+ * Digit j of k in [-2^(c-1), 2^(c-1)]: the c bits at j·c, plus bit j·c - 1 (look-back), minus
+ * 2^c when the window's top bit is set. sum_j d_j 2^(jc) = k for k < 2^(Tc - 1).
+ */
+export function signedDigit(k: bigint, j: number, c: number): number {
+  const lo = BigInt(j * c);
+  const w = Number((k >> lo) & ((1n << BigInt(c)) - 1n));
+  const look = j === 0 ? 0 : Number((k >> (lo - 1n)) & 1n);
+  const top = (w >> (c - 1)) & 1;
+  return w + look - top * (1 << c);
+}
+
+/** Buckets per window: |d| in 1..2^(c-1), bucket index |d| - 1. */
+export const bucketsPerWindow = (c: number) => 1 << (c - 1);
+
+export interface Csr {
+  /** offsets[b]..offsets[b+1] are bucket b's entries; b = j·M + |d| - 1 */
+  offsets: Uint32Array;
+  /** point index | sign << 31 (sign = digit < 0) */
+  entries: Uint32Array;
+}
+
+/** Counting sort of every nonzero digit of windows [w0, w0 + W) into bucket order. */
+export function bucketCsr(scalars: readonly bigint[], c: number, w0: number, W: number): Csr {
+  const M = bucketsPerWindow(c);
+  const counts = new Uint32Array(W * M + 1);
+  const digits: number[][] = [];
+  for (let j = 0; j < W; j++) {
+    digits.push(scalars.map((k) => signedDigit(k, w0 + j, c)));
+    for (const d of digits[j]) if (d !== 0) counts[j * M + Math.abs(d) - 1]++;
+  }
+  const offsets = new Uint32Array(W * M + 1);
+  for (let b = 0; b < W * M; b++) offsets[b + 1] = offsets[b] + counts[b];
+  const cursor = offsets.slice();
+  const entries = new Uint32Array(offsets[W * M]);
+  for (let j = 0; j < W; j++) {
+    digits[j].forEach((d, i) => {
+      if (d !== 0) entries[cursor[j * M + Math.abs(d) - 1]++] = (i | (d < 0 ? 0x80000000 : 0)) >>> 0;
+    });
+  }
+  return { offsets, entries };
+}
+
+export function affineNeg(p: Affine): Affine {
+  return p === null ? null : { x: p.x, y: mod(-p.y, FQ_P) };
+}
+
+/** Affine addition with every case the GPU walker handles: identity, P = Q, P = -Q. */
+export function affineAdd(a: Affine, b: Affine): Affine {
+  if (a === null) return b;
+  if (b === null) return a;
+  let lambda: bigint;
+  if (a.x === b.x) {
+    if (a.y !== b.y || a.y === 0n) return null; // P + (-P)
+    lambda = mod(3n * a.x * a.x * invMod(2n * a.y, FQ_P), FQ_P);
+  } else {
+    lambda = mod((b.y - a.y) * invMod(b.x - a.x, FQ_P), FQ_P);
+  }
+  const x = mod(lambda * lambda - a.x - b.x, FQ_P);
+  return { x, y: mod(lambda * (a.x - x) - a.y, FQ_P) };
+}
+
+/** Bucket sums of a CSR batch. */
+export function accumulate(points: readonly Affine[], csr: Csr): Affine[] {
+  const nb = csr.offsets.length - 1;
+  const sums: Affine[] = [];
+  for (let b = 0; b < nb; b++) {
+    let acc: Affine = null;
+    for (let e = csr.offsets[b]; e < csr.offsets[b + 1]; e++) {
+      const v = csr.entries[e];
+      const p = points[v & 0x7fffffff];
+      acc = affineAdd(acc, v >>> 31 ? affineNeg(p) : p);
+    }
+    sums.push(acc);
+  }
+  return sums;
+}
+
+function mulSmall(p: Affine, k: number): Affine {
+  let r: Affine = null;
+  for (let add = p; k > 0; k >>>= 1, add = affineAdd(add, add)) if (k & 1) r = affineAdd(r, add);
+  return r;
+}
+
+/** sum_{t=1..M} t·B_t for one window's bucket sums, with the GPU's segment split (SEG | M). */
+export function reduceWindow(buckets: readonly Affine[], seg: number): Affine {
+  const K = buckets.length / seg;
+  let wsum: Affine = null;
+  const sk: Affine[] = [];
+  for (let k = 0; k < K; k++) {
+    let run: Affine = null, acc: Affine = null;
+    for (let t = seg - 1; t >= 0; t--) {
+      run = affineAdd(run, buckets[k * seg + t]);
+      acc = affineAdd(acc, run);
+    }
+    wsum = affineAdd(wsum, acc);
+    sk.push(run);
+  }
+  let run2: Affine = null, acc2: Affine = null;
+  for (let k = K - 1; k >= 1; k--) {
+    run2 = affineAdd(run2, sk[k]);
+    acc2 = affineAdd(acc2, run2);
+  }
+  return affineAdd(wsum, mulSmall(acc2, seg));
+}
+
+/** sum_j 2^(j·c) G_j by Horner from the top window. */
+export function combine(windows: readonly Affine[], c: number): Affine {
+  let acc: Affine = null;
+  for (let j = windows.length - 1; j >= 0; j--) {
+    for (let i = 0; i < c; i++) acc = affineAdd(acc, acc);
+    acc = affineAdd(acc, windows[j]);
+  }
+  return acc;
+}
+
+/** The whole pipeline on the CPU, stage by stage (slow: bigint; for n up to ~2^8 in tests). */
+export function msmRef(points: readonly Affine[], scalars: readonly bigint[], c: number, seg: number): Affine {
+  for (const k of scalars) if (k < 0n || k >= FR_R) throw new RangeError('scalar out of range');
+  const T = windowCount(c);
+  const M = bucketsPerWindow(c);
+  const csr = bucketCsr(scalars, c, 0, T);
+  const sums = accumulate(points, csr);
+  const windows: Affine[] = [];
+  for (let j = 0; j < T; j++) windows.push(reduceWindow(sums.slice(j * M, (j + 1) * M), seg));
+  return combine(windows, c);
+}

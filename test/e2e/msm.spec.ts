@@ -1,0 +1,19 @@
+// BN254 MSM on the GPU (SwiftShader): WGSL Fq vs bigint, the issue's edge cases and seeded
+// inputs for n = 1 .. 2^logn vs @noble/curves pippenger, the arkworks vectors, error codes.
+import { test, expect } from '@playwright/test';
+import { autorun, failures } from './autorun.js';
+
+const LOGN = process.env.MSM_E2E_LOGN ?? '10';
+
+test(`msm equals noble (n = 1 .. 2^${LOGN}, edge cases) and arkworks vectors`, async ({ page }) => {
+  const result = await autorun(page, 'msm-noble-check', { logn: LOGN });
+  expect(failures(result)).toEqual([]);
+  expect(result.status).toBe('ok');
+  const steps = result.rows.filter((r) => r.status === 'ok').map((r) => r.step);
+  for (const s of ['fq mul/add/sub/inv', 'msm all zero scalars', 'msm scalars 1 and r-1', 'msm identity points', 'msm repeated point',
+    'msm P and -P, same scalars', 'msm sparse (90% zeros)', 'msm all scalars equal', `msm random n=${1 << Number(LOGN)}`,
+    'msm error not on curve', 'msm error scalar >= r', 'msm usable after errors']) {
+    expect(steps).toContain(s);
+  }
+  expect(steps.filter((s) => s.startsWith('arkworks ')).length).toBeGreaterThanOrEqual(10);
+});

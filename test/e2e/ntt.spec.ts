@@ -1,0 +1,19 @@
+// The GPU NTT (SwiftShader) equals Plonky3 0.9.0-rc.2 on every dft.json case up to 2^12 rows
+// (dft, idft, coset_lde with shifts 31 and 7, encode), keeps idft(dft(x)) = x through a
+// GPU-resident handle, fuses bit reversal correctly, and rejects bad input with stable codes.
+import { test, expect } from '@playwright/test';
+import { autorun, failures } from './autorun.js';
+
+test('GPU NTT equals Plonky3 vectors, round-trips, and rejects bad input', async ({ page }) => {
+  const result = await autorun(page, 'ntt-check');
+  expect(failures(result)).toEqual([]);
+  expect(result.status).toBe('ok');
+  const rows = Object.fromEntries(result.rows.map((r) => [r.step, r]));
+  // every op's vectors ran (42 dft, 42 idft, 147 coset_lde, 120 encode cases in dft.json)
+  expect(rows['ntt vectors dft'].n).toBe(42);
+  expect(rows['ntt vectors idft'].n).toBe(42);
+  expect(rows['ntt vectors coset_lde'].n).toBe(147);
+  expect(rows['ntt vectors encode'].n).toBe(120);
+  expect(rows['ntt properties'].status).toBe('ok');
+  expect(rows['ntt bad input'].status).toBe('ok');
+});

@@ -1,0 +1,132 @@
+/**
+ * GPU NTT checks, runnable wherever a Prover runs: the dev page's `ntt-check` autorun (headless
+ * Chromium on SwiftShader in CI) and `npm run bench -- ntt` (Node + Dawn) before any timing.
+ *   - vectors: every dft.json case (Plonky3 0.9.0-rc.2) up to a height limit, through prover.dft /
+ *     idft / lde / encode, compared value for value or by sha256 + head;
+ *   - properties on random data: idft(dft(x)) = x through a GPU-resident handle, bit-reversed
+ *     output = bitReverseRows(natural output), and agreement with src/ref at odd widths;
+ *   - bad input: each ProverError code, and the prover still works afterwards.
+ * @module
+ */
+import type { Prover } from '../../src/prover.js';
+import { isProverError } from '../../src/errors.js';
+import { BB_P } from '../../src/params/babybear.js';
+import * as ref from '../../src/ref/ntt.js';
+import { caseInput, caseLabel, compareOutput, type DftCase, type DftOp } from '../support/dft-vectors.js';
+import { SplitMix64 } from '../support/splitmix.js';
+
+export interface NttCheckRow {
+  step: string;
+  ok: boolean;
+  /** cases or properties checked */
+  n: number;
+  detail: string;
+  ms: number;
+}
+
+export async function runCase(prover: Prover, c: DftCase, input: Uint32Array): Promise<Uint32Array> {
+  const w = { width: c.width };
+  switch (c.op) {
+    case 'dft': return prover.dft(input, w);
+    case 'idft': return prover.idft(input, w);
+    case 'coset_lde': return prover.lde(input, { ...w, addedBits: c.added_bits!, shift: c.shift! });
+    case 'encode': return prover.encode(input, { ...w, addedBits: c.added_bits! });
+  }
+}
+
+/** Every case of `op` with log_h ≤ maxLogH: one row with the count and the first mismatch. */
+export async function checkNttVectors(prover: Prover, cases: DftCase[], op: DftOp, maxLogH: number): Promise<NttCheckRow> {
+  const t0 = performance.now();
+  const mine = cases.filter((c) => c.op === op && c.log_h <= maxLogH);
+  const bad: string[] = [];
+  for (const c of mine) {
+    const diff = await compareOutput(c, await runCase(prover, c, caseInput(c)));
+    if (diff) bad.push(`${caseLabel(c)}: ${diff}`);
+  }
+  const ok = bad.length === 0 && mine.length > 0;
+  return {
+    step: `ntt vectors ${op}`, ok, n: mine.length, ms: performance.now() - t0,
+    detail: ok ? `${mine.length} Plonky3 cases equal (log h ≤ ${maxLogH})` : `${bad.length} of ${mine.length} differ; first: ${bad[0] ?? 'no cases'}`,
+  };
+}
+
+const same = (a: Uint32Array, b: Uint32Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Random-data properties at the given (log h, width) shapes. */
+export async function checkNttProperties(prover: Prover, shapes: Array<[number, number]>, seed = 0x77): Promise<NttCheckRow> {
+  const t0 = performance.now();
+  const rng = new SplitMix64(seed);
+  const bad: string[] = [];
+  let n = 0;
+  for (const [logH, width] of shapes) {
+    const h = 2 ** logH;
+    const x = rng.fieldArray(h * width);
+    const tag = `2^${logH}x${width}`;
+    // idft(dft(x)) = x with the intermediate kept on the GPU
+    const d = await prover.dft(x, { width, gpu: true });
+    const back = await prover.idft(d, { width });
+    const dHost = await d.read();
+    d.destroy();
+    if (!same(back, x)) bad.push(`${tag}: idft(dft(x)) != x`);
+    if (!same(dHost, ref.dft(x, width))) bad.push(`${tag}: dft != src/ref`);
+    // bit-reversed rows, fused into the last pass
+    const br = await prover.lde(x, { width, addedBits: 1, shift: 31, bitReversedOutput: true });
+    if (!same(br, ref.bitReverseRows(ref.cosetLde(x, width, 1, 31), width))) bad.push(`${tag}: bit-reversed lde != src/ref`);
+    // encode from a GPU-resident input, then idft of the codeword gives the zero-padded coefficients
+    const cw = await prover.encode(x, { width, addedBits: 2, gpu: true });
+    const coeffs = await prover.idft(cw, { width });
+    cw.destroy();
+    const padded = new Uint32Array(4 * h * width);
+    padded.set(x);
+    if (!same(coeffs, padded)) bad.push(`${tag}: idft(encode(x)) != zero-padded x`);
+    n += 4;
+  }
+  return {
+    step: 'ntt properties', ok: bad.length === 0, n, ms: performance.now() - t0,
+    detail: bad.length === 0 ? `${n} properties hold on ${shapes.length} random shapes` : bad.join('; '),
+  };
+}
+
+/** Each bad input gets its ProverError code; afterwards the prover still computes correctly. */
+export async function checkNttErrors(prover: Prover): Promise<NttCheckRow> {
+  const t0 = performance.now();
+  const x8 = Uint32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+  const cases: Array<[string, string, () => Promise<unknown>]> = [
+    ['length not a multiple of width', 'INVALID_LENGTH', () => prover.dft(x8, { width: 3 })],
+    ['height not a power of two', 'INVALID_LENGTH', () => prover.dft(new Uint32Array(6), { width: 1 })],
+    ['empty input', 'INVALID_LENGTH', () => prover.idft(new Uint32Array(0), { width: 1 })],
+    ['value >= p', 'NON_CANONICAL', () => prover.dft(Uint32Array.from([1, BB_P, 0, 0]), { width: 1 })],
+    ['width 0', 'INVALID_ARGUMENT', () => prover.dft(x8, { width: 0 })],
+    ['width 1025', 'INVALID_ARGUMENT', () => prover.dft(new Uint32Array(1025), { width: 1025 })],
+    ['addedBits -1', 'INVALID_ARGUMENT', () => prover.encode(x8, { width: 1, addedBits: -1 })],
+    ['addedBits past 2^27', 'INVALID_ARGUMENT', () => prover.lde(x8, { width: 1, addedBits: 25, shift: 31 })],
+    ['addedBits 1.5', 'INVALID_ARGUMENT', () => prover.encode(x8, { width: 1, addedBits: 1.5 })],
+    ['shift 0', 'INVALID_ARGUMENT', () => prover.lde(x8, { width: 1, addedBits: 1, shift: 0 })],
+    ['shift >= p', 'NON_CANONICAL', () => prover.lde(x8, { width: 1, addedBits: 1, shift: BB_P })],
+    ['not a Uint32Array', 'INVALID_ARGUMENT', () => prover.dft([1, 2] as unknown as Uint32Array, { width: 1 })],
+    ['over the device limit', 'TOO_LARGE', () => prover.encode(new Uint32Array(8 * 1024), { width: 1024, addedBits: 24 })],
+  ];
+  const bad: string[] = [];
+  for (const [what, code, call] of cases) {
+    try {
+      await call();
+      bad.push(`${what}: no error`);
+    } catch (e) {
+      if (!isProverError(e) || e.code !== code) bad.push(`${what}: got ${isProverError(e) ? e.code : String(e)}, expected ${code}`);
+    }
+  }
+  const destroyed = await prover.dft(x8, { width: 1, gpu: true });
+  destroyed.destroy();
+  try {
+    await destroyed.read();
+    bad.push('read after destroy: no error');
+  } catch (e) {
+    if (!isProverError(e) || e.code !== 'INVALID_ARGUMENT') bad.push(`read after destroy: ${String(e)}`);
+  }
+  const still = await prover.dft(x8, { width: 2 });
+  if (!same(still, ref.dft(x8, 2))) bad.push('prover gives a wrong dft after the errors');
+  return {
+    step: 'ntt bad input', ok: bad.length === 0, n: cases.length + 2, ms: performance.now() - t0,
+    detail: bad.length === 0 ? `${cases.length} bad inputs rejected with their codes; prover still correct` : bad.join('; '),
+  };
+}

@@ -1,0 +1,51 @@
+// msm_prep.wgsl: MSM bases to Montgomery form with the on-curve check, and BN254 Fq check/bench entry points (GPU vs bigint in test/gpu/msm-check.ts).
+// requires: bn254_g1
+
+struct PrepParams { n: u32, iters: u32, pad0: u32, pad1: u32 }
+
+@group(0) @binding(0) var<storage, read_write> pts: array<u32>;       // 16 words per point, canonical LE in, Montgomery out
+@group(0) @binding(1) var<storage, read_write> bad: array<atomic<u32>>; // [0] = smallest index not on the curve
+@group(0) @binding(2) var<uniform> prm: PrepParams;
+
+fn ldp(off: u32) -> Fq {
+  return Fq(pts[off], pts[off + 1u], pts[off + 2u], pts[off + 3u], pts[off + 4u], pts[off + 5u], pts[off + 6u], pts[off + 7u]);
+}
+fn stp(off: u32, v: Fq) { for (var k = 0u; k < 8u; k++) { pts[off + k] = v[k]; } }
+
+fn flat(gid: vec3u, nwg: vec3u) -> u32 { return gid.x + gid.y * nwg.x * PREP_WG; }
+
+// (0, 0) is the identity (it is not on the curve, so the encoding is unambiguous) and stays zero.
+@compute @workgroup_size(PREP_WG)
+fn msm_to_mont(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = flat(gid, nwg);
+  if (i >= prm.n) { return; }
+  let x = ldp(16u * i); let y = ldp(16u * i + 8u);
+  if (fq_is_zero(x) && fq_is_zero(y)) { return; }
+  let xm = fq_to_mont(x); let ym = fq_to_mont(y);
+  if (!g1_on_curve(xm, ym)) { atomicMin(&bad[0], i); }
+  stp(16u * i, xm); stp(16u * i + 8u, ym);
+}
+
+// Check entry: pts holds pairs (a, b) of canonical values; writes a·b, a+b, a-b, a^-1 over them
+// (16 words in, 32 words out per pair: the buffer is sized for the outputs).
+@compute @workgroup_size(PREP_WG)
+fn fq_check(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = flat(gid, nwg);
+  if (i >= prm.n) { return; }
+  let a = fq_to_mont(ldp(32u * i)); let b = fq_to_mont(ldp(32u * i + 8u));
+  let m = fq_from_mont(fq_mul(a, b)); let s = fq_from_mont(fq_add(a, b));
+  let d = fq_from_mont(fq_sub(a, b)); let v = fq_from_mont(fq_inv(a));
+  stp(32u * i, m); stp(32u * i + 8u, s); stp(32u * i + 16u, d); stp(32u * i + 24u, v);
+}
+
+// Throughput: prm.iters rounds of (x = x·y, y = y·x) per thread, x ^ y folded into 8 words.
+@compute @workgroup_size(PREP_WG)
+fn fq_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = flat(gid, nwg);
+  if (i >= prm.n) { return; }
+  var x = fq_to_mont(Fq(i, 1u, 2u, 3u, 4u, 5u, 6u, 7u));
+  var y = fq_to_mont(Fq(i ^ 0x9e3779b9u, 7u, 6u, 5u, 4u, 3u, 2u, 1u));
+  for (var k = 0u; k < prm.iters; k++) { x = fq_mul(x, y); y = fq_mul(y, x); }
+  let r = fq_from_mont(x);
+  stp(8u * i, r);
+}

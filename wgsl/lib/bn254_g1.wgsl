@@ -1,0 +1,70 @@
+// bn254_g1.wgsl: BN254 G1 (y^2 = x^3 + 3) in homogeneous projective coordinates with the complete formulas of Renes-Costello-Batina 2015 (a = 0), plus the affine-add helpers of the MSM walker.
+// requires: bn254_fq
+
+// (X : Y : Z) with x = X/Z, y = Y/Z; the identity is (0 : 1 : 0). All-zero words (a cleared
+// buffer) are read as the identity by g1_norm, so buffers need no identity fill.
+struct G1P { x: Fq, y: Fq, z: Fq }
+
+fn g1_identity() -> G1P { return G1P(fq_zero(), fq_one(), fq_zero()); }
+
+fn g1_norm(p: G1P) -> G1P {
+  if (fq_is_zero(p.z)) { return g1_identity(); }
+  return p;
+}
+
+fn g1_from_affine(x: Fq, y: Fq) -> G1P { return G1P(x, y, fq_one()); }
+
+// 3·b·t = 9t as 8t + t: three doublings and one add instead of a Montgomery multiply.
+fn g1_mul_b3(t: Fq) -> Fq {
+  let t8 = fq_double(fq_double(fq_double(t)));
+  return fq_add(t8, t);
+}
+
+// RCB 2015 Algorithm 7 (complete addition, a = 0): 12M + 2·(mul by 9), no exceptional cases,
+// (fq_mulc: rolled loops, see bn254_fq.wgsl),
+// so P + P, P + (-P) and the identity need no branches.
+fn g1_add(p: G1P, q: G1P) -> G1P {
+  var t0 = fq_mulc(p.x, q.x);
+  var t1 = fq_mulc(p.y, q.y);
+  var t2 = fq_mulc(p.z, q.z);
+  var t3 = fq_add(p.x, p.y);
+  var t4 = fq_add(q.x, q.y);
+  t3 = fq_mulc(t3, t4);
+  t4 = fq_add(t0, t1);
+  t3 = fq_sub(t3, t4);
+  t4 = fq_add(p.y, p.z);
+  var x3 = fq_add(q.y, q.z);
+  t4 = fq_mulc(t4, x3);
+  x3 = fq_add(t1, t2);
+  t4 = fq_sub(t4, x3);
+  x3 = fq_add(p.x, p.z);
+  var y3 = fq_add(q.x, q.z);
+  x3 = fq_mulc(x3, y3);
+  y3 = fq_add(t0, t2);
+  y3 = fq_sub(x3, y3);
+  x3 = fq_add(t0, t0);
+  t0 = fq_add(x3, t0);
+  t2 = g1_mul_b3(t2);
+  var z3 = fq_add(t1, t2);
+  t1 = fq_sub(t1, t2);
+  y3 = g1_mul_b3(y3);
+  x3 = fq_mulc(t4, y3);
+  t2 = fq_mulc(t3, t1);
+  x3 = fq_sub(t2, x3);
+  y3 = fq_mulc(y3, t0);
+  t1 = fq_mulc(t1, z3);
+  y3 = fq_add(t1, y3);
+  t0 = fq_mulc(t0, t3);
+  z3 = fq_mulc(z3, t4);
+  z3 = fq_add(z3, t0);
+  return G1P(x3, y3, z3);
+}
+
+fn g1_double(p: G1P) -> G1P { return g1_add(p, p); }
+
+// y^2 == x^3 + b for an affine point in Montgomery form (the identity is checked by the caller).
+fn g1_on_curve(x: Fq, y: Fq) -> bool {
+  let b = FQ_B_LIMBS;
+  let rhs = fq_add(fq_mul(fq_square(x), x), Fq(b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]));
+  return fq_eq(fq_square(y), rhs);
+}
