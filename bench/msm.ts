@@ -3,14 +3,15 @@
  * ops vs bigint, the issue's edge cases vs noble at 2^10, and at every timed size the exact
  * answer from known discrete logs (points tile 2^14 multiples d_i·G, so the MSM must equal
  * (sum s_i·d_i mod r)·G). Then wall time, per-pass GPU time (timestamp-query), pool bytes,
- * and the Fq multiply rate next to roofline.mjs. `MSM_LOGN=10,12` and `MSM_TUNE=c:S` narrow it.
+ * and the Fq multiply rate of both limb layouts (8x32, 20x13; same job, checked) next to roofline.mjs. `MSM_LOGN=10,12` and `MSM_TUNE=c:S` narrow it.
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
-import { createProver } from '../src/index.js';
+import { createProver, type Prover } from '../src/index.js';
+import type { MsmTuning } from '../src/kernels/msm-plan.js';
 import { GpuContext } from '../src/gpu/context.js';
-import { fqBench } from '../src/kernels/msm.js';
 import { FR_R } from '../src/params/bn254.js';
+import { benchFqLayouts, checkFq13 } from '../test/gpu/fq-layout-check.js';
 import { checkFq, checkMsmCase, msmCases, packPoints, seededScalar } from '../test/gpu/msm-check.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
 import { median, roofline } from './node-gpu.js';
@@ -60,11 +61,16 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
   rows.push({ bench: 'msm-check', ...fq });
   ok &&= fq.ok;
   const limit = await roofline(ctx.device);
-  const threads = 1 << 18, iters = 64;
-  const fb = await fqBench(ctx, threads, iters, 5);
-  const fms = median(fb.ms);
-  const fqRate = (threads * iters * 2) / (fms / 1e3) / 1e9;
-  rows.push({ bench: 'fq-mul', adapter: ctx.description, layout: '8x32 CIOS no-carry, unrolled', threads, mulsPerThread: 2 * iters, ms: +fms.toFixed(3), gmulsPerS: +fqRate.toFixed(3), rooflineBabyBearGmulsPerS: limit.montGmuls, ratio: +(fqRate / limit.montGmuls).toFixed(5), copyGBs: limit.copyGBs });
+  // Both Fq layouts on the same job, each checked (bigint replay + equal to the other) before
+  // its time counts; the MSM itself runs on 8x32 (see bench/RESULTS.md, "Fq layouts").
+  const fq13 = await checkFq13(ctx, 4096);
+  rows.push({ bench: 'msm-check', ...fq13 });
+  ok &&= fq13.ok;
+  const names = { '8x32': '8x32 CIOS no-carry, emulated mulhi, unrolled', '20x13': '20x13 no-carry Montgomery, unrolled' };
+  for (const r of await benchFqLayouts(ctx, 1 << 18, 64, 5)) {
+    ok &&= r.ok;
+    rows.push({ bench: 'fq-mul', adapter: ctx.description, ...r, kernel: names[r.layout], rooflineBabyBearGmulsPerS: limit.montGmuls, ratio: +(r.gmulsPerS / limit.montGmuls).toFixed(5), copyGBs: limit.copyGBs });
+  }
   ctx.destroy();
 
   const prover = await createProver({ gpu });
@@ -77,15 +83,42 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
 
   const logns = (process.env.MSM_LOGN ?? '10,12,14,16,18,20,22').split(',').map(Number);
   const [tc, ts] = (process.env.MSM_TUNE ?? '').split(':').map((x) => (x ? Number(x) : undefined));
+  // From 2^18 the other scalar-memory variant is timed too (fresh prover, so its pool bytes are
+  // its own): at 2^20 the default streams the scalars (ring of planes, 89 MiB) and the variant
+  // keeps all 8 planes (113 MiB, one submit), below 2^20 the reverse. MSM_MEM_COMPARE=0 skips it.
+  const compare = process.env.MSM_MEM_COMPARE !== '0';
   for (const logn of logns) {
     const n = 1 << logn;
     const { bytes, dlog } = tiledBases(n);
     const { bytes: sc, expected } = scalarsAndExpected(n, dlog, 77 + logn);
-    const h = await prover.msmBases(bytes);
-    const tuning = { c: tc, S: ts };
+    const tuning: MsmTuning = { c: tc, S: ts };
+    const row = await timeMsm(prover, bytes, sc, expected, tuning);
+    ok &&= row.ok;
+    rows.push({ bench: 'msm', logn, n, variant: 'default', ...row });
+    console.error(JSON.stringify(rows.at(-1)));
+    if (compare && logn >= 18) {
+      const other = await createProver({ gpu });
+      try {
+        const lowMemory = row.planes === 8;
+        const v = await timeMsm(other, bytes, sc, expected, { ...tuning, lowMemory });
+        ok &&= v.ok;
+        rows.push({ bench: 'msm', logn, n, variant: lowMemory ? 'scalar ring' : 'all scalar planes', ...v });
+        console.error(JSON.stringify(rows.at(-1)));
+      } finally {
+        other.destroy();
+      }
+    }
+  }
+  prover.destroy();
+  return { rows, ok };
+}
+
+/** One size, one tuning: checked against the known answer, then 3 timed runs (best GPU time kept). */
+async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint8Array, expected: InstanceType<typeof G>, tuning: MsmTuning) {
+  const h = await prover.msmBases(bases);
+  try {
     const first = await h.msmProfiled(sc, tuning);
     const good = first.point.equals(expected);
-    ok &&= good;
     const walls: number[] = [];
     let best = first;
     for (let r = 0; r < 3; r++) {
@@ -98,10 +131,9 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
     for (const p of best.profiles.flatMap((q) => q?.passes ?? [])) passes[p.label] = +((passes[p.label] ?? 0) + (p.ms ?? 0)).toFixed(3);
     const gpuMs = best.profiles.reduce((s, p) => s + (p?.gpuMs ?? 0), 0);
     const plan = best.plans[0];
-    rows.push({ bench: 'msm', logn, n, ok: good, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, gpuMs: +gpuMs.toFixed(3), wallMs: +median(walls).toFixed(3), passes, poolBytes: best.poolBytes });
+    return { ok: good, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes,
+      gpuMs: +gpuMs.toFixed(3), wallMs: +median(walls).toFixed(3), passes, poolBytes: best.poolBytes, planPoolBytes: plan.poolBytes };
+  } finally {
     h.destroy();
-    console.error(JSON.stringify(rows.at(-1)));
   }
-  prover.destroy();
-  return { rows, ok };
 }

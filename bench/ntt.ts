@@ -10,6 +10,10 @@
  * with copyBW and montRate from .gpu-kit/roofline.mjs in the same run, and to the native CPU
  * anchor (Plonky3 p3-dft, all cores) when NTT_NATIVE names its JSON-lines output from the same
  * device command. NTT_LOGS=20,22 and NTT_WIDTHS=1 narrow the sweep.
+ * NTT_VARIANT=tiled also checks the workgroup-memory path (src/kernels/ntt-tile.ts) the same way
+ * (vectors, properties, errors, src/ref, 2^24 spot checks through a { nttVariant: 'tiled' } prover)
+ * and times it next to the register path on the same input: a full row per op (variant 'tiled'),
+ * plus at 2^24 × 1 tile shapes (threads 64/128/256, 32-byte vs 4-byte runs, largest tile allowed).
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -102,29 +106,36 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
   const widths = list(process.env.NTT_WIDTHS, [1, 8]);
   // 1. Correctness on this adapter before any timing.
   const prover = await createProver({ gpu });
+  const tiled = process.env.NTT_VARIANT === 'tiled';
+  const tprover = tiled ? await createProver({ gpu, nttVariant: 'tiled' }) : null;
+  const provers: Array<[string, Prover]> = tprover ? [['stockham', prover], ['tiled', tprover]] : [['stockham', prover]];
   const cases = (vectors as { cases: DftCase[] }).cases;
-  const checks = [];
-  for (const op of ['dft', 'idft', 'coset_lde', 'encode'] as DftOp[]) checks.push(await checkNttVectors(prover, cases, op, 12));
-  checks.push(await checkNttProperties(prover, [[0, 1], [3, 7], [10, 8], [14, 1], [16, 3]]));
-  checks.push(await checkNttErrors(prover));
-  let ok = checks.every((c) => c.ok);
-  for (const c of checks) rows.push({ bench: 'ntt-check', step: c.step, ok: c.ok, n: c.n, detail: c.detail });
+  let ok = true;
+  for (const [variant, pv] of provers) {
+    const checks = [];
+    for (const op of ['dft', 'idft', 'coset_lde', 'encode'] as DftOp[]) checks.push(await checkNttVectors(pv, cases, op, 12));
+    checks.push(await checkNttProperties(pv, [[0, 1], [3, 7], [10, 8], [14, 1], [16, 3]]));
+    checks.push(await checkNttErrors(pv));
+    ok &&= checks.every((c) => c.ok);
+    for (const c of checks) rows.push({ bench: 'ntt-check', variant, step: c.step, ok: c.ok, n: c.n, detail: c.detail });
+  }
   const rng = new SplitMix64(0xbe7c);
-  for (const w of widths) {
+  for (const [variant, pv] of provers) for (const w of widths) {
     // Full src/ref comparison: 2^20 rows at width 1, 2^16 at wider (JS reference time ~ h·w·log h).
     const logH = w === 1 ? 20 : 16;
     const x = rng.fieldArray(2 ** logH * w);
     for (const op of OPS) {
-      const got = await callApi(prover, op, x, w);
+      const got = await callApi(pv, op, x, w);
       const want = op === 'dft' ? ref.dft(x, w) : op === 'lde' ? ref.cosetLde(x, w, 1, SHIFT) : ref.encode(x, w, 1);
       let bad = -1;
       for (let i = 0; i < want.length && bad < 0; i++) if (got[i] !== want[i]) bad = i;
       ok &&= bad < 0 && got.length === want.length;
-      rows.push({ bench: 'ntt-check', step: `src/ref ${op} 2^${logH}x${w}`, ok: bad < 0, detail: bad < 0 ? 'all values equal' : `first difference at ${bad}` });
+      rows.push({ bench: 'ntt-check', variant, step: `src/ref ${op} 2^${logH}x${w}`, ok: bad < 0, detail: bad < 0 ? 'all values equal' : `first difference at ${bad}` });
     }
   }
   if (!ok) {
     prover.destroy();
+    tprover?.destroy();
     return { rows, ok };
   }
 
@@ -141,10 +152,25 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
       const input = ctx.upload(x, 'bench input');
       // Radix-16 plan next to the default radix-32 one, at the largest width-1 size (same input).
       // ...and workgroups of 64 and 128 threads next to the default NTT_WG.
-      const variants: Array<[Op, number, number]> = OPS.map((op) => [op, 32, NTT_WG]);
+      type Tile = Pick<NttSpec, 'variant' | 'tileWg' | 'tileWords' | 'tileRun'>;
+      const variants: Array<[Op, number, number, Tile?]> = OPS.map((op) => [op, 32, NTT_WG]);
       if (logN >= 24 && w === 1) variants.push(['encode', 16, NTT_WG], ['lde', 16, NTT_WG], ['encode', 32, 64], ['encode', 32, 128]);
-      for (const [op, maxRadix, workgroup] of variants) {
-        const sp = { ...spec(op, logN, w), maxRadix, workgroup };
+      if (tiled) {
+        // Tiled rows on the same input; the full rows (e2e + spot check) are the default tile shape.
+        for (const op of OPS) variants.push([op, 32, NTT_WG, { variant: 'tiled' }]);
+        if (logN >= 24 && w === 1) {
+          const maxWords = 2 ** Math.floor(Math.log2(ctx.limits.maxComputeWorkgroupStorageSize / 4));
+          for (const t of [{ tileWg: 64 }, { tileWg: 128 }, { tileWg: 256 }, { tileRun: 1 }, { tileRun: 1, tileWg: 256 }, { tileWords: maxWords }, { tileWords: maxWords, tileRun: 1 }]) {
+            variants.push(['encode', 32, NTT_WG, { variant: 'tiled', ...t }], ['lde', 32, NTT_WG, { variant: 'tiled', ...t }]);
+          }
+        }
+      }
+      for (const [op, maxRadix, workgroup, tile] of variants) {
+        const sp: NttSpec = { ...spec(op, logN, w), maxRadix, workgroup, variant: 'stockham', ...tile };
+        const variant = sp.variant!;
+        const tileOpts = tile ? { tileWg: tile.tileWg, tileWords: tile.tileWords, tileRun: tile.tileRun } : {};
+        const mainRow = maxRadix === 32 && workgroup === NTT_WG && Object.values(tileOpts).every((v) => v === undefined);
+        const pv = variant === 'tiled' ? tprover! : prover;
         const gpuMs: number[] = [];
         const wallMs: number[] = [];
         let err: string | null = null;
@@ -174,12 +200,12 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
           err = String((e as Error).message ?? e);
         }
         if (err) {
-          rows.push({ bench: 'ntt', op, maxRadix, logN, width: w, error: err });
+          rows.push({ bench: 'ntt', variant, ...tileOpts, op, maxRadix, logN, width: w, error: err });
           continue;
         }
         const resident = gpuMs.length ? median(gpuMs) : median(wallMs);
-        if (maxRadix !== 32 || workgroup !== NTT_WG) {
-          rows.push({ bench: 'ntt', op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4) });
+        if (!mainRow) {
+          rows.push({ bench: 'ntt', variant, ...tileOpts, op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4) });
           continue;
         }
         // End to end through the public API (upload, passes, readback), and a spot check of that output.
@@ -187,10 +213,10 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         let last: Uint32Array | null = null;
         for (let r = 0; r < (logN >= 24 ? 3 : 4); r++) {
           const t0 = performance.now();
-          last = await callApi(prover, op, x, w);
+          last = await callApi(pv, op, x, w);
           if (r > 0) e2e.push(performance.now() - t0);
         }
-        const spot = logN >= 24 ? await spotCheck(prover, op, x, w, last!) : null;
+        const spot = logN >= 24 ? await spotCheck(pv, op, x, w, last!) : null;
         if (spot) ok = false;
         const nOut = last!.length;
         const bytes = (x.length + nOut) * 4;
@@ -199,7 +225,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         const tLimit = Math.max(tCopy, tMul);
         const anchor = native.get(`${op}:${logN}:${w}`);
         rows.push({
-          bench: 'ntt', op, maxRadix, logN, width: w, outRows: nOut / w,
+          bench: 'ntt', variant, op, maxRadix, logN, width: w, outRows: nOut / w,
           residentMs: +resident.toFixed(4), residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done',
           submitToDoneMs: +median(wallMs).toFixed(4), endToEndMs: +median(e2e).toFixed(3),
           gElemPerS: +(nOut / resident / 1e6).toFixed(2),
@@ -216,6 +242,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
   }
   rows.push({ bench: 'ntt-roofline', adapter: ctx.description, copyGBs: limit.copyGBs, montGmuls: limit.montGmuls, maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize });
   prover.destroy();
+  tprover?.destroy();
   ctx.destroy();
   return { rows, ok };
 }

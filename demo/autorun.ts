@@ -10,6 +10,7 @@ import { errorsCheck } from './modes/errors-check.js';
 import { nttCheck } from './modes/ntt-check.js';
 import { commitCheck, grindCheck, merkleCheck, poseidon2Check } from './modes/hash-check.js';
 import { msmBenchGpu, msmNobleCheck } from './modes/msm-check.js';
+import { fqBench } from './modes/fq-bench.js';
 
 export interface Row {
   mode: string;
@@ -53,6 +54,7 @@ const CHECKS: Record<string, Mode> = {
 export const MODES: Record<string, Mode> = {
   ...CHECKS,
   'msm-bench-gpu': msmBenchGpu,
+  'fq-bench': fqBench,
   'all-check': async (ctx) => {
     for (const m of Object.values(CHECKS)) await m(ctx);
   },

@@ -134,6 +134,7 @@ emit('  }');
 emit('  return r;');
 emit('}');
 
-const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'wgsl', 'lib', 'bn254_fq.wgsl');
+// GEN_OUT redirects the output (test/unit/generated-wgsl.test.ts checks the committed file is fresh).
+const out = process.env.GEN_OUT ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'wgsl', 'lib', 'bn254_fq.wgsl');
 writeFileSync(out, L.join('\n') + '\n');
 console.log(`wrote ${out} (${L.length} lines)`);

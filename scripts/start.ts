@@ -17,6 +17,7 @@ const mode = arg('mode') ?? 'all-check';
 const params: Record<string, string> = {};
 if (arg('n')) params.n = arg('n')!;
 if (arg('logn')) params.logn = arg('logn')!;
+for (const k of ['p2', 'maxLogH', 'variants', 'threads', 'iters', 'reps', 'lowmem']) if (arg(k)) params[k] = arg(k)!; // hash-check: kernel variant, tree size; fq-bench: job size; msm-bench-gpu: lowmem
 const headless = !process.argv.includes('--open');
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));

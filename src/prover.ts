@@ -12,6 +12,7 @@ import type { ApiEnv } from './api/env.js';
 import { fieldMethods, type FieldMethods } from './api/field.js';
 import { msmMethods, type MsmMethods } from './api/msm.js';
 import { nttMethods, type NttMethods } from './api/ntt.js';
+import { setNttVariant, type NttVariant } from './kernels/ntt-tile.js';
 import { poseidon2Methods, type Poseidon2Methods } from './api/poseidon2.js';
 import { merkleMethods, type MerkleMethods } from './api/merkle.js';
 import { grindMethods, type GrindMethods } from './api/grind.js';
@@ -26,6 +27,8 @@ export interface ProverOptions {
   powerPreference?: GPUPowerPreference;
   /** Use the software fallback adapter (SwiftShader), for tests on machines without a GPU. */
   forceFallbackAdapter?: boolean;
+  /** NTT path: 'stockham' (register passes, default) or 'tiled' (workgroup-memory passes; not yet measured faster). */
+  nttVariant?: NttVariant;
 }
 
 export interface ProverInfo {
@@ -59,6 +62,9 @@ export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods &
 export async function createProver(opts: ProverOptions = {}): Promise<Prover> {
   const gpu = opts.gpu ?? (globalThis.navigator as Navigator | undefined)?.gpu;
   const ctx = await GpuContext.create(gpu, opts);
+  if (opts.nttVariant !== undefined) {
+    try { setNttVariant(ctx, opts.nttVariant); } catch (e) { ctx.destroy(); throw e; }
+  }
   let destroyed = false;
   const env: ApiEnv = {
     ctx,

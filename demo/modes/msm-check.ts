@@ -1,11 +1,13 @@
 // Autorun modes `msm-noble-check` (WGSL Fq vs bigint, edge cases and seeded inputs up to
 // 2^logn vs @noble/curves, arkworks vectors, error codes; `&logn=N`, default 6) and
-// `msm-bench-gpu` (`&logn=N`: per-pass GPU time via timestamp-query where available, pool bytes).
+// `msm-bench-gpu` (`&logn=N`: per-pass GPU time via timestamp-query where available, pool bytes;
+// `&lowmem=1` forces the streamed-scalar path that 2^20 takes by default).
 import type { ModeContext } from '../autorun.js';
 import { GpuContext } from '../../src/gpu/context.js';
-import { checkArkworks, checkFq, checkMsmCase, checkMsmErrors, msmCases, seededPoints, seededScalar, type MsmCheckRow } from '../../test/gpu/msm-check.js';
+import { checkArkworks, checkFq, checkMsmCase, checkMsmErrors, checkMsmLowMemory, msmCases, seededPoints, seededScalar, type MsmCheckRow } from '../../test/gpu/msm-check.js';
 import ark from '../../test/vectors/msm_arkworks.json' with { type: 'json' };
 import { SplitMix64 } from '../../test/support/splitmix.js';
+import { checkFq13 } from '../../test/gpu/fq-layout-check.js';
 
 function emit(report: ModeContext['report'], r: MsmCheckRow): void {
   report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
@@ -16,10 +18,12 @@ export async function msmNobleCheck({ prover, params, report }: ModeContext): Pr
   const ctx = await GpuContext.create(navigator.gpu);
   try {
     emit(report, await checkFq(ctx, 256));
+    emit(report, await checkFq13(ctx, 256));
   } finally {
     ctx.destroy();
   }
   for (const c of msmCases(logn)) emit(report, await checkMsmCase(prover, c));
+  for (const r of await checkMsmLowMemory(prover, Math.min(1 << logn, 256))) emit(report, r);
   for (const r of await checkArkworks(prover, ark.cases as never)) emit(report, r);
   for (const r of await checkMsmErrors(prover)) emit(report, r);
 }
@@ -30,16 +34,19 @@ export async function msmBenchGpu({ prover, params, report }: ModeContext): Prom
   const rng = new SplitMix64(0xb1);
   const pts = seededPoints(rng, n);
   const ks = Array.from({ length: n }, () => seededScalar(rng));
+  // lowmem: one window per batch and a ring of scalar planes, the plan 2^20 gets by default.
+  const lowmem = params.get('lowmem') === '1';
   const h = await prover.msmBases(pts);
   try {
     for (let rep = 0; rep < 3; rep++) {
       const t0 = performance.now();
-      const r = await h.msmProfiled(ks);
+      const r = await h.msmProfiled(ks, lowmem ? { lowMemory: true, scratchBytes: 1 } : {});
       const ms = performance.now() - t0;
       const byPass: Record<string, number> = {};
       for (const p of r.profiles[0]?.passes ?? []) byPass[p.label] = (byPass[p.label] ?? 0) + (p.ms ?? 0);
       report(`msm 2^${logn} rep ${rep}`, 'info', ms, {
         n, plan: r.plans[0], gpuMs: r.profiles[0]?.gpuMs ?? null, source: r.profiles[0]?.source, passes: byPass, poolBytes: r.poolBytes,
+        detail: `pool ${r.poolBytes} B (plan estimate ${r.plans[0].poolBytes} B), ${r.plans[0].planes} scalar planes, c=${r.plans[0].c}, ${r.plans[0].batches} batches`,
       });
     }
   } finally {

@@ -1,15 +1,42 @@
 // Autorun mode `ntt-check`: the GPU NTT against every Plonky3 dft.json case up to 2^12 rows
-// (`?maxLogH=` lowers it), random-data properties, and bad-input codes (test/gpu/ntt-check.ts).
+// (`?maxLogH=` lowers it), random-data properties, and bad-input codes (test/gpu/ntt-check.ts),
+// on each NTT path (`?variants=stockham,tiled`, the default): the register passes on the page's
+// prover, the workgroup-memory passes on a second prover made with { nttVariant: 'tiled' },
+// whose rows are prefixed `tiled `.
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../test/support/dft-vectors.js';
 import { checkNttErrors, checkNttProperties, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
+import { createProver, type Prover } from '../../src/index.js';
+
+// Random shapes for the properties. The tiled path gets smaller ones (its SwiftShader run of the
+// vectors costs ~22 s on top of the register path's); both cover 1 row, odd widths,
+// several tile passes, and cj > 1 and cj = 1 tiles.
+const SHAPES: Array<[number, number]> = [[0, 1], [1, 2], [5, 3], [9, 1], [11, 5]];
+const TILED_SHAPES: Array<[number, number]> = [[0, 1], [5, 3], [10, 1], [8, 2]];
+
+async function checkAll(prover: Prover, maxLogH: number, shapes: Array<[number, number]>, emit: (r: NttCheckRow) => void): Promise<void> {
+  const cases = (vectors as { cases: DftCase[] }).cases;
+  for (const op of ['dft', 'idft', 'coset_lde', 'encode'] as DftOp[]) emit(await checkNttVectors(prover, cases, op, maxLogH));
+  emit(await checkNttProperties(prover, shapes));
+  emit(await checkNttErrors(prover));
+}
 
 export async function nttCheck({ prover, params, report }: ModeContext): Promise<void> {
   const maxLogH = Number(params.get('maxLogH') ?? 12);
-  const cases = (vectors as { cases: DftCase[] }).cases;
-  const emit = (r: NttCheckRow) => report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
-  for (const op of ['dft', 'idft', 'coset_lde', 'encode'] as DftOp[]) emit(await checkNttVectors(prover, cases, op, maxLogH));
-  emit(await checkNttProperties(prover, [[0, 1], [1, 2], [5, 3], [9, 1], [11, 5]]));
-  emit(await checkNttErrors(prover));
+  const variants = (params.get('variants') ?? 'stockham,tiled').split(',');
+  for (const v of variants) {
+    const prefix = v === 'stockham' ? '' : `${v} `;
+    const emit = (r: NttCheckRow) => report(prefix + r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
+    if (v === 'stockham') {
+      await checkAll(prover, maxLogH, SHAPES, emit);
+      continue;
+    }
+    const other = await createProver({ nttVariant: v as 'tiled' });
+    try {
+      await checkAll(other, maxLogH, TILED_SHAPES, emit);
+    } finally {
+      other.destroy();
+    }
+  }
 }

@@ -49,11 +49,15 @@ export interface MsmMethods {
 
 const beWord = (b: Uint8Array, off: number) => ((b[off] << 24) | (b[off + 1] << 16) | (b[off + 2] << 8) | b[off + 3]) >>> 0;
 
-/** 32 BE bytes at `off` into 8 LE words at `dst[at..]`; returns false if the value >= `limit` (8 LE words). */
-function beToWords(b: Uint8Array, off: number, dst: Uint32Array, at: number, limit: readonly number[]): boolean {
-  for (let k = 0; k < 8; k++) dst[at + k] = beWord(b, off + 28 - 4 * k);
+/**
+ * 32 BE bytes at `off` into 8 LE words at `dst[at + k·stride]`; returns false if the value
+ * >= `limit` (8 LE words).
+ */
+function beToWords(b: Uint8Array, off: number, dst: Uint32Array, at: number, limit: readonly number[], stride = 1): boolean {
+  for (let k = 0; k < 8; k++) dst[at + k * stride] = beWord(b, off + 28 - 4 * k);
   for (let k = 7; k >= 0; k--) {
-    if (dst[at + k] !== limit[k]) return dst[at + k] < limit[k];
+    const w = dst[at + k * stride];
+    if (w !== limit[k]) return w < limit[k];
   }
   return false;
 }
@@ -91,12 +95,16 @@ function encodePoints(points: MsmPoints): { words: Uint32Array; n: number; ident
   return { words, n, identity };
 }
 
+/**
+ * Scalars as 8 word planes (word k of scalar i at k·n + i, see ScalarPlanes in
+ * src/kernels/msm.ts): written in that order here, so no transpose pass is needed.
+ */
 function encodeScalars(scalars: MsmScalars, n: number): Uint32Array {
   const words = new Uint32Array(8 * n);
   if (scalars instanceof Uint8Array) {
     if (scalars.length !== 32 * n) throw new ProverError('INVALID_LENGTH', `packed scalars have ${scalars.length} bytes; need 32 per point (${32 * n})`);
     for (let i = 0; i < n; i++) {
-      if (!beToWords(scalars, 32 * i, words, 8 * i, R_LIMBS)) throw new ProverError('NON_CANONICAL', `scalar ${i} is >= r; reduce it mod r`);
+      if (!beToWords(scalars, 32 * i, words, i, R_LIMBS, n)) throw new ProverError('NON_CANONICAL', `scalar ${i} is >= r; reduce it mod r`);
     }
     return words;
   }
@@ -105,7 +113,7 @@ function encodeScalars(scalars: MsmScalars, n: number): Uint32Array {
   scalars.forEach((k, i) => {
     if (typeof k !== 'bigint') throw new ProverError('INVALID_ARGUMENT', `scalars[${i}] is not a bigint`);
     if (k < 0n || k >= FR_R) throw new ProverError('NON_CANONICAL', `scalars[${i}] is not in [0, r); reduce it mod r`);
-    words.set(toLimbs(k), 8 * i);
+    toLimbs(k).forEach((w, j) => { words[j * n + i] = w; });
   });
   return words;
 }
@@ -148,7 +156,7 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
       alive();
       if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed');
       const sw = encodeScalars(scalars, n);
-      for (const i of identity) sw.fill(0, 8 * i, 8 * i + 8);
+      for (const i of identity) for (let k = 0; k < 8; k++) sw[k * n + i] = 0;
       return ctx.run(async () => {
         let point = G1.ZERO;
         const plans: MsmPlan[] = [];
@@ -156,7 +164,7 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
         let poolBytes = 0;
         for (const c of chunks) {
           const plan = msmPlan(c.n, tuning);
-          const r = await runMsm(ctx, c.buf, sw.subarray(8 * c.start, 8 * (c.start + c.n)), plan, profile);
+          const r = await runMsm(ctx, c.buf, { words: sw, stride: n, start: c.start }, plan, profile);
           point = point.add(foldWindows(r.windows, plan));
           plans.push(plan);
           profiles.push(r.profile);

@@ -9,6 +9,7 @@ import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { p2Plan, uploadConstants, uploadUniform } from './poseidon2.js';
+import { p2Variant, type P2Variant } from './p2-variant.js';
 
 /** Levels folded per dispatch: a 256-thread workgroup reduces 256 nodes to 1 (8 KiB of workgroup memory for the digests). */
 export const MK_LOG = 8;
@@ -46,13 +47,18 @@ export interface GpuMerkle {
  * has validated n, width and that the buffers fit the device's binding limit; the tree owns
  * the rows from here on and gives them back with `releaseRows` (also if planning fails).
  */
-export async function planMerkle(ctx: GpuContext, rows: GPUBuffer, n: number, width: number, releaseRows: () => void): Promise<GpuMerkle> {
-  const plan = { ...p2Plan(16), MK_LOG, MK_WG };
+export async function planMerkle(
+  ctx: GpuContext, rows: GPUBuffer, n: number, width: number, releaseRows: () => void, variant: P2Variant = p2Variant(),
+): Promise<GpuMerkle> {
+  // Both variants share bindings, parameters and the level layout (wgsl/kernels/merkle_s.wgsl).
+  const straight = variant === 'straight';
+  const plan = straight ? { P2_RC_VEC4: p2Plan(16).P2_RC_VEC4, MK_LOG, MK_WG } : { ...p2Plan(16), MK_LOG, MK_WG };
+  const kernel = straight ? 'merkle_s' : 'merkle';
   let leavesPipe: GPUComputePipeline, nodesPipe: GPUComputePipeline;
   try {
     [leavesPipe, nodesPipe] = await Promise.all([
-      ctx.pipelines.get('merkle', 'mk_leaves', plan, BINDINGS),
-      ctx.pipelines.get('merkle', 'mk_nodes', plan, BINDINGS),
+      ctx.pipelines.get(kernel, straight ? 'mks_leaves' : 'mk_leaves', plan, BINDINGS),
+      ctx.pipelines.get(kernel, straight ? 'mks_nodes' : 'mk_nodes', plan, BINDINGS),
     ]);
   } catch (e) {
     releaseRows();
@@ -90,7 +96,7 @@ export async function planMerkle(ctx: GpuContext, rows: GPUBuffer, n: number, wi
   return {
     n, width, logN, rows, leaves, up,
     encode(enc) {
-      const pass = enc.beginComputePass({ label: `merkle 2^${logN} x ${width}` });
+      const pass = enc.beginComputePass({ label: `merkle ${variant} 2^${logN} x ${width}` });
       steps.forEach((s, k) => {
         pass.setPipeline(s.pipe);
         pass.setBindGroup(0, groups[k]);

@@ -1,9 +1,15 @@
 /**
  * MSM plan: window size c, slots per walker thread S, walker thread count, segment length of
- * the bucket reduction, and how many windows run per batch, chosen per n (pure; unit-tested).
+ * the bucket reduction, how many windows run per batch, and how many of the 8 scalar word
+ * planes stay on the GPU at once, chosen per n (pure; unit-tested), plus the pool-byte
+ * estimate the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
  * @module
  */
 import { bucketsPerWindow, windowCount } from '../ref/msm.js';
+import { BufferPool } from '../gpu/buffer-pool.js';
+
+/** Peak pool bytes an MSM may hold (issue 5: 100 MB at 2^20); above it the scalars stream in. */
+export const MSM_MEM_BUDGET = 100e6;
 
 export interface MsmPlan {
   n: number;
@@ -21,6 +27,15 @@ export interface MsmPlan {
   /** bucket-reduction segment length (power of two dividing M) and its log */
   seg: number;
   segLog: number;
+  /**
+   * Scalar word planes resident on the GPU (plane k = word k of every scalar). 8: all, one
+   * upload and one submit. Fewer: a ring, word k in slot k mod planes, each plane uploaded
+   * once just before the first batch that needs it (a submit per such batch); the sort stage
+   * is the only reader, and a batch of windows needs at most 2-3 consecutive words.
+   */
+  planes: number;
+  /** estimated peak pool bytes (bases included) with this plan */
+  poolBytes: number;
 }
 
 export interface MsmTuning {
@@ -30,6 +45,11 @@ export interface MsmTuning {
   slice?: number;
   /** scratch bytes a batch may use (entries + bucket sums); default 8 MiB */
   scratchBytes?: number;
+  /**
+   * true: stream the scalar planes through a ring even under the memory budget; false: keep
+   * all 8 planes even over it (one submit); unset: by MSM_MEM_BUDGET. For tests and benches.
+   */
+  lowMemory?: boolean;
 }
 
 export const WALK_WG = 64;
@@ -64,5 +84,39 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
   // Segment ~ sqrt(M) balances the two serial reduction passes (2·SEG and 2·M/SEG adds).
   const segLog = Math.max(0, Math.floor((c - 1) / 2));
-  return { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: 1 << segLog, segLog };
+  const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: 1 << segLog, segLog };
+  const full = msmPoolBytes({ ...base, planes: 8 });
+  if (t.lowMemory === false || (full <= MSM_MEM_BUDGET && t.lowMemory !== true)) return { ...base, planes: 8, poolBytes: full };
+  const planes = ringPlanes(c, T, nwin);
+  return { ...base, planes, poolBytes: msmPoolBytes({ ...base, planes }) };
+}
+
+/** Scalar words [lo, hi] the digits of windows [w0, w0 + nw) read (bits [w0·c - 1, (w0 + nw)·c)). */
+export function batchWords(c: number, w0: number, nw: number): [number, number] {
+  return [Math.max(0, w0 * c - 1) >> 5, Math.min(7, ((w0 + nw) * c - 1) >> 5)];
+}
+
+/** Ring size: the most words any batch needs at once (every batch's words land in distinct slots). */
+export function ringPlanes(c: number, T: number, nwin: number): number {
+  let most = 1;
+  for (let w0 = 0; w0 < T; w0 += nwin) {
+    const [lo, hi] = batchWords(c, w0, Math.min(nwin, T - w0));
+    most = Math.max(most, hi - lo + 1);
+  }
+  return most;
+}
+
+/**
+ * Pool bytes of one MSM, as src/kernels/msm.ts acquires them (power-of-two buckets): bases
+ * 64n, scalar planes 4n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
+ * 96·nb, walker partials 128·S·threads, segments, window sums. At 2^20 (c = 16, nwin = 1,
+ * 8192 walker threads, S = 8): 64 + 4·planes + 4 + 4 + 8 + 0.5 MiB, i.e. 112.5 MiB with all 8
+ * planes and 88.5 MiB (92.8 MB) with a ring of 2.
+ */
+export function msmPoolBytes(p: Omit<MsmPlan, 'poolBytes'>): number {
+  const b = BufferPool.bucketSize;
+  const nb = p.nwin * p.M;
+  const K = p.M / p.seg;
+  return b(64 * p.n) + b(4 * p.n * p.planes) + 2 * b(4 * (nb + 1)) + b(4 * Math.ceil((nb + 1) / (2 * SORT_WG)))
+    + b(4 * p.n * p.nwin) + b(96 * nb) + b(128 * p.walkThreads * p.S) + b(192 * p.nwin * K) + b(96 * p.T);
 }

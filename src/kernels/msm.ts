@@ -10,14 +10,14 @@ import { storageUsage } from '../gpu/context.js';
 import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { grid2d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
-import { PREP_WG, RED_WG, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
+import { batchWords, PREP_WG, RED_WG, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
 
 const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
 const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform'];
 const RED_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'uniform'];
-const PREP_B: BindingKind[] = ['storage', 'storage', 'uniform'];
+export const PREP_B: BindingKind[] = ['storage', 'storage', 'uniform'];
 
-function uniform(ctx: GpuContext, words: number[]): GPUBuffer {
+export function uniform(ctx: GpuContext, words: number[]): GPUBuffer {
   const buf = ctx.pool.acquire(32, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, 'msm params');
   const data = new Uint32Array(8);
   data.set(words);
@@ -25,14 +25,14 @@ function uniform(ctx: GpuContext, words: number[]): GPUBuffer {
   return buf;
 }
 
-function bindGroup(ctx: GpuContext, kinds: readonly BindingKind[], bufs: GPUBuffer[]): GPUBindGroup {
+export function bindGroup(ctx: GpuContext, kinds: readonly BindingKind[], bufs: GPUBuffer[]): GPUBindGroup {
   return ctx.device.createBindGroup({
     layout: ctx.pipelines.layout(kinds),
     entries: bufs.map((buffer, binding) => ({ binding, resource: { buffer } })),
   });
 }
 
-function dispatch(pass: GPUComputePassEncoder, ctx: GpuContext, pipe: GPUComputePipeline, group: GPUBindGroup, threads: number, wg: number): void {
+export function dispatch(pass: GPUComputePassEncoder, ctx: GpuContext, pipe: GPUComputePipeline, group: GPUBindGroup, threads: number, wg: number): void {
   pass.setPipeline(pipe);
   pass.setBindGroup(0, group);
   const [x, y] = grid2d(threads, wg, ctx.device.limits.maxComputeWorkgroupsPerDimension);
@@ -70,9 +70,15 @@ export interface MsmRunResult {
   poolBytes: number;
 }
 
-/** One MSM over uploaded bases and scalars (8 LE words each, < r, identity points' scalars zeroed). */
-export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: Uint32Array, plan: MsmPlan, profile = false): Promise<MsmRunResult> {
-  const { n, c, M, S, nwin, T } = plan;
+/**
+ * Scalars as 8 word planes: word k of scalar i at words[k·stride + start + i] (i < plan.n).
+ * Planes keep each word of a chunk contiguous, so the ring below uploads one plane per write.
+ */
+export interface ScalarPlanes { words: Uint32Array; stride: number; start: number }
+
+/** One MSM over uploaded bases and planar scalars (< r, identity points' scalars zeroed). */
+export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarPlanes, plan: MsmPlan, profile = false): Promise<MsmRunResult> {
+  const { n, c, M, S, nwin, T, planes } = plan;
   const nbMax = nwin * M;
   const K = M / plan.seg;
   const sortP = { MSM_C: c, MSM_M: M, SORT_WG };
@@ -93,8 +99,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: Uint32A
     held.push(b);
     return b;
   };
-  const scalarBuf = ctx.upload(scalars, 'msm scalars');
-  held.push(scalarBuf);
+  const scalarBuf = acquire(4 * n * planes, 'msm scalars');
   const counts = acquire((nbMax + 1) * 4, 'msm counts');
   const offsets = acquire((nbMax + 1) * 4, 'msm offsets');
   const nblocks = Math.ceil((nbMax + 1) / (2 * SORT_WG));
@@ -105,12 +110,33 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: Uint32A
   const segs = acquire(nwin * K * 192, 'msm segments');
   const wins = acquire(T * 96, 'msm windows');
   const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 9 * plan.batches);
-  const enc = ctx.device.createCommandEncoder({ label: 'msm' });
+  let enc = ctx.device.createCommandEncoder({ label: 'msm' });
+  let encoded = false;
+  let t0 = -1;
+  const submit = () => {
+    if (t0 < 0) t0 = performance.now();
+    ctx.device.queue.submit([enc.finish()]);
+    enc = ctx.device.createCommandEncoder({ label: 'msm' });
+    encoded = false;
+  };
+  // Planes [next, hi] into their ring slots. Work already encoded may still read the slots
+  // being replaced, so it is submitted first: queue order puts the write after it.
+  let next = 0;
+  const planesUpTo = (hi: number) => {
+    if (next > hi) return;
+    if (encoded) submit();
+    const { words, stride, start } = scalars;
+    for (; next <= hi; next++) {
+      ctx.device.queue.writeBuffer(scalarBuf, 4 * n * (next % planes), words.buffer, words.byteOffset + 4 * (next * stride + start), 4 * n);
+    }
+  };
+  if (planes === 8) planesUpTo(7);
   try {
     for (let w0 = 0; w0 < T; w0 += nwin) {
       const nw = Math.min(nwin, T - w0);
       const nb = nw * M;
-      const prm = uniform(ctx, [n, w0, nw, nb, plan.walkThreads]);
+      planesUpTo(batchWords(c, w0, nw)[1]);
+      const prm = uniform(ctx, [n, w0, nw, nb, plan.walkThreads, planes]);
       held.push(prm);
       enc.clearBuffer(counts, 0, (nb + 1) * 4);
       enc.clearBuffer(bsum, 0, nb * 96);
@@ -135,10 +161,10 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: Uint32A
       stage('fixup', pFix, gWalk, nb, WALK_WG);
       stage('reduce', pSeg, gRed, 0, RED_WG, Math.ceil((nw * K) / RED_WG));
       stage('window', pWin, gRed, 0, RED_WG, Math.ceil(nw / RED_WG));
+      encoded = true;
     }
     prof.resolve(enc);
-    const t0 = performance.now();
-    ctx.device.queue.submit([enc.finish()]);
+    submit();
     const report = profile ? await prof.read(t0) : null;
     const windows = await ctx.readback(wins, T * 24);
     return { windows, profile: report, poolBytes: ctx.pool.stats().bytesHeld };
@@ -164,33 +190,6 @@ export async function fqCheck(ctx: GpuContext, pairs: Uint32Array): Promise<Uint
     pass.end();
     ctx.device.queue.submit([enc.finish()]);
     return await ctx.readback(buf, n * 32);
-  } finally {
-    ctx.pool.release(buf);
-    ctx.pool.release(bad);
-    ctx.pool.release(prm);
-  }
-}
-
-/** Fq multiply throughput job: `threads` threads x 2·iters dependent multiplies; returns ms of the timed submit. */
-export async function fqBench(ctx: GpuContext, threads: number, iters: number, reps: number): Promise<{ ms: number[]; out: Uint32Array }> {
-  const buf = ctx.pool.acquire(threads * 32, storageUsage(), 'fq bench');
-  const bad = ctx.upload(new Uint32Array(1), 'fq bad');
-  const prm = uniform(ctx, [threads, iters]);
-  try {
-    const pipe = await ctx.pipelines.get('msm_prep', 'fq_bench', { PREP_WG }, PREP_B);
-    const group = bindGroup(ctx, PREP_B, [buf, bad, prm]);
-    const ms: number[] = [];
-    for (let r = 0; r <= reps; r++) {
-      const enc = ctx.device.createCommandEncoder();
-      const pass = enc.beginComputePass();
-      dispatch(pass, ctx, pipe, group, threads, PREP_WG);
-      pass.end();
-      const t0 = performance.now();
-      ctx.device.queue.submit([enc.finish()]);
-      await ctx.device.queue.onSubmittedWorkDone();
-      if (r > 0) ms.push(performance.now() - t0);
-    }
-    return { ms, out: await ctx.readback(buf, threads * 8) };
   } finally {
     ctx.pool.release(buf);
     ctx.pool.release(bad);

@@ -20,6 +20,7 @@ import {
   NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
   passUniform, planTransform, scaleTable, twiddleTable, type NttPass,
 } from './ntt-plan.js';
+import { nttVariant, recordTilePasses, tileWordsFor, type NttVariant } from './ntt-tile.js';
 
 /** 256 threads per workgroup: on the H100 the 2^24 -> 2^25 encode took 4.72 ms at 256, 6.03 ms at 128, 4.85 ms at 64 (bench/RESULTS.md). */
 export const NTT_WG = 256;
@@ -40,6 +41,13 @@ export interface NttSpec {
   maxRadix?: number;
   /** Threads per workgroup (default NTT_WG): for benchmarks comparing shapes. */
   workgroup?: number;
+  /** 'stockham' (register passes, the default) or 'tiled' (workgroup-memory passes, src/kernels/ntt-tile.ts). */
+  variant?: NttVariant;
+  /** Tiled variant: workgroup tile in u32 words (default 4096 = 16 KiB) and target run per row group (default 8 words). */
+  tileWords?: number;
+  tileRun?: number;
+  /** Tiled variant: threads per workgroup (default NTT_TILE_WG = 32, provisional). */
+  tileWg?: number;
 }
 
 /** A matrix in a pooled GPU buffer: row-major, canonical values, `height·width` u32 words. */
@@ -159,9 +167,11 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const outRows = outputHeight(spec);
   const bytes = outRows * w * 4;
   const { passes, scale } = jobPasses(spec);
+  const tiled = nttVariant(ctx, spec.variant) === 'tiled';
+  if (tiled) tileWordsFor(ctx, spec); // INVALID_ARGUMENT before any buffer is taken
   const wg = spec.workgroup ?? NTT_WG;
   const pipelines = new Map<number, GPUComputePipeline>();
-  for (const r of new Set(passes.map((p) => p.radix))) {
+  for (const r of new Set(tiled ? [] : passes.map((p) => p.radix))) {
     pipelines.set(r, await ctx.pipelines.get('ntt_stockham', `ntt_pass_r${r}`, {
       NTT_W: w, NTT_WG: wg, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
       NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV,
@@ -173,7 +183,8 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   let src = input;
   let srcBytes = spec.height * w * 4;
   let out = bufs[0];
-  passes.forEach((p, i) => {
+  if (tiled) out = await recordTilePasses(ctx, pass, spec, { input, bufs, tw: res.tw, scale: scaleBuf });
+  else passes.forEach((p, i) => {
     const dst = bufs[i % 2];
     const dstBytes = p.n * w * 4;
     const group = ctx.device.createBindGroup({

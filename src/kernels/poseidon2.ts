@@ -8,6 +8,7 @@ import type { GpuContext } from '../gpu/context.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { toMonty } from '../ref/babybear.js';
 import { defaultConstants, internalDiagonal, roundsP, type Poseidon2Constants, type Poseidon2Width } from '../ref/poseidon2.js';
+import { p2Variant, type P2Variant } from './p2-variant.js';
 
 /** 64 threads per workgroup: each thread holds a 16-24 word state, so small groups keep occupancy up on every vendor. */
 export const P2_WG = 64;
@@ -48,10 +49,24 @@ export interface Poseidon2BatchJob {
   release(): void;
 }
 
+/** Montgomery multiplies per permutation of each variant (bench bound): 8·W S-boxes × 4 + RP × 4, plus W per lane in the loop kernel's diagonal. */
+export function montMulsPerPermutation(width: Poseidon2Width, variant: P2Variant): number {
+  return 8 * width * 4 + roundsP(width) * (variant === 'loop' ? 4 + width : 4);
+}
+
+/** The batch pipeline of a variant (same bindings, same constant uniform). */
+function batchPipeline(ctx: GpuContext, width: Poseidon2Width, variant: P2Variant): Promise<GPUComputePipeline> {
+  if (variant === 'straight') {
+    const plan = { P2_RC_VEC4: p2Plan(width).P2_RC_VEC4, P2_WG };
+    return ctx.pipelines.get(width === 16 ? 'poseidon2_s16_batch' : 'poseidon2_s24_batch', 'p2s_batch', plan, BATCH_BINDINGS);
+  }
+  return ctx.pipelines.get('poseidon2_batch', 'p2_batch', { ...p2Plan(width), P2_WG }, BATCH_BINDINGS);
+}
+
 export async function poseidon2BatchJob(
-  ctx: GpuContext, width: Poseidon2Width, states: GPUBuffer, count: number, constants?: Poseidon2Constants,
+  ctx: GpuContext, width: Poseidon2Width, states: GPUBuffer, count: number, constants?: Poseidon2Constants, variant: P2Variant = p2Variant(),
 ): Promise<Poseidon2BatchJob> {
-  const pipeline = await ctx.pipelines.get('poseidon2_batch', 'p2_batch', { ...p2Plan(width), P2_WG }, BATCH_BINDINGS);
+  const pipeline = await batchPipeline(ctx, width, variant);
   const rc = uploadConstants(ctx, width, constants);
   const group = ctx.device.createBindGroup({
     layout: ctx.pipelines.layout(BATCH_BINDINGS),
@@ -62,7 +77,7 @@ export async function poseidon2BatchJob(
   });
   return {
     encode(enc) {
-      const pass = enc.beginComputePass({ label: `poseidon2 w${width} x${count}` });
+      const pass = enc.beginComputePass({ label: `poseidon2 ${variant} w${width} x${count}` });
       pass.setPipeline(pipeline);
       pass.setBindGroup(0, group);
       dispatch1d(pass, ctx.device, count, P2_WG);

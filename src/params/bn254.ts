@@ -68,6 +68,29 @@ export const toMont = (x: bigint): bigint => mod(x * FQ_R, FQ_P);
 export const fromMont = (x: bigint): bigint => mod(x * invMod(FQ_R, FQ_P), FQ_P);
 
 /**
+ * The alternative layout (wgsl/lib/bn254_fq13.wgsl): 20 limbs of 13 bits, R13 = 2^260. 13 bits is
+ * the widest limb for which 40 limb products (2 per row, 20 rows) fit a u32 accumulator
+ * (40·(2^13-1)^2 < 2^31.4), so the Montgomery rows need no carries.
+ */
+export const FQ13_LIMBS = 20;
+export const FQ13_LIMB_BITS = 13;
+export const FQ13_R = 1n << 260n;
+/** -p^-1 mod 2^13, the per-row reduction factor of the 13-bit layout. */
+export const FQ13_MU = Number(mod(-invMod(FQ_P, 1n << 13n), 1n << 13n));
+
+/** bigint in [0, 2^260) -> 20 little-endian 13-bit limbs. */
+export function toLimbs13(x: bigint): number[] {
+  return Array.from({ length: FQ13_LIMBS }, (_, i) => Number((x >> BigInt(13 * i)) & 0x1fffn));
+}
+
+/** Sum of limbs·2^(13i); limbs may exceed 13 bits (unnormalized accumulators). */
+export function fromLimbs13(v: ArrayLike<number>, off = 0): bigint {
+  let x = 0n;
+  for (let i = FQ13_LIMBS - 1; i >= 0; i--) x = (x << 13n) + BigInt(v[off + i] >>> 0);
+  return x;
+}
+
+/**
  * Constants for WGSL (src/params/wgsl-consts.ts). B3 = 3·B = 9 in Montgomery form is the
  * constant of the complete projective formulas (Renes-Costello-Batina 2015, a = 0).
  */
@@ -79,4 +102,11 @@ export const BN254_WGSL_CONSTS = {
   FQ_B3_LIMBS: toLimbs(toMont(3n * G1_B)),
   FQ_B_LIMBS: toLimbs(toMont(G1_B)),
   FQ_PM2_LIMBS: toLimbs(FQ_P - 2n),
+  FQ13_P_LIMBS: toLimbs13(FQ_P),
+  FQ13_MU,
+  FQ13_R2_LIMBS: toLimbs13(mod(FQ13_R * FQ13_R, FQ_P)),
+  // fq13_mul(x·2^256, 2^264) = x·2^260: an 8x32 Montgomery value into the 13-bit domain; and
+  // fq13_mul(x·2^260, 2^256) = x·2^256 back (one multiply each way, see bn254_fq13.wgsl).
+  FQ13_FROM32_LIMBS: toLimbs13(mod(1n << 264n, FQ_P)),
+  FQ13_TO32_LIMBS: toLimbs13(mod(1n << 256n, FQ_P)),
 } as const;

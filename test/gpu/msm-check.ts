@@ -10,6 +10,7 @@ import { pippenger } from '@noble/curves/abstract/curve.js';
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { fqCheck } from '../../src/kernels/msm.js';
+import { msmPlan } from '../../src/kernels/msm-plan.js';
 import { FQ_P, FR_R, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/errors.js';
 import { SplitMix64 } from '../support/splitmix.js';
@@ -152,5 +153,34 @@ export async function checkMsmErrors(prover: Prover): Promise<MsmCheckRow[]> {
   }
   const after = await prover.msm([g, g2], [5n, 7n]);
   rows.push({ step: 'msm usable after errors', ok: after.equals(g.multiply(19n)), n: 2, ms: 0, detail: '5G + 7(2G) = 19G' });
+  return rows;
+}
+
+/**
+ * The low-memory path (scalar planes streamed through a ring, a submit per new plane) that
+ * 2^20 takes by default, forced at a small n: one window per batch, then three per batch,
+ * each against noble. Identity points are included (their scalars are zeroed per plane).
+ */
+export async function checkMsmLowMemory(prover: Prover, n: number, seed = 0x10e): Promise<MsmCheckRow[]> {
+  const rng = new SplitMix64(seed);
+  const pts = seededPoints(rng, n).map((p, i) => (i % 17 === 5 ? G.ZERO : p));
+  const ks = Array.from({ length: n }, (_, i) => (i % 11 === 0 ? FR_R - 1n : seededScalar(rng)));
+  const want = pippenger(G, pts, ks);
+  const h = await prover.msmBases(pts);
+  const rows: MsmCheckRow[] = [];
+  try {
+    for (const nwin of [1, 3]) {
+      const t0 = performance.now();
+      // scratchBytes sized for exactly nwin windows (n entries + M bucket sums of 96 bytes each).
+      const c = msmPlan(n).c;
+      const r = await h.msmProfiled(ks, { lowMemory: true, scratchBytes: nwin * (4 * n + 96 * (1 << (c - 1))) });
+      const plan = r.plans[0];
+      const ok = r.point.equals(want) && plan.planes < 8 && plan.nwin === nwin;
+      rows.push({ step: `msm low memory, ${nwin} window(s) per batch`, ok, n, ms: performance.now() - t0,
+        detail: ok ? `equals noble (c=${plan.c}, ${plan.batches} batches, ring of ${plan.planes} planes)` : `planes ${plan.planes} nwin ${plan.nwin}; gpu ${r.point.toHex()} != noble ${want.toHex()}` });
+    }
+  } finally {
+    h.destroy();
+  }
   return rows;
 }

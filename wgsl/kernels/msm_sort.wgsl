@@ -4,9 +4,11 @@
 // A batch covers windows [w0, w0 + nwin); its flat bucket b = jj·MSM_M + |d| - 1 (jj = window
 // within the batch), nb = nwin·MSM_M buckets. counts has nb + 1 words (the last stays 0 so
 // the exclusive scan leaves the entry total in offsets[nb]).
-struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, p1: u32, p2: u32 }
+// planes: scalar word planes resident (8: all; fewer: a ring, word k in slot k % planes; see
+// src/kernels/msm.ts, which uploads each plane before the first batch that reads it).
+struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, planes: u32, p1: u32, p2: u32 }
 
-@group(0) @binding(0) var<storage, read> scalars: array<u32>;       // 8 LE words per scalar
+@group(0) @binding(0) var<storage, read> scalars: array<u32>;       // word k of scalar i at (k % planes)·n + i
 @group(0) @binding(1) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> offsets: array<u32>;
 @group(0) @binding(3) var<storage, read_write> bsums: array<u32>;
@@ -15,11 +17,13 @@ struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, 
 
 fn flat(gid: vec3u, nwg: vec3u) -> u32 { return gid.x + gid.y * nwg.x * SORT_WG; }
 
+fn scalar_word(i: u32, w: u32) -> u32 { return scalars[(w % prm.planes) * prm.n + i]; }
+
 // Bits [start, start + len) of scalar i (len <= 17, so at most two words).
 fn scalar_bits(i: u32, start: u32, len: u32) -> u32 {
   let w = start >> 5u; let sh = start & 31u;
-  var v = scalars[8u * i + w] >> sh;
-  if (sh + len > 32u && w + 1u < 8u) { v |= scalars[8u * i + w + 1u] << (32u - sh); }
+  var v = scalar_word(i, w) >> sh;
+  if (sh + len > 32u && w + 1u < 8u) { v |= scalar_word(i, w + 1u) << (32u - sh); }
   return v & ((1u << len) - 1u);
 }
 

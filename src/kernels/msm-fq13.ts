@@ -1,0 +1,76 @@
+/**
+ * Host side of the 20 x 13-bit Fq layout (wgsl/kernels/msm_fq13.wgsl): the GPU check job, and
+ * a multiply-throughput job that runs either layout on the same work so one run times both
+ * side by side (issue 5: measure 8x32 and 20x13, keep the faster). Both layouts write the same
+ * canonical words for the same job, which is how test/gpu/fq-layout-check.ts checks them
+ * against each other and against bigint before any time is reported.
+ * @module
+ */
+import type { GpuContext } from '../gpu/context.js';
+import { storageUsage } from '../gpu/context.js';
+import type { KernelName } from '../wgsl.gen.js';
+import { PREP_WG } from './msm-plan.js';
+import { bindGroup, dispatch, PREP_B, uniform } from './msm.js';
+
+export type FqLayout = '8x32' | '20x13';
+
+/** Kernel and entry of the throughput job per layout. */
+const BENCH: Record<FqLayout, [KernelName, string]> = {
+  '8x32': ['msm_prep', 'fq_bench'],
+  '20x13': ['msm_fq13', 'fq13_bench'],
+};
+
+/** Pairs (a, b) as 16 canonical words each -> 32 words each: a·b, a·a, a, a·b (via 8x32 Montgomery). */
+export async function fq13Check(ctx: GpuContext, pairs: Uint32Array): Promise<Uint32Array> {
+  const n = pairs.length / 16;
+  const words = new Uint32Array(n * 32);
+  for (let i = 0; i < n; i++) words.set(pairs.subarray(16 * i, 16 * i + 16), 32 * i);
+  const buf = ctx.upload(words, 'fq13 check');
+  const bad = ctx.upload(new Uint32Array(1), 'fq13 unused');
+  const prm = uniform(ctx, [n, 0]);
+  try {
+    const pipe = await ctx.pipelines.get('msm_fq13', 'fq13_check', { PREP_WG }, PREP_B);
+    const enc = ctx.device.createCommandEncoder({ label: 'fq13 check' });
+    const pass = enc.beginComputePass();
+    dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
+    pass.end();
+    ctx.device.queue.submit([enc.finish()]);
+    return await ctx.readback(buf, n * 32);
+  } finally {
+    for (const b of [buf, bad, prm]) ctx.pool.release(b);
+  }
+}
+
+export interface FqBenchResult {
+  layout: FqLayout;
+  /** wall ms of each timed submit (one untimed warm-up first) */
+  ms: number[];
+  /** 8 canonical words per thread: x after the job (equal across layouts) */
+  out: Uint32Array;
+}
+
+/** `threads` threads x 2·iters dependent multiplies in `layout`; reps timed submits. */
+export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: number, iters: number, reps: number): Promise<FqBenchResult> {
+  const buf = ctx.pool.acquire(threads * 32, storageUsage(), `fq bench ${layout}`);
+  const bad = ctx.upload(new Uint32Array(1), 'fq bench unused');
+  const prm = uniform(ctx, [threads, iters]);
+  try {
+    const [kernel, entry] = BENCH[layout];
+    const pipe = await ctx.pipelines.get(kernel, entry, { PREP_WG }, PREP_B);
+    const group = bindGroup(ctx, PREP_B, [buf, bad, prm]);
+    const ms: number[] = [];
+    for (let r = 0; r <= reps; r++) {
+      const enc = ctx.device.createCommandEncoder({ label: `fq bench ${layout}` });
+      const pass = enc.beginComputePass();
+      dispatch(pass, ctx, pipe, group, threads, PREP_WG);
+      pass.end();
+      const t0 = performance.now();
+      ctx.device.queue.submit([enc.finish()]);
+      await ctx.device.queue.onSubmittedWorkDone();
+      if (r > 0) ms.push(performance.now() - t0);
+    }
+    return { layout, ms, out: await ctx.readback(buf, threads * 8) };
+  } finally {
+    for (const b of [buf, bad, prm]) ctx.pool.release(b);
+  }
+}

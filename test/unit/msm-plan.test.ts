@@ -1,0 +1,37 @@
+// MSM plan: scalar word planes for each batch, the ring size, and the memory budget at 2^20.
+import { describe, expect, it } from 'vitest';
+import { batchWords, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, ringPlanes } from '../../src/kernels/msm-plan.js';
+import { windowCount } from '../../src/ref/msm.js';
+
+describe('msm plan memory', () => {
+  it('batch words cover every digit bit (window bits plus the look-back bit)', () => {
+    for (const c of [4, 6, 8, 10, 12, 16]) {
+      const T = windowCount(c);
+      for (const nw of [1, 2, 3]) {
+        for (let w0 = 0; w0 < T; w0 += nw) {
+          const [lo, hi] = batchWords(c, w0, Math.min(nw, T - w0));
+          const first = Math.max(0, w0 * c - 1), last = Math.min(255, Math.min(T, w0 + nw) * c - 1);
+          expect(lo).toBe(first >> 5);
+          expect(hi).toBe(Math.min(7, last >> 5));
+          expect(hi - lo + 1).toBeLessThanOrEqual(ringPlanes(c, T, nw));
+        }
+      }
+    }
+  });
+
+  it('c + 1 <= 17 bits per window: one window per batch needs at most 2 planes', () => {
+    for (const c of [4, 8, 12, 16]) expect(ringPlanes(c, windowCount(c), 1)).toBeLessThanOrEqual(2);
+    expect(ringPlanes(16, 16, 3)).toBe(3);
+  });
+
+  it('2^20 fits 100 MB by streaming the scalars; smaller n keeps all planes (one submit)', () => {
+    const p = msmPlan(1 << 20);
+    expect(p.planes).toBe(2);
+    expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
+    expect(msmPoolBytes({ ...p, planes: 8 })).toBeGreaterThan(MSM_MEM_BUDGET); // 112.5 MiB
+    // bases 64 + 2 planes 8 + entries 4 + bucket sums 4 + partials 8 + counts/offsets 0.5 MiB (+ small)
+    expect(Math.round(p.poolBytes / 2 ** 20)).toBe(89);
+    for (const logn of [10, 14, 16, 18, 19]) expect(msmPlan(1 << logn).planes).toBe(8);
+    expect(msmPlan(1 << 10, { lowMemory: true, scratchBytes: 1 }).planes).toBe(2);
+  });
+});
