@@ -14,7 +14,7 @@ import { createProver, type Prover } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { montMulsPerPermutation, poseidon2BatchJob } from '../src/kernels/poseidon2.js';
 import { p2Variant, parseP2Variants, setP2Variant, type P2Variant } from '../src/kernels/p2-variant.js';
-import { openGpuMerkle, planMerkle, readRanges } from '../src/kernels/merkle.js';
+import { openGpuMerkle, planMerkle } from '../src/kernels/merkle.js';
 import { DuplexChallenger } from '../src/ref/challenger.js';
 import { verifyMerklePath } from '../src/ref/merkle.js';
 import { poseidon2Batch, roundsP } from '../src/ref/poseidon2.js';
@@ -165,7 +165,7 @@ export async function benchMerkle(gpu: GPU): Promise<BenchOutput> {
           if (r > 0) times.push(performance.now() - s0);
           if (r === 0) {
             const at = plan.rootAt();
-            root = (await readRanges(ctx, [{ buffer: at.buffer, word: at.word, count: 8 }]))[0].slice();
+            root = (await ctx.readRanges([{ buffer: at.buffer, word: at.word, count: 8 }]))[0].slice();
             for (const idx of [0, n / 2 + 12345, n - 1]) {
               const o = await openGpuMerkle(ctx, plan, idx);
               opensOk &&= verifyMerklePath(root, idx, o.row, o.siblings) && o.row.every((v, k) => v === values[idx * width + k]);

@@ -7,7 +7,7 @@
  */
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
-import { openGpuMerkle, planMerkle, readRanges, DIGEST, type GpuMerkle } from '../kernels/merkle.js';
+import { openGpuMerkle, planMerkle, DIGEST, type GpuMerkle } from '../kernels/merkle.js';
 import { requireCanonical, requireMultipleOf, requireUint32Array } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 
@@ -65,7 +65,7 @@ export async function commitOnGpu(ctx: GpuContext, plan: GpuMerkle, enc?: GPUCom
     plan.encode(enc);
     ctx.device.queue.submit([enc.finish()]);
     const at = plan.rootAt();
-    const [root] = await readRanges(ctx, [{ buffer: at.buffer, word: at.word, count: DIGEST }]);
+    const [root] = await ctx.readRanges([{ buffer: at.buffer, word: at.word, count: DIGEST }]);
     return { root: root.slice(), tree: wrapTree(ctx, plan, root.slice()) };
   } catch (e) {
     plan.releaseTree();

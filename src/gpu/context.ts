@@ -53,19 +53,37 @@ export class GpuContext {
     return buf;
   }
 
-  /** Read `words` u32 from `buf` (a COPY_SRC buffer) after all submitted work. */
+  /** A pooled uniform buffer holding `words` (release it to ctx.pool when done). */
+  uploadUniform(words: Uint32Array, label = 'params'): GPUBuffer {
+    const buf = this.pool.acquire(words.byteLength, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label);
+    this.device.queue.writeBuffer(buf, 0, words.buffer, words.byteOffset, words.byteLength);
+    return buf;
+  }
+
+  /** Read `words` u32 from the start of `buf` (a COPY_SRC buffer) after all submitted work. */
   async readback(buf: GPUBuffer, words: number): Promise<Uint32Array> {
-    const bytes = words * 4;
-    if (bytes === 0) return new Uint32Array(0);
-    const staging = this.pool.acquire(bytes, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'readback');
+    const [out] = await this.readRanges([{ buffer: buf, word: 0, count: words }]);
+    return out;
+  }
+
+  /** Read words [word, word + count) of several buffers through one staging buffer and one submission. */
+  async readRanges(ranges: ReadonlyArray<{ buffer: GPUBuffer; word: number; count: number }>): Promise<Uint32Array[]> {
+    const total = ranges.reduce((a, r) => a + r.count, 0);
+    if (total === 0) return ranges.map(() => new Uint32Array(0));
+    const staging = this.pool.acquire(total * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'readback');
     try {
       const enc = this.device.createCommandEncoder({ label: 'readback' });
-      enc.copyBufferToBuffer(buf, 0, staging, 0, bytes);
+      let at = 0;
+      for (const r of ranges) {
+        if (r.count > 0) enc.copyBufferToBuffer(r.buffer, r.word * 4, staging, at * 4, r.count * 4);
+        at += r.count;
+      }
       this.device.queue.submit([enc.finish()]);
-      await staging.mapAsync(GPUMapMode.READ, 0, bytes);
-      const out = new Uint32Array(staging.getMappedRange(0, bytes).slice(0));
+      await staging.mapAsync(GPUMapMode.READ, 0, total * 4);
+      const all = new Uint32Array(staging.getMappedRange(0, total * 4).slice(0));
       staging.unmap();
-      return out;
+      at = 0;
+      return ranges.map((r) => all.subarray(at, (at += r.count)));
     } finally {
       this.pool.release(staging);
     }

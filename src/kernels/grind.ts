@@ -9,7 +9,7 @@ import type { GpuContext } from '../gpu/context.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { BB_P } from '../params/babybear.js';
 import { toMonty } from '../ref/babybear.js';
-import { p2Plan, uploadConstants, uploadUniform } from './poseidon2.js';
+import { p2Plan, uploadConstants } from './poseidon2.js';
 import { p2Variant } from './p2-variant.js';
 
 export const GR_WG = 64;
@@ -41,7 +41,7 @@ export async function runGrind(ctx: GpuContext, base: Uint32Array, slot: number,
       const words = new Uint32Array(20);
       base.forEach((v, i) => (words[i] = toMonty(v)));
       words.set([slot, 2 ** bits - 1, start, count], 16);
-      const p = uploadUniform(ctx, words, 'grind params');
+      const p = ctx.uploadUniform(words, 'grind params');
       params.push(p);
       const group = ctx.device.createBindGroup({
         layout: ctx.pipelines.layout(BINDINGS),

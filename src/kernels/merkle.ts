@@ -8,7 +8,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import { dispatch1d } from '../gpu/dispatch.js';
-import { p2Plan, uploadConstants, uploadUniform } from './poseidon2.js';
+import { p2Plan, uploadConstants } from './poseidon2.js';
 import { p2Variant, type P2Variant } from './p2-variant.js';
 
 /** Levels folded per dispatch: a 256-thread workgroup reduces 256 nodes to 1 (8 KiB of workgroup memory for the digests). */
@@ -79,7 +79,7 @@ export async function planMerkle(
     if (levels === 0) break; // n = 1: the single leaf is the root
   }
   const groups = steps.map((s) => {
-    const params = uploadUniform(ctx, new Uint32Array([n, width, s.level, s.levels]), 'merkle params');
+    const params = ctx.uploadUniform(new Uint32Array([n, width, s.level, s.levels]), 'merkle params');
     scratch.push(params);
     return ctx.device.createBindGroup({
       layout: ctx.pipelines.layout(BINDINGS),
@@ -118,29 +118,6 @@ export async function planMerkle(
   };
 }
 
-/** Read words [word, word + count) of several buffers in one submission. */
-export async function readRanges(ctx: GpuContext, ranges: Array<{ buffer: GPUBuffer; word: number; count: number }>): Promise<Uint32Array[]> {
-  const total = ranges.reduce((a, r) => a + r.count, 0);
-  if (total === 0) return ranges.map(() => new Uint32Array(0));
-  const staging = ctx.pool.acquire(total * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'merkle readback');
-  try {
-    const enc = ctx.device.createCommandEncoder({ label: 'merkle readback' });
-    let at = 0;
-    for (const r of ranges) {
-      if (r.count > 0) enc.copyBufferToBuffer(r.buffer, r.word * 4, staging, at * 4, r.count * 4);
-      at += r.count;
-    }
-    ctx.device.queue.submit([enc.finish()]);
-    await staging.mapAsync(GPUMapMode.READ, 0, total * 4);
-    const all = new Uint32Array(staging.getMappedRange(0, total * 4).slice(0));
-    staging.unmap();
-    at = 0;
-    return ranges.map((r) => all.subarray(at, (at += r.count)));
-  } finally {
-    ctx.pool.release(staging);
-  }
-}
-
 /** The opened row and its sibling digests (leaf level first), read from the GPU-resident tree. */
 export async function openGpuMerkle(ctx: GpuContext, t: GpuMerkle, index: number): Promise<{ row: Uint32Array; siblings: Uint32Array[] }> {
   const ranges = [{ buffer: t.rows, word: index * t.width, count: t.width }];
@@ -150,6 +127,6 @@ export async function openGpuMerkle(ctx: GpuContext, t: GpuMerkle, index: number
       ? { buffer: t.leaves, word: sib * DIGEST, count: DIGEST }
       : { buffer: t.up, word: upOffset(t.n, l) + sib * DIGEST, count: DIGEST });
   }
-  const [row, ...siblings] = await readRanges(ctx, ranges);
+  const [row, ...siblings] = await ctx.readRanges(ranges);
   return { row: row.slice(), siblings: siblings.map((s) => s.slice()) };
 }

@@ -8,7 +8,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import type { BindingKind } from '../gpu/pipeline-cache.js';
-import { grid2d } from '../gpu/dispatch.js';
+import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
 import { batchWords, PREP_WG, RED_WG, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
 
@@ -17,12 +17,11 @@ const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-o
 const RED_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'uniform'];
 export const PREP_B: BindingKind[] = ['storage', 'storage', 'uniform'];
 
+/** The 8-word MsmParams uniform of every MSM kernel, unused words zero. */
 export function uniform(ctx: GpuContext, words: number[]): GPUBuffer {
-  const buf = ctx.pool.acquire(32, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, 'msm params');
   const data = new Uint32Array(8);
   data.set(words);
-  ctx.device.queue.writeBuffer(buf, 0, data);
-  return buf;
+  return ctx.uploadUniform(data, 'msm params');
 }
 
 export function bindGroup(ctx: GpuContext, kinds: readonly BindingKind[], bufs: GPUBuffer[]): GPUBindGroup {
@@ -35,8 +34,7 @@ export function bindGroup(ctx: GpuContext, kinds: readonly BindingKind[], bufs: 
 export function dispatch(pass: GPUComputePassEncoder, ctx: GpuContext, pipe: GPUComputePipeline, group: GPUBindGroup, threads: number, wg: number): void {
   pass.setPipeline(pipe);
   pass.setBindGroup(0, group);
-  const [x, y] = grid2d(threads, wg, ctx.device.limits.maxComputeWorkgroupsPerDimension);
-  pass.dispatchWorkgroups(x, y);
+  dispatch1d(pass, ctx.device, threads, wg);
 }
 
 /**

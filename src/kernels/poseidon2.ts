@@ -28,17 +28,10 @@ export function packConstants(width: Poseidon2Width, constants?: Poseidon2Consta
   return out;
 }
 
-/** A pooled uniform buffer holding `words` (release it to ctx.pool). */
-export function uploadUniform(ctx: GpuContext, words: Uint32Array, label: string): GPUBuffer {
-  const buf = ctx.pool.acquire(words.byteLength, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label);
-  ctx.device.queue.writeBuffer(buf, 0, words.buffer, words.byteOffset, words.byteLength);
-  return buf;
-}
-
 /** The round-constant uniform for `width` (binding 0 of every Poseidon2 kernel). */
 export function uploadConstants(ctx: GpuContext, width: Poseidon2Width, constants?: Poseidon2Constants): { buffer: GPUBuffer; size: number } {
   const words = packConstants(width, constants);
-  return { buffer: uploadUniform(ctx, words, `p2 constants w${width}`), size: words.byteLength };
+  return { buffer: ctx.uploadUniform(words, `p2 constants w${width}`), size: words.byteLength };
 }
 
 const BATCH_BINDINGS = ['uniform', 'storage'] as const;
