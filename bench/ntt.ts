@@ -16,6 +16,7 @@
  * plus at 2^24 × 1 tile shapes (threads 64/128/256, 32-byte vs 4-byte runs, largest tile allowed).
  * @module
  */
+import { Profiler } from '../src/gpu/profiler.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createProver, type Prover } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
@@ -143,9 +144,6 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
   const ctx = await GpuContext.create(gpu);
   const limit = await roofline(ctx.device);
   const native = nativeAnchor();
-  const ts = ctx.features.timestamps ? ctx.device.createQuerySet({ type: 'timestamp', count: 2 }) : null;
-  const tsBuf = ctx.device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-  const tsRead = ctx.device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   for (const logN of logs) {
     for (const w of widths) {
       const x = rng.fieldArray(2 ** logN * w);
@@ -177,24 +175,17 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         try {
           for (let r = 0; r < 11; r++) {
             const enc = ctx.device.createCommandEncoder();
-            const res = await nttToGpu(ctx, enc, sp, input, ts ? { querySet: ts, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } : undefined);
-            if (ts) {
-              enc.resolveQuerySet(ts, 0, 2, tsBuf, 0);
-              enc.copyBufferToBuffer(tsBuf, 0, tsRead, 0, 16);
-            }
+            const prof = new Profiler(ctx.device, ctx.features.timestamps, 1);
+            const res = await nttToGpu(ctx, enc, sp, input, prof.timestampWrites(`ntt ${op}`));
+            prof.resolve(enc);
             const t0 = performance.now();
             ctx.device.queue.submit([enc.finish()]);
-            await ctx.device.queue.onSubmittedWorkDone();
-            const wall = performance.now() - t0;
+            const report = await prof.read(t0);
+            prof.destroy();
             res.release();
             if (r === 0) continue; // warm-up: pipelines, clocks, pool
-            wallMs.push(wall);
-            if (ts) {
-              await tsRead.mapAsync(GPUMapMode.READ);
-              const t = new BigUint64Array(tsRead.getMappedRange().slice(0));
-              tsRead.unmap();
-              gpuMs.push(Number(t[1] - t[0]) / 1e6);
-            }
+            wallMs.push(report.wallMs);
+            if (report.gpuMs !== null) gpuMs.push(report.gpuMs);
           }
         } catch (e) {
           err = String((e as Error).message ?? e);

@@ -42,13 +42,18 @@ export class Profiler {
   }
 
   beginPass(encoder: GPUCommandEncoder, label: string): GPUComputePassEncoder {
+    return encoder.beginComputePass({ label, timestampWrites: this.timestampWrites(label) });
+  }
+
+  /**
+   * Register a pass and return its timestamp writes (undefined without timestamp-query), for
+   * code that opens the compute pass itself (e.g. nttToGpu).
+   */
+  timestampWrites(label: string): GPUComputePassTimestampWrites | undefined {
     const i = this.labels.length;
     this.labels.push(label);
-    if (!this.querySet || i >= this.maxPasses) return encoder.beginComputePass({ label });
-    return encoder.beginComputePass({
-      label,
-      timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 },
-    });
+    if (!this.querySet || i >= this.maxPasses) return undefined;
+    return { querySet: this.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 };
   }
 
   /** Record the query resolution; call after the last pass, before encoder.finish(). */
