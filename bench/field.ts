@@ -10,7 +10,7 @@ import { fieldBenchJob } from '../src/kernels/field.js';
 import { fieldBenchThread } from '../src/ref/babybear.js';
 import { checkFieldOp, FIELD_CHECK_OPS } from '../test/gpu/field-check.js';
 import { Profiler } from '../src/gpu/profiler.js';
-import { median, roofline } from './node-gpu.js';
+import { median, roofline, warmUp } from './node-gpu.js';
 
 export interface BenchOutput {
   rows: Record<string, unknown>[];
@@ -41,7 +41,7 @@ export async function benchField(gpu: GPU): Promise<BenchOutput> {
   const job = await fieldBenchJob(ctx, THREADS, ITERS);
   const times: number[] = [];
   const gpuTimes: number[] = [];
-  for (let r = 0; r <= REPS; r++) {
+  const once = async () => {
     const prof = new Profiler(ctx.device, ctx.features.timestamps, 1);
     const enc = ctx.device.createCommandEncoder();
     job.encode(enc, prof);
@@ -50,7 +50,11 @@ export async function benchField(gpu: GPU): Promise<BenchOutput> {
     ctx.device.queue.submit([enc.finish()]);
     const report = await prof.read(t0);
     prof.destroy();
-    if (r === 0) continue; // warm-up: pipeline upload, clocks
+    return report;
+  };
+  await warmUp(once); // pipeline upload, clocks
+  for (let r = 0; r < REPS; r++) {
+    const report = await once();
     times.push(report.wallMs);
     if (report.gpuMs !== null) gpuTimes.push(report.gpuMs);
   }

@@ -28,7 +28,7 @@ import merkleVectors from '../test/vectors/merkle.json' with { type: 'json' };
 import challengerVectors from '../test/vectors/challenger.json' with { type: 'json' };
 import commitVectors from '../test/vectors/encode_commit.json' with { type: 'json' };
 import { findNative, nativeMatrix, nativeRows, quickValues } from './hash-data.js';
-import { median, roofline } from './node-gpu.js';
+import { median, roofline, warmUp } from './node-gpu.js';
 import type { BenchOutput } from './field.js';
 
 type Row = Record<string, unknown>;
@@ -60,15 +60,17 @@ async function checked(gpu: GPU, name: string, f: (p: Prover) => Promise<CheckRo
 }
 
 async function timeSubmit(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => void, reps: number): Promise<number> {
-  const times: number[] = [];
-  for (let r = 0; r <= reps; r++) {
+  const once = async () => {
     const enc = ctx.device.createCommandEncoder();
     encode(enc);
     const t0 = performance.now();
     ctx.device.queue.submit([enc.finish()]);
     await ctx.device.queue.onSubmittedWorkDone();
-    if (r > 0) times.push(performance.now() - t0);
-  }
+    return performance.now() - t0;
+  };
+  await warmUp(once);
+  const times: number[] = [];
+  for (let r = 0; r < reps; r++) times.push(await once());
   return median(times);
 }
 
@@ -105,7 +107,6 @@ export async function benchPoseidon2(gpu: GPU): Promise<BenchOutput> {
       if (want.some((v, k) => v !== out[i * width + k])) wrong++;
     }
     ok &&= wrong === 0;
-    await timeSubmit(ctx, (e) => job.encode(e), 1); // warm-up
     const ms = await timeSubmit(ctx, (e) => job.encode(e), 7);
     job.release();
     ctx.pool.release(buf);

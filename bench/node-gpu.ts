@@ -24,3 +24,13 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[s.length >> 1];
 }
+
+/**
+ * Run `once` until `minMs` of wall time has passed (at least twice). The H100 idles at ~345 MHz
+ * and ramps its clock only under sustained load: a single untimed rep left the first timed
+ * configuration of each group up to 5x slower than the same kernel timed later in the run.
+ */
+export async function warmUp(once: () => Promise<unknown>, minMs = 300): Promise<void> {
+  const t0 = performance.now();
+  for (let i = 0; i < 2 || performance.now() - t0 < minMs; i++) await once();
+}

@@ -27,7 +27,7 @@ import { SplitMix64 } from '../test/support/splitmix.js';
 import vectors from '../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
 import { checkNttErrors, checkNttProperties, checkNttVectors } from '../test/gpu/ntt-check.js';
-import { median, roofline } from './node-gpu.js';
+import { median, roofline, warmUp } from './node-gpu.js';
 import type { BenchOutput } from './field.js';
 
 type Op = 'dft' | 'lde' | 'encode';
@@ -106,7 +106,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
   const logs = list(process.env.NTT_LOGS, [20, 22, 24]);
   const widths = list(process.env.NTT_WIDTHS, [1, 8]);
   // 1. Correctness on this adapter before any timing.
-  const prover = await createProver({ gpu });
+  const prover = await createProver({ gpu, nttVariant: 'stockham' });
   const tiled = process.env.NTT_VARIANT === 'tiled';
   const tprover = tiled ? await createProver({ gpu, nttVariant: 'tiled' }) : null;
   const provers: Array<[string, Prover]> = tprover ? [['stockham', prover], ['tiled', tprover]] : [['stockham', prover]];
@@ -156,9 +156,11 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
       if (tiled) {
         // Tiled rows on the same input; the full rows (e2e + spot check) are the default tile shape.
         for (const op of OPS) variants.push([op, 32, NTT_WG, { variant: 'tiled' }]);
-        if (logN >= 24 && w === 1) {
+        if (logN >= 24) {
+          // Shapes next to the default (256 threads, 4096-word tile, 8-word runs), same input.
           const maxWords = 2 ** Math.floor(Math.log2(ctx.limits.maxComputeWorkgroupStorageSize / 4));
-          for (const t of [{ tileWg: 64 }, { tileWg: 128 }, { tileWg: 256 }, { tileRun: 1 }, { tileRun: 1, tileWg: 256 }, { tileWords: maxWords }, { tileWords: maxWords, tileRun: 1 }]) {
+          const maxWg = Math.min(1024, ctx.limits.maxComputeInvocationsPerWorkgroup);
+          for (const t of [{ tileWg: 128 }, { tileWg: 512 }, { tileWg: maxWg }, { tileRun: 16 }, { tileRun: 32 }, { tileWords: maxWords }, { tileWords: maxWords, tileWg: maxWg }]) {
             variants.push(['encode', 32, NTT_WG, { variant: 'tiled', ...t }], ['lde', 32, NTT_WG, { variant: 'tiled', ...t }]);
           }
         }
@@ -173,7 +175,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         const wallMs: number[] = [];
         let err: string | null = null;
         try {
-          for (let r = 0; r < 11; r++) {
+          const once = async () => {
             const enc = ctx.device.createCommandEncoder();
             const prof = new Profiler(ctx.device, ctx.features.timestamps, 1);
             const res = await nttToGpu(ctx, enc, sp, input, prof.timestampWrites(`ntt ${op}`));
@@ -183,7 +185,11 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
             const report = await prof.read(t0);
             prof.destroy();
             res.release();
-            if (r === 0) continue; // warm-up: pipelines, clocks, pool
+            return report;
+          };
+          await warmUp(once); // pipelines, clocks, pool
+          for (let r = 0; r < 10; r++) {
+            const report = await once();
             wallMs.push(report.wallMs);
             if (report.gpuMs !== null) gpuMs.push(report.gpuMs);
           }

@@ -1,8 +1,7 @@
 // Autorun mode `ntt-check`: the GPU NTT against every Plonky3 dft.json case up to 2^12 rows
 // (`?maxLogH=` lowers it), random-data properties, and bad-input codes (test/gpu/ntt-check.ts),
-// on each NTT path (`?variants=stockham,tiled`, the default): the register passes on the page's
-// prover, the workgroup-memory passes on a second prover made with { nttVariant: 'tiled' },
-// whose rows are prefixed `tiled `.
+// on each NTT path (`?variants=stockham,tiled`, the default), each on its own prover made with
+// { nttVariant }: the register passes, then the workgroup-memory passes (rows prefixed `tiled `).
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../test/support/dft-vectors.js';
@@ -22,19 +21,16 @@ async function checkAll(prover: Prover, maxLogH: number, shapes: Array<[number, 
   emit(await checkNttErrors(prover));
 }
 
-export async function nttCheck({ prover, params, report }: ModeContext): Promise<void> {
+export async function nttCheck({ params, report }: ModeContext): Promise<void> {
   const maxLogH = Number(params.get('maxLogH') ?? 12);
   const variants = (params.get('variants') ?? 'stockham,tiled').split(',');
   for (const v of variants) {
     const prefix = v === 'stockham' ? '' : `${v} `;
     const emit = (r: NttCheckRow) => report(prefix + r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
-    if (v === 'stockham') {
-      await checkAll(prover, maxLogH, SHAPES, emit);
-      continue;
-    }
-    const other = await createProver({ nttVariant: v as 'tiled' });
+    // An explicit prover per variant: the page's default prover picks its variant by adapter.
+    const other = await createProver({ nttVariant: v as 'stockham' | 'tiled' });
     try {
-      await checkAll(other, maxLogH, TILED_SHAPES, emit);
+      await checkAll(other, maxLogH, v === 'stockham' ? SHAPES : TILED_SHAPES, emit);
     } finally {
       other.destroy();
     }

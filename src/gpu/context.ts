@@ -6,7 +6,7 @@
  * @module
  */
 import { ProverError } from '../errors.js';
-import { acquireDevice, type DeviceOptions } from './device.js';
+import { acquireDevice, type DeviceFeatures, type DeviceOptions } from './device.js';
 import { BufferPool } from './buffer-pool.js';
 import { PipelineCache } from './pipeline-cache.js';
 
@@ -22,7 +22,7 @@ export class GpuContext {
 
   private constructor(
     readonly device: GPUDevice,
-    readonly features: { timestamps: boolean; subgroups: boolean },
+    readonly features: DeviceFeatures,
     readonly description: string,
     readonly pool: BufferPool,
     readonly pipelines: PipelineCache,

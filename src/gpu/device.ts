@@ -26,10 +26,16 @@ export interface DeviceOptions {
   forceFallbackAdapter?: boolean;
 }
 
+/**
+ * What the kernels may use, and `cpu`: the adapter is a software rasterizer (SwiftShader), where
+ * barriers are coroutine switches, so workgroup-memory kernels pick small workgroups there.
+ */
+export interface DeviceFeatures { timestamps: boolean; subgroups: boolean; cpu: boolean }
+
 export interface AcquiredDevice {
   adapter: GPUAdapter;
   device: GPUDevice;
-  features: { timestamps: boolean; subgroups: boolean };
+  features: DeviceFeatures;
   /** Adapter description for reports: vendor, architecture, device. */
   description: string;
 }
@@ -66,10 +72,12 @@ export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOpt
   }
   const info = adapter.info;
   const description = [info?.vendor, info?.architecture, info?.device, info?.description].filter(Boolean).join(' ') || 'unknown adapter';
+  const fallback = (info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter === true;
+  const cpu = fallback || /swiftshader|llvmpipe|lavapipe|warp/i.test(description);
   return {
     adapter,
     device,
-    features: { timestamps: device.features.has('timestamp-query'), subgroups: device.features.has('subgroups') },
+    features: { timestamps: device.features.has('timestamp-query'), subgroups: device.features.has('subgroups'), cpu },
     description,
   };
 }

@@ -26,12 +26,15 @@ export const NTT_TILE_WORDS = 4096;
 /** Default contiguous run per row group: 8 words = one 32-byte DRAM sector (NVIDIA). */
 export const NTT_TILE_RUN = 8;
 /**
- * 32 threads per tile workgroup (128 values each at a 4096-word tile). PROVISIONAL: not measured
- * on a GPU yet (the bench times 64 / 128 / 256 next to it; a GPU likely wants more). Chosen so CI
- * tests the shipped shape within budget: SwiftShader runs the 351 dft.json cases + properties in
- * 24 s at 32 threads, 67 s at 64 and 155 s at 256 (barriers are coroutine switches there).
+ * Threads per tile workgroup on a GPU: 256 (16 values each at a 4096-word tile). H100, 2^24 ->
+ * 2^25 x 1 encode: 1.97 ms at 256, 3.01 at 128, 10.1 at 32 (bench/RESULTS.md).
  */
-export const NTT_TILE_WG = 32;
+export const NTT_TILE_WG = 256;
+/**
+ * On a CPU adapter (SwiftShader) barriers are coroutine switches: the 351 dft.json cases +
+ * properties take 24 s at 32 threads, 155 s at 256. Same kernel, same results, smaller groups.
+ */
+export const NTT_TILE_WG_CPU = 32;
 
 export interface NttTilePass {
   /** T = 2^logT: the radix of this pass, run in workgroup memory. */

@@ -18,7 +18,7 @@ import {
   NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
 } from './ntt-plan.js';
 import {
-  NTT_TILE_ROOT_LOG, NTT_TILE_WG, NTT_TILE_WORDS, planTileTransform, tileCount, tilePassUniform, tileRootTable,
+  NTT_TILE_ROOT_LOG, NTT_TILE_WG, NTT_TILE_WG_CPU, NTT_TILE_WORDS, planTileTransform, tileCount, tilePassUniform, tileRootTable,
   type NttTilePass, type NttTileShape,
 } from './ntt-tile-plan.js';
 
@@ -46,8 +46,13 @@ export function setNttVariant(ctx: GpuContext, v: NttVariant): void {
   DEFAULTS.set(ctx, v);
 }
 
+/**
+ * The job's variant, else the prover's, else by adapter: 'tiled' on GPUs (H100, 2^24 -> 2^25 x 1
+ * encode 1.7-2.0 ms against 3.7-6.0 ms for 'stockham', bench/RESULTS.md), 'stockham' on CPU
+ * adapters, where every workgroup barrier of the tiled passes is a coroutine switch.
+ */
 export function nttVariant(ctx: GpuContext, v: NttVariant | undefined): NttVariant {
-  return v ?? DEFAULTS.get(ctx) ?? 'stockham';
+  return v ?? DEFAULTS.get(ctx) ?? (ctx.features.cpu ? 'stockham' : 'tiled');
 }
 
 /** Tile size in words for this device: the job's, else 4096 (16 KiB), never past the adapter's limit. */
@@ -119,7 +124,7 @@ export async function recordTilePasses(ctx: GpuContext, pass: GPUComputePassEnco
   const w = job.width;
   const res = resources(ctx);
   const pipeline = await ctx.pipelines.get('ntt_tile', 'ntt_tile_pass', {
-    NTT_W: w, NTT_TILE_WG: job.tileWg ?? NTT_TILE_WG, NTT_TILE_WORDS: tileWords, NTT_TILE_ROOT_LOG, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
+    NTT_W: w, NTT_TILE_WG: job.tileWg ?? (ctx.features.cpu ? NTT_TILE_WG_CPU : NTT_TILE_WG), NTT_TILE_WORDS: tileWords, NTT_TILE_ROOT_LOG, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
     NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV,
   }, BINDINGS);
   let src = io.input;

@@ -46,7 +46,7 @@ export interface NttSpec {
   /** Tiled variant: workgroup tile in u32 words (default 4096 = 16 KiB) and target run per row group (default 8 words). */
   tileWords?: number;
   tileRun?: number;
-  /** Tiled variant: threads per workgroup (default NTT_TILE_WG = 32, provisional). */
+  /** Tiled variant: threads per workgroup (default NTT_TILE_WG, NTT_TILE_WG_CPU on SwiftShader). */
   tileWg?: number;
 }
 
