@@ -27,6 +27,10 @@ export interface MsmPlan {
   /** bucket-reduction segment length (power of two dividing M) and its log */
   seg: number;
   segLog: number;
+  /** (W, S) pairs per window after the segments, K = M / seg, kept for all T windows */
+  K: number;
+  /** log2 of the group merged per reduction level (msm_reduce_level), K -> 1 */
+  levels: number[];
   /**
    * Scalar word planes resident on the GPU (plane k = word k of every scalar). 8: all, one
    * upload and one submit. Fewer: a ring, word k in slot k mod planes, each plane uploaded
@@ -82,13 +86,31 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   const nwin = Math.max(1, Math.min(T, Math.floor(scratch / (4 * n + 96 * M))));
   const slice = t.slice ?? 16;
   const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
-  // Segment ~ sqrt(M) balances the two serial reduction passes (2·SEG and 2·M/SEG adds).
-  const segLog = Math.max(0, Math.floor((c - 1) / 2));
-  const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: 1 << segLog, segLog };
+  // Pairs of every window stay on the GPU until the last batch: as many as RED_PAIR_BYTES
+  // allows (more pairs = shorter segments = more, shorter threads per batch).
+  const K = Math.min(M, 2 ** Math.floor(Math.log2(RED_PAIR_BYTES / (192 * T))));
+  const segLog = Math.log2(M / K);
+  const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, segLog, K, levels: reduceLevels(K) };
   const full = msmPoolBytes({ ...base, planes: 8 });
   if (t.lowMemory === false || (full <= MSM_MEM_BUDGET && t.lowMemory !== true)) return { ...base, planes: 8, poolBytes: full };
   const planes = ringPlanes(c, T, nwin);
   return { ...base, planes, poolBytes: msmPoolBytes({ ...base, planes }) };
+}
+
+/** Bytes for the (W, S) pairs of all windows (192 bytes each); 4 MiB keeps 2^20 under the budget. */
+export const RED_PAIR_BYTES = 4 * 2 ** 20;
+
+/**
+ * Group sizes of the reduction levels, K pairs -> 1: groups of 4 (2 projective additions per
+ * pair plus log2(scale) doublings per thread) while K >= 4, then one group of the rest.
+ * Groups of 4 gave the shortest serial chain per level among 2, 4, 8, 16 by count.
+ */
+export function reduceLevels(K: number): number[] {
+  const levels: number[] = [];
+  let lg = Math.log2(K);
+  for (; lg >= 2; lg -= 2) levels.push(2);
+  if (lg > 0) levels.push(lg);
+  return levels;
 }
 
 /** Scalar words [lo, hi] the digits of windows [w0, w0 + nw) read (bits [w0·c - 1, (w0 + nw)·c)). */
@@ -109,14 +131,18 @@ export function ringPlanes(c: number, T: number, nwin: number): number {
 /**
  * Pool bytes of one MSM, as src/kernels/msm.ts acquires them (power-of-two buckets): bases
  * 64n, scalar planes 4n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
- * 96·nb, walker partials 128·S·threads, segments, window sums. At 2^20 (c = 16, nwin = 1,
- * 8192 walker threads, S = 8): 64 + 4·planes + 4 + 4 + 8 + 0.5 MiB, i.e. 112.5 MiB with all 8
- * planes and 88.5 MiB (92.8 MB) with a ring of 2.
+ * 96·nb, walker partials 128·S·threads, reduction pairs of all windows (two ping-pong lists). At 2^20 (c = 16, nwin = 1,
+ * 8192 walker threads, S = 8): 64 + 4·planes + 4 + 4 + 8 + 4 + 1 + 0.5 MiB, i.e. about 118 MiB
+ * with all 8 planes and 94 MiB (98.6 MB) with a ring of 2.
  */
+/** Pairs per window after the first level (the second ping-pong buffer's size). */
+export function levelOut(K: number): number {
+  return Math.max(1, K >> (reduceLevels(K)[0] ?? 0));
+}
+
 export function msmPoolBytes(p: Omit<MsmPlan, 'poolBytes'>): number {
   const b = BufferPool.bucketSize;
   const nb = p.nwin * p.M;
-  const K = p.M / p.seg;
   return b(64 * p.n) + b(4 * p.n * p.planes) + 2 * b(4 * (nb + 1)) + b(4 * Math.ceil((nb + 1) / (2 * SORT_WG)))
-    + b(4 * p.n * p.nwin) + b(96 * nb) + b(128 * p.walkThreads * p.S) + b(192 * p.nwin * K) + b(96 * p.T);
+    + b(4 * p.n * p.nwin) + b(96 * nb) + b(128 * p.walkThreads * p.S) + b(192 * p.T * p.K) + b(192 * p.T * levelOut(p.K));
 }

@@ -1,8 +1,9 @@
 /**
  * Host side of the BN254 MSM (wgsl/kernels/msm_*.wgsl): bases upload with Montgomery
  * conversion and on-curve check, then per batch of windows: count -> scan (3 passes) ->
- * scatter (bucket CSR), stream walker -> fix-up (bucket sums), segmented running sums ->
- * window sums. The T window sums (24 words each) come back and src/api/msm.ts folds them.
+ * scatter (bucket CSR), stream walker -> fix-up (bucket sums), segmented running sums into
+ * (W, S) pairs kept for all windows; after the last batch, reduction levels over all windows
+ * at once give the window sums. The T window sums (24 words each) come back and src/api/msm.ts folds them.
  * @module
  */
 import type { GpuContext } from '../gpu/context.js';
@@ -10,11 +11,11 @@ import { storageUsage } from '../gpu/context.js';
 import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
-import { batchWords, PREP_WG, RED_WG, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
+import { batchWords, levelOut, PREP_WG, RED_WG, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
 
 const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
 const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform'];
-const RED_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'uniform'];
+const RED_B: BindingKind[] = ['read-only-storage', 'storage', 'uniform'];
 export const PREP_B: BindingKind[] = ['storage', 'storage', 'uniform'];
 
 /** The 8-word MsmParams uniform of every MSM kernel, unused words zero. */
@@ -78,7 +79,6 @@ export interface ScalarPlanes { words: Uint32Array; stride: number; start: numbe
 export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarPlanes, plan: MsmPlan, profile = false): Promise<MsmRunResult> {
   const { n, c, M, S, nwin, T, planes } = plan;
   const nbMax = nwin * M;
-  const K = M / plan.seg;
   const sortP = { MSM_C: c, MSM_M: M, SORT_WG };
   const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await Promise.all([
     ctx.pipelines.get('msm_sort', 'msm_count', sortP, SORT_B),
@@ -88,8 +88,8 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     ctx.pipelines.get('msm_sort', 'msm_scatter', sortP, SORT_B),
     ctx.pipelines.get('msm_walk', 'msm_walk', { WALK_S: S, WALK_WG }, WALK_B),
     ctx.pipelines.get('msm_walk', 'msm_fixup', { WALK_S: S, WALK_WG }, WALK_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg, RED_SEG_LOG: plan.segLog, RED_WG }, RED_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_win', { MSM_M: M, RED_SEG: plan.seg, RED_SEG_LOG: plan.segLog, RED_WG }, RED_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg, RED_WG }, RED_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_level', { MSM_M: M, RED_SEG: plan.seg, RED_WG }, RED_B),
   ]);
   const held: GPUBuffer[] = [];
   const acquire = (bytes: number, label: string) => {
@@ -105,9 +105,8 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   const entries = acquire(n * nwin * 4, 'msm entries');
   const bsum = acquire(nbMax * 96, 'msm bucket sums');
   const partials = acquire(2 * plan.walkThreads * S * 64, 'msm partials');
-  const segs = acquire(nwin * K * 192, 'msm segments');
-  const wins = acquire(T * 96, 'msm windows');
-  const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 9 * plan.batches);
+  const pairs = [acquire(T * plan.K * 192, 'msm reduction pairs'), acquire(T * levelOut(plan.K) * 192, 'msm reduction pairs')];
+  const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 9 * plan.batches + plan.levels.length);
   let enc = ctx.device.createCommandEncoder({ label: 'msm' });
   let encoded = false;
   let t0 = -1;
@@ -140,7 +139,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
       enc.clearBuffer(bsum, 0, nb * 96);
       const gSort = bindGroup(ctx, SORT_B, [scalarBuf, counts, offsets, bsums, entries, prm]);
       const gWalk = bindGroup(ctx, WALK_B, [bases, offsets, entries, bsum, partials, prm]);
-      const gRed = bindGroup(ctx, RED_B, [bsum, segs, wins, prm]);
+      const gRed = bindGroup(ctx, RED_B, [bsum, pairs[0], prm]);
       const stage = (label: string, pipe: GPUComputePipeline, group: GPUBindGroup, threads: number, wg: number, groups?: number) => {
         const pass = prof.beginPass(enc, label);
         if (groups !== undefined) {
@@ -157,14 +156,30 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
       stage('scatter', pScatter, gSort, n * nw, SORT_WG);
       stage('walk', pWalk, gWalk, 0, WALK_WG, plan.walkThreads / WALK_WG);
       stage('fixup', pFix, gWalk, nb, WALK_WG);
-      stage('reduce', pSeg, gRed, 0, RED_WG, Math.ceil((nw * K) / RED_WG));
-      stage('window', pWin, gRed, 0, RED_WG, Math.ceil(nw / RED_WG));
+      stage('reduce', pSeg, gRed, 0, RED_WG, Math.ceil((nw * plan.K) / RED_WG));
       encoded = true;
+    }
+    // Reduction levels over all T windows at once: K pairs per window -> 1, ping-pong.
+    let kin = plan.K;
+    let logScale = plan.segLog;
+    let at = 0;
+    for (const g of plan.levels) {
+      const prm = uniform(ctx, [n, 0, T, 0, 0, kin, g, logScale]);
+      held.push(prm);
+      const group = bindGroup(ctx, RED_B, [pairs[at], pairs[1 - at], prm]);
+      const pass = prof.beginPass(enc, 'window');
+      dispatch(pass, ctx, pWin, group, T * (kin >> g), RED_WG);
+      pass.end();
+      kin >>= g;
+      logScale += g;
+      at = 1 - at;
     }
     prof.resolve(enc);
     submit();
     const report = profile ? await prof.read(t0) : null;
-    const windows = await ctx.readback(wins, T * 24);
+    const last = await ctx.readback(pairs[at], T * 48);
+    const windows = new Uint32Array(T * 24);
+    for (let j = 0; j < T; j++) windows.set(last.subarray(48 * j, 48 * j + 24), 24 * j);
     return { windows, profile: report, poolBytes: ctx.pool.stats().bytesHeld };
   } finally {
     prof.destroy();

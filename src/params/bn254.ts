@@ -101,7 +101,8 @@ export const BN254_WGSL_CONSTS = {
   FQ_R2_LIMBS: toLimbs(FQ_R2),
   FQ_B3_LIMBS: toLimbs(toMont(3n * G1_B)),
   FQ_B_LIMBS: toLimbs(toMont(G1_B)),
-  FQ_PM2_LIMBS: toLimbs(FQ_P - 2n),
+  // R^3 mod p: fq_mul(x, R^3) turns the plain inverse (aR)^-1 into Montgomery a^-1·R (fq_inv).
+  FQ_R3_LIMBS: toLimbs(mod(FQ_R2 * FQ_R_MOD, FQ_P)),
   FQ13_P_LIMBS: toLimbs13(FQ_P),
   FQ13_MU,
   FQ13_R2_LIMBS: toLimbs13(mod(FQ13_R * FQ13_R, FQ_P)),

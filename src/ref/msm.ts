@@ -3,7 +3,8 @@
  *   1. signedDigit: carry-free signed window digit (Booth recoding with one look-back bit),
  *   2. bucketCsr: counting sort of (point, sign) entries by bucket, windows x buckets CSR,
  *   3. accumulate: affine sums per bucket, handling P = Q (doubling) and P = -Q (identity),
- *   4. reduceWindow: segmented running sums, sum_t t·B_t = sum_k W_k + SEG · sum_k k·S_k,
+ *   4. reduceWindowLevels: segmented running sums, sum_t t·B_t = sum_k W_k + SEG · sum_k k·S_k,
+ *      then levels that merge groups of (W, S) pairs until one is left,
  *   5. combine: Horner over windows, sum_j 2^(j·c) G_j.
  * Checked against @noble/curves' pippenger in test/unit/msm-ref.test.ts.
  * @module
@@ -102,26 +103,43 @@ function mulSmall(p: Affine, k: number): Affine {
   return r;
 }
 
-/** sum_{t=1..M} t·B_t for one window's bucket sums, with the GPU's segment split (SEG | M). */
-export function reduceWindow(buckets: readonly Affine[], seg: number): Affine {
-  const K = buckets.length / seg;
-  let wsum: Affine = null;
-  const sk: Affine[] = [];
-  for (let k = 0; k < K; k++) {
+/** One (W, S) pair of the bucket reduction (wgsl/kernels/msm_reduce.wgsl). */
+export type ReducePair = { w: Affine; s: Affine };
+
+/**
+ * sum_{t=1..M} t·B_t for one window's bucket sums, as the GPU computes it: segments of `seg`
+ * buckets give pairs (W_k, S_k) standing for sum_k W_k + seg·sum_k k·S_k, then each level in
+ * `levels` (log2 of a group size) merges groups of pairs until one is left; its W is the sum.
+ */
+export function reduceWindowLevels(buckets: readonly Affine[], seg: number, levels: readonly number[]): Affine {
+  let pairs: ReducePair[] = [];
+  for (let k = 0; k < buckets.length / seg; k++) {
     let run: Affine = null, acc: Affine = null;
     for (let t = seg - 1; t >= 0; t--) {
       run = affineAdd(run, buckets[k * seg + t]);
       acc = affineAdd(acc, run);
     }
-    wsum = affineAdd(wsum, acc);
-    sk.push(run);
+    pairs.push({ w: acc, s: run });
   }
-  let run2: Affine = null, acc2: Affine = null;
-  for (let k = K - 1; k >= 1; k--) {
-    run2 = affineAdd(run2, sk[k]);
-    acc2 = affineAdd(acc2, run2);
+  let scale = seg;
+  for (const g of levels) pairs = reduceLevel(pairs, 1 << g, scale), scale <<= g;
+  if (pairs.length !== 1) throw new Error(`reduction levels leave ${pairs.length} pairs`);
+  return pairs[0].w;
+}
+
+/** Groups of G pairs -> one: W' = sum_j W_{qG+j} + scale·sum_j j·S_{qG+j}, S' = sum_j S_{qG+j}. */
+export function reduceLevel(pairs: readonly ReducePair[], G: number, scale: number): ReducePair[] {
+  const out: ReducePair[] = [];
+  for (let q = 0; q < pairs.length / G; q++) {
+    let wsum: Affine = null, run: Affine = null, acc: Affine = null;
+    for (let j = G - 1; j >= 0; j--) {
+      wsum = affineAdd(wsum, pairs[q * G + j].w);
+      run = affineAdd(run, pairs[q * G + j].s);
+      if (j >= 1) acc = affineAdd(acc, run);
+    }
+    out.push({ w: affineAdd(wsum, mulSmall(acc, scale)), s: run });
   }
-  return affineAdd(wsum, mulSmall(acc2, seg));
+  return out;
 }
 
 /** sum_j 2^(j·c) G_j by Horner from the top window. */
@@ -135,13 +153,13 @@ export function combine(windows: readonly Affine[], c: number): Affine {
 }
 
 /** The whole pipeline on the CPU, stage by stage (slow: bigint; for n up to ~2^8 in tests). */
-export function msmRef(points: readonly Affine[], scalars: readonly bigint[], c: number, seg: number): Affine {
+export function msmRef(points: readonly Affine[], scalars: readonly bigint[], c: number, seg: number, levels: readonly number[]): Affine {
   for (const k of scalars) if (k < 0n || k >= FR_R) throw new RangeError('scalar out of range');
   const T = windowCount(c);
   const M = bucketsPerWindow(c);
   const csr = bucketCsr(scalars, c, 0, T);
   const sums = accumulate(points, csr);
   const windows: Affine[] = [];
-  for (let j = 0; j < T; j++) windows.push(reduceWindow(sums.slice(j * M, (j + 1) * M), seg));
+  for (let j = 0; j < T; j++) windows.push(reduceWindowLevels(sums.slice(j * M, (j + 1) * M), seg, levels));
   return combine(windows, c);
 }

@@ -1,6 +1,6 @@
 // MSM plan: scalar word planes for each batch, the ring size, and the memory budget at 2^20.
 import { describe, expect, it } from 'vitest';
-import { batchWords, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, ringPlanes } from '../../src/kernels/msm-plan.js';
+import { batchWords, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, reduceLevels, ringPlanes } from '../../src/kernels/msm-plan.js';
 import { windowCount } from '../../src/ref/msm.js';
 
 describe('msm plan memory', () => {
@@ -29,9 +29,17 @@ describe('msm plan memory', () => {
     expect(p.planes).toBe(2);
     expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     expect(msmPoolBytes({ ...p, planes: 8 })).toBeGreaterThan(MSM_MEM_BUDGET); // 112.5 MiB
-    // bases 64 + 2 planes 8 + entries 4 + bucket sums 4 + partials 8 + counts/offsets 0.5 MiB (+ small)
-    expect(Math.round(p.poolBytes / 2 ** 20)).toBe(89);
+    // bases 64 + 2 planes 8 + entries 4 + bucket sums 4 + partials 8 + reduction pairs 4 + 1
+    // + counts/offsets 0.5 MiB (+ small)
+    expect(Math.round(p.poolBytes / 2 ** 20)).toBe(94);
     for (const logn of [10, 14, 16, 18, 19]) expect(msmPlan(1 << logn).planes).toBe(8);
     expect(msmPlan(1 << 10, { lowMemory: true, scratchBytes: 1 }).planes).toBe(2);
+  });
+
+  it('reduction levels take K pairs to one', () => {
+    for (const K of [1, 2, 4, 8, 32, 1024]) expect(reduceLevels(K).reduce((a, g) => a + g, 0)).toBe(Math.log2(K));
+    const p = msmPlan(1 << 20);
+    expect([p.c, p.K, p.seg]).toEqual([16, 1024, 32]);
+    expect(p.levels).toEqual([2, 2, 2, 2, 2]);
   });
 });

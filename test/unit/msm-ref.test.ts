@@ -63,8 +63,8 @@ describe('affine add and CSR', () => {
 
 describe('msmRef equals noble pippenger', () => {
   it.each([
-    [1, 4, 2], [7, 5, 4], [33, 8, 16], [64, 6, 8],
-  ])('n = %i, c = %i, seg = %i', (n, c, seg) => {
+    [1, 4, 2, [2]], [7, 5, 4, [1, 1]], [33, 8, 16, [2, 1]], [64, 6, 8, [2]], [40, 7, 1, [2, 2, 2]], [20, 3, 4, []],
+  ] as Array<[number, number, number, number[]]>)('n = %i, c = %i, seg = %i, levels %j', (n, c, seg, levels) => {
     const rng = new SplitMix64(100 + n);
     const pts = Array.from({ length: n }, () => G.BASE.multiply(scalar(rng) || 1n));
     const ks = Array.from({ length: n }, () => scalar(rng));
@@ -73,7 +73,7 @@ describe('msmRef equals noble pippenger', () => {
       ks[0] = 0n; ks[1] = 1n; ks[2] = FR_R - 1n;
       pts[4] = pts[3]; pts[5] = pts[3].negate(); ks[5] = ks[3];
     }
-    eq(msmRef(pts.map(toAff), ks, c, seg), pippenger(G, pts, ks));
+    eq(msmRef(pts.map(toAff), ks, c, seg, levels), pippenger(G, pts, ks));
   });
   it('combine of single windows', () => {
     eq(combine([toAff(G.BASE), toAff(G.BASE)], 3), G.BASE.multiply(9n));

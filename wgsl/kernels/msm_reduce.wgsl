@@ -1,31 +1,36 @@
-// msm_reduce.wgsl: MSM stage 4: bucket reduction by segmented running sums, sum_t t·B_t = sum_k W_k + SEG · sum_k k·S_k per window (src/ref/msm.ts reduceWindow).
+// msm_reduce.wgsl: MSM stage 4: bucket reduction, sum_b (b + 1)·B_b per window, as (W, S) pairs reduced level by level so every level is many short threads (src/ref/msm.ts reduceWindowLevels).
 // requires: bn254_g1
+
+// A window's bucket sums are reduced through lists of pairs (W_k, S_k), k < K, that stand for
+//   G = sum_k W_k + scale · sum_k k·S_k.
+// msm_reduce_seg makes the first list from the buckets (segments of RED_SEG buckets, scale =
+// RED_SEG); each msm_reduce_level merges groups of 2^g pairs into one (scale ·= 2^g) until one
+// pair is left, whose W is G. A serial running sum over all buckets of a window would be one
+// thread doing 2·M dependent projective additions: at 8x32 limbs that thread, not the
+// arithmetic, set the time (H100, 2^20: 1.6 s of 2.0 s).
 
 struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, p1: u32, p2: u32 }
 
-@group(0) @binding(0) var<storage, read> bsum: array<u32>;          // 24 words per bucket (projective)
-@group(0) @binding(1) var<storage, read_write> segs: array<u32>;    // 48 words per (window, segment): W_k, S_k
-@group(0) @binding(2) var<storage, read_write> wins: array<u32>;    // 24 words per window of the whole MSM
-@group(0) @binding(3) var<uniform> prm: MsmParams;
+@group(0) @binding(0) var<storage, read> src: array<u32>;        // buckets (24 words) or pairs (48)
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;  // pairs: W then S, 24 words each
+@group(0) @binding(2) var<uniform> prm: MsmParams;
 
 // K = MSM_M / RED_SEG segments per window.
 const RED_K: u32 = MSM_M / RED_SEG;
 
-fn ld(buf_is_seg: bool, off: u32) -> G1P {
+fn ld(off: u32) -> G1P {
   var p: G1P;
-  for (var k = 0u; k < 8u; k++) {
-    if (buf_is_seg) { p.x[k] = segs[off + k]; p.y[k] = segs[off + 8u + k]; p.z[k] = segs[off + 16u + k]; }
-    else { p.x[k] = bsum[off + k]; p.y[k] = bsum[off + 8u + k]; p.z[k] = bsum[off + 16u + k]; }
-  }
+  for (var k = 0u; k < 8u; k++) { p.x[k] = src[off + k]; p.y[k] = src[off + 8u + k]; p.z[k] = src[off + 16u + k]; }
   return g1_norm(p);
 }
 
-fn st_seg(off: u32, p: G1P) {
-  for (var k = 0u; k < 8u; k++) { segs[off + k] = p.x[k]; segs[off + 8u + k] = p.y[k]; segs[off + 16u + k] = p.z[k]; }
+fn st(off: u32, p: G1P) {
+  for (var k = 0u; k < 8u; k++) { dst[off + k] = p.x[k]; dst[off + 8u + k] = p.y[k]; dst[off + 16u + k] = p.z[k]; }
 }
 
-// One thread per (window in batch, segment): W_k = sum_t (t - k·SEG)·B_t and S_k = sum_t B_t
-// over the segment's buckets, by a running sum from the top bucket down.
+// One thread per (window in batch, segment): W_k = sum_i (i + 1)·B_{k·SEG + i} and
+// S_k = sum_i B_{k·SEG + i}, by a running sum from the top bucket down. Pairs land at the
+// window's place in the list of all T windows (prm.w0 + jj), kept across batches.
 @compute @workgroup_size(RED_WG)
 fn msm_reduce_seg(@builtin(global_invocation_id) gid: vec3u) {
   let t = gid.x;
@@ -35,30 +40,36 @@ fn msm_reduce_seg(@builtin(global_invocation_id) gid: vec3u) {
   var run = g1_identity();
   var acc = g1_identity();
   for (var i = 0u; i < RED_SEG; i++) {
-    run = g1_add(run, ld(false, 24u * (first + RED_SEG - 1u - i)));
+    run = g1_add(run, ld(24u * (first + RED_SEG - 1u - i)));
     acc = g1_add(acc, run);
   }
-  st_seg(48u * t, acc);
-  st_seg(48u * t + 24u, run);
+  let o = 48u * ((prm.w0 + jj) * RED_K + k);
+  st(o, acc);
+  st(o + 24u, run);
 }
 
-// One thread per window: G_j = sum_k W_k + SEG · sum_{k>=1} k·S_k (running sum over k, then
-// log2(SEG) doublings), written to wins[w0 + jj] for the Horner fold on the host.
+// One thread per (window, group q of G = 2^g pairs), p0 = pairs per window K_in, p1 = g,
+// p2 = log2(scale): with k = qG + j,
+//   W'_q = sum_j W_k + scale · sum_j j·S_k,   S'_q = sum_j S_k,   scale' = scale·G,
+// since sum_k W_k + scale·sum_k k·S_k = sum_q W'_q + scale'·sum_q q·S'_q.
 @compute @workgroup_size(RED_WG)
-fn msm_reduce_win(@builtin(global_invocation_id) gid: vec3u) {
-  let jj = gid.x;
-  if (jj >= prm.nwin) { return; }
+fn msm_reduce_level(@builtin(global_invocation_id) gid: vec3u) {
+  let kin = prm.p0; let g = prm.p1;
+  let kout = kin >> g;
+  let t = gid.x;
+  if (t >= prm.nwin * kout) { return; }
+  let first = 48u * (t << g); // window j's pairs are contiguous, so (j, q) -> j·K_in + q·G = t·G
   var wsum = g1_identity();
   var run = g1_identity();
   var acc = g1_identity();
-  for (var i = 0u; i < RED_K; i++) {
-    let k = RED_K - 1u - i;
-    let off = 48u * (jj * RED_K + k);
-    wsum = g1_add(wsum, ld(true, off));
-    if (k >= 1u) { run = g1_add(run, ld(true, off + 24u)); acc = g1_add(acc, run); }
+  for (var i = 0u; i < (1u << g); i++) {
+    let j = (1u << g) - 1u - i;
+    let off = first + 48u * j;
+    wsum = g1_add(wsum, ld(off));
+    run = g1_add(run, ld(off + 24u));
+    if (j >= 1u) { acc = g1_add(acc, run); }
   }
-  for (var d = 0u; d < RED_SEG_LOG; d++) { acc = g1_double(acc); }
-  let r = g1_add(wsum, acc);
-  let o = 24u * (prm.w0 + jj);
-  for (var k = 0u; k < 8u; k++) { wins[o + k] = r.x[k]; wins[o + 8u + k] = r.y[k]; wins[o + 16u + k] = r.z[k]; }
+  for (var d = 0u; d < prm.p2; d++) { acc = g1_double(acc); }
+  st(48u * t, g1_add(wsum, acc));
+  st(48u * t + 24u, run);
 }

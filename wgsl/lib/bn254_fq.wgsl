@@ -255,14 +255,39 @@ fn fq_square(a: Fq) -> Fq { return fq_mul(a, a); }
 fn fq_to_mont(a: Fq) -> Fq { let r2 = FQ_R2_LIMBS; return fq_mul(a, Fq(r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7])); }
 fn fq_from_mont(a: Fq) -> Fq { return fq_mul(a, Fq(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u)); }
 
-// a^(p-2) (Fermat): 254 squarings + 1 multiply per set bit of p - 2 (~380 multiplies; the
-// batch inversion in the MSM walker amortizes it over S additions). Returns 0 for 0.
+fn fq_shr1(a: Fq) -> Fq {
+  return Fq((a[0] >> 1u) | (a[1] << 31u), (a[1] >> 1u) | (a[2] << 31u), (a[2] >> 1u) | (a[3] << 31u), (a[3] >> 1u) | (a[4] << 31u), (a[4] >> 1u) | (a[5] << 31u), (a[5] >> 1u) | (a[6] << 31u), (a[6] >> 1u) | (a[7] << 31u), a[7] >> 1u);
+}
+
+// x/2 mod p for x in [0, p): (x + p)/2 when x is odd; x + p < 2^255 fits 8 limbs.
+fn fq_half(x: Fq) -> Fq {
+  if ((x[0] & 1u) == 0u) { return fq_shr1(x); }
+  var s: Fq; _ = fq_add_raw(x, fq_p(), &s);
+  return fq_shr1(s);
+}
+
+fn fq_is_unit(a: Fq) -> bool { return ((a[0] ^ 1u) | a[1] | a[2] | a[3] | a[4] | a[5] | a[6] | a[7]) == 0u; }
+
+// a^-1 in Montgomery form by the binary extended Euclid algorithm on the integer aR:
+// u = x1·aR, v = x2·aR (mod p) throughout; at u = 1 (or v = 1), x1 = (aR)^-1 = a^-1·R^-1 and
+// one Montgomery multiply by R^3 gives a^-1·R. About 700 steps of 8-limb shifts and
+// subtractions: on the H100 ~20x fewer instructions than Fermat (254 squarings + ~125
+// multiplies of ~2000 instructions each with emulated mulhi). Variable time; 0 -> 0.
 fn fq_inv(a: Fq) -> Fq {
-  let e = FQ_PM2_LIMBS;
-  var r = fq_one();
-  for (var i = 253i; i >= 0i; i--) {
-    r = fq_square(r);
-    if (((e[u32(i) >> 5u] >> (u32(i) & 31u)) & 1u) == 1u) { r = fq_mul(r, a); }
+  if (fq_is_zero(a)) { return a; }
+  var u = a; var v = fq_p();
+  var x1 = Fq(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u); var x2 = fq_zero();
+  let r3 = FQ_R3_LIMBS;
+  let r3f = Fq(r3[0], r3[1], r3[2], r3[3], r3[4], r3[5], r3[6], r3[7]);
+  loop {
+    if (fq_is_unit(u)) { return fq_mul(x1, r3f); }
+    if (fq_is_unit(v)) { return fq_mul(x2, r3f); }
+    if ((u[0] & 1u) == 0u) { u = fq_shr1(u); x1 = fq_half(x1); }
+    else if ((v[0] & 1u) == 0u) { v = fq_shr1(v); x2 = fq_half(x2); }
+    else {
+      var d: Fq; let br = fq_sub_raw(u, v, &d);
+      if (br == 0u) { u = d; x1 = fq_sub(x1, x2); }
+      else { _ = fq_sub_raw(v, u, &d); v = d; x2 = fq_sub(x2, x1); }
+    }
   }
-  return r;
 }
