@@ -27,7 +27,10 @@ export interface ProverOptions {
   powerPreference?: GPUPowerPreference;
   /** Use the software fallback adapter (SwiftShader), for tests on machines without a GPU. */
   forceFallbackAdapter?: boolean;
-  /** NTT path: 'stockham' (register passes, default) or 'tiled' (workgroup-memory passes; not yet measured faster). */
+  /**
+   * NTT path: 'tiled' (workgroup-memory passes; default on GPUs, 2-3x faster on the H100) or
+   * 'stockham' (register passes; default on CPU adapters such as SwiftShader). Same results.
+   */
   nttVariant?: NttVariant;
 }
 

@@ -62,39 +62,73 @@ export const RED_WG = 64;
 export const PREP_WG = 256;
 
 /**
- * Relative cost per window, in Fq multiplies: ~(6 + 380/S) per affine add in the walker
- * (Fermat inversion of ~380 multiplies shared by S adds) and 2 projective adds of 12 multiplies
- * per bucket in the reduction. The c minimizing T·(walk + reduce) is the default.
+ * Bits of a scalar (< r < 2^254) that the top window's digit sees. When that is much less than
+ * c, the top window's entries crowd into a few buckets, and the walker's fix-up adds each such
+ * bucket's pieces in one thread (H100, 2^14 at c = 12: 49 ms of fix-up for 2 bits).
+ */
+export function topWindowBits(c: number): number {
+  return 254 - (windowCount(c) - 1) * c;
+}
+
+/**
+ * Relative cost per window, in Fq multiplies: ~(6 + 30/S) per affine add in the walker (binary
+ * inversion worth ~30 multiplies shared by S adds) and 2 projective adds of 12 multiplies per
+ * bucket in the reduction. The c minimizing T·(walk + reduce) among those whose top window sees
+ * at least c - 4 bits (4, 5, 6, 8, 15, 16) is the default.
  */
 export function pickC(n: number, S: number): number {
   let best = 4, bestCost = Infinity;
-  // Even c only: every distinct c compiles its own sort and reduce pipelines (~15 s each on SwiftShader).
-  for (let c = 4; c <= 16; c += 2) {
-    const cost = windowCount(c) * (n * (6 + 380 / S) + 24 * bucketsPerWindow(c));
+  for (let c = 4; c <= 16; c++) {
+    if (topWindowBits(c) < c - 4) continue;
+    const cost = windowCount(c) * (n * (6 + 30 / S) + 24 * bucketsPerWindow(c));
     if (cost < bestCost) { best = c; bestCost = cost; }
   }
   return best;
 }
 
+/** Walker threads a plan aims for: below this the H100 walk is latency-bound (bench/RESULTS.md). */
+export const WALK_TARGET_THREADS = 32768;
+
+/**
+ * The plan for n points. Windows per batch (nwin), slice length and scalar planes are searched
+ * under MSM_MEM_BUDGET for the most walker threads (up to WALK_TARGET_THREADS), then the most
+ * windows per batch (fewer submits, more reduction threads), then all 8 planes (one upload).
+ * `scratchBytes` or `lowMemory` in the tuning fix nwin and planes the old way (tests, benches).
+ */
 export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   const S = t.S ?? 8;
   const c = t.c ?? pickC(n, S);
   const T = windowCount(c);
   const M = bucketsPerWindow(c);
-  const scratch = t.scratchBytes ?? 8 * 2 ** 20;
-  // Per window: n entries of 4 bytes + M bucket sums of 96 bytes (projective).
-  const nwin = Math.max(1, Math.min(T, Math.floor(scratch / (4 * n + 96 * M))));
-  const slice = t.slice ?? 16;
-  const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
   // Pairs of every window stay on the GPU until the last batch: as many as RED_PAIR_BYTES
   // allows (more pairs = shorter segments = more, shorter threads per batch).
   const K = Math.min(M, 2 ** Math.floor(Math.log2(RED_PAIR_BYTES / (192 * T))));
   const segLog = Math.log2(M / K);
-  const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, segLog, K, levels: reduceLevels(K) };
-  const full = msmPoolBytes({ ...base, planes: 8 });
-  if (t.lowMemory === false || (full <= MSM_MEM_BUDGET && t.lowMemory !== true)) return { ...base, planes: 8, poolBytes: full };
-  const planes = ringPlanes(c, T, nwin);
-  return { ...base, planes, poolBytes: msmPoolBytes({ ...base, planes }) };
+  const shape = (nwin: number, slice: number, planes: number): MsmPlan => {
+    const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
+    const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, segLog, K, levels: reduceLevels(K), planes };
+    return { ...base, poolBytes: msmPoolBytes(base) };
+  };
+  if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {
+    // Per window: n entries of 4 bytes + M bucket sums of 96 bytes (projective).
+    const nwin = Math.max(1, Math.min(T, Math.floor((t.scratchBytes ?? 8 * 2 ** 20) / (4 * n + 96 * M))));
+    const full = shape(nwin, t.slice ?? 16, 8);
+    if (t.lowMemory === false || (full.poolBytes <= MSM_MEM_BUDGET && t.lowMemory !== true)) return full;
+    return shape(nwin, t.slice ?? 16, ringPlanes(c, T, nwin));
+  }
+  let best: MsmPlan | null = null;
+  const key = (p: MsmPlan) => [Math.min(p.walkThreads, WALK_TARGET_THREADS), p.nwin, p.planes === 8 ? 1 : 0];
+  const better = (a: number[], b: number[]) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i]; return false; };
+  for (let nwin = 1; nwin <= T; nwin++) {
+    for (const slice of t.slice ? [t.slice] : [16, 8, 4, 2]) {
+      for (const planes of [8, ringPlanes(c, T, nwin)]) {
+        const p = shape(nwin, slice, planes);
+        if (p.poolBytes <= MSM_MEM_BUDGET && (!best || better(key(p), key(best)))) best = p;
+      }
+    }
+  }
+  // Nothing fits (n past ~2^20): the leanest shape, over budget.
+  return best ?? shape(1, t.slice ?? 16, ringPlanes(c, T, 1));
 }
 
 /** Bytes for the (W, S) pairs of all windows (192 bytes each); 4 MiB keeps 2^20 under the budget. */

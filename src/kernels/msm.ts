@@ -65,7 +65,10 @@ export interface MsmRunResult {
   /** T window sums, 24 words each (projective X, Y, Z in Montgomery form) */
   windows: Uint32Array;
   profile: ProfileReport | null;
-  /** pool bytes held at the end of the run (peak: every buffer is still held) */
+  /**
+   * Pool bytes in use at the end of the run: the MSM's peak (every buffer of the run is still
+   * held, the bases too). Not bytesHeld, which also counts free buffers kept from earlier jobs.
+   */
   poolBytes: number;
 }
 
@@ -180,7 +183,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     const last = await ctx.readback(pairs[at], T * 48);
     const windows = new Uint32Array(T * 24);
     for (let j = 0; j < T; j++) windows.set(last.subarray(48 * j, 48 * j + 24), 24 * j);
-    return { windows, profile: report, poolBytes: ctx.pool.stats().bytesHeld };
+    return { windows, profile: report, poolBytes: ctx.pool.stats().bytesInUse };
   } finally {
     prof.destroy();
     for (const b of held) ctx.pool.release(b);

@@ -1,6 +1,6 @@
 // MSM plan: scalar word planes for each batch, the ring size, and the memory budget at 2^20.
 import { describe, expect, it } from 'vitest';
-import { batchWords, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, reduceLevels, ringPlanes } from '../../src/kernels/msm-plan.js';
+import { batchWords, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, reduceLevels, ringPlanes, topWindowBits, WALK_TARGET_THREADS } from '../../src/kernels/msm-plan.js';
 import { windowCount } from '../../src/ref/msm.js';
 
 describe('msm plan memory', () => {
@@ -32,8 +32,23 @@ describe('msm plan memory', () => {
     // bases 64 + 2 planes 8 + entries 4 + bucket sums 4 + partials 8 + reduction pairs 4 + 1
     // + counts/offsets 0.5 MiB (+ small)
     expect(Math.round(p.poolBytes / 2 ** 20)).toBe(94);
-    for (const logn of [10, 14, 16, 18, 19]) expect(msmPlan(1 << logn).planes).toBe(8);
+    for (const logn of [10, 14, 16, 18]) expect(msmPlan(1 << logn).planes).toBe(8);
+    for (let logn = 0; logn <= 20; logn++) expect(msmPlan(1 << logn).poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     expect(msmPlan(1 << 10, { lowMemory: true, scratchBytes: 1 }).planes).toBe(2);
+  });
+
+  it('plans aim for WALK_TARGET_THREADS walker threads where memory allows, most windows per batch next', () => {
+    for (const logn of [14, 16, 18, 19]) expect(msmPlan(1 << logn).walkThreads).toBe(WALK_TARGET_THREADS);
+    expect(msmPlan(1 << 12)).toMatchObject({ nwin: 32, batches: 1 });
+  });
+
+  it('c keeps the top window at >= c - 4 bits (few crowded buckets serialize the fix-up)', () => {
+    for (let logn = 0; logn <= 22; logn++) {
+      const c = msmPlan(1 << logn).c;
+      expect(topWindowBits(c)).toBeGreaterThanOrEqual(c - 4);
+    }
+    expect(topWindowBits(12)).toBe(2);
+    expect(topWindowBits(16)).toBe(14);
   });
 
   it('reduction levels take K pairs to one', () => {
