@@ -5,19 +5,15 @@
  * encode-and-commit fused vs separate calls. Every suite first checks the GPU against the
  * Plonky3 vectors (test/gpu/*-check.ts); the Merkle roots must equal the native anchor's roots
  * for the same matrices (NATIVE_ANCHOR=<its JSON lines>, run in the same device command).
- * P2_VARIANT=loop,straight (src/kernels/p2-variant.ts) times each listed Poseidon2/Merkle kernel
- * variant side by side in one run, each checked against the Plonky3 vectors first; unset = the
- * default variant only.
  * @module
  */
 import { createProver, type Prover } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { montMulsPerPermutation, poseidon2BatchJob } from '../src/kernels/poseidon2.js';
-import { p2Variant, parseP2Variants, setP2Variant, type P2Variant } from '../src/kernels/p2-variant.js';
 import { openGpuMerkle, planMerkle } from '../src/kernels/merkle.js';
 import { DuplexChallenger } from '../src/ref/challenger.js';
 import { verifyMerklePath } from '../src/ref/merkle.js';
-import { poseidon2Batch, roundsP } from '../src/ref/poseidon2.js';
+import { poseidon2Batch } from '../src/ref/poseidon2.js';
 import { checkPoseidon2 } from '../test/gpu/poseidon2-check.js';
 import { checkMerkle } from '../test/gpu/merkle-check.js';
 import { checkGrind } from '../test/gpu/grind-check.js';
@@ -33,14 +29,6 @@ import type { BenchOutput } from './field.js';
 
 type Row = Record<string, unknown>;
 const r3 = (x: number) => +x.toFixed(3);
-
-/** Montgomery multiplies in p2_permute (wgsl/lib/poseidon2.wgsl): 8 full rounds x W S-boxes x 4 + RP x (4 + W). */
-export function montMulsPerPerm(width: 16 | 24): number {
-  return 8 * width * 4 + roundsP(width) * (4 + width);
-}
-
-/** The variants to time (P2_VARIANT), each run after its own vector check. */
-const variants = (): P2Variant[] => parseP2Variants(process.env.P2_VARIANT);
 
 let limitCache: { copyGBs: number; montGmuls: number } | undefined;
 async function limits(ctx: GpuContext) {
@@ -75,27 +63,18 @@ async function timeSubmit(ctx: GpuContext, encode: (enc: GPUCommandEncoder) => v
 }
 
 export async function benchPoseidon2(gpu: GPU): Promise<BenchOutput> {
-  const vs = variants();
-  const rows: Row[] = [];
-  const restore = p2Variant();
-  for (const v of vs) {
-    setP2Variant(v);
-    const chk = await checked(gpu, `poseidon2-${v}`, (p) => checkPoseidon2(p, p2Vectors as never, 4096));
-    rows.push(...chk.rows);
-    if (!chk.ok) return { rows, ok: false };
-  }
-  setP2Variant(restore); // later suites (grind, commit) run the default kernels
+  const chk = await checked(gpu, 'poseidon2', (p) => checkPoseidon2(p, p2Vectors as never, 4096));
+  if (!chk.ok) return chk;
+  const rows = chk.rows;
   const ctx = await GpuContext.create(gpu);
   const lim = await limits(ctx);
   const native = findNative(nativeRows(), 'poseidon2', { mode: 'all' });
   let ok = true;
-  // Variants alternate inside each width (and each gets an untimed warm-up submit), so clock
-  // ramp-up and ordering do not favour one of them.
-  for (const width of [16, 24] as const) for (const variant of vs) {
+  for (const width of [16, 24] as const) {
     const count = 1 << 22;
     const states = quickValues(count * width, 7 + width);
     const buf = ctx.upload(states, 'p2 bench');
-    const job = await poseidon2BatchJob(ctx, width, buf, count, undefined, variant);
+    const job = await poseidon2BatchJob(ctx, width, buf, count);
     // Check one application on sampled states before timing.
     const enc0 = ctx.device.createCommandEncoder();
     job.encode(enc0);
@@ -111,13 +90,11 @@ export async function benchPoseidon2(gpu: GPU): Promise<BenchOutput> {
     job.release();
     ctx.pool.release(buf);
     const rate = count / (ms / 1e3);
-    const muls = montMulsPerPermutation(width, variant) + 2 * width; // + to/from Montgomery of the state in the batch kernel
+    const muls = montMulsPerPermutation(width) + 2 * width; // + to/from Montgomery of the state in the batch kernel
     const bound = (lim.montGmuls * 1e9) / muls;
-    // The loop kernel's bound (804 muls at w16) is the fixed yardstick of the first H100 run.
-    const loopBound = (lim.montGmuls * 1e9) / (montMulsPerPermutation(width, 'loop') + 2 * width);
     rows.push({
-      bench: 'poseidon2-perm', variant, width, count, ms: r3(ms), mpermsPerS: r3(rate / 1e6), montMulsPerPerm: muls,
-      boundMpermsPerS: r3(bound / 1e6), ratioToMontBound: r3(rate / bound), ratioToLoopBound: r3(rate / loopBound), rooflineGmuls: lim.montGmuls,
+      bench: 'poseidon2-perm', width, count, ms: r3(ms), mpermsPerS: r3(rate / 1e6), montMulsPerPerm: muls,
+      boundMpermsPerS: r3(bound / 1e6), ratioToMontBound: r3(rate / bound), rooflineGmuls: lim.montGmuls,
       nativeMpermsPerS: width === 16 && native ? r3((native.perms_per_s as number) / 1e6) : undefined,
       ratioToNative: width === 16 && native ? r3(rate / (native.perms_per_s as number)) : undefined,
       sampledWrong: wrong,
@@ -128,16 +105,9 @@ export async function benchPoseidon2(gpu: GPU): Promise<BenchOutput> {
 }
 
 export async function benchMerkle(gpu: GPU): Promise<BenchOutput> {
-  const vs = variants();
-  const rows: Row[] = [];
-  const restore = p2Variant();
-  for (const v of vs) {
-    setP2Variant(v);
-    const chk = await checked(gpu, `merkle-${v}`, (p) => checkMerkle(p, merkleVectors as never, 12));
-    rows.push(...chk.rows);
-    if (!chk.ok) return { rows, ok: false };
-  }
-  setP2Variant(restore); // later suites (grind, commit) run the default kernels
+  const chk = await checked(gpu, 'merkle', (p) => checkMerkle(p, merkleVectors as never, 12));
+  if (!chk.ok) return chk;
+  const rows = chk.rows;
   const ctx = await GpuContext.create(gpu);
   const natives = nativeRows();
   let ok = true;
@@ -149,47 +119,41 @@ export async function benchMerkle(gpu: GPU): Promise<BenchOutput> {
       const genMs = performance.now() - t0;
       const rowsBuf = ctx.upload(values, 'merkle bench rows');
       const native = findNative(natives, 'merkle', { log_n: logN, width });
-      // Every variant commits the same matrix: their roots must agree (an exact cross-check at
-      // sizes the vectors do not reach), and each tree's openings must verify against its root.
-      let firstRoot: Uint32Array | undefined;
-      for (const variant of vs) {
-        const times: number[] = [];
-        let root = new Uint32Array(8);
-        let opensOk = true;
-        for (let r = 0; r <= 5; r++) {
-          const plan = await planMerkle(ctx, rowsBuf, n, width, () => {}, variant);
-          const enc = ctx.device.createCommandEncoder();
-          plan.encode(enc);
-          const s0 = performance.now();
-          ctx.device.queue.submit([enc.finish()]);
-          await ctx.device.queue.onSubmittedWorkDone();
-          if (r > 0) times.push(performance.now() - s0);
-          if (r === 0) {
-            const at = plan.rootAt();
-            root = (await ctx.readRanges([{ buffer: at.buffer, word: at.word, count: 8 }]))[0].slice();
-            for (const idx of [0, n / 2 + 12345, n - 1]) {
-              const o = await openGpuMerkle(ctx, plan, idx);
-              opensOk &&= verifyMerklePath(root, idx, o.row, o.siblings) && o.row.every((v, k) => v === values[idx * width + k]);
-            }
+      const times: number[] = [];
+      let root = new Uint32Array(8);
+      // Openings at sizes the vectors do not reach must verify against the tree's root.
+      let opensOk = true;
+      for (let r = 0; r <= 5; r++) {
+        const plan = await planMerkle(ctx, rowsBuf, n, width, () => {});
+        const enc = ctx.device.createCommandEncoder();
+        plan.encode(enc);
+        const s0 = performance.now();
+        ctx.device.queue.submit([enc.finish()]);
+        await ctx.device.queue.onSubmittedWorkDone();
+        if (r > 0) times.push(performance.now() - s0);
+        if (r === 0) {
+          const at = plan.rootAt();
+          root = (await ctx.readRanges([{ buffer: at.buffer, word: at.word, count: 8 }]))[0].slice();
+          for (const idx of [0, n / 2 + 12345, n - 1]) {
+            const o = await openGpuMerkle(ctx, plan, idx);
+            opensOk &&= verifyMerklePath(root, idx, o.row, o.siblings) && o.row.every((v, k) => v === values[idx * width + k]);
           }
-          plan.releaseScratch();
-          plan.releaseTree();
         }
-        firstRoot ??= root;
-        const rootsAgree = root.every((v, k) => v === firstRoot![k]);
-        const gms = median(times);
-        const nativeRoot = native?.root as number[] | undefined;
-        const rootMatch = nativeRoot ? nativeRoot.every((v, k) => v === root[k]) : undefined;
-        // rootEqualsNative is reported, not gated: bench/hash-data.ts does not yet reproduce the
-        // native anchor's random_matrix (roots differ already at 2^4), so it proves nothing either way.
-        ok &&= opensOk && rootsAgree;
-        const perms = n * Math.ceil(width / 8) + n - 1;
-        rows.push({
-          bench: 'merkle-commit', variant, logN, width, gpuMs: r3(gms), mpermsPerS: r3(perms / gms / 1e3),
-          nativeMs: native?.ms_best, nativeThreads: native?.threads, speedupVsNative: native ? r3((native.ms_best as number) / gms) : undefined,
-          rootEqualsNative: rootMatch, rootEqualsFirstVariant: rootsAgree, openingsVerify: opensOk, inputGenMs: Math.round(genMs),
-        });
+        plan.releaseScratch();
+        plan.releaseTree();
       }
+      const gms = median(times);
+      const nativeRoot = native?.root as number[] | undefined;
+      const rootMatch = nativeRoot ? nativeRoot.every((v, k) => v === root[k]) : undefined;
+      // rootEqualsNative is reported, not gated: bench/hash-data.ts does not yet reproduce the
+      // native anchor's random_matrix (roots differ already at 2^4), so it proves nothing either way.
+      ok &&= opensOk;
+      const perms = n * Math.ceil(width / 8) + n - 1;
+      rows.push({
+        bench: 'merkle-commit', logN, width, gpuMs: r3(gms), mpermsPerS: r3(perms / gms / 1e3),
+        nativeMs: native?.ms_best, nativeThreads: native?.threads, speedupVsNative: native ? r3((native.ms_best as number) / gms) : undefined,
+        rootEqualsNative: rootMatch, openingsVerify: opensOk, inputGenMs: Math.round(genMs),
+      });
       ctx.pool.release(rowsBuf);
     }
   }
@@ -198,22 +162,7 @@ export async function benchMerkle(gpu: GPU): Promise<BenchOutput> {
 }
 
 export async function benchGrind(gpu: GPU): Promise<BenchOutput> {
-  const restore = p2Variant();
-  const rows: Row[] = [];
-  let ok = true;
-  for (const variant of variants()) {
-    setP2Variant(variant);
-    const part = await benchGrindVariant(gpu, variant);
-    rows.push(...part.rows);
-    ok &&= part.ok;
-    if (!part.ok) break;
-  }
-  setP2Variant(restore);
-  return { rows, ok };
-}
-
-async function benchGrindVariant(gpu: GPU, variant: P2Variant): Promise<BenchOutput> {
-  const chk = await checked(gpu, `grind-${variant}`, (p) => checkGrind(p, challengerVectors as never, 12));
+  const chk = await checked(gpu, 'grind', (p) => checkGrind(p, challengerVectors as never, 12));
   if (!chk.ok) return chk;
   const prover = await createProver({ gpu });
   const natives = nativeRows();
@@ -235,7 +184,7 @@ async function benchGrindVariant(gpu: GPU, variant: P2Variant): Promise<BenchOut
     const native = findNative(natives, 'grind', { bits, mode: 'all' });
     const expected = (2 ** bits * reps) / total;
     rows.push({
-      bench: 'grind', variant, bits, reps, msMean: r3((total * 1e3) / reps), mhashesPerSExpected: r3(expected / 1e6), mhashesPerSActual: r3(tried / total / 1e6),
+      bench: 'grind', bits, reps, msMean: r3((total * 1e3) / reps), mhashesPerSExpected: r3(expected / 1e6), mhashesPerSActual: r3(tried / total / 1e6),
       nativeMhashesPerSExpected: native ? r3((native.hashes_per_s_expected as number) / 1e6) : undefined,
       ratioToNative: native ? r3(expected / (native.hashes_per_s_expected as number)) : undefined,
     });

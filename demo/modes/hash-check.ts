@@ -1,8 +1,7 @@
 // Autorun modes `poseidon2-check`, `merkle-check`, `grind-check`, `commit-check`: the GPU Poseidon2, Merkle and
 // proof-of-work kernels against Plonky3's vectors and src/ref, plus bad-input codes
 // (test/gpu/{poseidon2,merkle,grind}-check.ts). `?maxLogH=` (merkle, default 12) and
-// `?maxBits=` (grind, default 12) shrink the runs. `?p2=loop|straight` picks the Poseidon2/Merkle
-// kernels (src/kernels/p2-variant.ts; default straight), so CI covers both.
+// `?maxBits=` (grind, default 12) shrink the runs.
 import type { ModeContext } from '../autorun.js';
 import p2Vectors from '../../test/vectors/poseidon2.json' with { type: 'json' };
 import spongeVectors from '../../test/vectors/sponge.json' with { type: 'json' };
@@ -13,28 +12,18 @@ import { checkPoseidon2, checkPoseidon2Errors, type CheckRow } from '../../test/
 import { checkMerkle, checkMerkleErrors, checkSponge } from '../../test/gpu/merkle-check.js';
 import { checkGrind, checkGrindErrors } from '../../test/gpu/grind-check.js';
 import { checkCommit, checkCommitErrors } from '../../test/gpu/commit-check.js';
-import { p2Variant, setP2Variant, type P2Variant } from '../../src/kernels/p2-variant.js';
-
-/** Apply `?p2=` for this page (a page load runs one mode, so no reset is needed) and report the kernels in use. */
-function useVariant(params: URLSearchParams, report: ModeContext['report']): void {
-  const v = params.get('p2');
-  if (v) setP2Variant(v as P2Variant);
-  report('p2 variant', 'info', 0, { detail: p2Variant() });
-}
 
 const emitter = (report: ModeContext['report']) => (rows: CheckRow[]) => {
   for (const r of rows) report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
 };
 
-export async function poseidon2Check({ prover, params, report }: ModeContext): Promise<void> {
-  useVariant(params, report);
+export async function poseidon2Check({ prover, report }: ModeContext): Promise<void> {
   const emit = emitter(report);
   emit(await checkPoseidon2(prover, p2Vectors as never));
   emit(await checkPoseidon2Errors(prover));
 }
 
 export async function merkleCheck({ prover, params, report }: ModeContext): Promise<void> {
-  useVariant(params, report);
   const emit = emitter(report);
   emit(await checkSponge(prover, spongeVectors as never));
   emit(await checkMerkle(prover, merkleVectors as never, Number(params.get('maxLogH') ?? 12)));
@@ -42,14 +31,12 @@ export async function merkleCheck({ prover, params, report }: ModeContext): Prom
 }
 
 export async function grindCheck({ prover, params, report }: ModeContext): Promise<void> {
-  useVariant(params, report);
   const emit = emitter(report);
   emit(await checkGrind(prover, challengerVectors as never, Number(params.get('maxBits') ?? 12)));
   emit(await checkGrindErrors(prover));
 }
 
-export async function commitCheck({ prover, params, report }: ModeContext): Promise<void> {
-  useVariant(params, report);
+export async function commitCheck({ prover, report }: ModeContext): Promise<void> {
   const emit = emitter(report);
   emit(await checkCommit(prover, commitVectors as never));
   emit(await checkCommitErrors(prover));

@@ -9,8 +9,7 @@ import type { GpuContext } from '../gpu/context.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { BB_P } from '../params/babybear.js';
 import { toMonty } from '../ref/babybear.js';
-import { p2Plan, uploadConstants } from './poseidon2.js';
-import { p2Variant } from './p2-variant.js';
+import { p2RcVec4, uploadConstants } from './poseidon2.js';
 
 export const GR_WG = 64;
 const NONE = 0xffffffff;
@@ -26,10 +25,7 @@ export function grindBatch(bits: number): number {
  * `base` is 16 canonical values (see grindBaseState in src/ref/challenger.ts).
  */
 export async function runGrind(ctx: GpuContext, base: Uint32Array, slot: number, bits: number): Promise<number> {
-  // Both variants (src/kernels/p2-variant.ts) share parameters and bindings.
-  const pipeline = p2Variant() === 'straight'
-    ? await ctx.pipelines.get('grind_s', 'grind_search', { P2_RC_VEC4: p2Plan(16).P2_RC_VEC4, GR_WG }, BINDINGS)
-    : await ctx.pipelines.get('grind', 'grind_search', { ...p2Plan(16), GR_WG }, BINDINGS);
+  const pipeline = await ctx.pipelines.get('grind', 'grind_search', { P2_RC_VEC4: p2RcVec4(16), GR_WG }, BINDINGS);
   const rc = uploadConstants(ctx, 16);
   const found = ctx.pool.acquire(4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC, 'grind found');
   const params: GPUBuffer[] = [];

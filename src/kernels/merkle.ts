@@ -8,10 +8,9 @@
 import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import { dispatch1d } from '../gpu/dispatch.js';
-import { p2Plan, uploadConstants } from './poseidon2.js';
-import { p2Variant, type P2Variant } from './p2-variant.js';
+import { p2RcVec4, uploadConstants } from './poseidon2.js';
 
-/** Levels folded per dispatch: a 256-thread workgroup reduces 256 nodes to 1 (8 KiB of workgroup memory for the digests). */
+/** Levels folded per dispatch: a 256-thread workgroup reduces 256 nodes to 1 (9 KiB of workgroup memory: the row tile, then the digests). */
 export const MK_LOG = 8;
 export const MK_WG = 1 << MK_LOG;
 /** Digest size in BabyBear values. */
@@ -48,17 +47,14 @@ export interface GpuMerkle {
  * the rows from here on and gives them back with `releaseRows` (also if planning fails).
  */
 export async function planMerkle(
-  ctx: GpuContext, rows: GPUBuffer, n: number, width: number, releaseRows: () => void, variant: P2Variant = p2Variant(),
+  ctx: GpuContext, rows: GPUBuffer, n: number, width: number, releaseRows: () => void,
 ): Promise<GpuMerkle> {
-  // Both variants share bindings, parameters and the level layout (wgsl/kernels/merkle_s.wgsl).
-  const straight = variant === 'straight';
-  const plan = straight ? { P2_RC_VEC4: p2Plan(16).P2_RC_VEC4, MK_LOG, MK_WG } : { ...p2Plan(16), MK_LOG, MK_WG };
-  const kernel = straight ? 'merkle_s' : 'merkle';
+  const plan = { P2_RC_VEC4: p2RcVec4(16), MK_LOG, MK_WG };
   let leavesPipe: GPUComputePipeline, nodesPipe: GPUComputePipeline;
   try {
     [leavesPipe, nodesPipe] = await Promise.all([
-      ctx.pipelines.get(kernel, straight ? 'mks_leaves' : 'mk_leaves', plan, BINDINGS),
-      ctx.pipelines.get(kernel, straight ? 'mks_nodes' : 'mk_nodes', plan, BINDINGS),
+      ctx.pipelines.get('merkle', 'mk_leaves', plan, BINDINGS),
+      ctx.pipelines.get('merkle', 'mk_nodes', plan, BINDINGS),
     ]);
   } catch (e) {
     releaseRows();
@@ -96,7 +92,7 @@ export async function planMerkle(
   return {
     n, width, logN, rows, leaves, up,
     encode(enc) {
-      const pass = enc.beginComputePass({ label: `merkle ${variant} 2^${logN} x ${width}` });
+      const pass = enc.beginComputePass({ label: `merkle 2^${logN} x ${width}` });
       steps.forEach((s, k) => {
         pass.setPipeline(s.pipe);
         pass.setBindGroup(0, groups[k]);

@@ -1,4 +1,4 @@
-// The straight-line Poseidon2 variant (scripts/gen-poseidon2-wgsl.ts): its cheap internal
+// The straight-line GPU Poseidon2 (scripts/gen-poseidon2-wgsl.ts): its cheap internal
 // diagonal (src/ref/poseidon2-diag.ts) equals Plonky3's diagonal multiply on every lane, the
 // exact x·2^-k formula holds on edge values, and the generated WGSL files are up to date.
 import { describe, it, expect } from 'vitest';
@@ -10,7 +10,6 @@ import { applyDiagOp, diagByMultiply, diagOp, diagOps, div2k, internalLayerCheap
 import { internalDiagonal, internalLayer, poseidon2Batch, type Poseidon2Width } from '../../src/ref/poseidon2.js';
 import { poseidon2Wgsl } from '../../scripts/gen-poseidon2-wgsl.js';
 import { montMulsPerPermutation } from '../../src/kernels/poseidon2.js';
-import { parseP2Variants, p2Variant, setP2Variant } from '../../src/kernels/p2-variant.js';
 import { SplitMix64 } from '../support/splitmix.js';
 
 const EDGES = [0, 1, 2, 3, 255, 256, 257, 2 ** 27 - 1, 2 ** 27, 2 ** 27 + 1, 2 ** 30, BB_P - 2, BB_P - 1];
@@ -66,20 +65,8 @@ describe('generated straight-line Poseidon2 WGSL', () => {
     const files = poseidon2Wgsl();
     for (const w of [16, 24]) expect(files[`wgsl/lib/poseidon2_s${w}.wgsl`]).not.toMatch(/array</);
   });
-  it('multiply counts: 772 loop / 564 straight at width 16, 1356 / 852 at width 24 (permutation only)', () => {
-    expect(montMulsPerPermutation(16, 'loop')).toBe(772);
-    expect(montMulsPerPermutation(16, 'straight')).toBe(564);
-    expect(montMulsPerPermutation(24, 'loop')).toBe(1356);
-    expect(montMulsPerPermutation(24, 'straight')).toBe(852);
-  });
-  it('variant selection: default straight, P2_VARIANT lists parse, unknown names throw', () => {
-    expect(p2Variant()).toBe('straight');
-    expect(parseP2Variants('loop, straight')).toEqual(['loop', 'straight']);
-    expect(parseP2Variants('')).toEqual(['straight']);
-    expect(() => parseP2Variants('fast')).toThrow();
-    const prev = setP2Variant('loop');
-    expect(p2Variant()).toBe('loop');
-    setP2Variant(prev);
-    expect(() => setP2Variant('x' as 'loop')).toThrow();
+  it('multiply counts: 564 at width 16, 852 at width 24 (S-boxes only: the internal diagonal takes none)', () => {
+    expect(montMulsPerPermutation(16)).toBe(564);
+    expect(montMulsPerPermutation(24)).toBe(852);
   });
 });
