@@ -28,8 +28,9 @@ export interface ProverOptions {
   /** Use the software fallback adapter (SwiftShader), for tests on machines without a GPU. */
   forceFallbackAdapter?: boolean;
   /**
-   * NTT path: 'tiled' (workgroup-memory passes; default on GPUs, 2-3x faster on the H100) or
-   * 'stockham' (register passes; default on CPU adapters such as SwiftShader). Same results.
+   * NTT path for every job: 'stockham' (register passes) or 'tiled' (workgroup-memory passes).
+   * Unset: chosen per job (tiled for dft / idft of >= 2^22 rows on GPUs, where the H100 runs it
+   * in half the time; stockham otherwise). Same results either way.
    */
   nttVariant?: NttVariant;
 }

@@ -47,12 +47,18 @@ export function setNttVariant(ctx: GpuContext, v: NttVariant): void {
 }
 
 /**
- * The job's variant, else the prover's, else by adapter: 'tiled' on GPUs (H100, 2^24 -> 2^25 x 1
- * encode 1.7-2.0 ms against 3.7-6.0 ms for 'stockham', bench/RESULTS.md), 'stockham' on CPU
- * adapters, where every workgroup barrier of the tiled passes is a coroutine switch.
+ * The job's variant, else the prover's, else by job on the adapter. H100, clocks warm
+ * (bench/RESULTS.md): at 2^24 rows the tiled passes do dft in half the time (1.05 vs 2.10 ms at
+ * width 1, 9.0 vs 13.2 ms at width 8) while the register passes win lde and encode (encode 1.31
+ * vs 1.97 ms, lde 2.03 vs 2.95 ms; width 8 likewise); at 2^20 they tie or the register passes win.
+ * So: 'tiled' for dft / idft from 2^22 rows (the midpoint; 2^22 itself is not measured), else
+ * 'stockham', and always 'stockham' on CPU adapters, where each tile barrier is a coroutine switch.
  */
-export function nttVariant(ctx: GpuContext, v: NttVariant | undefined): NttVariant {
-  return v ?? DEFAULTS.get(ctx) ?? (ctx.features.cpu ? 'stockham' : 'tiled');
+export function nttVariant(ctx: GpuContext, v: NttVariant | undefined, job?: Pick<NttTileJob, 'op' | 'height'>): NttVariant {
+  const chosen = v ?? DEFAULTS.get(ctx);
+  if (chosen) return chosen;
+  if (ctx.features.cpu || !job) return 'stockham';
+  return (job.op === 'dft' || job.op === 'idft') && job.height >= 2 ** 22 ? 'tiled' : 'stockham';
 }
 
 /** Tile size in words for this device: the job's, else 4096 (16 KiB), never past the adapter's limit. */

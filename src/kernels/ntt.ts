@@ -167,7 +167,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const outRows = outputHeight(spec);
   const bytes = outRows * w * 4;
   const { passes, scale } = jobPasses(spec);
-  const tiled = nttVariant(ctx, spec.variant) === 'tiled';
+  const tiled = nttVariant(ctx, spec.variant, spec) === 'tiled';
   if (tiled) tileWordsFor(ctx, spec); // INVALID_ARGUMENT before any buffer is taken
   const wg = spec.workgroup ?? NTT_WG;
   const pipelines = new Map<number, GPUComputePipeline>();
