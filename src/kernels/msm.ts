@@ -18,6 +18,15 @@ const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-o
 const RED_B: BindingKind[] = ['read-only-storage', 'storage', 'uniform'];
 export const PREP_B: BindingKind[] = ['storage', 'storage', 'uniform'];
 
+/**
+ * Plan constant of every kernel that includes bn254_g1.wgsl: unrolled Fq multiplies in the
+ * projective formulas on GPUs, rolled on CPU adapters (SwiftShader's compiler crashes on the
+ * unrolled form inlined 12 times).
+ */
+export function g1Plan(ctx: GpuContext): { G1_UNROLLED: number } {
+  return { G1_UNROLLED: ctx.features.cpu ? 0 : 1 };
+}
+
 /** The 8-word MsmParams uniform of every MSM kernel, unused words zero. */
 export function uniform(ctx: GpuContext, words: number[]): GPUBuffer {
   const data = new Uint32Array(8);
@@ -47,7 +56,7 @@ export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number
   const bad = ctx.upload(new Uint32Array([0xffffffff]), 'msm bad');
   const prm = uniform(ctx, [n, 0]);
   try {
-    const pipe = await ctx.pipelines.get('msm_prep', 'msm_to_mont', { PREP_WG }, PREP_B);
+    const pipe = await ctx.pipelines.get('msm_prep', 'msm_to_mont', { PREP_WG, ...g1Plan(ctx) }, PREP_B);
     const enc = ctx.device.createCommandEncoder({ label: 'msm bases' });
     const pass = enc.beginComputePass({ label: 'msm to_mont' });
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
@@ -89,10 +98,10 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     ctx.pipelines.get('msm_sort', 'msm_scan_totals', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scan_add', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scatter', sortP, SORT_B),
-    ctx.pipelines.get('msm_walk', 'msm_walk', { WALK_S: S, WALK_WG }, WALK_B),
-    ctx.pipelines.get('msm_walk', 'msm_fixup', { WALK_S: S, WALK_WG }, WALK_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg, RED_WG }, RED_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_level', { MSM_M: M, RED_SEG: plan.seg, RED_WG }, RED_B),
+    ctx.pipelines.get('msm_walk', 'msm_walk', { WALK_S: S, WALK_WG, ...g1Plan(ctx) }, WALK_B),
+    ctx.pipelines.get('msm_walk', 'msm_fixup', { WALK_S: S, WALK_WG, ...g1Plan(ctx) }, WALK_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg, RED_WG, ...g1Plan(ctx) }, RED_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_level', { MSM_M: M, RED_SEG: plan.seg, RED_WG, ...g1Plan(ctx) }, RED_B),
   ]);
   const held: GPUBuffer[] = [];
   const acquire = (bytes: number, label: string) => {
@@ -164,17 +173,15 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     }
     // Reduction levels over all T windows at once: K pairs per window -> 1, ping-pong.
     let kin = plan.K;
-    let logScale = plan.segLog;
     let at = 0;
     for (const g of plan.levels) {
-      const prm = uniform(ctx, [n, 0, T, 0, 0, kin, g, logScale]);
+      const prm = uniform(ctx, [n, 0, T, 0, 0, kin, g]);
       held.push(prm);
       const group = bindGroup(ctx, RED_B, [pairs[at], pairs[1 - at], prm]);
       const pass = prof.beginPass(enc, 'window');
       dispatch(pass, ctx, pWin, group, T * (kin >> g), RED_WG);
       pass.end();
       kin >>= g;
-      logScale += g;
       at = 1 - at;
     }
     prof.resolve(enc);
@@ -199,7 +206,7 @@ export async function fqCheck(ctx: GpuContext, pairs: Uint32Array): Promise<Uint
   const bad = ctx.upload(new Uint32Array(1), 'fq bad');
   const prm = uniform(ctx, [n, 0]);
   try {
-    const pipe = await ctx.pipelines.get('msm_prep', 'fq_check', { PREP_WG }, PREP_B);
+    const pipe = await ctx.pipelines.get('msm_prep', 'fq_check', { PREP_WG, ...g1Plan(ctx) }, PREP_B);
     const enc = ctx.device.createCommandEncoder({ label: 'fq check' });
     const pass = enc.beginComputePass();
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);

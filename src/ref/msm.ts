@@ -103,13 +103,13 @@ function mulSmall(p: Affine, k: number): Affine {
   return r;
 }
 
-/** One (W, S) pair of the bucket reduction (wgsl/kernels/msm_reduce.wgsl). */
+/** One (W, S̃) pair of the bucket reduction (wgsl/kernels/msm_reduce.wgsl). */
 export type ReducePair = { w: Affine; s: Affine };
 
 /**
  * sum_{t=1..M} t·B_t for one window's bucket sums, as the GPU computes it: segments of `seg`
- * buckets give pairs (W_k, S_k) standing for sum_k W_k + seg·sum_k k·S_k, then each level in
- * `levels` (log2 of a group size) merges groups of pairs until one is left; its W is the sum.
+ * buckets give pairs (W_k, S̃_k = seg·S_k) standing for sum_k W_k + sum_k k·S̃_k, then each level
+ * in `levels` (log2 of a group size) merges groups of pairs until one is left; its W is the sum.
  */
 export function reduceWindowLevels(buckets: readonly Affine[], seg: number, levels: readonly number[]): Affine {
   let pairs: ReducePair[] = [];
@@ -119,16 +119,19 @@ export function reduceWindowLevels(buckets: readonly Affine[], seg: number, leve
       run = affineAdd(run, buckets[k * seg + t]);
       acc = affineAdd(acc, run);
     }
-    pairs.push({ w: acc, s: run });
+    pairs.push({ w: acc, s: mulSmall(run, seg) });
   }
-  let scale = seg;
-  for (const g of levels) pairs = reduceLevel(pairs, 1 << g, scale), scale <<= g;
+  for (const g of levels) pairs = reduceLevel(pairs, 1 << g);
   if (pairs.length !== 1) throw new Error(`reduction levels leave ${pairs.length} pairs`);
   return pairs[0].w;
 }
 
-/** Groups of G pairs -> one: W' = sum_j W_{qG+j} + scale·sum_j j·S_{qG+j}, S' = sum_j S_{qG+j}. */
-export function reduceLevel(pairs: readonly ReducePair[], G: number, scale: number): ReducePair[] {
+/**
+ * Groups of G pairs -> one: W' = sum_j W_{qG+j} + sum_j j·S̃_{qG+j}, S̃' = G·sum_j S̃_{qG+j}, as
+ * sum_k W_k + sum_k k·S̃_k = sum_q W'_q + sum_q q·S̃'_q. Carrying S scaled costs log2 G
+ * doublings per level instead of log2(scale), which grows by log2 G each level.
+ */
+export function reduceLevel(pairs: readonly ReducePair[], G: number): ReducePair[] {
   const out: ReducePair[] = [];
   for (let q = 0; q < pairs.length / G; q++) {
     let wsum: Affine = null, run: Affine = null, acc: Affine = null;
@@ -137,7 +140,7 @@ export function reduceLevel(pairs: readonly ReducePair[], G: number, scale: numb
       run = affineAdd(run, pairs[q * G + j].s);
       if (j >= 1) acc = affineAdd(acc, run);
     }
-    out.push({ w: affineAdd(wsum, mulSmall(acc, scale)), s: run });
+    out.push({ w: affineAdd(wsum, acc), s: mulSmall(run, G) });
   }
   return out;
 }

@@ -1,10 +1,10 @@
 // msm_reduce.wgsl: MSM stage 4: bucket reduction, sum_b (b + 1)·B_b per window, as (W, S) pairs reduced level by level so every level is many short threads (src/ref/msm.ts reduceWindowLevels).
 // requires: bn254_g1
 
-// A window's bucket sums are reduced through lists of pairs (W_k, S_k), k < K, that stand for
-//   G = sum_k W_k + scale · sum_k k·S_k.
-// msm_reduce_seg makes the first list from the buckets (segments of RED_SEG buckets, scale =
-// RED_SEG); each msm_reduce_level merges groups of 2^g pairs into one (scale ·= 2^g) until one
+// A window's bucket sums are reduced through lists of pairs (W_k, S̃_k), k < K, that stand for
+//   G = sum_k W_k + sum_k k·S̃_k.
+// msm_reduce_seg makes the first list from the buckets (segments of RED_SEG buckets, S̃ = RED_SEG
+// times the segment's sum); each msm_reduce_level merges groups of 2^g pairs into one until one
 // pair is left, whose W is G. A serial running sum over all buckets of a window would be one
 // thread doing 2·M dependent projective additions: at 8x32 limbs that thread, not the
 // arithmetic, set the time (H100, 2^20: 1.6 s of 2.0 s).
@@ -29,7 +29,7 @@ fn st(off: u32, p: G1P) {
 }
 
 // One thread per (window in batch, segment): W_k = sum_i (i + 1)·B_{k·SEG + i} and
-// S_k = sum_i B_{k·SEG + i}, by a running sum from the top bucket down. Pairs land at the
+// S̃_k = SEG · sum_i B_{k·SEG + i}, by a running sum from the top bucket down. Pairs land at the
 // window's place in the list of all T windows (prm.w0 + jj), kept across batches.
 @compute @workgroup_size(RED_WG)
 fn msm_reduce_seg(@builtin(global_invocation_id) gid: vec3u) {
@@ -43,15 +43,15 @@ fn msm_reduce_seg(@builtin(global_invocation_id) gid: vec3u) {
     run = g1_add(run, ld(24u * (first + RED_SEG - 1u - i)));
     acc = g1_add(acc, run);
   }
+  for (var s = 1u; s < RED_SEG; s <<= 1u) { run = g1_double(run); }
   let o = 48u * ((prm.w0 + jj) * RED_K + k);
   st(o, acc);
   st(o + 24u, run);
 }
 
-// One thread per (window, group q of G = 2^g pairs), p0 = pairs per window K_in, p1 = g,
-// p2 = log2(scale): with k = qG + j,
-//   W'_q = sum_j W_k + scale · sum_j j·S_k,   S'_q = sum_j S_k,   scale' = scale·G,
-// since sum_k W_k + scale·sum_k k·S_k = sum_q W'_q + scale'·sum_q q·S'_q.
+// One thread per (window, group q of G = 2^g pairs), p0 = pairs per window K_in, p1 = g: with
+// k = qG + j,   W'_q = sum_j W_k + sum_j j·S̃_k,   S̃'_q = G · sum_j S̃_k,
+// since sum_k W_k + sum_k k·S̃_k = sum_q W'_q + sum_q q·S̃'_q (src/ref/msm.ts reduceLevel).
 @compute @workgroup_size(RED_WG)
 fn msm_reduce_level(@builtin(global_invocation_id) gid: vec3u) {
   let kin = prm.p0; let g = prm.p1;
@@ -69,7 +69,7 @@ fn msm_reduce_level(@builtin(global_invocation_id) gid: vec3u) {
     run = g1_add(run, ld(off + 24u));
     if (j >= 1u) { acc = g1_add(acc, run); }
   }
-  for (var d = 0u; d < prm.p2; d++) { acc = g1_double(acc); }
+  for (var d = 0u; d < g; d++) { run = g1_double(run); }
   st(48u * t, g1_add(wsum, acc));
   st(48u * t + 24u, run);
 }
