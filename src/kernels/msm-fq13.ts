@@ -10,7 +10,7 @@ import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { PREP_WG } from './msm-plan.js';
-import { bindGroup, dispatch, g1Plan, PREP_B, uniform } from './msm.js';
+import { bindGroup, dispatch, PREP_B, uniform } from './msm.js';
 
 export type FqLayout = '8x32' | '20x13';
 
@@ -56,7 +56,7 @@ export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: num
   const prm = uniform(ctx, [threads, iters]);
   try {
     const [kernel, entry] = BENCH[layout];
-    const pipe = await ctx.pipelines.get(kernel, entry, kernel === 'msm_prep' ? { PREP_WG, ...g1Plan(ctx) } : { PREP_WG }, PREP_B);
+    const pipe = await ctx.pipelines.get(kernel, entry, { PREP_WG }, PREP_B);
     const group = bindGroup(ctx, PREP_B, [buf, bad, prm]);
     const ms: number[] = [];
     for (let r = 0; r <= reps; r++) {

@@ -18,15 +18,6 @@ const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-o
 const RED_B: BindingKind[] = ['read-only-storage', 'storage', 'uniform'];
 export const PREP_B: BindingKind[] = ['storage', 'storage', 'uniform'];
 
-/**
- * Plan constant of every kernel that includes bn254_g1.wgsl: unrolled Fq multiplies in the
- * projective formulas on GPUs, rolled on CPU adapters (SwiftShader's compiler crashes on the
- * unrolled form inlined 12 times).
- */
-export function g1Plan(ctx: GpuContext): { G1_UNROLLED: number } {
-  return { G1_UNROLLED: ctx.features.cpu ? 0 : 1 };
-}
-
 /** The 8-word MsmParams uniform of every MSM kernel, unused words zero. */
 export function uniform(ctx: GpuContext, words: number[]): GPUBuffer {
   const data = new Uint32Array(8);
@@ -56,7 +47,7 @@ export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number
   const bad = ctx.upload(new Uint32Array([0xffffffff]), 'msm bad');
   const prm = uniform(ctx, [n, 0]);
   try {
-    const pipe = await ctx.pipelines.get('msm_prep', 'msm_to_mont', { PREP_WG, ...g1Plan(ctx) }, PREP_B);
+    const pipe = await ctx.pipelines.get('msm_prep', 'msm_to_mont', { PREP_WG }, PREP_B);
     const enc = ctx.device.createCommandEncoder({ label: 'msm bases' });
     const pass = enc.beginComputePass({ label: 'msm to_mont' });
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
@@ -98,10 +89,10 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     ctx.pipelines.get('msm_sort', 'msm_scan_totals', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scan_add', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scatter', sortP, SORT_B),
-    ctx.pipelines.get('msm_walk', 'msm_walk', { WALK_S: S, WALK_WG, ...g1Plan(ctx) }, WALK_B),
-    ctx.pipelines.get('msm_walk', 'msm_fixup', { WALK_S: S, WALK_WG, ...g1Plan(ctx) }, WALK_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg, RED_WG, ...g1Plan(ctx) }, RED_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_level', { MSM_M: M, RED_SEG: plan.seg, RED_WG, ...g1Plan(ctx) }, RED_B),
+    ctx.pipelines.get('msm_walk', 'msm_walk', { WALK_S: S, WALK_WG }, WALK_B),
+    ctx.pipelines.get('msm_walk', 'msm_fixup', { WALK_S: S, WALK_WG }, WALK_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg, RED_WG }, RED_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_level', { MSM_M: M, RED_SEG: plan.seg, RED_WG }, RED_B),
   ]);
   const held: GPUBuffer[] = [];
   const acquire = (bytes: number, label: string) => {
@@ -206,7 +197,7 @@ export async function fqCheck(ctx: GpuContext, pairs: Uint32Array): Promise<Uint
   const bad = ctx.upload(new Uint32Array(1), 'fq bad');
   const prm = uniform(ctx, [n, 0]);
   try {
-    const pipe = await ctx.pipelines.get('msm_prep', 'fq_check', { PREP_WG, ...g1Plan(ctx) }, PREP_B);
+    const pipe = await ctx.pipelines.get('msm_prep', 'fq_check', { PREP_WG }, PREP_B);
     const enc = ctx.device.createCommandEncoder({ label: 'fq check' });
     const pass = enc.beginComputePass();
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
