@@ -9,8 +9,9 @@ import { GpuContext } from '../src/gpu/context.js';
 import { fieldBenchJob } from '../src/kernels/field.js';
 import { fieldBenchThread } from '../src/ref/babybear.js';
 import { checkFieldOp, FIELD_CHECK_OPS } from '../test/gpu/field-check.js';
+import { median } from '../test/support/stats.js';
 import { Profiler } from '../src/gpu/profiler.js';
-import { median, roofline, warmUp } from './node-gpu.js';
+import { roofline, warmUp } from './node-gpu.js';
 
 export interface BenchOutput {
   rows: Record<string, unknown>[];

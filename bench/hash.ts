@@ -18,13 +18,14 @@ import { checkPoseidon2 } from '../test/gpu/poseidon2-check.js';
 import { checkMerkle } from '../test/gpu/merkle-check.js';
 import { checkGrind } from '../test/gpu/grind-check.js';
 import { checkCommit } from '../test/gpu/commit-check.js';
+import { median } from '../test/support/stats.js';
 import type { CheckRow } from '../test/gpu/poseidon2-check.js';
 import p2Vectors from '../test/vectors/poseidon2.json' with { type: 'json' };
 import merkleVectors from '../test/vectors/merkle.json' with { type: 'json' };
 import challengerVectors from '../test/vectors/challenger.json' with { type: 'json' };
 import commitVectors from '../test/vectors/encode_commit.json' with { type: 'json' };
 import { findNative, nativeMatrix, nativeRows, quickValues } from './hash-data.js';
-import { median, roofline, warmUp } from './node-gpu.js';
+import { roofline, warmUp } from './node-gpu.js';
 import type { BenchOutput } from './field.js';
 
 type Row = Record<string, unknown>;

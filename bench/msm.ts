@@ -14,7 +14,8 @@ import { FR_R } from '../src/params/bn254.js';
 import { benchFqLayouts, checkFq13 } from '../test/gpu/fq-layout-check.js';
 import { checkFq, checkMsmCase, msmCases, packPoints, seededScalar } from '../test/gpu/msm-check.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
-import { median, roofline, warmUp } from './node-gpu.js';
+import { median } from '../test/support/stats.js';
+import { roofline, warmUp } from './node-gpu.js';
 import type { BenchOutput } from './field.js';
 
 const G = bn254.G1.Point;

@@ -20,11 +20,6 @@ export async function roofline(device: GPUDevice): Promise<{ copyGBs: number; mo
   return mod.measureRoofline(device);
 }
 
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
-
 /**
  * Run `once` until `minMs` of wall time has passed (at least twice). The H100 idles at ~345 MHz
  * and ramps its clock only under sustained load: a single untimed rep left the first timed

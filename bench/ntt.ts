@@ -24,10 +24,11 @@ import { NTT_WG, nttToGpu, type NttSpec } from '../src/kernels/ntt.js';
 import * as ref from '../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../src/ref/babybear.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
+import { median } from '../test/support/stats.js';
 import vectors from '../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
 import { checkNttErrors, checkNttProperties, checkNttVectors } from '../test/gpu/ntt-check.js';
-import { median, roofline, warmUp } from './node-gpu.js';
+import { roofline, warmUp } from './node-gpu.js';
 import type { BenchOutput } from './field.js';
 
 type Op = 'dft' | 'lde' | 'encode';

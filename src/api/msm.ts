@@ -65,6 +65,11 @@ function beToWords(b: Uint8Array, off: number, dst: Uint32Array, at: number, lim
 const P_LIMBS = toLimbs(FQ_P);
 const R_LIMBS = toLimbs(FR_R);
 
+/** The empty-input check, shared by msm's fail-fast pre-check and the bases encoding. */
+function requirePoints(n: number): void {
+  if (n === 0) throw new ProverError('INVALID_LENGTH', 'msm needs at least one point');
+}
+
 function encodePoints(points: MsmPoints): { words: Uint32Array; n: number; identity: number[] } {
   const identity: number[] = [];
   if (points instanceof Uint8Array) {
@@ -83,7 +88,7 @@ function encodePoints(points: MsmPoints): { words: Uint32Array; n: number; ident
   }
   if (!Array.isArray(points)) throw new ProverError('INVALID_ARGUMENT', 'points must be an array of bn254 G1 points or a Uint8Array of 64-byte affine points');
   const n = points.length;
-  if (n === 0) throw new ProverError('INVALID_LENGTH', 'msm needs at least one point');
+  requirePoints(n);
   const words = new Uint32Array(16 * n);
   points.forEach((p, i) => {
     if (!(p instanceof G1)) throw new ProverError('INVALID_ARGUMENT', `points[${i}] is not a bn254.G1.Point`);
@@ -190,7 +195,7 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
       alive();
       // Check the scalars before the (slower) bases upload so bad input fails fast.
       const n = points instanceof Uint8Array ? points.length / 64 : Array.isArray(points) ? points.length : 0;
-      if (n === 0) throw new ProverError('INVALID_LENGTH', 'msm needs at least one point');
+      requirePoints(n);
       if (Number.isInteger(n)) encodeScalars(scalars, n);
       const h = await msmBases(points);
       try {

@@ -9,6 +9,7 @@ import type { GpuContext } from '../../src/gpu/context.js';
 import { fq13Check, fqMulBench, type FqLayout } from '../../src/kernels/msm-fq13.js';
 import { FQ_P, fromLimbs, toLimbs } from '../../src/params/bn254.js';
 import { SplitMix64 } from '../support/splitmix.js';
+import { median } from '../support/stats.js';
 import { seededScalar, type MsmCheckRow } from './msm-check.js';
 
 /** Edge values: 0, 1, p-1, p-2, values with all-ones or single-bit 13-bit limbs, 2^255 mod p. */
@@ -54,8 +55,6 @@ export interface FqBenchRow {
   ok: boolean;
   detail: string;
 }
-
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1];
 
 /**
  * Both layouts on the same job (threads x 2·iters multiplies), 8x32 first. A layout's row is

@@ -1,0 +1,11 @@
+/**
+ * Summary statistics for timings. Browser-safe (no Node imports): test/gpu/*.ts runs in the
+ * dev page as well as in the benches, so the helpers they share live here, not in bench/.
+ * @module
+ */
+
+/** The upper median (the middle element of the sorted copy; the higher of the two for even lengths). */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
