@@ -140,13 +140,16 @@ emit('// u = x1·aR, v = x2·aR (mod p) throughout; at u = 1 (or v = 1), x1 = (a
 emit('// one Montgomery multiply by R^3 gives a^-1·R. About 700 steps of 8-limb shifts and');
 emit('// subtractions: on the H100 ~20x fewer instructions than Fermat (254 squarings + ~125');
 emit('// multiplies of ~2000 instructions each with emulated mulhi). Variable time; 0 -> 0.');
+emit('// Each step halves u or v or subtracts (and the next step halves), so canonical inputs finish');
+emit('// within 2·(254 + 254) steps; the cap only keeps a non-canonical input (u = p: u - v = 0, then');
+emit('// halving 0 forever) from hanging the GPU. Such an input returns garbage, never a hang.');
 emit('fn fq_inv(a: Fq) -> Fq {');
 emit('  if (fq_is_zero(a)) { return a; }');
 emit('  var u = a; var v = fq_p();');
 emit('  var x1 = Fq(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u); var x2 = fq_zero();');
 emit('  let r3 = FQ_R3_LIMBS;');
 emit('  let r3f = Fq(' + R.map((i) => `r3[${i}]`).join(', ') + ');');
-emit('  loop {');
+emit('  for (var step = 0u; step < 1024u; step++) {');
 emit('    if (fq_is_unit(u)) { return fq_mul(x1, r3f); }');
 emit('    if (fq_is_unit(v)) { return fq_mul(x2, r3f); }');
 emit('    if ((u[0] & 1u) == 0u) { u = fq_shr1(u); x1 = fq_half(x1); }');
@@ -157,6 +160,7 @@ emit('      if (br == 0u) { u = d; x1 = fq_sub(x1, x2); }');
 emit('      else { _ = fq_sub_raw(v, u, &d); v = d; x2 = fq_sub(x2, x1); }');
 emit('    }');
 emit('  }');
+emit('  return fq_zero();');
 emit('}');
 
 // GEN_OUT redirects the output (test/unit/generated-wgsl.test.ts checks the committed file is fresh).

@@ -273,13 +273,16 @@ fn fq_is_unit(a: Fq) -> bool { return ((a[0] ^ 1u) | a[1] | a[2] | a[3] | a[4] |
 // one Montgomery multiply by R^3 gives a^-1·R. About 700 steps of 8-limb shifts and
 // subtractions: on the H100 ~20x fewer instructions than Fermat (254 squarings + ~125
 // multiplies of ~2000 instructions each with emulated mulhi). Variable time; 0 -> 0.
+// Each step halves u or v or subtracts (and the next step halves), so canonical inputs finish
+// within 2·(254 + 254) steps; the cap only keeps a non-canonical input (u = p: u - v = 0, then
+// halving 0 forever) from hanging the GPU. Such an input returns garbage, never a hang.
 fn fq_inv(a: Fq) -> Fq {
   if (fq_is_zero(a)) { return a; }
   var u = a; var v = fq_p();
   var x1 = Fq(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u); var x2 = fq_zero();
   let r3 = FQ_R3_LIMBS;
   let r3f = Fq(r3[0], r3[1], r3[2], r3[3], r3[4], r3[5], r3[6], r3[7]);
-  loop {
+  for (var step = 0u; step < 1024u; step++) {
     if (fq_is_unit(u)) { return fq_mul(x1, r3f); }
     if (fq_is_unit(v)) { return fq_mul(x2, r3f); }
     if ((u[0] & 1u) == 0u) { u = fq_shr1(u); x1 = fq_half(x1); }
@@ -290,4 +293,5 @@ fn fq_inv(a: Fq) -> Fq {
       else { _ = fq_sub_raw(v, u, &d); v = d; x2 = fq_sub(x2, x1); }
     }
   }
+  return fq_zero();
 }
