@@ -143,6 +143,7 @@ emit('// multiplies of ~2000 instructions each with emulated mulhi). Variable ti
 emit('// Each step halves u or v or subtracts (and the next step halves), so canonical inputs finish');
 emit('// within 2·(254 + 254) steps; the cap only keeps a non-canonical input (u = p: u - v = 0, then');
 emit('// halving 0 forever) from hanging the GPU. Such an input returns garbage, never a hang.');
+emit('// CPU twin with step counts: src/ref/fq-inv.ts (test/unit/fq-inv.test.ts).');
 emit('fn fq_inv(a: Fq) -> Fq {');
 emit('  if (fq_is_zero(a)) { return a; }');
 emit('  var u = a; var v = fq_p();');

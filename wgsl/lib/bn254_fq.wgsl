@@ -276,6 +276,7 @@ fn fq_is_unit(a: Fq) -> bool { return ((a[0] ^ 1u) | a[1] | a[2] | a[3] | a[4] |
 // Each step halves u or v or subtracts (and the next step halves), so canonical inputs finish
 // within 2·(254 + 254) steps; the cap only keeps a non-canonical input (u = p: u - v = 0, then
 // halving 0 forever) from hanging the GPU. Such an input returns garbage, never a hang.
+// CPU twin with step counts: src/ref/fq-inv.ts (test/unit/fq-inv.test.ts).
 fn fq_inv(a: Fq) -> Fq {
   if (fq_is_zero(a)) { return a; }
   var u = a; var v = fq_p();
