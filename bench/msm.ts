@@ -67,7 +67,7 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
   const fq13 = await checkFq13(ctx, 4096);
   rows.push({ bench: 'msm-check', ...fq13 });
   ok &&= fq13.ok;
-  const names = { '8x32': '8x32 CIOS no-carry, emulated mulhi, unrolled', '20x13': '20x13 no-carry Montgomery, unrolled' };
+  const names = { '8x32': '8x32 CIOS no-carry, emulated mulhi, unrolled', '20x13': '20x13 no-carry Montgomery, unrolled', '8x32 via 20x13': '8x32 state, fq_mul13 (repack, 20x13 multiply, 4 doublings)' };
   for (const r of await benchFqLayouts(ctx, 1 << 18, 64, 5)) {
     ok &&= r.ok;
     rows.push({ bench: 'fq-mul', adapter: ctx.description, ...r, kernel: names[r.layout], rooflineBabyBearGmulsPerS: limit.montGmuls, ratio: +(r.gmulsPerS / limit.montGmuls).toFixed(5), copyGBs: limit.copyGBs });

@@ -1,6 +1,6 @@
-// Autorun mode `fq-bench` (not in all-check): the BN254 Fq multiply microbenchmark for both
-// limb layouts, 8x32 (emulated mulhi) and 20x13 (no-carry), on the same job, after the 20x13
-// check against bigint. `&threads=N&iters=K&reps=R` (defaults 4096, 16, 3: SwiftShader-sized).
+// Autorun mode `fq-bench` (not in all-check): the BN254 Fq multiply microbenchmark for the limb
+// layouts, 8x32 (emulated mulhi), 20x13 (no-carry) and 8x32 values multiplied on 13-bit limbs
+// (fq_mul13), on the same job, after the 20x13 check against bigint. `&threads=N&iters=K&reps=R` (defaults 4096, 16, 3: SwiftShader-sized).
 import type { ModeContext } from '../autorun.js';
 import { GpuContext } from '../../src/gpu/context.js';
 import { benchFqLayouts, checkFq13 } from '../../test/gpu/fq-layout-check.js';

@@ -12,12 +12,14 @@ import type { KernelName } from '../wgsl.gen.js';
 import { PREP_WG } from './msm-plan.js';
 import { bindGroup, dispatch, PREP_B, uniform } from './msm.js';
 
-export type FqLayout = '8x32' | '20x13';
+/** '8x32 via 20x13': 8 x 32 values whose multiply runs on 13-bit limbs (fq_mul13). */
+export type FqLayout = '8x32' | '20x13' | '8x32 via 20x13';
 
 /** Kernel and entry of the throughput job per layout. */
 const BENCH: Record<FqLayout, [KernelName, string]> = {
   '8x32': ['msm_prep', 'fq_bench'],
   '20x13': ['msm_fq13', 'fq13_bench'],
+  '8x32 via 20x13': ['msm_fq13', 'fq_mixed_bench'],
 };
 
 /** Pairs (a, b) as 16 canonical words each -> 32 words each: a·b, a·a, a, a·b (via 8x32 Montgomery). */

@@ -43,3 +43,14 @@ fn fq13_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   for (var k = 0u; k < prm.iters; k++) { x = fq13_mul(x, y); y = fq13_mul(y, x); }
   stp(8u * i, fq13_to_fq(fq13_from_mont(x)));
 }
+
+// Throughput of fq_mul13 (8 x 32 state, 13-bit multiply): the same job and words as fq_bench.
+@compute @workgroup_size(PREP_WG)
+fn fq_mixed_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = flat(gid, nwg);
+  if (i >= prm.n) { return; }
+  var x = fq_to_mont(Fq(i, 1u, 2u, 3u, 4u, 5u, 6u, 7u));
+  var y = fq_to_mont(Fq(i ^ 0x9e3779b9u, 7u, 6u, 5u, 4u, 3u, 2u, 1u));
+  for (var k = 0u; k < prm.iters; k++) { x = fq_mul13(x, y); y = fq_mul13(y, x); }
+  stp(8u * i, fq_from_mont(x));
+}

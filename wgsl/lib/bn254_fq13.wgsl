@@ -221,3 +221,11 @@ fn fq13_from_mont(a: Fq13) -> Fq13 { return fq13_mul(a, Fq13(1u, 0u, 0u, 0u, 0u,
 // Montgomery domains: x·2^256 (bn254_fq) <-> x·2^260 (here), one multiply each way.
 fn fq13_from_fq_mont(a: Fq) -> Fq13 { return fq13_mul(fq13_from_fq(a), fq13_const(FQ13_FROM32_LIMBS)); }
 fn fq13_to_fq_mont(a: Fq13) -> Fq { return fq13_to_fq(fq13_mul(a, fq13_const(FQ13_TO32_LIMBS))); }
+
+// fq_mul on 13-bit limbs: state stays 8 x 32 (x·2^256) and only the multiply repacks. The
+// 20 x 13 product of the same integers is ab·2^512·2^-260 = ab·2^252, so 4 doublings give
+// ab·2^256. A candidate drop-in for the MSM walker (measured by the fq-bench "mixed" row).
+fn fq_mul13(a: Fq, b: Fq) -> Fq {
+  let t = fq13_to_fq(fq13_mul(fq13_from_fq(a), fq13_from_fq(b)));
+  return fq_double(fq_double(fq_double(fq_double(t))));
+}
