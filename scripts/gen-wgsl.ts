@@ -2,7 +2,9 @@
  * WGSL linker: turns wgsl/lib/*.wgsl (functions only) and wgsl/kernels/*.wgsl (entry points)
  * into src/wgsl.gen.ts, one self-contained source string per kernel.
  *
- * Each file starts with `// <name>.wgsl: summary` and `// requires: a, b` (lib module names).
+ * Each file starts with `// <file>: summary` and `// requires: a, b` (lib module names). A file
+ * named <name>.gen.wgsl is written by a scripts/gen-*.ts generator (edit the generator, then
+ * `npm run gen`); its module is <name>, the same as for a hand-written <name>.wgsl.
  * The linker resolves requires transitively, emits each module once in dependency order
  * (dependencies first), rejects bindings and entry points in lib/, and records for each kernel
  * which parameter constants (src/params/wgsl-consts.ts) and which plan constants (any other
@@ -33,11 +35,12 @@ export interface LinkedKernel {
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const GEN_PATH = join(ROOT, 'src', 'wgsl.gen.ts');
 
-export function parseModule(name: string, text: string): WgslModule {
+/** `file` is the file name (`x.wgsl`, or `x.gen.wgsl` for generated code); the module is `name`. */
+export function parseModule(name: string, text: string, file = `${name}.wgsl`): WgslModule {
   const lines = text.split('\n');
-  if (!lines[0]?.startsWith(`// ${name}.wgsl:`)) throw new Error(`${name}.wgsl: line 1 must be "// ${name}.wgsl: <summary>"`);
+  if (!lines[0]?.startsWith(`// ${file}:`)) throw new Error(`${file}: line 1 must be "// ${file}: <summary>"`);
   const m = /^\/\/ requires:(.*)$/.exec(lines[1] ?? '');
-  if (!m) throw new Error(`${name}.wgsl: line 2 must be "// requires: a, b" (may be empty)`);
+  if (!m) throw new Error(`${file}: line 2 must be "// requires: a, b" (may be empty)`);
   const requires = m[1].split(',').map((s) => s.trim()).filter(Boolean);
   return { name, requires, body: text.trimEnd() + '\n' };
 }
@@ -45,8 +48,10 @@ export function parseModule(name: string, text: string): WgslModule {
 function readDir(dir: string): Map<string, WgslModule> {
   const out = new Map<string, WgslModule>();
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.wgsl')).sort()) {
-    const name = f.slice(0, -'.wgsl'.length);
-    out.set(name, parseModule(name, readFileSync(join(dir, f), 'utf8')));
+    // x.gen.wgsl is written by a scripts/gen-*.ts generator (edit that, not the file): module x.
+    const name = f.replace(/(\.gen)?\.wgsl$/, '');
+    if (out.has(name)) throw new Error(`${dir}: both ${name}.wgsl and ${name}.gen.wgsl`);
+    out.set(name, parseModule(name, readFileSync(join(dir, f), 'utf8'), f));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * The NTT plan, in plain TypeScript (no GPU): how a transform of 2^k rows splits into Stockham
  * radix passes, what each pass's uniform holds, and the twiddle / scale tables the kernel
- * (wgsl/kernels/ntt_stockham.wgsl) reads. test/unit/ntt-plan.test.ts runs these exact index
+ * (wgsl/kernels/ntt_stockham.gen.wgsl) reads. test/unit/ntt-plan.test.ts runs these exact index
  * formulas on the CPU against src/ref/ntt.ts, so a wrong index shows up without a GPU.
  *
  * Stockham auto-sort (radix R, stride Ns = product of earlier radices), for j < n/R, k = j mod Ns:
@@ -80,7 +80,7 @@ export function planTransform(logN: number, inRows: number, lastFlags: number, m
   });
 }
 
-/** The 8-word uniform of one pass (field order of NttParams in ntt_stockham.wgsl). */
+/** The 8-word uniform of one pass (field order of NttParams in ntt_stockham.gen.wgsl). */
 export function passUniform(p: NttPass): Uint32Array {
   return Uint32Array.from([p.n, p.ns, p.inRows, p.twShift, p.flags, p.logN, 0, 0]);
 }

@@ -1,5 +1,5 @@
 /**
- * Host side of wgsl/kernels/ntt_stockham.wgsl: turns a dft / idft / coset LDE / encode job on a
+ * Host side of wgsl/kernels/ntt_stockham.gen.wgsl: turns a dft / idft / coset LDE / encode job on a
  * row-major h×w matrix into Stockham passes (src/kernels/ntt-plan.ts), all recorded into one
  * compute pass of one command encoder, ping-ponging between two pooled buffers. Zero padding
  * is fused into the first pass's loads; 1/h and the coset powers s^j into the idft's last store;

@@ -1,6 +1,6 @@
 /**
  * BN254 (alt_bn128) constants: base field Fq, scalar field Fr, G1 (y^2 = x^3 + 3), and the
- * 8 x 32-bit Montgomery layout the WGSL field (wgsl/lib/bn254_fq.wgsl) uses. Everything
+ * 8 x 32-bit Montgomery layout the WGSL field (wgsl/lib/bn254_fq.gen.wgsl) uses. Everything
  * derived is computed here from the two moduli, never typed in.
  * @module
  */
@@ -68,7 +68,7 @@ export const toMont = (x: bigint): bigint => mod(x * FQ_R, FQ_P);
 export const fromMont = (x: bigint): bigint => mod(x * invMod(FQ_R, FQ_P), FQ_P);
 
 /**
- * The alternative layout (wgsl/lib/bn254_fq13.wgsl): 20 limbs of 13 bits, R13 = 2^260. 13 bits is
+ * The alternative layout (wgsl/lib/bn254_fq13.gen.wgsl): 20 limbs of 13 bits, R13 = 2^260. 13 bits is
  * the widest limb for which 40 limb products (2 per row, 20 rows) fit a u32 accumulator
  * (40·(2^13-1)^2 < 2^31.4), so the Montgomery rows need no carries.
  */
@@ -107,7 +107,7 @@ export const BN254_WGSL_CONSTS = {
   FQ13_MU,
   FQ13_R2_LIMBS: toLimbs13(mod(FQ13_R * FQ13_R, FQ_P)),
   // fq13_mul(x·2^256, 2^264) = x·2^260: an 8x32 Montgomery value into the 13-bit domain; and
-  // fq13_mul(x·2^260, 2^256) = x·2^256 back (one multiply each way, see bn254_fq13.wgsl).
+  // fq13_mul(x·2^260, 2^256) = x·2^256 back (one multiply each way, see bn254_fq13.gen.wgsl).
   FQ13_FROM32_LIMBS: toLimbs13(mod(1n << 264n, FQ_P)),
   FQ13_TO32_LIMBS: toLimbs13(mod(1n << 256n, FQ_P)),
 } as const;

@@ -1,5 +1,5 @@
 /**
- * CPU twin of the WGSL Fq inversion (scripts/gen-bn254-fq.ts -> wgsl/lib/bn254_fq.wgsl fq_inv):
+ * CPU twin of the WGSL Fq inversion (scripts/gen-bn254-fq.ts -> wgsl/lib/bn254_fq.gen.wgsl fq_inv):
  * the binary extended Euclid algorithm on the Montgomery integer aR, one step per loop turn as
  * the shader takes them, so tests can check its answer and how many steps it needs (the shader
  * stops after FQ_INV_MAX_STEPS, a bound that must never bind for canonical inputs).

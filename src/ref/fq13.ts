@@ -1,5 +1,5 @@
 /**
- * CPU twin of wgsl/lib/bn254_fq13.wgsl: the no-carry Montgomery multiply on 20 x 13-bit limbs
+ * CPU twin of wgsl/lib/bn254_fq13.gen.wgsl: the no-carry Montgomery multiply on 20 x 13-bit limbs
  * (R = 2^260), row by row as the generated WGSL does it, with every u32 accumulator checked
  * against 2^32 so the bound argument (<= 40 products of < 2^26 plus one carry < 2^19 per
  * accumulator) is tested, not just stated. Layout conversions to/from 8 x 32 limbs too.

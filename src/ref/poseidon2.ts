@@ -1,5 +1,5 @@
 /**
- * CPU twin of wgsl/lib/poseidon2_s16.wgsl / _s24.wgsl: Plonky3's Poseidon2 over BabyBear on canonical values
+ * CPU twin of wgsl/lib/poseidon2_s16.gen.wgsl / _s24.wgsl: Plonky3's Poseidon2 over BabyBear on canonical values
  * (plonky3.md §2). Round structure: M_E; 4 full rounds (add RC to every lane, x^7 on every
  * lane, M_E); R_P partial rounds (RC and x^7 on lane 0 only, then M_I = J + diag(V)); 4 full
  * rounds. Any constant set of the right shape can be passed; the default is Plonky3's.

@@ -1,5 +1,5 @@
 /**
- * The two BN254 Fq layouts on the GPU: the 20 x 13-bit Montgomery multiply (bn254_fq13.wgsl)
+ * The two BN254 Fq layouts on the GPU: the 20 x 13-bit Montgomery multiply (bn254_fq13.gen.wgsl)
  * against bigint with edge values, and the side-by-side multiply microbenchmark of 8x32 and
  * 20x13 (dev page `?autorun=fq-bench`, `npm run bench -- msm`). The benchmark checks before it
  * reports: both layouts must write the same words, equal to a bigint replay of the same job.

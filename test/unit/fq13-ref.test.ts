@@ -1,4 +1,4 @@
-// The 20 x 13-bit Montgomery multiply (src/ref/fq13.ts, twin of wgsl/lib/bn254_fq13.wgsl)
+// The 20 x 13-bit Montgomery multiply (src/ref/fq13.ts, twin of wgsl/lib/bn254_fq13.gen.wgsl)
 // against bigint, with the u32 accumulator bound checked on edge and random inputs.
 import { describe, expect, it } from 'vitest';
 import { BN254_WGSL_CONSTS, FQ13_MU, FQ13_R, FQ_P, fromLimbs13, invMod, mod, toLimbs, toLimbs13 } from '../../src/params/bn254.js';

@@ -1,5 +1,5 @@
 // The GPU NTT's plan and index formulas (src/kernels/ntt-plan.ts), executed on the CPU step for
-// step as wgsl/kernels/ntt_stockham.wgsl does them (Montgomery tables, canonical data), against
+// step as wgsl/kernels/ntt_stockham.gen.wgsl does them (Montgomery tables, canonical data), against
 // src/ref/ntt.ts: a wrong radix split, twiddle exponent, output mapping or scale table fails here.
 import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
@@ -53,8 +53,8 @@ function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Arr
 }
 
 describe('NTT plan (CPU run of the GPU index math)', () => {
-  it('wgsl/kernels/ntt_stockham.wgsl is what scripts/gen-ntt-wgsl.ts generates', () => {
-    expect(readFileSync(new URL('../../wgsl/kernels/ntt_stockham.wgsl', import.meta.url), 'utf8')).toBe(nttWgsl());
+  it('wgsl/kernels/ntt_stockham.gen.wgsl is what scripts/gen-ntt-wgsl.ts generates', () => {
+    expect(readFileSync(new URL('../../wgsl/kernels/ntt_stockham.gen.wgsl', import.meta.url), 'utf8')).toBe(nttWgsl());
   });
 
   it('radices multiply to 2^k and each has an entry point', () => {

@@ -63,7 +63,7 @@ describe('generated straight-line Poseidon2 WGSL', () => {
   });
   it('no state lane is indexed: the permutation libs hold no array type', () => {
     const files = poseidon2Wgsl();
-    for (const w of [16, 24]) expect(files[`wgsl/lib/poseidon2_s${w}.wgsl`]).not.toMatch(/array</);
+    for (const w of [16, 24]) expect(files[`wgsl/lib/poseidon2_s${w}.gen.wgsl`]).not.toMatch(/array</);
   });
   it('multiply counts: 564 at width 16, 852 at width 24 (S-boxes only: the internal diagonal takes none)', () => {
     expect(montMulsPerPermutation(16)).toBe(564);

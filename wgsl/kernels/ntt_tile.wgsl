@@ -9,7 +9,7 @@
 //   2. log T radix-2 DIF stages in place (barrier between stages): V[s] ends at r = bitrev(s);
 //   3. store: output-local row q -> (c, s) as in the plan, dest = (j − k)·T + k + s·Ns, so the
 //             stores are runs of ≥ L contiguous words; the last pass maps / scales / bit-reverses
-//             exactly as ntt_stockham.wgsl's ntt_store does.
+//             exactly as ntt_stockham.gen.wgsl's ntt_store does.
 // Data stay canonical: table entries are in Montgomery form, so bb_mul(x, t·2^32) = x·t.
 
 struct NttTileParams {
