@@ -16,6 +16,17 @@ export function storageUsage(): GPUBufferUsageFlags {
   return GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 }
 
+/** The constant uniform holding `words`, from `cache` or made once and kept there (key: the words). */
+export function cachedUniform(ctx: GpuContext, cache: Map<string, GPUBuffer>, words: Uint32Array, label: string): GPUBuffer {
+  const key = words.join(',');
+  let buf = cache.get(key);
+  if (!buf) {
+    buf = ctx.constantBuffer(words, GPUBufferUsage.UNIFORM, `${label} ${key}`);
+    cache.set(key, buf);
+  }
+  return buf;
+}
+
 export class GpuContext {
   lost = false;
   lostMessage = '';
@@ -50,6 +61,16 @@ export class GpuContext {
   upload(data: Uint32Array, label = 'input'): GPUBuffer {
     const buf = this.pool.acquire(Math.max(data.byteLength, 4), storageUsage(), label);
     if (data.byteLength > 0) this.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
+    return buf;
+  }
+
+  /**
+   * An unpooled buffer holding `data` for as long as the device lives: tables and uniforms a
+   * kernel family computes once and caches (usage: STORAGE or UNIFORM; COPY_DST is added).
+   */
+  constantBuffer(data: Uint32Array, usage: GPUBufferUsageFlags, label: string): GPUBuffer {
+    const buf = this.device.createBuffer({ size: data.byteLength, usage: usage | GPUBufferUsage.COPY_DST, label });
+    this.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
     return buf;
   }
 

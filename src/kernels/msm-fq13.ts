@@ -10,7 +10,7 @@ import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { PREP_WG } from './msm-plan.js';
-import { bindGroup, dispatch, PREP_B, uniform } from './msm.js';
+import { bindGroup, dispatch, PREP_B, runPairCheck, uniform } from './msm.js';
 
 /** '8x32 via 20x13': 8 x 32 values whose multiply runs on 13-bit limbs (fq_mul13). */
 export type FqLayout = '8x32' | '20x13' | '8x32 via 20x13';
@@ -23,24 +23,8 @@ const BENCH: Record<FqLayout, [KernelName, string]> = {
 };
 
 /** Pairs (a, b) as 16 canonical words each -> 32 words each: a·b, a·a, a, a·b (via 8x32 Montgomery). */
-export async function fq13Check(ctx: GpuContext, pairs: Uint32Array): Promise<Uint32Array> {
-  const n = pairs.length / 16;
-  const words = new Uint32Array(n * 32);
-  for (let i = 0; i < n; i++) words.set(pairs.subarray(16 * i, 16 * i + 16), 32 * i);
-  const buf = ctx.upload(words, 'fq13 check');
-  const bad = ctx.upload(new Uint32Array(1), 'fq13 unused');
-  const prm = uniform(ctx, [n, 0]);
-  try {
-    const pipe = await ctx.pipelines.get('msm_fq13', 'fq13_check', { PREP_WG }, PREP_B);
-    const enc = ctx.device.createCommandEncoder({ label: 'fq13 check' });
-    const pass = enc.beginComputePass();
-    dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
-    pass.end();
-    ctx.device.queue.submit([enc.finish()]);
-    return await ctx.readback(buf, n * 32);
-  } finally {
-    for (const b of [buf, bad, prm]) ctx.pool.release(b);
-  }
+export function fq13Check(ctx: GpuContext, pairs: Uint32Array): Promise<Uint32Array> {
+  return runPairCheck(ctx, 'msm_fq13', 'fq13_check', pairs);
 }
 
 export interface FqBenchResult {

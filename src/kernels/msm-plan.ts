@@ -24,9 +24,8 @@ export interface MsmPlan {
   batches: number;
   /** walker threads for a batch of nwin windows */
   walkThreads: number;
-  /** bucket-reduction segment length (power of two dividing M) and its log */
+  /** bucket-reduction segment length (power of two dividing M) */
   seg: number;
-  segLog: number;
   /** (W, S) pairs per window after the segments, K = M / seg, kept for all T windows */
   K: number;
   /** log2 of the group merged per reduction level (msm_reduce_level), K -> 1 */
@@ -103,10 +102,9 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   // Pairs of every window stay on the GPU until the last batch: as many as RED_PAIR_BYTES
   // allows (more pairs = shorter segments = more, shorter threads per batch).
   const K = Math.min(M, 2 ** Math.floor(Math.log2(RED_PAIR_BYTES / (192 * T))));
-  const segLog = Math.log2(M / K);
   const shape = (nwin: number, slice: number, planes: number): MsmPlan => {
     const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
-    const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, segLog, K, levels: reduceLevels(K), planes };
+    const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, K, levels: reduceLevels(K), planes };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {

@@ -9,6 +9,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import type { BindingKind } from '../gpu/pipeline-cache.js';
+import type { KernelName } from '../wgsl.gen.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
 import { batchWords, levelOut, PREP_WG, RED_WG, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
@@ -189,24 +190,30 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
 }
 
 /** GPU Fq check: pairs (a, b) as 16 canonical words each -> a·b, a+b, a-b, a^-1 (32 words per pair). */
-export async function fqCheck(ctx: GpuContext, pairs: Uint32Array): Promise<Uint32Array> {
+export function fqCheck(ctx: GpuContext, pairs: Uint32Array): Promise<Uint32Array> {
+  return runPairCheck(ctx, 'msm_prep', 'fq_check', pairs);
+}
+
+/**
+ * Run a check entry point with msm_prep's bindings over pairs (a, b) of 16 canonical words each:
+ * each pair gets 32 words (its inputs first), which the entry overwrites with its 4 results.
+ */
+export async function runPairCheck(ctx: GpuContext, kernel: KernelName, entry: string, pairs: Uint32Array): Promise<Uint32Array> {
   const n = pairs.length / 16;
   const words = new Uint32Array(n * 32);
   for (let i = 0; i < n; i++) words.set(pairs.subarray(16 * i, 16 * i + 16), 32 * i);
-  const buf = ctx.upload(words, 'fq check');
-  const bad = ctx.upload(new Uint32Array(1), 'fq bad');
+  const buf = ctx.upload(words, `${entry} pairs`);
+  const bad = ctx.upload(new Uint32Array(1), `${entry} unused`);
   const prm = uniform(ctx, [n, 0]);
   try {
-    const pipe = await ctx.pipelines.get('msm_prep', 'fq_check', { PREP_WG }, PREP_B);
-    const enc = ctx.device.createCommandEncoder({ label: 'fq check' });
+    const pipe = await ctx.pipelines.get(kernel, entry, { PREP_WG }, PREP_B);
+    const enc = ctx.device.createCommandEncoder({ label: entry });
     const pass = enc.beginComputePass();
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
     pass.end();
     ctx.device.queue.submit([enc.finish()]);
     return await ctx.readback(buf, n * 32);
   } finally {
-    ctx.pool.release(buf);
-    ctx.pool.release(bad);
-    ctx.pool.release(prm);
+    for (const b of [buf, bad, prm]) ctx.pool.release(b);
   }
 }

@@ -12,6 +12,7 @@
  */
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
+import { cachedUniform } from '../gpu/context.js';
 import { grid2d } from '../gpu/dispatch.js';
 import type { BindingKind } from '../gpu/pipeline-cache.js';
 import {
@@ -97,25 +98,14 @@ const RESOURCES = new WeakMap<GpuContext, TileResources>();
 function resources(ctx: GpuContext): TileResources {
   let r = RESOURCES.get(ctx);
   if (!r) {
-    const t = tileRootTable();
-    const roots = ctx.device.createBuffer({ size: t.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, label: 'ntt tile roots' });
-    ctx.device.queue.writeBuffer(roots, 0, t.buffer as ArrayBuffer);
-    r = { roots, uniforms: new Map() };
+    r = { roots: ctx.constantBuffer(tileRootTable(), GPUBufferUsage.STORAGE, 'ntt tile roots'), uniforms: new Map() };
     RESOURCES.set(ctx, r);
   }
   return r;
 }
 
 function uniformFor(ctx: GpuContext, res: TileResources, p: NttTilePass): GPUBuffer {
-  const words = tilePassUniform(p);
-  const key = words.join(',');
-  let buf = res.uniforms.get(key);
-  if (!buf) {
-    buf = ctx.device.createBuffer({ size: words.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: `ntt tile ${key}` });
-    ctx.device.queue.writeBuffer(buf, 0, words.buffer as ArrayBuffer);
-    res.uniforms.set(key, buf);
-  }
-  return buf;
+  return cachedUniform(ctx, res.uniforms, tilePassUniform(p), 'ntt tile');
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
-import { storageUsage } from '../gpu/context.js';
+import { cachedUniform, storageUsage } from '../gpu/context.js';
 import { grid2d } from '../gpu/dispatch.js';
 import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
@@ -74,25 +74,14 @@ const MAX_SCALES = 32;
 function resources(ctx: GpuContext): NttResources {
   let r = RESOURCES.get(ctx);
   if (!r) {
-    const tw = twiddleTable();
-    const buf = ctx.device.createBuffer({ size: tw.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, label: 'ntt twiddles' });
-    ctx.device.queue.writeBuffer(buf, 0, tw.buffer as ArrayBuffer);
-    r = { tw: buf, uniforms: new Map(), scales: new Map() };
+    r = { tw: ctx.constantBuffer(twiddleTable(), GPUBufferUsage.STORAGE, 'ntt twiddles'), uniforms: new Map(), scales: new Map() };
     RESOURCES.set(ctx, r);
   }
   return r;
 }
 
 function uniformFor(ctx: GpuContext, res: NttResources, p: NttPass): GPUBuffer {
-  const words = passUniform(p);
-  const key = words.join(',');
-  let buf = res.uniforms.get(key);
-  if (!buf) {
-    buf = ctx.device.createBuffer({ size: words.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, label: `ntt pass ${key}` });
-    ctx.device.queue.writeBuffer(buf, 0, words.buffer as ArrayBuffer);
-    res.uniforms.set(key, buf);
-  }
-  return buf;
+  return cachedUniform(ctx, res.uniforms, passUniform(p), 'ntt pass');
 }
 
 function scaleFor(ctx: GpuContext, res: NttResources, c: number, g: number, n: number): GPUBuffer {
@@ -102,9 +91,7 @@ function scaleFor(ctx: GpuContext, res: NttResources, c: number, g: number, n: n
     // Buffers dropped here may still be referenced by submitted work; destroy() defers to the
     // end of that work in WebGPU, so only the unlikely unsubmitted-encoder case could notice.
     if (res.scales.size >= MAX_SCALES) res.scales.clear();
-    const t = scaleTable(c, g, n);
-    buf = ctx.device.createBuffer({ size: t.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, label: `ntt scale ${key}` });
-    ctx.device.queue.writeBuffer(buf, 0, t.buffer as ArrayBuffer);
+    buf = ctx.constantBuffer(scaleTable(c, g, n), GPUBufferUsage.STORAGE, `ntt scale ${key}`);
     res.scales.set(key, buf);
   }
   return buf;
