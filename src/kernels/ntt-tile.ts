@@ -55,10 +55,10 @@ export function setNttVariant(ctx: GpuContext, v: NttVariant): void {
  * So: 'tiled' for dft / idft from 2^22 rows (the midpoint; 2^22 itself is not measured), else
  * 'stockham', and always 'stockham' on CPU adapters, where each tile barrier is a coroutine switch.
  */
-export function nttVariant(ctx: GpuContext, v: NttVariant | undefined, job?: Pick<NttTileJob, 'op' | 'height'>): NttVariant {
+export function nttVariant(ctx: GpuContext, v: NttVariant | undefined, job: Pick<NttTileJob, 'op' | 'height'>): NttVariant {
   const chosen = v ?? DEFAULTS.get(ctx);
   if (chosen) return chosen;
-  if (ctx.features.cpu || !job) return 'stockham';
+  if (ctx.features.cpu) return 'stockham';
   return (job.op === 'dft' || job.op === 'idft') && job.height >= 2 ** 22 ? 'tiled' : 'stockham';
 }
 
