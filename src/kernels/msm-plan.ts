@@ -26,6 +26,12 @@ export interface MsmPlan {
   walkThreads: number;
   /** bucket-reduction segment length (power of two dividing M) */
   seg: number;
+  /**
+   * Buckets per thread in the batch's first reduction pass (<= seg): pairs of seg1 buckets go to
+   * scratch (the walker's partials, dead by then) and one level merges seg / seg1 of them into
+   * each kept pair, so no thread walks all seg buckets (H100, 2^20: seg = 32).
+   */
+  seg1: number;
   /** (W, S) pairs per window after the segments, K = M / seg, kept for all T windows */
   K: number;
   /** log2 of the group merged per reduction level (msm_reduce_level), K -> 1 */
@@ -46,6 +52,8 @@ export interface MsmTuning {
   S?: number;
   /** slice length the walker aims for (entries per slot) */
   slice?: number;
+  /** bytes for the kept reduction pairs of all windows (default RED_PAIR_BYTES); tests shrink it */
+  pairBytes?: number;
   /** scratch bytes a batch may use (entries + bucket sums); default 8 MiB */
   scratchBytes?: number;
   /**
@@ -101,10 +109,10 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   const M = bucketsPerWindow(c);
   // Pairs of every window stay on the GPU until the last batch: as many as RED_PAIR_BYTES
   // allows (more pairs = shorter segments = more, shorter threads per batch).
-  const K = Math.min(M, 2 ** Math.floor(Math.log2(RED_PAIR_BYTES / (192 * T))));
+  const K = Math.min(M, 2 ** Math.floor(Math.log2((t.pairBytes ?? RED_PAIR_BYTES) / (192 * T))));
   const shape = (nwin: number, slice: number, planes: number): MsmPlan => {
     const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
-    const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, K, levels: reduceLevels(K), planes };
+    const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {
@@ -127,6 +135,14 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   }
   // Nothing fits (n past ~2^20): the leanest shape, over budget.
   return best ?? shape(1, t.slice ?? 16, ringPlanes(c, T, 1));
+}
+
+/** Buckets per thread of the first reduction pass (a running sum of 4: 8 additions, 2 doublings). */
+export const RED_SEG1 = 4;
+
+/** Bytes of the walker's partials buffer, which the batch's first reduction pass reuses as scratch. */
+export function partialsBytes(p: Pick<MsmPlan, 'walkThreads' | 'S' | 'nwin' | 'M' | 'seg1'>): number {
+  return Math.max(128 * p.walkThreads * p.S, 192 * p.nwin * (p.M / p.seg1));
 }
 
 /** Bytes for the (W, S) pairs of all windows (192 bytes each); 4 MiB keeps 2^20 under the budget. */
@@ -176,5 +192,5 @@ export function msmPoolBytes(p: Omit<MsmPlan, 'poolBytes'>): number {
   const b = BufferPool.bucketSize;
   const nb = p.nwin * p.M;
   return b(64 * p.n) + b(4 * p.n * p.planes) + 2 * b(4 * (nb + 1)) + b(4 * Math.ceil((nb + 1) / (2 * SORT_WG)))
-    + b(4 * p.n * p.nwin) + b(96 * nb) + b(128 * p.walkThreads * p.S) + b(192 * p.T * p.K) + b(192 * p.T * levelOut(p.K));
+    + b(4 * p.n * p.nwin) + b(96 * nb) + b(partialsBytes(p)) + b(192 * p.T * p.K) + b(192 * p.T * levelOut(p.K));
 }

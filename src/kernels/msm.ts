@@ -12,7 +12,7 @@ import type { BindingKind } from '../gpu/pipeline-cache.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
-import { batchWords, levelOut, PREP_WG, RED_WG, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
+import { batchWords, levelOut, partialsBytes, PREP_WG, RED_WG, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
 
 const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
 const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform'];
@@ -92,8 +92,8 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     ctx.pipelines.get('msm_sort', 'msm_scatter', sortP, SORT_B),
     ctx.pipelines.get('msm_walk', 'msm_walk', { WALK_S: S, WALK_WG }, WALK_B),
     ctx.pipelines.get('msm_walk', 'msm_fixup', { WALK_S: S, WALK_WG }, WALK_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg, RED_WG }, RED_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_level', { MSM_M: M, RED_SEG: plan.seg, RED_WG }, RED_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg1, RED_WG }, RED_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_level', { MSM_M: M, RED_SEG: plan.seg1, RED_WG }, RED_B),
   ]);
   const held: GPUBuffer[] = [];
   const acquire = (bytes: number, label: string) => {
@@ -108,9 +108,9 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   const bsums = acquire(nblocks * 4, 'msm block sums');
   const entries = acquire(n * nwin * 4, 'msm entries');
   const bsum = acquire(nbMax * 96, 'msm bucket sums');
-  const partials = acquire(2 * plan.walkThreads * S * 64, 'msm partials');
+  const partials = acquire(partialsBytes(plan), 'msm partials');
   const pairs = [acquire(T * plan.K * 192, 'msm reduction pairs'), acquire(T * levelOut(plan.K) * 192, 'msm reduction pairs')];
-  const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 9 * plan.batches + plan.levels.length);
+  const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 10 * plan.batches + plan.levels.length);
   let enc = ctx.device.createCommandEncoder({ label: 'msm' });
   let encoded = false;
   let t0 = -1;
@@ -143,7 +143,15 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
       enc.clearBuffer(bsum, 0, nb * 96);
       const gSort = bindGroup(ctx, SORT_B, [scalarBuf, counts, offsets, bsums, entries, prm]);
       const gWalk = bindGroup(ctx, WALK_B, [bases, offsets, entries, bsum, partials, prm]);
-      const gRed = bindGroup(ctx, RED_B, [bsum, pairs[0], prm]);
+      // First reduction pass: pairs of seg1 buckets, straight into the kept list when seg1 = seg,
+      // else into scratch (partials) and one level merges seg / seg1 of them into each kept pair.
+      const staged = plan.seg1 < plan.seg;
+      const K1 = M / plan.seg1;
+      const prmSeg = uniform(ctx, [n, w0, nw, nb, 0, 0, 0, staged ? 0 : w0 * plan.K]);
+      const prmLvl = uniform(ctx, [n, 0, nw, 0, 0, K1, Math.log2(plan.seg / plan.seg1), w0 * plan.K]);
+      held.push(prmSeg, prmLvl);
+      const gRed = bindGroup(ctx, RED_B, [bsum, staged ? partials : pairs[0], prmSeg]);
+      const gLvl = bindGroup(ctx, RED_B, [partials, pairs[0], prmLvl]);
       const stage = (label: string, pipe: GPUComputePipeline, group: GPUBindGroup, threads: number, wg: number, groups?: number) => {
         const pass = prof.beginPass(enc, label);
         if (groups !== undefined) {
@@ -160,14 +168,15 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
       stage('scatter', pScatter, gSort, n * nw, SORT_WG);
       stage('walk', pWalk, gWalk, 0, WALK_WG, plan.walkThreads / WALK_WG);
       stage('fixup', pFix, gWalk, nb, WALK_WG);
-      stage('reduce', pSeg, gRed, 0, RED_WG, Math.ceil((nw * plan.K) / RED_WG));
+      stage('reduce', pSeg, gRed, 0, RED_WG, Math.ceil((nw * K1) / RED_WG));
+      if (staged) stage('reduce', pWin, gLvl, 0, RED_WG, Math.ceil((nw * plan.K) / RED_WG));
       encoded = true;
     }
     // Reduction levels over all T windows at once: K pairs per window -> 1, ping-pong.
     let kin = plan.K;
     let at = 0;
     for (const g of plan.levels) {
-      const prm = uniform(ctx, [n, 0, T, 0, 0, kin, g]);
+      const prm = uniform(ctx, [n, 0, T, 0, 0, kin, g, 0]);
       held.push(prm);
       const group = bindGroup(ctx, RED_B, [pairs[at], pairs[1 - at], prm]);
       const pass = prof.beginPass(enc, 'window');

@@ -11,6 +11,7 @@ import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { fqCheck } from '../../src/kernels/msm.js';
 import { msmPlan } from '../../src/kernels/msm-plan.js';
+import { windowCount } from '../../src/ref/msm.js';
 import { FQ_P, FR_R, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/errors.js';
 import { SplitMix64 } from '../support/splitmix.js';
@@ -173,11 +174,14 @@ export async function checkMsmLowMemory(prover: Prover, n: number, seed = 0x10e)
       const t0 = performance.now();
       // scratchBytes sized for exactly nwin windows (n entries + M bucket sums of 96 bytes each).
       const c = msmPlan(n).c;
-      const r = await h.msmProfiled(ks, { lowMemory: true, scratchBytes: nwin * (4 * n + 96 * (1 << (c - 1))) });
+      // pairBytes for 2 kept pairs per window: long segments, so the staged first reduction pass
+      // (scratch + one merging level per batch, as 2^20 runs) is taken too.
+      const r = await h.msmProfiled(ks, { lowMemory: true, scratchBytes: nwin * (4 * n + 96 * (1 << (c - 1))), pairBytes: 2 * 192 * windowCount(c) });
       const plan = r.plans[0];
-      const ok = r.point.equals(want) && plan.planes < 8 && plan.nwin === nwin;
+      const ok = r.point.equals(want) && plan.planes < 8 && plan.nwin === nwin && plan.seg1 < plan.seg;
       rows.push({ step: `msm low memory, ${nwin} window(s) per batch`, ok, n, ms: performance.now() - t0,
-        detail: ok ? `equals noble (c=${plan.c}, ${plan.batches} batches, ring of ${plan.planes} planes)` : `planes ${plan.planes} nwin ${plan.nwin}; gpu ${r.point.toHex()} != noble ${want.toHex()}` });
+        detail: ok ? `equals noble (c=${plan.c}, ${plan.batches} batches, ring of ${plan.planes} planes, segments ${plan.seg1} -> ${plan.seg})`
+          : `planes ${plan.planes} nwin ${plan.nwin} seg ${plan.seg1}/${plan.seg}; gpu ${r.point.toHex()} != noble ${want.toHex()}` });
     }
   } finally {
     h.destroy();

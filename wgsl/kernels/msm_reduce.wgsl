@@ -29,8 +29,9 @@ fn st(off: u32, p: G1P) {
 }
 
 // One thread per (window in batch, segment): W_k = sum_i (i + 1)·B_{k·SEG + i} and
-// S̃_k = SEG · sum_i B_{k·SEG + i}, by a running sum from the top bucket down. Pairs land at the
-// window's place in the list of all T windows (prm.w0 + jj), kept across batches.
+// S̃_k = SEG · sum_i B_{k·SEG + i}, by a running sum from the top bucket down. Pair t = jj·K + k
+// lands at dst[p2 + t]: p2 = w0·K puts it in the list of all T windows kept across batches,
+// p2 = 0 in scratch for one msm_reduce_level pass to merge.
 @compute @workgroup_size(RED_WG)
 fn msm_reduce_seg(@builtin(global_invocation_id) gid: vec3u) {
   let t = gid.x;
@@ -44,12 +45,13 @@ fn msm_reduce_seg(@builtin(global_invocation_id) gid: vec3u) {
     acc = g1_add(acc, run);
   }
   for (var s = 1u; s < RED_SEG; s <<= 1u) { run = g1_double(run); }
-  let o = 48u * ((prm.w0 + jj) * RED_K + k);
+  let o = 48u * (prm.p2 + t);
   st(o, acc);
   st(o + 24u, run);
 }
 
-// One thread per (window, group q of G = 2^g pairs), p0 = pairs per window K_in, p1 = g: with
+// One thread per (window, group q of G = 2^g pairs), p0 = pairs per window K_in, p1 = g, the
+// result to dst[p2 + t]: with
 // k = qG + j,   W'_q = sum_j W_k + sum_j j·S̃_k,   S̃'_q = G · sum_j S̃_k,
 // since sum_k W_k + sum_k k·S̃_k = sum_q W'_q + sum_q q·S̃'_q (src/ref/msm.ts reduceLevel).
 @compute @workgroup_size(RED_WG)
@@ -70,6 +72,6 @@ fn msm_reduce_level(@builtin(global_invocation_id) gid: vec3u) {
     if (j >= 1u) { acc = g1_add(acc, run); }
   }
   for (var d = 0u; d < g; d++) { run = g1_double(run); }
-  st(48u * t, g1_add(wsum, acc));
-  st(48u * t + 24u, run);
+  st(48u * (prm.p2 + t), g1_add(wsum, acc));
+  st(48u * (prm.p2 + t) + 24u, run);
 }
