@@ -3,7 +3,8 @@
  * ops vs bigint, the issue's edge cases vs noble at 2^10, and at every timed size the exact
  * answer from known discrete logs (points tile 2^14 multiples d_i·G, so the MSM must equal
  * (sum s_i·d_i mod r)·G). Then wall time, per-pass GPU time (timestamp-query), pool bytes,
- * and the Fq multiply rate of both limb layouts (8x32, 20x13; same job, checked) next to roofline.mjs. `MSM_LOGN=10,12` and `MSM_TUNE=c:S` narrow it.
+ * and the Fq multiply rate of both limb layouts (8x32, 20x13; same job, checked) next to roofline.mjs. `MSM_LOGN=10,12` and `MSM_TUNE=c:S` narrow it;
+ * `MSM_EXTRA` (a JSON array of MsmTuning) adds a row per size and tuning, e.g. `[{"mul13":false}]`.
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
@@ -97,6 +98,13 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
     ok &&= row.ok;
     rows.push({ bench: 'msm', logn, n, variant: 'default', ...row });
     console.error(JSON.stringify(rows.at(-1)));
+    // MSM_EXTRA='[{"mul13":false},{"pairBytes":4194304}]': a row per tuning, same prover and inputs.
+    for (const extra of JSON.parse(process.env.MSM_EXTRA ?? '[]') as MsmTuning[]) {
+      const v = await timeMsm(prover, bytes, sc, expected, { ...tuning, ...extra });
+      ok &&= v.ok;
+      rows.push({ bench: 'msm', logn, n, variant: JSON.stringify(extra), ...v });
+      console.error(JSON.stringify(rows.at(-1)));
+    }
     if (compare && logn >= 18) {
       const other = await createProver({ gpu });
       try {

@@ -17,7 +17,11 @@ export async function roofline(device: GPUDevice): Promise<{ copyGBs: number; mo
   const { pathToFileURL } = await import('node:url');
   const path = `${process.cwd()}/.gpu-kit/roofline.mjs`;
   const mod = await import(pathToFileURL(path).href);
-  return mod.measureRoofline(device);
+  // Twice, best of each: the first call can run at idle clocks (an NTT run measured 196 G mul/s
+  // first, against ~1080 warm), which would flatter every ratio to the limit.
+  const a = await mod.measureRoofline(device);
+  const b = await mod.measureRoofline(device);
+  return { ...b, copyGBs: Math.max(a.copyGBs, b.copyGBs), montGmuls: Math.max(a.montGmuls, b.montGmuls) };
 }
 
 /**

@@ -14,20 +14,26 @@
  * (vectors, properties, errors, src/ref, 2^24 spot checks through a { nttVariant: 'tiled' } prover)
  * and times it next to the register path on the same input: a full row per op (variant 'tiled'),
  * plus at 2^24 × 1 tile shapes (threads 64/128/256, 32-byte vs 4-byte runs, largest tile allowed).
+ * Register-path rows carry `staged` (the first pass of each transform stored through a workgroup
+ * tile, the default; src/kernels/ntt.ts): at 2^24 × 1, encode / lde / dft also run with
+ * stagedFirstPass: false on the same input (checked first: checkNttStaged, staged vs src/ref and
+ * vs unstaged). NTT_PASS_PROFILE=1 adds `ntt-pass` rows there for encode and lde, staged on and
+ * off: one compute pass per NTT pass, label (e.g. `r32 ns=1 staged`) and median ms of 10 reps.
+ * NTT_AB=1 times only staged against unstaged, alternating (see stagedAb).
  * @module
  */
 import { Profiler } from '../src/gpu/profiler.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createProver, type Prover } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
-import { NTT_WG, nttToGpu, type NttSpec } from '../src/kernels/ntt.js';
+import { NTT_WG, nttToGpu, STAGE_BELOW_WIDTH, type NttSpec } from '../src/kernels/ntt.js';
 import * as ref from '../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../src/ref/babybear.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
 import { median } from '../test/support/stats.js';
 import vectors from '../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttProperties, checkNttVectors } from '../test/gpu/ntt-check.js';
+import { checkNttErrors, checkNttProperties, checkNttStaged, checkNttVectors } from '../test/gpu/ntt-check.js';
 import { roofline, warmUp } from './node-gpu.js';
 import type { BenchOutput } from './field.js';
 
@@ -102,6 +108,70 @@ function nativeAnchor(): Map<string, { ms: number; impl: string }> {
   return out;
 }
 
+/** One timed job: `sp` on `input` recorded with timestamp writes from `prof` (one pass, or one per NTT pass). */
+async function profiledRun(ctx: GpuContext, sp: NttSpec, input: GPUBuffer, perPass: boolean) {
+  const prof = new Profiler(ctx.device, ctx.features.timestamps, perPass ? 16 : 1); // lde at 2^24 -> 2^25: 5 + 5 passes
+  try {
+    const enc = ctx.device.createCommandEncoder();
+    const res = await nttToGpu(ctx, enc, sp, input, perPass ? (label) => prof.timestampWrites(label) : prof.timestampWrites(`ntt ${sp.op}`));
+    prof.resolve(enc);
+    const t0 = performance.now();
+    ctx.device.queue.submit([enc.finish()]);
+    const report = await prof.read(t0);
+    res.release();
+    return report;
+  } finally {
+    prof.destroy();
+  }
+}
+
+/**
+ * Per-pass GPU time of `sp` on `input`: one compute pass per NTT pass (nttToGpu's function form),
+ * timestamp-query around each, median over 10 reps after a warm-up. Empty without timestamp-query.
+ */
+async function profileNttPasses(ctx: GpuContext, sp: NttSpec, input: GPUBuffer): Promise<Array<{ pass: number; label: string; medianMs: number }>> {
+  if (!ctx.features.timestamps) return [];
+  const byPass: Array<{ label: string; ms: number[] }> = [];
+  const once = () => profiledRun(ctx, sp, input, true);
+  await warmUp(once);
+  for (let r = 0; r < 10; r++) {
+    (await once()).passes.forEach((p, i) => {
+      byPass[i] ??= { label: p.label, ms: [] };
+      if (p.ms !== null) byPass[i].ms.push(p.ms);
+    });
+  }
+  return byPass.map((p, i) => ({ pass: i, label: p.label, medianMs: +median(p.ms).toFixed(4) }));
+}
+
+/**
+ * NTT_AB=1: staged first pass (A) against unstaged (B), register path, same input, reps
+ * alternating A, B so that clock drift hits both alike (a run whose GPU clock was still rising
+ * timed the same encode at 3.0 ms early and 1.3 ms late). Medians of 15 each and B / A.
+ */
+async function stagedAb(ctx: GpuContext, logs: number[], widths: number[], rng: SplitMix64): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  const time = async (sp: NttSpec, input: GPUBuffer) => {
+    const report = await profiledRun(ctx, sp, input, false);
+    return report.gpuMs ?? report.wallMs;
+  };
+  for (const logN of logs) for (const w of widths) {
+    const input = ctx.upload(rng.fieldArray(2 ** logN * w), 'bench input');
+    for (const op of OPS) {
+      const a: NttSpec = { ...spec(op, logN, w), variant: 'stockham', stagedFirstPass: true };
+      const b: NttSpec = { ...a, stagedFirstPass: false };
+      await warmUp(async () => { await time(a, input); await time(b, input); }, 600);
+      const ta: number[] = [], tb: number[] = [];
+      for (let r = 0; r < 15; r++) { ta.push(await time(a, input)); tb.push(await time(b, input)); }
+      const ma = median(ta), mb = median(tb);
+      rows.push({ bench: 'ntt-ab', op, logN, width: w, stagedMs: +ma.toFixed(4), unstagedMs: +mb.toFixed(4), unstagedOverStaged: +(mb / ma).toFixed(3) });
+      console.error(JSON.stringify(rows.at(-1)));
+    }
+    ctx.pool.release(input);
+    ctx.pool.trim();
+  }
+  return rows;
+}
+
 export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
   const rows: Record<string, unknown>[] = [];
   const logs = list(process.env.NTT_LOGS, [20, 22, 24]);
@@ -112,12 +182,15 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
   const tprover = tiled ? await createProver({ gpu, nttVariant: 'tiled' }) : null;
   const provers: Array<[string, Prover]> = tprover ? [['stockham', prover], ['tiled', tprover]] : [['stockham', prover]];
   const cases = (vectors as { cases: DftCase[] }).cases;
+  const ctx = await GpuContext.create(gpu);
   let ok = true;
   for (const [variant, pv] of provers) {
     const checks = [];
     for (const op of ['dft', 'idft', 'coset_lde', 'encode'] as DftOp[]) checks.push(await checkNttVectors(pv, cases, op, 12));
     checks.push(await checkNttProperties(pv, [[0, 1], [3, 7], [10, 8], [14, 1], [16, 3]]));
     checks.push(await checkNttErrors(pv));
+    // Staged first passes vs src/ref and unstaged, radix 32 at widths 1, 2, 8 and the radix-16 plan timed below.
+    if (variant === 'stockham') checks.push(await checkNttStaged(ctx, [[16, 1, 32], [14, 2, 32], [12, 8, 32], [16, 1, 16]]));
     ok &&= checks.every((c) => c.ok);
     for (const c of checks) rows.push({ bench: 'ntt-check', variant, step: c.step, ok: c.ok, n: c.n, detail: c.detail });
   }
@@ -138,11 +211,24 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
   if (!ok) {
     prover.destroy();
     tprover?.destroy();
+    ctx.destroy();
     return { rows, ok };
   }
 
   // 2. Timings, next to the roofline measured on the same device.
-  const ctx = await GpuContext.create(gpu);
+  if (process.env.NTT_AB === '1') {
+    rows.push(...await stagedAb(ctx, logs, widths, rng));
+    prover.destroy();
+    tprover?.destroy();
+    ctx.destroy();
+    return { rows, ok };
+  }
+  const profilePasses = process.env.NTT_PASS_PROFILE === '1';
+  // The checks leave the GPU idle for CPU seconds: without sustained load first, the roofline read
+  // 196-213 G mul/s (warm: ~1080) in two runs, and every ratio to the limit with it.
+  const warmIn = ctx.upload(rng.fieldArray(2 ** 22), 'warm-up input');
+  await warmUp(() => profiledRun(ctx, { ...spec('encode', 22, 1), variant: 'stockham' }, warmIn, false), 1500);
+  ctx.pool.release(warmIn);
   const limit = await roofline(ctx.device);
   const native = nativeAnchor();
   for (const logN of logs) {
@@ -151,9 +237,13 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
       const input = ctx.upload(x, 'bench input');
       // Radix-16 plan next to the default radix-32 one, at the largest width-1 size (same input).
       // ...and workgroups of 64 and 128 threads next to the default NTT_WG.
-      type Tile = Pick<NttSpec, 'variant' | 'tileWg' | 'tileWords' | 'tileRun'>;
+      // ...and the first passes stored straight from registers (R-word strides) next to the staged default.
+      type Tile = Pick<NttSpec, 'variant' | 'tileWg' | 'tileWords' | 'tileRun' | 'stagedFirstPass'>;
       const variants: Array<[Op, number, number, Tile?]> = OPS.map((op) => [op, 32, NTT_WG]);
-      if (logN >= 24 && w === 1) variants.push(['encode', 16, NTT_WG], ['lde', 16, NTT_WG], ['encode', 32, 64], ['encode', 32, 128]);
+      if (logN >= 24 && w === 1) {
+        variants.push(['encode', 16, NTT_WG], ['lde', 16, NTT_WG], ['encode', 32, 64], ['encode', 32, 128]);
+        for (const op of ['encode', 'lde', 'dft'] as Op[]) variants.push([op, 32, NTT_WG, { stagedFirstPass: false }]);
+      }
       if (tiled) {
         // Tiled rows on the same input; the full rows (e2e + spot check) are the default tile shape.
         for (const op of OPS) variants.push([op, 32, NTT_WG, { variant: 'tiled' }]);
@@ -170,25 +260,15 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         const sp: NttSpec = { ...spec(op, logN, w), maxRadix, workgroup, variant: 'stockham', ...tile };
         const variant = sp.variant!;
         const tileOpts = tile ? { tileWg: tile.tileWg, tileWords: tile.tileWords, tileRun: tile.tileRun } : {};
-        const mainRow = maxRadix === 32 && workgroup === NTT_WG && Object.values(tileOpts).every((v) => v === undefined);
+        const staged = variant === 'stockham' ? sp.stagedFirstPass ?? w < STAGE_BELOW_WIDTH : undefined;
+        const mainRow = maxRadix === 32 && workgroup === NTT_WG && Object.values(tileOpts).every((v) => v === undefined) && staged !== false;
         const pv = variant === 'tiled' ? tprover! : prover;
         const gpuMs: number[] = [];
         const wallMs: number[] = [];
         let err: string | null = null;
         try {
-          const once = async () => {
-            const enc = ctx.device.createCommandEncoder();
-            const prof = new Profiler(ctx.device, ctx.features.timestamps, 1);
-            const res = await nttToGpu(ctx, enc, sp, input, prof.timestampWrites(`ntt ${op}`));
-            prof.resolve(enc);
-            const t0 = performance.now();
-            ctx.device.queue.submit([enc.finish()]);
-            const report = await prof.read(t0);
-            prof.destroy();
-            res.release();
-            return report;
-          };
-          await warmUp(once); // pipelines, clocks, pool
+          const once = () => profiledRun(ctx, sp, input, false);
+          await warmUp(once, 1000); // pipelines, clocks (after the spot check's idle CPU seconds), pool
           for (let r = 0; r < 10; r++) {
             const report = await once();
             wallMs.push(report.wallMs);
@@ -198,12 +278,15 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
           err = String((e as Error).message ?? e);
         }
         if (err) {
-          rows.push({ bench: 'ntt', variant, ...tileOpts, op, maxRadix, logN, width: w, error: err });
+          rows.push({ bench: 'ntt', variant, staged, ...tileOpts, op, maxRadix, logN, width: w, error: err });
           continue;
+        }
+        if (profilePasses && logN >= 24 && w === 1 && (op === 'encode' || op === 'lde') && variant === 'stockham' && maxRadix === 32 && workgroup === NTT_WG) {
+          for (const r of await profileNttPasses(ctx, sp, input)) rows.push({ bench: 'ntt-pass', op, logN, width: w, staged, ...r });
         }
         const resident = gpuMs.length ? median(gpuMs) : median(wallMs);
         if (!mainRow) {
-          rows.push({ bench: 'ntt', variant, ...tileOpts, op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4) });
+          rows.push({ bench: 'ntt', variant, staged, ...tileOpts, op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4) });
           continue;
         }
         // End to end through the public API (upload, passes, readback), and a spot check of that output.
@@ -223,7 +306,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         const tLimit = Math.max(tCopy, tMul);
         const anchor = native.get(`${op}:${logN}:${w}`);
         rows.push({
-          bench: 'ntt', variant, op, maxRadix, logN, width: w, outRows: nOut / w,
+          bench: 'ntt', variant, staged, op, maxRadix, logN, width: w, outRows: nOut / w,
           residentMs: +resident.toFixed(4), residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done',
           submitToDoneMs: +median(wallMs).toFixed(4), endToEndMs: +median(e2e).toFixed(3),
           gElemPerS: +(nOut / resident / 1e6).toFixed(2),

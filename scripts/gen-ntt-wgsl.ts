@@ -6,6 +6,14 @@
  * everywhere, the values are registers by construction. The plan and index formulas are those
  * of src/kernels/ntt-plan.ts (checked on the CPU by test/unit/ntt-plan.test.ts).
  *
+ * Each radix R ≥ 4 also gets `ntt_pass_r${R}_staged`, for the first pass of a transform that is
+ * not its last. There ns = 1, so thread j stores rows j·R .. j·R + R − 1: at width 1 the 32 lanes
+ * of a warp store at a stride of R words (128 bytes at R = 32), one 4-byte word per 32-byte
+ * sector per store, while every later pass stores runs of ≥ 32 consecutive words. On the H100
+ * the width-1 passes ran at ~1/3 of copy bandwidth and width 8 (32-byte pieces) 1.75x more
+ * efficiently per element. The staged kernel writes its outputs to a 16 KiB workgroup tile and
+ * then copies the tile out as one contiguous block (consecutive threads, consecutive words).
+ *
  *   node --import tsx scripts/gen-ntt-wgsl.ts          write the file, then run `npm run gen`
  *   node --import tsx scripts/gen-ntt-wgsl.ts --check  exit 1 if it is stale
  * @module
@@ -16,6 +24,11 @@ import { fileURLToPath } from 'node:url';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'wgsl', 'kernels', 'ntt_stockham.gen.wgsl');
 export const NTT_RADICES = [1, 2, 4, 8, 16, 32];
+/**
+ * Radices with a `_staged` entry point. Not 2: its workgroup would be NTT_STAGE_WORDS / 2 = 2048
+ * threads, past the 1024 of the adapters we know, and a radix-2 pass is first-but-not-last only with maxRadix 2.
+ */
+export const NTT_STAGED_RADICES = [4, 8, 16, 32];
 const MAX_RADIX = 32;
 
 const rev = (x: number, bits: number) => {
@@ -35,6 +48,9 @@ const HEADER = `// ntt_stockham.gen.wgsl: Stockham radix-R passes (R = 1..32, on
 // so bb_mul(x, t·2^32) = x·t with no conversions. The last pass of a transform maps indices:
 // dest = (n − idx) mod n for the inverse (idft(x)[i] = dft(x)[−i] / n, so no inverse twiddles),
 // then out ·= c·g^dest (1/n, and the coset shift powers of an LDE), then bit-reverses dest.
+// A first pass that is not the last (Ns = 1: k = 0, no twiddles) runs ntt_pass_rR_staged instead,
+// when the host finds W | NTT_STAGE_WORDS / R and (n/R)·W ≥ NTT_STAGE_WORDS / R: the same values,
+// stored into the workgroup tile, then copied out as one contiguous NTT_STAGE_WORDS-word block.
 
 struct NttParams {
   n: u32,        // rows of this transform
@@ -52,6 +68,19 @@ struct NttParams {
 @group(0) @binding(2) var<storage, read> tw: array<u32>;
 @group(0) @binding(3) var<storage, read> sc: array<u32>;
 @group(0) @binding(4) var<uniform> prm: NttParams;
+
+// The staged first pass's tile: NTT_STAGE_WORDS = 4096 words = 16 KiB, the WebGPU default
+// maxComputeWorkgroupStorageSize, so every adapter has room for it.
+var<workgroup> ntt_stage: array<u32, NTT_STAGE_WORDS>;
+
+// Tile word x lives at slot x ^ (((x / 32) / q)·NTT_W mod 32), q = max(1, R·NTT_W / 32). The XOR
+// stays within x's 32-word row, so the copy-out's 32 consecutive words still hit 32 banks. In
+// the writes thread l·W + c stores V[s] at word (l·R + s)·W + c: unswizzled, at W = 1 and R = 32
+// all 32 lanes hit one bank (32-way conflict); with the XOR every R ≤ 32 and W is conflict-free (counted in
+// test/unit/ntt-plan.test.ts; a plain x ^ (x / 32 mod 32) left 2- to 4-way conflicts at R < 32).
+fn ntt_stage_slot(x: u32, q: u32) -> u32 {
+  return x ^ ((((x >> 5u) / q) * NTT_W) & 31u);
+}
 
 // x^e for x = ω_{2^27}, e < 2^27: lo and hi tables (2^14 + 2^13 words), one multiply.
 fn ntt_root_pow(e: u32) -> u32 {
@@ -82,6 +111,38 @@ fn ntt_store(base: u32, s: u32, col: u32, value: u32) {
 }
 `;
 
+/** v1..v{R-1} ·= ω^(k·r) (skipped when k = 0), then the radix-R DIF butterflies in registers. */
+function butterflies(R: number, twiddles: boolean, ind: string): string[] {
+  const L: string[] = [];
+  if (R === 1) return L;
+  if (twiddles) {
+    // One running product (four interleaved ones, for a shorter dependency chain, measured no
+    // faster on the H100: 2^24 x1 encode 0.85 ms either way).
+    L.push(`${ind}if (k != 0u) {`);
+    L.push(`${ind}  let w1 = ntt_root_pow(k << prm.tw_shift);`);
+    L.push(`${ind}  var wr = w1;`);
+    for (let r = 1; r < R; r++) {
+      L.push(`${ind}  v${r} = bb_mul(v${r}, wr);`);
+      if (r < R - 1) L.push(`${ind}  wr = bb_mul(wr, w1);`);
+    }
+    L.push(`${ind}}`);
+  }
+  // roots ω_32^e used by the butterflies, loaded once (uniform address, cached)
+  const roots = new Set<number>();
+  for (let half = R >> 1; half >= 1; half >>= 1) for (let i = 1; i < half; i++) roots.add(i * (MAX_RADIX / (2 * half)));
+  for (const e of [...roots].sort((a, b) => a - b)) L.push(`${ind}let rt${e} = tw[${e}u];`);
+  for (let half = R >> 1; half >= 1; half >>= 1) {
+    for (let b = 0; b < R; b += 2 * half) {
+      for (let i = 0; i < half; i++) {
+        const x = b + i, y = b + i + half;
+        const d = i === 0 ? `bb_sub(v${x}, v${y})` : `bb_mul(bb_sub(v${x}, v${y}), rt${i * (MAX_RADIX / (2 * half))})`;
+        L.push(`${ind}{ let d = ${d}; v${x} = bb_add(v${x}, v${y}); v${y} = d; }`);
+      }
+    }
+  }
+  return L;
+}
+
 function entry(R: number): string {
   const logR = Math.round(Math.log2(R));
   const L: string[] = [];
@@ -94,37 +155,53 @@ function entry(R: number): string {
   L.push(`  let j = t / NTT_W;`);
   L.push(`  let k = j & (prm.ns - 1u);`);
   for (let r = 0; r < R; r++) L.push(`  var v${r} = ntt_load(j + ${r}u * m, col);`);
-  if (R > 1) {
-    L.push(`  if (k != 0u) {`);
-    L.push(`    let w1 = ntt_root_pow(k << prm.tw_shift);`);
-    L.push(`    var wr = w1;`);
-    for (let r = 1; r < R; r++) {
-      L.push(`    v${r} = bb_mul(v${r}, wr);`);
-      if (r < R - 1) L.push(`    wr = bb_mul(wr, w1);`);
-    }
-    L.push(`  }`);
-    // roots ω_32^e used by the butterflies, loaded once (uniform address, cached)
-    const roots = new Set<number>();
-    for (let half = R >> 1; half >= 1; half >>= 1) for (let i = 1; i < half; i++) roots.add(i * (MAX_RADIX / (2 * half)));
-    for (const e of [...roots].sort((a, b) => a - b)) L.push(`  let rt${e} = tw[${e}u];`);
-    for (let half = R >> 1; half >= 1; half >>= 1) {
-      for (let b = 0; b < R; b += 2 * half) {
-        for (let i = 0; i < half; i++) {
-          const x = b + i, y = b + i + half;
-          const d = i === 0 ? `bb_sub(v${x}, v${y})` : `bb_mul(bb_sub(v${x}, v${y}), rt${i * (MAX_RADIX / (2 * half))})`;
-          L.push(`  { let d = ${d}; v${x} = bb_add(v${x}, v${y}); v${y} = d; }`);
-        }
-      }
-    }
-  }
+  L.push(...butterflies(R, true, '  '));
   L.push(`  let base = (j - k) * ${R}u + k;`);
   for (let q = 0; q < R; q++) L.push(`  ntt_store(base, ${rev(q, logR)}u, col, v${q});`);
   L.push(`}`);
   return L.join('\n');
 }
 
+/**
+ * The first pass (ns = 1: k = 0, no twiddles) of a transform that has more passes, storing
+ * through the workgroup tile: NTT_STAGE_WORDS / R threads cover rows [j0, j0 + wg / W) of all W
+ * columns, whose R outputs each form one contiguous block of NTT_STAGE_WORDS words at j0·R·W.
+ * The host runs it only when W divides wg and the pass has at least wg threads (every workgroup
+ * full, so the block never runs past the matrix); the guards below only skip the padding
+ * workgroups of a 2-D grid. No early return: the barrier must stay in uniform control flow.
+ */
+function stagedEntry(R: number): string {
+  const logR = Math.round(Math.log2(R));
+  const L: string[] = [];
+  L.push(`@compute @workgroup_size(NTT_STAGE_WORDS / ${R}u)`);
+  L.push(`fn ntt_pass_r${R}_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,`);
+  L.push(`    @builtin(num_workgroups) nwg: vec3u) {`);
+  L.push(`  const wg = NTT_STAGE_WORDS / ${R}u;`);
+  L.push(`  const q = max(1u, ${R}u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)`);
+  L.push(`  let t = gid.x + gid.y * nwg.x * wg;`);
+  L.push(`  let m = prm.n >> ${logR}u;`);
+  L.push(`  if (t < m * NTT_W) {`);
+  L.push(`    let col = t % NTT_W;`);
+  L.push(`    let j = t / NTT_W;`);
+  for (let r = 0; r < R; r++) L.push(`    var v${r} = ntt_load(j + ${r}u * m, col);`);
+  L.push(...butterflies(R, false, '    '));
+  L.push(`    let base = (lid / NTT_W) * ${R}u;`);
+  for (let q = 0; q < R; q++) L.push(`    ntt_stage[ntt_stage_slot((base + ${rev(q, logR)}u) * NTT_W + col, q)] = v${q};`);
+  L.push(`  }`);
+  L.push(`  workgroupBarrier();`);
+  L.push(`  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R`);
+  L.push(`  if (t0 < m * NTT_W) {`);
+  L.push(`    for (var i = 0u; i < ${R}u; i++) {`);
+  L.push(`      let x = lid + i * wg;`);
+  L.push(`      dst[t0 * ${R}u + x] = ntt_stage[ntt_stage_slot(x, q)];`);
+  L.push(`    }`);
+  L.push(`  }`);
+  L.push(`}`);
+  return L.join('\n');
+}
+
 export function nttWgsl(): string {
-  return HEADER + '\n' + NTT_RADICES.map(entry).join('\n\n') + '\n';
+  return HEADER + '\n' + [...NTT_RADICES.map(entry), ...NTT_STAGED_RADICES.map(stagedEntry)].join('\n\n') + '\n';
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -2,17 +2,23 @@
 // (`?maxLogH=` lowers it), random-data properties, and bad-input codes (test/gpu/ntt-check.ts),
 // on each NTT path (`?variants=stockham,tiled`, the default), each on its own prover made with
 // { nttVariant }: the register passes, then the workgroup-memory passes (rows prefixed `tiled `).
+// With the register passes, `ntt staged first pass` runs the staged first-pass kernel at widths
+// 1, 2 and 8 on its own GpuContext, against src/ref and the unstaged path (~12 s on SwiftShader,
+// nearly all of it compiling the radix-32 pipelines of each width).
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttProperties, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
+import { checkNttErrors, checkNttProperties, checkNttStaged, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
 import { createProver, type Prover } from '../../src/index.js';
+import { GpuContext } from '../../src/gpu/context.js';
 
 // Random shapes for the properties. The tiled path gets smaller ones (its SwiftShader run of the
 // vectors costs ~22 s on top of the register path's); both cover 1 row, odd widths,
 // several tile passes, and cj > 1 and cj = 1 tiles.
 const SHAPES: Array<[number, number]> = [[0, 1], [1, 2], [5, 3], [9, 1], [11, 5]];
 const TILED_SHAPES: Array<[number, number]> = [[0, 1], [5, 3], [10, 1], [8, 2]];
+// [log h, width, maxRadix] with h·width ≥ 4096, the least at which a first pass stages.
+const STAGED_SHAPES: Array<[number, number, number]> = [[12, 1, 32], [11, 2, 32], [9, 8, 32]];
 
 async function checkAll(prover: Prover, maxLogH: number, shapes: Array<[number, number]>, emit: (r: NttCheckRow) => void): Promise<void> {
   const cases = (vectors as { cases: DftCase[] }).cases;
@@ -33,6 +39,13 @@ export async function nttCheck({ params, report }: ModeContext): Promise<void> {
       await checkAll(other, maxLogH, v === 'stockham' ? SHAPES : TILED_SHAPES, emit);
     } finally {
       other.destroy();
+    }
+    if (v !== 'stockham') continue;
+    const ctx = await GpuContext.create(navigator.gpu);
+    try {
+      emit(await checkNttStaged(ctx, STAGED_SHAPES));
+    } finally {
+      ctx.destroy();
     }
   }
 }

@@ -29,14 +29,18 @@ export function fq13Check(ctx: GpuContext, pairs: Uint32Array): Promise<Uint32Ar
 
 export interface FqBenchResult {
   layout: FqLayout;
-  /** wall ms of each timed submit (one untimed warm-up first) */
+  /** wall ms of each timed submit (after untimed ones for >= warmMs) */
   ms: number[];
   /** 8 canonical words per thread: x after the job (equal across layouts) */
   out: Uint32Array;
 }
 
-/** `threads` threads x 2·iters dependent multiplies in `layout`; reps timed submits. */
-export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: number, iters: number, reps: number): Promise<FqBenchResult> {
+/**
+ * `threads` threads x 2·iters dependent multiplies in `layout`; reps timed submits after untimed
+ * ones for at least `warmMs` (an idle H100 runs at 345 MHz until loaded: with one untimed submit
+ * the layout timed first read slow, as the benches' warmUp() found).
+ */
+export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: number, iters: number, reps: number, warmMs = 300): Promise<FqBenchResult> {
   const buf = ctx.pool.acquire(threads * 32, storageUsage(), `fq bench ${layout}`);
   const bad = ctx.upload(new Uint32Array(1), 'fq bench unused');
   const prm = uniform(ctx, [threads, iters]);
@@ -45,7 +49,9 @@ export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: num
     const pipe = await ctx.pipelines.get(kernel, entry, { PREP_WG }, PREP_B);
     const group = bindGroup(ctx, PREP_B, [buf, bad, prm]);
     const ms: number[] = [];
+    const warmEnd = performance.now() + warmMs;
     for (let r = 0; r <= reps; r++) {
+      if (r === 1 && performance.now() < warmEnd) r = 0; // still warming up
       const enc = ctx.device.createCommandEncoder({ label: `fq bench ${layout}` });
       const pass = enc.beginComputePass();
       dispatch(pass, ctx, pipe, group, threads, PREP_WG);

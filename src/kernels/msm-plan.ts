@@ -43,6 +43,8 @@ export interface MsmPlan {
    * is the only reader, and a batch of windows needs at most 2-3 consecutive words.
    */
   planes: number;
+  /** walker multiplies on 13-bit limbs (fq_mul13) instead of 8x32 */
+  mul13: boolean;
   /** estimated peak pool bytes (bases included) with this plan */
   poolBytes: number;
 }
@@ -52,6 +54,11 @@ export interface MsmTuning {
   S?: number;
   /** slice length the walker aims for (entries per slot) */
   slice?: number;
+  /**
+   * walker multiply on 13-bit limbs (default true: H100 walk 2^20 202 -> 141 ms, 2^18 54 -> 40,
+   * 2^16 9.2 -> 6.7; SwiftShader no slower); false keeps the 8x32 multiply (tests, bench A/B)
+   */
+  mul13?: boolean;
   /** bytes for the kept reduction pairs of all windows (default RED_PAIR_BYTES); tests shrink it */
   pairBytes?: number;
   /** scratch bytes a batch may use (entries + bucket sums); default 8 MiB */
@@ -112,7 +119,7 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   const K = Math.min(M, 2 ** Math.floor(Math.log2((t.pairBytes ?? RED_PAIR_BYTES) / (192 * T))));
   const shape = (nwin: number, slice: number, planes: number): MsmPlan => {
     const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
-    const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes };
+    const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {
@@ -126,7 +133,7 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   const key = (p: MsmPlan) => [Math.min(p.walkThreads, WALK_TARGET_THREADS), p.nwin, p.planes === 8 ? 1 : 0];
   const better = (a: number[], b: number[]) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i]; return false; };
   for (let nwin = 1; nwin <= T; nwin++) {
-    for (const slice of t.slice ? [t.slice] : [16, 8, 4, 2]) {
+    for (const slice of t.slice ? [t.slice] : [16, 12, 8, 6, 5, 4, 3, 2]) {
       for (const planes of [8, ringPlanes(c, T, nwin)]) {
         const p = shape(nwin, slice, planes);
         if (p.poolBytes <= MSM_MEM_BUDGET && (!best || better(key(p), key(best)))) best = p;
@@ -142,11 +149,15 @@ export const RED_SEG1 = 4;
 
 /** Bytes of the walker's partials buffer, which the batch's first reduction pass reuses as scratch. */
 export function partialsBytes(p: Pick<MsmPlan, 'walkThreads' | 'S' | 'nwin' | 'M' | 'seg1'>): number {
-  return Math.max(128 * p.walkThreads * p.S, 192 * p.nwin * (p.M / p.seg1));
+  return Math.max(64 * p.walkThreads * p.S, 192 * p.nwin * (p.M / p.seg1));
 }
 
-/** Bytes for the (W, S) pairs of all windows (192 bytes each); 4 MiB keeps 2^20 under the budget. */
-export const RED_PAIR_BYTES = 4 * 2 ** 20;
+/**
+ * Bytes for the (W, S) pairs of all windows (192 bytes each): at 2^20 (T = 16) 6 MiB gives
+ * K = 2048 pairs per window, so each batch's merging level takes groups of 4 runs, not 8
+ * (4 MiB: K = 1024); 2^20 still plans under the budget (99.6 MB).
+ */
+export const RED_PAIR_BYTES = 6 * 2 ** 20;
 
 /**
  * Group sizes of the reduction levels, K pairs -> 1: groups of 4 (2 projective additions per
@@ -177,11 +188,12 @@ export function ringPlanes(c: number, T: number, nwin: number): number {
 }
 
 /**
- * Pool bytes of one MSM, as src/kernels/msm.ts acquires them (power-of-two buckets): bases
+ * Pool bytes of one MSM, as src/kernels/msm.ts acquires them (BufferPool.bucketSize): bases
  * 64n, scalar planes 4n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
- * 96·nb, walker partials 128·S·threads, reduction pairs of all windows (two ping-pong lists). At 2^20 (c = 16, nwin = 1,
- * 8192 walker threads, S = 8): 64 + 4·planes + 4 + 4 + 8 + 4 + 1 + 0.5 MiB, i.e. about 118 MiB
- * with all 8 planes and 94 MiB (98.6 MB) with a ring of 2.
+ * 96·nb, walker partials 64·S·threads (one leading piece per slice), reduction pairs of all
+ * windows (two ping-pong lists). At 2^20 (c = 16, nwin = 1, 16384 walker threads, S = 8):
+ * bases 64 + planes 4·planes + entries 4 + bucket sums 3 + partials 8 + pairs 6 + 1.5 + counts
+ * and offsets 0.5 MiB, i.e. about 119 MiB with all 8 planes and 95 MiB (99.6 MB) with a ring of 2.
  */
 /** Pairs per window after the first level (the second ping-pong buffer's size). */
 export function levelOut(K: number): number {

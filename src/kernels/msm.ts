@@ -84,14 +84,15 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   const { n, c, M, S, nwin, T, planes } = plan;
   const nbMax = nwin * M;
   const sortP = { MSM_C: c, MSM_M: M, SORT_WG };
+  const walkP = { WALK_S: S, WALK_WG, WALK_MUL13: plan.mul13 ? 1 : 0 };
   const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await Promise.all([
     ctx.pipelines.get('msm_sort', 'msm_count', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scan_blocks', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scan_totals', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scan_add', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scatter', sortP, SORT_B),
-    ctx.pipelines.get('msm_walk', 'msm_walk', { WALK_S: S, WALK_WG }, WALK_B),
-    ctx.pipelines.get('msm_walk', 'msm_fixup', { WALK_S: S, WALK_WG }, WALK_B),
+    ctx.pipelines.get('msm_walk', 'msm_walk', walkP, WALK_B),
+    ctx.pipelines.get('msm_walk', 'msm_fixup', walkP, WALK_B),
     ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg1, RED_WG }, RED_B),
     ctx.pipelines.get('msm_reduce', 'msm_reduce_level', { MSM_M: M, RED_SEG: plan.seg1, RED_WG }, RED_B),
   ]);

@@ -8,6 +8,12 @@
  *   v[r] = x[j + r·n/R] · ω_{Ns·R}^(k·r);   V = DFT_R(v);   y[(j − k)·R + k + s·Ns] = V[s]
  * Input and output are both natural order, and every pass reads n/R-strided rows that are
  * consecutive across threads (coalesced), so no bit-reversal pass is ever needed.
+ *
+ * Stores are coalesced too once Ns ≥ 32 (consecutive j, same (j − k)·R, consecutive k). The first
+ * pass (Ns = 1, k = 0) stores thread j's R values at rows j·R .. j·R + R − 1, a stride of R words
+ * across the lanes at width 1. Unless it is also the last pass (whose destinations are mapped), it
+ * runs `ntt_pass_r${R}_staged` (stagedQualifies): the values go through a NTT_STAGE_WORDS-word
+ * workgroup tile (stageSlot) and leave as one contiguous block per workgroup (stageCopy).
  * @module
  */
 import { BB_TWO_ADICITY } from '../params/babybear.js';
@@ -78,6 +84,42 @@ export function planTransform(logN: number, inRows: number, lastFlags: number, m
     ns *= radix;
     return pass;
   });
+}
+
+/** The staged first pass's workgroup tile, in u32 words: 16 KiB, WebGPU's default maxComputeWorkgroupStorageSize. */
+export const NTT_STAGE_WORDS = 4096;
+
+/** Threads per workgroup of `ntt_pass_r${radix}_staged`: one tile of outputs (128 at radix 32). */
+export function stageWorkgroup(radix: number): number {
+  return NTT_STAGE_WORDS / radix;
+}
+
+/**
+ * Whether pass `p` at width `w` can run the staged kernel: the first pass of its transform and
+ * not the last, R ≥ 4, W divides the workgroup (so a workgroup covers whole rows: W a power of
+ * two ≤ NTT_STAGE_WORDS / R), and at least one full workgroup of threads, so that every
+ * workgroup's block lies inside the matrix ((n/R)·W ≥ wg, i.e. n·W ≥ NTT_STAGE_WORDS). The host
+ * adds the adapter's limits (threads per workgroup: 1024 at radix 4).
+ */
+export function stagedQualifies(p: NttPass, w: number): boolean {
+  const wg = stageWorkgroup(p.radix);
+  return p.ns === 1 && (p.flags & NTT_FLAG_LAST) === 0 && p.radix >= 4 && w <= wg && wg % w === 0 && (p.n / p.radix) * w >= wg;
+}
+
+/** Tile slot of tile word x: an XOR within x's 32-word row against bank conflicts (ntt_stage_slot in the kernel). */
+export function stageSlot(x: number, radix: number, w: number): number {
+  const q = Math.max(1, (radix * w) / 32);
+  return x ^ ((Math.floor((x >>> 5) / q) * w) & 31);
+}
+
+/** Tile word that local thread `lid` writes V[s] to (the kernel: ((lid / W)·R + s)·W + col). */
+export function stageWord(lid: number, s: number, radix: number, w: number): number {
+  return (Math.floor(lid / w) * radix + s) * w + (lid % w);
+}
+
+/** Global word that tile word x (copied out by thread x mod wg) goes to, for the workgroup whose first thread is t0. */
+export function stageCopy(t0: number, x: number, radix: number): number {
+  return t0 * radix + x;
 }
 
 /** The 8-word uniform of one pass (field order of NttParams in ntt_stockham.gen.wgsl). */

@@ -1,9 +1,12 @@
 /**
  * Host side of wgsl/kernels/ntt_stockham.gen.wgsl: turns a dft / idft / coset LDE / encode job on a
  * row-major h×w matrix into Stockham passes (src/kernels/ntt-plan.ts), all recorded into one
- * compute pass of one command encoder, ping-ponging between two pooled buffers. Zero padding
- * is fused into the first pass's loads; 1/h and the coset powers s^j into the idft's last store;
- * bit reversal into the final store. Twiddles live in one 96 KiB table per device, computed once.
+ * compute pass of one command encoder (one per NTT pass when the caller times each pass:
+ * NttTimestamps), ping-ponging between two pooled buffers. Zero padding is fused into the first
+ * pass's loads; 1/h and the coset powers s^j into the idft's last store; bit reversal into the
+ * final store. Twiddles live in one 96 KiB table per device, computed once.
+ * The first pass of a transform that has more passes stores through a workgroup tile
+ * (`ntt_pass_r${R}_staged`, see stagedQualifies in ./ntt-plan.ts) at widths below 8 (stagedPasses).
  *
  * For later stages (Merkle, WHIR) that want the codeword on the GPU: `encodeToGpu` / `nttToGpu`
  * record into a caller's encoder and return the output buffer; nothing is read back.
@@ -17,8 +20,8 @@ import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
 import { bbInv } from '../ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
-  passUniform, planTransform, scaleTable, twiddleTable, type NttPass,
+  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
+  passUniform, planTransform, scaleTable, stagedQualifies, stageWorkgroup, twiddleTable, type NttPass,
 } from './ntt-plan.js';
 import { nttVariant, recordTilePasses, tileWordsFor, type NttVariant } from './ntt-tile.js';
 
@@ -48,7 +51,22 @@ export interface NttSpec {
   tileRun?: number;
   /** Tiled variant: threads per workgroup (default NTT_TILE_WG, NTT_TILE_WG_CPU on SwiftShader). */
   tileWg?: number;
+  /**
+   * Stockham: store each transform's first pass (when not also its last) through a workgroup tile
+   * as contiguous blocks instead of R-word strides. Default: below width 8 (STAGE_BELOW_WIDTH),
+   * where each strided store fills 4·W bytes of a 32-byte sector; true / false force it (tests,
+   * benchmarks). H100, alternating A/B: 2^24 x1 encode 0.85 vs 1.31 ms, lde 1.31 vs 2.03, dft
+   * 1.31 vs 1.84; at width 8 (whole sectors already) staging measured 2-6% slower.
+   */
+  stagedFirstPass?: boolean;
 }
+
+/**
+ * nttToGpu's last argument: timestamp writes for its one compute pass, or a function giving them
+ * per compute pass; with a function the Stockham path opens one compute pass per NTT pass,
+ * labelled like `r32 ns=1 staged` (for per-pass timing; the tiled path still opens one).
+ */
+export type NttTimestamps = GPUComputePassTimestampWrites | ((label: string) => GPUComputePassTimestampWrites | undefined);
 
 /** A matrix in a pooled GPU buffer: row-major, canonical values, `height·width` u32 words. */
 export interface NttGpuResult {
@@ -143,11 +161,28 @@ export function jobPasses(spec: NttSpec): { passes: NttPass[]; scale: [number, n
 }
 
 /**
+ * Which passes run the staged kernel: stagedQualifies (./ntt-plan.ts) and the adapter's limits
+ * (wg threads and a NTT_STAGE_WORDS-word tile; radix 4 needs 1024 threads, past WebGPU's default 256).
+ */
+/** The staged first pass is the default below this width (see NttSpec.stagedFirstPass). */
+export const STAGE_BELOW_WIDTH = 8;
+
+export function stagedPasses(ctx: GpuContext, spec: NttSpec, passes: NttPass[]): boolean[] {
+  const lim = ctx.limits;
+  return passes.map((p) => {
+    const want = spec.stagedFirstPass ?? spec.width < STAGE_BELOW_WIDTH;
+    if (!want || !stagedQualifies(p, spec.width)) return false;
+    const wg = stageWorkgroup(p.radix);
+    return wg <= lim.maxComputeInvocationsPerWorkgroup && wg <= lim.maxComputeWorkgroupSizeX && NTT_STAGE_WORDS * 4 <= lim.maxComputeWorkgroupStorageSize;
+  });
+}
+
+/**
  * Record `spec` on `input` (a buffer holding height·width canonical values) into `encoder`.
  * The result lives in a pooled buffer that the caller releases; the encoder is not submitted.
  */
 export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec: NttSpec, input: GPUBuffer,
-  timestampWrites?: GPUComputePassTimestampWrites): Promise<NttGpuResult> {
+  timestampWrites?: NttTimestamps): Promise<NttGpuResult> {
   checkNttSize(ctx, spec);
   const res = resources(ctx);
   const w = spec.width;
@@ -157,20 +192,26 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const tiled = nttVariant(ctx, spec.variant, spec) === 'tiled';
   if (tiled) tileWordsFor(ctx, spec); // INVALID_ARGUMENT before any buffer is taken
   const wg = spec.workgroup ?? NTT_WG;
-  const pipelines = new Map<number, GPUComputePipeline>();
-  for (const r of new Set(tiled ? [] : passes.map((p) => p.radix))) {
-    pipelines.set(r, await ctx.pipelines.get('ntt_stockham', `ntt_pass_r${r}`, {
-      NTT_W: w, NTT_WG: wg, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
+  const staged = tiled ? [] : stagedPasses(ctx, spec, passes);
+  const entry = (p: NttPass, i: number) => `ntt_pass_r${p.radix}${staged[i] ? '_staged' : ''}`;
+  const pipelines = new Map<string, GPUComputePipeline>();
+  for (const e of new Set(tiled ? [] : passes.map(entry))) {
+    pipelines.set(e, await ctx.pipelines.get('ntt_stockham', e, {
+      NTT_W: w, NTT_WG: wg, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
       NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV,
     }, BINDINGS));
   }
   const scaleBuf = scale ? scaleFor(ctx, res, scale[0], scale[1], scale[2]) : res.tw;
   const bufs = [ctx.pool.acquire(bytes, storageUsage(), 'ntt a'), ctx.pool.acquire(bytes, storageUsage(), 'ntt b')];
-  const pass = encoder.beginComputePass({ label: `ntt ${spec.op} ${spec.height}x${w}`, timestampWrites });
+  const label = `ntt ${spec.op} ${spec.height}x${w}`;
+  const perPass = typeof timestampWrites === 'function' ? timestampWrites : null;
+  // One compute pass for the whole job, unless the caller times each NTT pass.
+  const pass = perPass && !tiled ? null
+    : encoder.beginComputePass({ label, timestampWrites: perPass ? perPass(`${label} tiled`) : timestampWrites as GPUComputePassTimestampWrites | undefined });
   let src = input;
   let srcBytes = spec.height * w * 4;
   let out = bufs[0];
-  if (tiled) out = await recordTilePasses(ctx, pass, spec, { input, bufs, tw: res.tw, scale: scaleBuf });
+  if (tiled) out = await recordTilePasses(ctx, pass!, spec, { input, bufs, tw: res.tw, scale: scaleBuf });
   else passes.forEach((p, i) => {
     const dst = bufs[i % 2];
     const dstBytes = p.n * w * 4;
@@ -184,15 +225,19 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
         { binding: 4, resource: { buffer: uniformFor(ctx, res, p) } },
       ],
     });
-    pass.setPipeline(pipelines.get(p.radix)!);
-    pass.setBindGroup(0, group);
-    const [x, y] = grid2d((p.n / p.radix) * w, wg, ctx.limits.maxComputeWorkgroupsPerDimension);
-    pass.dispatchWorkgroups(x, y);
+    const passLabel = `r${p.radix} ns=${p.ns}${staged[i] ? ' staged' : ''}`;
+    const cp = pass ?? encoder.beginComputePass({ label: passLabel, timestampWrites: perPass!(passLabel) });
+    cp.setPipeline(pipelines.get(entry(p, i))!);
+    cp.setBindGroup(0, group);
+    // A staged workgroup is one tile (NTT_STAGE_WORDS / R threads); the kernel rebuilds t with that size.
+    const [x, y] = grid2d((p.n / p.radix) * w, staged[i] ? stageWorkgroup(p.radix) : wg, ctx.limits.maxComputeWorkgroupsPerDimension);
+    cp.dispatchWorkgroups(x, y);
+    if (!pass) cp.end();
     src = dst;
     srcBytes = dstBytes;
     out = dst;
   });
-  pass.end();
+  pass?.end();
   // The spare buffer is held until release(): if it went back to the pool now, an upload made
   // before this encoder is submitted (queue.writeBuffer runs first) would be overwritten by it.
   const spare = out === bufs[0] ? bufs[1] : bufs[0];
@@ -246,12 +291,12 @@ export async function encodeToGpu(ctx: GpuContext, coeffs: Uint32Array | GPUBuff
   };
 }
 
-/** Run a job from a Uint32Array to a Uint32Array (validated input). */
-export async function runNtt(ctx: GpuContext, spec: NttSpec, values: Uint32Array): Promise<Uint32Array> {
+/** Run a job from a Uint32Array to a Uint32Array (validated input); `timestamps` as in nttToGpu. */
+export async function runNtt(ctx: GpuContext, spec: NttSpec, values: Uint32Array, timestamps?: NttTimestamps): Promise<Uint32Array> {
   const input = ctx.upload(values, 'ntt input');
   try {
     const enc = ctx.device.createCommandEncoder({ label: `ntt ${spec.op}` });
-    const out = await nttToGpu(ctx, enc, spec, input);
+    const out = await nttToGpu(ctx, enc, spec, input, timestamps);
     ctx.device.queue.submit([enc.finish()]);
     try {
       return await ctx.readback(out.buffer, out.height * out.width);

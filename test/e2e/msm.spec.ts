@@ -12,7 +12,7 @@ test(`msm equals noble (n = 1 .. 2^${LOGN}, edge cases) and arkworks vectors`, a
   const steps = result.rows.filter((r) => r.status === 'ok').map((r) => r.step);
   for (const s of ['fq mul/add/sub/inv', 'fq13 mul (20x13-bit) vs bigint', 'msm all zero scalars', 'msm scalars 1 and r-1', 'msm identity points', 'msm repeated point',
     'msm P and -P, same scalars', 'msm sparse (90% zeros)', 'msm all scalars equal', `msm random n=${1 << Number(LOGN)}`,
-    'msm low memory, 1 window(s) per batch', 'msm low memory, 3 window(s) per batch', 'msm error not on curve', 'msm error scalar >= r', 'msm usable after errors']) {
+    'msm low memory, 1 window(s) per batch', 'msm low memory, 3 window(s) per batch, 8x32 walker', 'msm error not on curve', 'msm error scalar >= r', 'msm usable after errors']) {
     expect(steps).toContain(s);
   }
   expect(steps.filter((s) => s.startsWith('arkworks ')).length).toBeGreaterThanOrEqual(10);

@@ -1,7 +1,8 @@
 // The GPU NTT (SwiftShader) equals Plonky3 0.9.0-rc.2 on every dft.json case up to 2^12 rows
 // (dft, idft, coset_lde with shifts 31 and 7, encode), keeps idft(dft(x)) = x through a
 // GPU-resident handle, fuses bit reversal correctly, and rejects bad input with stable codes,
-// on both NTT paths (register Stockham passes and workgroup-memory tiles).
+// on both NTT paths (register Stockham passes and workgroup-memory tiles); the register path's
+// staged first pass equals src/ref and the unstaged path at widths 1, 2 and 8.
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
 
@@ -17,6 +18,9 @@ test('GPU NTT equals Plonky3 vectors, round-trips, and rejects bad input', async
   expect(rows['ntt vectors encode'].n).toBe(120);
   expect(rows['ntt properties'].status).toBe('ok');
   expect(rows['ntt bad input'].status).toBe('ok');
+  // the staged first-pass kernel at widths 1, 2, 8 (dft, idft, lde, encode), vs src/ref and unstaged
+  expect(rows['ntt staged first pass'].status).toBe('ok');
+  expect(rows['ntt staged first pass'].n).toBe(24);
   // the same on the workgroup-memory (tiled) path
   expect(rows['tiled ntt vectors dft'].n).toBe(42);
   expect(rows['tiled ntt vectors idft'].n).toBe(42);

@@ -175,11 +175,13 @@ export async function checkMsmLowMemory(prover: Prover, n: number, seed = 0x10e)
       // scratchBytes sized for exactly nwin windows (n entries + M bucket sums of 96 bytes each).
       const c = msmPlan(n).c;
       // pairBytes for 2 kept pairs per window: long segments, so the staged first reduction pass
-      // (scratch + one merging level per batch, as 2^20 runs) is taken too.
-      const r = await h.msmProfiled(ks, { lowMemory: true, scratchBytes: nwin * (4 * n + 96 * (1 << (c - 1))), pairBytes: 2 * 192 * windowCount(c) });
+      // (scratch + one merging level per batch, as 2^20 runs) is taken too. The second run walks
+      // with the 8x32 multiply instead of the default 13-bit-limb one (mul13).
+      const mul13 = nwin !== 3;
+      const r = await h.msmProfiled(ks, { lowMemory: true, scratchBytes: nwin * (4 * n + 96 * (1 << (c - 1))), pairBytes: 2 * 192 * windowCount(c), mul13 });
       const plan = r.plans[0];
-      const ok = r.point.equals(want) && plan.planes < 8 && plan.nwin === nwin && plan.seg1 < plan.seg;
-      rows.push({ step: `msm low memory, ${nwin} window(s) per batch`, ok, n, ms: performance.now() - t0,
+      const ok = r.point.equals(want) && plan.planes < 8 && plan.nwin === nwin && plan.seg1 < plan.seg && plan.mul13 === mul13;
+      rows.push({ step: `msm low memory, ${nwin} window(s) per batch${mul13 ? '' : ', 8x32 walker'}`, ok, n, ms: performance.now() - t0,
         detail: ok ? `equals noble (c=${plan.c}, ${plan.batches} batches, ring of ${plan.planes} planes, segments ${plan.seg1} -> ${plan.seg})`
           : `planes ${plan.planes} nwin ${plan.nwin} seg ${plan.seg1}/${plan.seg}; gpu ${r.point.toHex()} != noble ${want.toHex()}` });
     }

@@ -5,10 +5,14 @@
  *     idft / lde / encode, compared value for value or by sha256 + head;
  *   - properties on random data: idft(dft(x)) = x through a GPU-resident handle, bit-reversed
  *     output = bitReverseRows(natural output), and agreement with src/ref at odd widths;
- *   - bad input: each ProverError code, and the prover still works afterwards.
+ *   - bad input: each ProverError code, and the prover still works afterwards;
+ *   - staged first passes (GpuContext-level, src/kernels/ntt.ts): shapes where the first pass
+ *     runs `ntt_pass_r32_staged`, against src/ref and against stagedFirstPass: false.
  * @module
  */
 import type { Prover } from '../../src/prover.js';
+import type { GpuContext } from '../../src/gpu/context.js';
+import { jobPasses, runNtt, stagedPasses, type NttSpec } from '../../src/kernels/ntt.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
 import * as ref from '../../src/ref/ntt.js';
@@ -129,4 +133,58 @@ export async function checkNttErrors(prover: Prover): Promise<NttCheckRow> {
     step: 'ntt bad input', ok: bad.length === 0, n: cases.length + 2, ms: performance.now() - t0,
     detail: bad.length === 0 ? `${cases.length} bad inputs rejected with their codes; prover still correct` : bad.join('; '),
   };
+}
+
+/**
+ * The staged first pass (tile, then contiguous blocks) on shapes where it runs: each [log h, width,
+ * maxRadix] has h·width ≥ NTT_STAGE_WORDS = 4096 (one full workgroup), so dft, idft, coset lde
+ * (shift 31) and encode (addedBits 1) each stage the first pass of every transform. Each output
+ * equals src/ref and the output with stagedFirstPass: false. Fails if no pass was staged (e.g. an
+ * adapter whose limits rule the tile out), so a green row means the staged kernel ran. The first
+ * shape's lde also runs with per-pass timestamp writes (one compute pass per NTT pass).
+ */
+export async function checkNttStaged(ctx: GpuContext, shapes: Array<[number, number, number]>, seed = 0x5a9): Promise<NttCheckRow> {
+  const t0 = performance.now();
+  const rng = new SplitMix64(seed);
+  const bad: string[] = [];
+  let n = 0, staged = 0;
+  for (const [si, [logH, width, maxRadix]] of shapes.entries()) {
+    const h = 2 ** logH;
+    const x = rng.fieldArray(h * width);
+    const jobs: Array<[NttSpec, Uint32Array]> = [
+      [{ op: 'dft', height: h, width }, ref.dft(x, width)],
+      [{ op: 'idft', height: h, width }, ref.idft(x, width)],
+      [{ op: 'lde', height: h, width, addedBits: 1, shift: 31 }, ref.cosetLde(x, width, 1, 31)],
+      [{ op: 'encode', height: h, width, addedBits: 1 }, ref.encode(x, width, 1)],
+    ];
+    for (const [job, want] of jobs) {
+      const spec: NttSpec = { ...job, maxRadix, variant: 'stockham', stagedFirstPass: true }; // forced: width 8 is unstaged by default
+      const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
+      const flags = stagedPasses(ctx, spec, jobPasses(spec).passes);
+      staged += flags.filter(Boolean).length;
+      if (!flags[0]) bad.push(`${tag}: first pass not staged`);
+      const on = await ctx.run(() => runNtt(ctx, spec, x));
+      const off = await ctx.run(() => runNtt(ctx, { ...spec, stagedFirstPass: false }, x));
+      if (!same(on, want)) bad.push(`${tag}: staged != src/ref`);
+      if (!same(on, off)) bad.push(`${tag}: staged != stagedFirstPass false`);
+      n += 2;
+    }
+    if (si === 0) bad.push(...await checkPerPass(ctx, { ...jobs[2][0], maxRadix }, x, jobs[2][1])); // lde
+  }
+  if (staged === 0) bad.push('no pass ran the staged kernel');
+  return {
+    step: 'ntt staged first pass', ok: bad.length === 0, n, ms: performance.now() - t0,
+    detail: bad.length === 0 ? `${n} outputs equal src/ref and the unstaged path; ${staged} staged passes` : bad.join('; '),
+  };
+}
+
+/** nttToGpu with per-pass timestamp writes (the bench's NTT_PASS_PROFILE): one labelled compute pass per NTT pass, same output. */
+async function checkPerPass(ctx: GpuContext, spec: NttSpec, x: Uint32Array, want: Uint32Array): Promise<string[]> {
+  const labels: string[] = [];
+  const got = await ctx.run(() => runNtt(ctx, { ...spec, variant: 'stockham' }, x, (label) => { labels.push(label); return undefined; }));
+  const bad: string[] = [];
+  const passes = jobPasses(spec).passes;
+  if (!same(got, want)) bad.push(`per-pass ${spec.op}: output != src/ref`);
+  if (labels.length !== passes.length || !labels[0].endsWith('ns=1 staged')) bad.push(`per-pass ${spec.op}: compute passes ${labels.join(', ')}`);
+  return bad;
 }

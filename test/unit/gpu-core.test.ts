@@ -63,10 +63,13 @@ describe('BufferPool', () => {
     expect(pool.stats().bytesHeld).toBe(0);
   });
 
-  it('rounds to powers of two with a 256-byte floor', () => {
+  it('rounds to powers of two up to 1 MiB (256-byte floor), to eighths of one above', () => {
     expect(BufferPool.bucketSize(0)).toBe(256);
     expect(BufferPool.bucketSize(257)).toBe(512);
     expect(BufferPool.bucketSize(1 << 26)).toBe(1 << 26);
+    expect(BufferPool.bucketSize((1 << 20) + 1)).toBe(1.25 * 2 ** 20); // eighths of 2 MiB above 1 MiB
+    expect(BufferPool.bucketSize(12 * 2 ** 20)).toBe(12 * 2 ** 20);
+    expect(BufferPool.bucketSize(12 * 2 ** 20 + 1)).toBe(14 * 2 ** 20);
   });
 });
 

@@ -5,37 +5,45 @@ import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbSub, montMul } from '../../src/ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_TW_ROOTS, NTT_MAX_RADIX,
-  planTransform, radices, scaleTable, twiddleTable, type NttPass,
+  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_TW_ROOTS, NTT_MAX_RADIX,
+  planTransform, radices, scaleTable, stageCopy, stagedQualifies, stageSlot, stageWord, stageWorkgroup, twiddleTable, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { readFileSync } from 'node:fs';
-import { NTT_RADICES, nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
+import { NTT_RADICES, NTT_STAGED_RADICES, nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 
 const TW = twiddleTable();
 const rev = (x: number, bits: number) => (bits === 0 ? 0 : parseInt(x.toString(2).padStart(bits, '0').split('').reverse().join(''), 2));
 
-/** One pass over all threads, as the kernel does it. */
-function runPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null): void {
+/** The radix-R DFT of thread t's R inputs (twiddled by k), V[s] at index s, as the kernel computes it. */
+function threadValues(p: NttPass, src: Uint32Array, w: number, t: number): number[] {
   const R = p.radix, m = p.n / R, logR = Math.log2(R);
+  const col = t % w, j = Math.floor(t / w), k = j % p.ns;
+  const v: number[] = [];
+  for (let r = 0; r < R; r++) { const row = j + r * m; v.push(row < p.inRows ? src[row * w + col] : 0); }
+  const e = k * 2 ** p.twShift;
+  const tw = montMul(TW[NTT_TW_LO + (e % 2 ** NTT_TW_LO_BITS)], TW[NTT_TW_HI + Math.floor(e / 2 ** NTT_TW_LO_BITS)]);
+  let wr = tw;
+  for (let r = 1; r < R; r++) { v[r] = montMul(v[r], wr); wr = montMul(wr, tw); }
+  for (let half = R >> 1; half >= 1; half >>= 1) {
+    for (let b = 0; b < R; b += 2 * half) for (let i = 0; i < half; i++) {
+      const a = v[b + i], c = v[b + i + half];
+      v[b + i] = bbAdd(a, c);
+      v[b + i + half] = montMul(bbSub(a, c), TW[NTT_TW_ROOTS + i * (NTT_MAX_RADIX / (2 * half))]);
+    }
+  }
+  return v.map((_, s) => v[rev(s, logR)]);
+}
+
+/** One pass over all threads, as `ntt_pass_r${R}` does it. */
+function runPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null): void {
+  const R = p.radix, m = p.n / R;
   for (let t = 0; t < m * w; t++) {
     const col = t % w, j = Math.floor(t / w), k = j % p.ns;
-    const v: number[] = [];
-    for (let r = 0; r < R; r++) { const row = j + r * m; v.push(row < p.inRows ? src[row * w + col] : 0); }
-    const e = k * 2 ** p.twShift;
-    const tw = montMul(TW[NTT_TW_LO + (e % 2 ** NTT_TW_LO_BITS)], TW[NTT_TW_HI + Math.floor(e / 2 ** NTT_TW_LO_BITS)]);
-    let wr = tw;
-    for (let r = 1; r < R; r++) { v[r] = montMul(v[r], wr); wr = montMul(wr, tw); }
-    for (let half = R >> 1; half >= 1; half >>= 1) {
-      for (let b = 0; b < R; b += 2 * half) for (let i = 0; i < half; i++) {
-        const a = v[b + i], c = v[b + i + half];
-        v[b + i] = bbAdd(a, c);
-        v[b + i + half] = montMul(bbSub(a, c), TW[NTT_TW_ROOTS + i * (NTT_MAX_RADIX / (2 * half))]);
-      }
-    }
+    const V = threadValues(p, src, w, t);
     for (let s = 0; s < R; s++) {
       let dest = (j - k) * R + k + s * p.ns;
-      let val = v[rev(s, logR)];
+      let val = V[s];
       if (p.flags & NTT_FLAG_LAST) {
         if (p.flags & NTT_FLAG_INVERSE) dest = (p.n - dest) % p.n;
         if (p.flags & NTT_FLAG_SCALE) val = montMul(val, montMul(sc![dest % 2 ** NTT_TW_LO_BITS], sc![2 ** NTT_TW_LO_BITS + Math.floor(dest / 2 ** NTT_TW_LO_BITS)]));
@@ -46,9 +54,28 @@ function runPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: 
   }
 }
 
-function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null): Uint32Array {
+/** One pass as `ntt_pass_r${R}_staged` does it: per workgroup, values into the tile, barrier, tile out as one block. */
+function runStagedPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number): void {
+  const R = p.radix, wg = stageWorkgroup(R);
+  const tile = new Uint32Array(NTT_STAGE_WORDS);
+  for (let t0 = 0; t0 < (p.n / R) * w; t0 += wg) {
+    for (let lid = 0; lid < wg; lid++) {
+      const V = threadValues(p, src, w, t0 + lid);
+      for (let s = 0; s < R; s++) tile[stageSlot(stageWord(lid, s, R, w), R, w)] = V[s];
+    }
+    for (let lid = 0; lid < wg; lid++) for (let i = 0; i < R; i++) dst[stageCopy(t0, lid + i * wg, R)] = tile[stageSlot(lid + i * wg, R, w)];
+  }
+}
+
+/** All passes; with `staged`, the qualifying first passes run as the staged kernel. */
+function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null, staged = false): Uint32Array {
   let src = input;
-  for (const p of passes) { const dst = new Uint32Array(p.n * w); runPass(p, src, dst, w, sc); src = dst; }
+  for (const p of passes) {
+    const dst = new Uint32Array(p.n * w);
+    if (staged && stagedQualifies(p, w)) runStagedPass(p, src, dst, w);
+    else runPass(p, src, dst, w, sc);
+    src = dst;
+  }
   return src;
 }
 
@@ -86,5 +113,88 @@ describe('NTT plan (CPU run of the GPU index math)', () => {
         }
       });
     }
+  }
+});
+
+describe('staged first pass (ntt_pass_r${R}_staged: tile, then one contiguous block per workgroup)', () => {
+  it('each staged radix has an entry point', () => {
+    const wgsl = nttWgsl();
+    for (const R of NTT_STAGED_RADICES) expect(wgsl).toContain(`fn ntt_pass_r${R}_staged(`);
+  });
+
+  it('tile word -> global word equals the plain store at every W dividing the workgroup', () => {
+    for (const R of NTT_STAGED_RADICES) {
+      const wg = stageWorkgroup(R);
+      expect(wg * R).toBe(NTT_STAGE_WORDS);
+      for (let w = 1; w <= wg; w *= 2) {
+        for (const t0 of [0, wg, 5 * wg]) {
+          const tile = new Int32Array(NTT_STAGE_WORDS).fill(-1);
+          for (let lid = 0; lid < wg; lid++) {
+            const t = t0 + lid, col = t % w, j = Math.floor(t / w);
+            for (let s = 0; s < R; s++) {
+              const slot = stageSlot(stageWord(lid, s, R, w), R, w);
+              if (tile[slot] !== -1) throw new Error(`R ${R} W ${w}: tile slot ${slot} written twice`);
+              tile[slot] = (j * R + s) * w + col; // the plain kernel's store at ns = 1, k = 0
+            }
+          }
+          for (let lid = 0; lid < wg; lid++) for (let i = 0; i < R; i++) {
+            const x = lid + i * wg;
+            const plain = tile[stageSlot(x, R, w)];
+            if (plain !== stageCopy(t0, x, R)) throw new Error(`R ${R} W ${w} t0 ${t0}: tile word ${x} -> ${stageCopy(t0, x, R)}, plain store ${plain}`);
+          }
+        }
+      }
+    }
+  });
+
+  it('tile writes and copy-out are free of bank conflicts (32 banks of 4 bytes, 32-lane warps)', () => {
+    const ways = (slots: number[]) => {
+      const banks = new Uint8Array(32);
+      for (const x of slots) banks[x % 32]++;
+      return Math.max(...banks);
+    };
+    const lanes = Array.from({ length: 32 }, (_, l) => l);
+    let worst = 0;
+    for (const R of NTT_STAGED_RADICES) {
+      const wg = stageWorkgroup(R);
+      for (let w = 1; w <= wg; w *= 2) {
+        for (let warp = 0; warp < wg; warp += 32) for (let s = 0; s < R; s++) {
+          worst = Math.max(worst, ways(lanes.map((l) => stageSlot(stageWord(warp + l, s, R, w), R, w))));
+        }
+        for (let warp = 0; warp < wg; warp += 32) for (let i = 0; i < R; i++) worst = Math.max(worst, ways(lanes.map((l) => stageSlot(warp + l + i * wg, R, w))));
+      }
+    }
+    expect(worst).toBe(1);
+    // Why the swizzle: unswizzled, width 1 at radix 32 puts the 32 lanes' stores in one bank.
+    expect(ways(lanes.map((l) => stageWord(l, 0, 32, 1)))).toBe(32);
+  });
+
+  it('qualifies the first pass of a multi-pass transform with full workgroups only', () => {
+    const q = (logN: number, w: number, maxRadix = 32) => planTransform(logN, 2 ** logN, 0, maxRadix).map((p) => stagedQualifies(p, w));
+    expect(q(12, 1)).toEqual([true, false, false]); // 2^12 / 32 = 128 threads = one workgroup
+    expect(q(11, 1)).toEqual([false, false, false]); // 64 threads < 128
+    expect(q(11, 2)).toEqual([true, false, false]);
+    expect(q(12, 3)).toEqual([false, false, false]); // 3 does not divide 128
+    expect(q(12, 128)).toEqual([true, false, false]);
+    expect(q(12, 256)).toEqual([false, false, false]); // wider than the workgroup
+    expect(q(5, 1024)).toEqual([false]); // one pass: the last one maps its destinations
+    expect(q(12, 1, 16)).toEqual([true, false, false]); // 256 threads of radix 16
+    expect(q(12, 1, 4)).toEqual([true, false, false, false, false, false]);
+    expect(q(12, 1, 2).some(Boolean)).toBe(false);
+  });
+
+  const rng = new SplitMix64(0x57a9);
+  for (const [logN, w, maxRadix] of [[12, 1, 32], [11, 2, 32], [9, 8, 32], [8, 16, 32], [12, 1, 16], [10, 4, 8], [12, 1, 4]]) {
+    it(`dft / idft / encode / lde with staged first passes at 2^${logN} x ${w}, radix ≤ ${maxRadix}`, () => {
+      const n = 2 ** logN;
+      const x = rng.fieldArray(n * w);
+      expect(planTransform(logN, n, 0, maxRadix).some((p) => stagedQualifies(p, w))).toBe(true);
+      expect(runPlan(planTransform(logN, n, 0, maxRadix), x, w, null, true)).toEqual(ntt.dft(x, w));
+      const inv = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix), x, w, scaleTable(bbInv(n), 1, n), true);
+      expect(inv).toEqual(ntt.idft(x, w));
+      expect(runPlan(planTransform(logN + 1, n, 0, maxRadix), x, w, null, true)).toEqual(ntt.encode(x, w, 1));
+      const coeffs = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix), x, w, scaleTable(bbInv(n), 31, n), true);
+      expect(runPlan(planTransform(logN + 1, n, 0, maxRadix), coeffs, w, null, true)).toEqual(ntt.cosetLde(x, w, 1, 31));
+    });
   }
 });

@@ -9,6 +9,9 @@
 // so bb_mul(x, t·2^32) = x·t with no conversions. The last pass of a transform maps indices:
 // dest = (n − idx) mod n for the inverse (idft(x)[i] = dft(x)[−i] / n, so no inverse twiddles),
 // then out ·= c·g^dest (1/n, and the coset shift powers of an LDE), then bit-reverses dest.
+// A first pass that is not the last (Ns = 1: k = 0, no twiddles) runs ntt_pass_rR_staged instead,
+// when the host finds W | NTT_STAGE_WORDS / R and (n/R)·W ≥ NTT_STAGE_WORDS / R: the same values,
+// stored into the workgroup tile, then copied out as one contiguous NTT_STAGE_WORDS-word block.
 
 struct NttParams {
   n: u32,        // rows of this transform
@@ -26,6 +29,19 @@ struct NttParams {
 @group(0) @binding(2) var<storage, read> tw: array<u32>;
 @group(0) @binding(3) var<storage, read> sc: array<u32>;
 @group(0) @binding(4) var<uniform> prm: NttParams;
+
+// The staged first pass's tile: NTT_STAGE_WORDS = 4096 words = 16 KiB, the WebGPU default
+// maxComputeWorkgroupStorageSize, so every adapter has room for it.
+var<workgroup> ntt_stage: array<u32, NTT_STAGE_WORDS>;
+
+// Tile word x lives at slot x ^ (((x / 32) / q)·NTT_W mod 32), q = max(1, R·NTT_W / 32). The XOR
+// stays within x's 32-word row, so the copy-out's 32 consecutive words still hit 32 banks. In
+// the writes thread l·W + c stores V[s] at word (l·R + s)·W + c: unswizzled, at W = 1 and R = 32
+// all 32 lanes hit one bank (32-way conflict); with the XOR every R ≤ 32 and W is conflict-free (counted in
+// test/unit/ntt-plan.test.ts; a plain x ^ (x / 32 mod 32) left 2- to 4-way conflicts at R < 32).
+fn ntt_stage_slot(x: u32, q: u32) -> u32 {
+  return x ^ ((((x >> 5u) / q) * NTT_W) & 31u);
+}
 
 // x^e for x = ω_{2^27}, e < 2^27: lo and hi tables (2^14 + 2^13 words), one multiply.
 fn ntt_root_pow(e: u32) -> u32 {
@@ -529,4 +545,366 @@ fn ntt_pass_r32(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   ntt_store(base, 23u, col, v29);
   ntt_store(base, 15u, col, v30);
   ntt_store(base, 31u, col, v31);
+}
+
+@compute @workgroup_size(NTT_STAGE_WORDS / 4u)
+fn ntt_pass_r4_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) nwg: vec3u) {
+  const wg = NTT_STAGE_WORDS / 4u;
+  const q = max(1u, 4u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
+  let t = gid.x + gid.y * nwg.x * wg;
+  let m = prm.n >> 2u;
+  if (t < m * NTT_W) {
+    let col = t % NTT_W;
+    let j = t / NTT_W;
+    var v0 = ntt_load(j + 0u * m, col);
+    var v1 = ntt_load(j + 1u * m, col);
+    var v2 = ntt_load(j + 2u * m, col);
+    var v3 = ntt_load(j + 3u * m, col);
+    let rt8 = tw[8u];
+    { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+    { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+    { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+    { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    let base = (lid / NTT_W) * 4u;
+    ntt_stage[ntt_stage_slot((base + 0u) * NTT_W + col, q)] = v0;
+    ntt_stage[ntt_stage_slot((base + 2u) * NTT_W + col, q)] = v1;
+    ntt_stage[ntt_stage_slot((base + 1u) * NTT_W + col, q)] = v2;
+    ntt_stage[ntt_stage_slot((base + 3u) * NTT_W + col, q)] = v3;
+  }
+  workgroupBarrier();
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
+  if (t0 < m * NTT_W) {
+    for (var i = 0u; i < 4u; i++) {
+      let x = lid + i * wg;
+      dst[t0 * 4u + x] = ntt_stage[ntt_stage_slot(x, q)];
+    }
+  }
+}
+
+@compute @workgroup_size(NTT_STAGE_WORDS / 8u)
+fn ntt_pass_r8_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) nwg: vec3u) {
+  const wg = NTT_STAGE_WORDS / 8u;
+  const q = max(1u, 8u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
+  let t = gid.x + gid.y * nwg.x * wg;
+  let m = prm.n >> 3u;
+  if (t < m * NTT_W) {
+    let col = t % NTT_W;
+    let j = t / NTT_W;
+    var v0 = ntt_load(j + 0u * m, col);
+    var v1 = ntt_load(j + 1u * m, col);
+    var v2 = ntt_load(j + 2u * m, col);
+    var v3 = ntt_load(j + 3u * m, col);
+    var v4 = ntt_load(j + 4u * m, col);
+    var v5 = ntt_load(j + 5u * m, col);
+    var v6 = ntt_load(j + 6u * m, col);
+    var v7 = ntt_load(j + 7u * m, col);
+    let rt4 = tw[4u];
+    let rt8 = tw[8u];
+    let rt12 = tw[12u];
+    { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+    { let d = bb_mul(bb_sub(v1, v5), rt4); v1 = bb_add(v1, v5); v5 = d; }
+    { let d = bb_mul(bb_sub(v2, v6), rt8); v2 = bb_add(v2, v6); v6 = d; }
+    { let d = bb_mul(bb_sub(v3, v7), rt12); v3 = bb_add(v3, v7); v7 = d; }
+    { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+    { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+    { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+    { let d = bb_mul(bb_sub(v5, v7), rt8); v5 = bb_add(v5, v7); v7 = d; }
+    { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+    { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+    { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    let base = (lid / NTT_W) * 8u;
+    ntt_stage[ntt_stage_slot((base + 0u) * NTT_W + col, q)] = v0;
+    ntt_stage[ntt_stage_slot((base + 4u) * NTT_W + col, q)] = v1;
+    ntt_stage[ntt_stage_slot((base + 2u) * NTT_W + col, q)] = v2;
+    ntt_stage[ntt_stage_slot((base + 6u) * NTT_W + col, q)] = v3;
+    ntt_stage[ntt_stage_slot((base + 1u) * NTT_W + col, q)] = v4;
+    ntt_stage[ntt_stage_slot((base + 5u) * NTT_W + col, q)] = v5;
+    ntt_stage[ntt_stage_slot((base + 3u) * NTT_W + col, q)] = v6;
+    ntt_stage[ntt_stage_slot((base + 7u) * NTT_W + col, q)] = v7;
+  }
+  workgroupBarrier();
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
+  if (t0 < m * NTT_W) {
+    for (var i = 0u; i < 8u; i++) {
+      let x = lid + i * wg;
+      dst[t0 * 8u + x] = ntt_stage[ntt_stage_slot(x, q)];
+    }
+  }
+}
+
+@compute @workgroup_size(NTT_STAGE_WORDS / 16u)
+fn ntt_pass_r16_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) nwg: vec3u) {
+  const wg = NTT_STAGE_WORDS / 16u;
+  const q = max(1u, 16u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
+  let t = gid.x + gid.y * nwg.x * wg;
+  let m = prm.n >> 4u;
+  if (t < m * NTT_W) {
+    let col = t % NTT_W;
+    let j = t / NTT_W;
+    var v0 = ntt_load(j + 0u * m, col);
+    var v1 = ntt_load(j + 1u * m, col);
+    var v2 = ntt_load(j + 2u * m, col);
+    var v3 = ntt_load(j + 3u * m, col);
+    var v4 = ntt_load(j + 4u * m, col);
+    var v5 = ntt_load(j + 5u * m, col);
+    var v6 = ntt_load(j + 6u * m, col);
+    var v7 = ntt_load(j + 7u * m, col);
+    var v8 = ntt_load(j + 8u * m, col);
+    var v9 = ntt_load(j + 9u * m, col);
+    var v10 = ntt_load(j + 10u * m, col);
+    var v11 = ntt_load(j + 11u * m, col);
+    var v12 = ntt_load(j + 12u * m, col);
+    var v13 = ntt_load(j + 13u * m, col);
+    var v14 = ntt_load(j + 14u * m, col);
+    var v15 = ntt_load(j + 15u * m, col);
+    let rt2 = tw[2u];
+    let rt4 = tw[4u];
+    let rt6 = tw[6u];
+    let rt8 = tw[8u];
+    let rt10 = tw[10u];
+    let rt12 = tw[12u];
+    let rt14 = tw[14u];
+    { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+    { let d = bb_mul(bb_sub(v1, v9), rt2); v1 = bb_add(v1, v9); v9 = d; }
+    { let d = bb_mul(bb_sub(v2, v10), rt4); v2 = bb_add(v2, v10); v10 = d; }
+    { let d = bb_mul(bb_sub(v3, v11), rt6); v3 = bb_add(v3, v11); v11 = d; }
+    { let d = bb_mul(bb_sub(v4, v12), rt8); v4 = bb_add(v4, v12); v12 = d; }
+    { let d = bb_mul(bb_sub(v5, v13), rt10); v5 = bb_add(v5, v13); v13 = d; }
+    { let d = bb_mul(bb_sub(v6, v14), rt12); v6 = bb_add(v6, v14); v14 = d; }
+    { let d = bb_mul(bb_sub(v7, v15), rt14); v7 = bb_add(v7, v15); v15 = d; }
+    { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+    { let d = bb_mul(bb_sub(v1, v5), rt4); v1 = bb_add(v1, v5); v5 = d; }
+    { let d = bb_mul(bb_sub(v2, v6), rt8); v2 = bb_add(v2, v6); v6 = d; }
+    { let d = bb_mul(bb_sub(v3, v7), rt12); v3 = bb_add(v3, v7); v7 = d; }
+    { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+    { let d = bb_mul(bb_sub(v9, v13), rt4); v9 = bb_add(v9, v13); v13 = d; }
+    { let d = bb_mul(bb_sub(v10, v14), rt8); v10 = bb_add(v10, v14); v14 = d; }
+    { let d = bb_mul(bb_sub(v11, v15), rt12); v11 = bb_add(v11, v15); v15 = d; }
+    { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+    { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+    { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+    { let d = bb_mul(bb_sub(v5, v7), rt8); v5 = bb_add(v5, v7); v7 = d; }
+    { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+    { let d = bb_mul(bb_sub(v9, v11), rt8); v9 = bb_add(v9, v11); v11 = d; }
+    { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+    { let d = bb_mul(bb_sub(v13, v15), rt8); v13 = bb_add(v13, v15); v15 = d; }
+    { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+    { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+    { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+    { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+    { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+    { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+    let base = (lid / NTT_W) * 16u;
+    ntt_stage[ntt_stage_slot((base + 0u) * NTT_W + col, q)] = v0;
+    ntt_stage[ntt_stage_slot((base + 8u) * NTT_W + col, q)] = v1;
+    ntt_stage[ntt_stage_slot((base + 4u) * NTT_W + col, q)] = v2;
+    ntt_stage[ntt_stage_slot((base + 12u) * NTT_W + col, q)] = v3;
+    ntt_stage[ntt_stage_slot((base + 2u) * NTT_W + col, q)] = v4;
+    ntt_stage[ntt_stage_slot((base + 10u) * NTT_W + col, q)] = v5;
+    ntt_stage[ntt_stage_slot((base + 6u) * NTT_W + col, q)] = v6;
+    ntt_stage[ntt_stage_slot((base + 14u) * NTT_W + col, q)] = v7;
+    ntt_stage[ntt_stage_slot((base + 1u) * NTT_W + col, q)] = v8;
+    ntt_stage[ntt_stage_slot((base + 9u) * NTT_W + col, q)] = v9;
+    ntt_stage[ntt_stage_slot((base + 5u) * NTT_W + col, q)] = v10;
+    ntt_stage[ntt_stage_slot((base + 13u) * NTT_W + col, q)] = v11;
+    ntt_stage[ntt_stage_slot((base + 3u) * NTT_W + col, q)] = v12;
+    ntt_stage[ntt_stage_slot((base + 11u) * NTT_W + col, q)] = v13;
+    ntt_stage[ntt_stage_slot((base + 7u) * NTT_W + col, q)] = v14;
+    ntt_stage[ntt_stage_slot((base + 15u) * NTT_W + col, q)] = v15;
+  }
+  workgroupBarrier();
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
+  if (t0 < m * NTT_W) {
+    for (var i = 0u; i < 16u; i++) {
+      let x = lid + i * wg;
+      dst[t0 * 16u + x] = ntt_stage[ntt_stage_slot(x, q)];
+    }
+  }
+}
+
+@compute @workgroup_size(NTT_STAGE_WORDS / 32u)
+fn ntt_pass_r32_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) nwg: vec3u) {
+  const wg = NTT_STAGE_WORDS / 32u;
+  const q = max(1u, 32u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
+  let t = gid.x + gid.y * nwg.x * wg;
+  let m = prm.n >> 5u;
+  if (t < m * NTT_W) {
+    let col = t % NTT_W;
+    let j = t / NTT_W;
+    var v0 = ntt_load(j + 0u * m, col);
+    var v1 = ntt_load(j + 1u * m, col);
+    var v2 = ntt_load(j + 2u * m, col);
+    var v3 = ntt_load(j + 3u * m, col);
+    var v4 = ntt_load(j + 4u * m, col);
+    var v5 = ntt_load(j + 5u * m, col);
+    var v6 = ntt_load(j + 6u * m, col);
+    var v7 = ntt_load(j + 7u * m, col);
+    var v8 = ntt_load(j + 8u * m, col);
+    var v9 = ntt_load(j + 9u * m, col);
+    var v10 = ntt_load(j + 10u * m, col);
+    var v11 = ntt_load(j + 11u * m, col);
+    var v12 = ntt_load(j + 12u * m, col);
+    var v13 = ntt_load(j + 13u * m, col);
+    var v14 = ntt_load(j + 14u * m, col);
+    var v15 = ntt_load(j + 15u * m, col);
+    var v16 = ntt_load(j + 16u * m, col);
+    var v17 = ntt_load(j + 17u * m, col);
+    var v18 = ntt_load(j + 18u * m, col);
+    var v19 = ntt_load(j + 19u * m, col);
+    var v20 = ntt_load(j + 20u * m, col);
+    var v21 = ntt_load(j + 21u * m, col);
+    var v22 = ntt_load(j + 22u * m, col);
+    var v23 = ntt_load(j + 23u * m, col);
+    var v24 = ntt_load(j + 24u * m, col);
+    var v25 = ntt_load(j + 25u * m, col);
+    var v26 = ntt_load(j + 26u * m, col);
+    var v27 = ntt_load(j + 27u * m, col);
+    var v28 = ntt_load(j + 28u * m, col);
+    var v29 = ntt_load(j + 29u * m, col);
+    var v30 = ntt_load(j + 30u * m, col);
+    var v31 = ntt_load(j + 31u * m, col);
+    let rt1 = tw[1u];
+    let rt2 = tw[2u];
+    let rt3 = tw[3u];
+    let rt4 = tw[4u];
+    let rt5 = tw[5u];
+    let rt6 = tw[6u];
+    let rt7 = tw[7u];
+    let rt8 = tw[8u];
+    let rt9 = tw[9u];
+    let rt10 = tw[10u];
+    let rt11 = tw[11u];
+    let rt12 = tw[12u];
+    let rt13 = tw[13u];
+    let rt14 = tw[14u];
+    let rt15 = tw[15u];
+    { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+    { let d = bb_mul(bb_sub(v1, v17), rt1); v1 = bb_add(v1, v17); v17 = d; }
+    { let d = bb_mul(bb_sub(v2, v18), rt2); v2 = bb_add(v2, v18); v18 = d; }
+    { let d = bb_mul(bb_sub(v3, v19), rt3); v3 = bb_add(v3, v19); v19 = d; }
+    { let d = bb_mul(bb_sub(v4, v20), rt4); v4 = bb_add(v4, v20); v20 = d; }
+    { let d = bb_mul(bb_sub(v5, v21), rt5); v5 = bb_add(v5, v21); v21 = d; }
+    { let d = bb_mul(bb_sub(v6, v22), rt6); v6 = bb_add(v6, v22); v22 = d; }
+    { let d = bb_mul(bb_sub(v7, v23), rt7); v7 = bb_add(v7, v23); v23 = d; }
+    { let d = bb_mul(bb_sub(v8, v24), rt8); v8 = bb_add(v8, v24); v24 = d; }
+    { let d = bb_mul(bb_sub(v9, v25), rt9); v9 = bb_add(v9, v25); v25 = d; }
+    { let d = bb_mul(bb_sub(v10, v26), rt10); v10 = bb_add(v10, v26); v26 = d; }
+    { let d = bb_mul(bb_sub(v11, v27), rt11); v11 = bb_add(v11, v27); v27 = d; }
+    { let d = bb_mul(bb_sub(v12, v28), rt12); v12 = bb_add(v12, v28); v28 = d; }
+    { let d = bb_mul(bb_sub(v13, v29), rt13); v13 = bb_add(v13, v29); v29 = d; }
+    { let d = bb_mul(bb_sub(v14, v30), rt14); v14 = bb_add(v14, v30); v30 = d; }
+    { let d = bb_mul(bb_sub(v15, v31), rt15); v15 = bb_add(v15, v31); v31 = d; }
+    { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+    { let d = bb_mul(bb_sub(v1, v9), rt2); v1 = bb_add(v1, v9); v9 = d; }
+    { let d = bb_mul(bb_sub(v2, v10), rt4); v2 = bb_add(v2, v10); v10 = d; }
+    { let d = bb_mul(bb_sub(v3, v11), rt6); v3 = bb_add(v3, v11); v11 = d; }
+    { let d = bb_mul(bb_sub(v4, v12), rt8); v4 = bb_add(v4, v12); v12 = d; }
+    { let d = bb_mul(bb_sub(v5, v13), rt10); v5 = bb_add(v5, v13); v13 = d; }
+    { let d = bb_mul(bb_sub(v6, v14), rt12); v6 = bb_add(v6, v14); v14 = d; }
+    { let d = bb_mul(bb_sub(v7, v15), rt14); v7 = bb_add(v7, v15); v15 = d; }
+    { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+    { let d = bb_mul(bb_sub(v17, v25), rt2); v17 = bb_add(v17, v25); v25 = d; }
+    { let d = bb_mul(bb_sub(v18, v26), rt4); v18 = bb_add(v18, v26); v26 = d; }
+    { let d = bb_mul(bb_sub(v19, v27), rt6); v19 = bb_add(v19, v27); v27 = d; }
+    { let d = bb_mul(bb_sub(v20, v28), rt8); v20 = bb_add(v20, v28); v28 = d; }
+    { let d = bb_mul(bb_sub(v21, v29), rt10); v21 = bb_add(v21, v29); v29 = d; }
+    { let d = bb_mul(bb_sub(v22, v30), rt12); v22 = bb_add(v22, v30); v30 = d; }
+    { let d = bb_mul(bb_sub(v23, v31), rt14); v23 = bb_add(v23, v31); v31 = d; }
+    { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+    { let d = bb_mul(bb_sub(v1, v5), rt4); v1 = bb_add(v1, v5); v5 = d; }
+    { let d = bb_mul(bb_sub(v2, v6), rt8); v2 = bb_add(v2, v6); v6 = d; }
+    { let d = bb_mul(bb_sub(v3, v7), rt12); v3 = bb_add(v3, v7); v7 = d; }
+    { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+    { let d = bb_mul(bb_sub(v9, v13), rt4); v9 = bb_add(v9, v13); v13 = d; }
+    { let d = bb_mul(bb_sub(v10, v14), rt8); v10 = bb_add(v10, v14); v14 = d; }
+    { let d = bb_mul(bb_sub(v11, v15), rt12); v11 = bb_add(v11, v15); v15 = d; }
+    { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+    { let d = bb_mul(bb_sub(v17, v21), rt4); v17 = bb_add(v17, v21); v21 = d; }
+    { let d = bb_mul(bb_sub(v18, v22), rt8); v18 = bb_add(v18, v22); v22 = d; }
+    { let d = bb_mul(bb_sub(v19, v23), rt12); v19 = bb_add(v19, v23); v23 = d; }
+    { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+    { let d = bb_mul(bb_sub(v25, v29), rt4); v25 = bb_add(v25, v29); v29 = d; }
+    { let d = bb_mul(bb_sub(v26, v30), rt8); v26 = bb_add(v26, v30); v30 = d; }
+    { let d = bb_mul(bb_sub(v27, v31), rt12); v27 = bb_add(v27, v31); v31 = d; }
+    { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+    { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+    { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+    { let d = bb_mul(bb_sub(v5, v7), rt8); v5 = bb_add(v5, v7); v7 = d; }
+    { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+    { let d = bb_mul(bb_sub(v9, v11), rt8); v9 = bb_add(v9, v11); v11 = d; }
+    { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+    { let d = bb_mul(bb_sub(v13, v15), rt8); v13 = bb_add(v13, v15); v15 = d; }
+    { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+    { let d = bb_mul(bb_sub(v17, v19), rt8); v17 = bb_add(v17, v19); v19 = d; }
+    { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+    { let d = bb_mul(bb_sub(v21, v23), rt8); v21 = bb_add(v21, v23); v23 = d; }
+    { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+    { let d = bb_mul(bb_sub(v25, v27), rt8); v25 = bb_add(v25, v27); v27 = d; }
+    { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+    { let d = bb_mul(bb_sub(v29, v31), rt8); v29 = bb_add(v29, v31); v31 = d; }
+    { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+    { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+    { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+    { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+    { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+    { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+    { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+    { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+    { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+    { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+    { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+    { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+    { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+    { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    let base = (lid / NTT_W) * 32u;
+    ntt_stage[ntt_stage_slot((base + 0u) * NTT_W + col, q)] = v0;
+    ntt_stage[ntt_stage_slot((base + 16u) * NTT_W + col, q)] = v1;
+    ntt_stage[ntt_stage_slot((base + 8u) * NTT_W + col, q)] = v2;
+    ntt_stage[ntt_stage_slot((base + 24u) * NTT_W + col, q)] = v3;
+    ntt_stage[ntt_stage_slot((base + 4u) * NTT_W + col, q)] = v4;
+    ntt_stage[ntt_stage_slot((base + 20u) * NTT_W + col, q)] = v5;
+    ntt_stage[ntt_stage_slot((base + 12u) * NTT_W + col, q)] = v6;
+    ntt_stage[ntt_stage_slot((base + 28u) * NTT_W + col, q)] = v7;
+    ntt_stage[ntt_stage_slot((base + 2u) * NTT_W + col, q)] = v8;
+    ntt_stage[ntt_stage_slot((base + 18u) * NTT_W + col, q)] = v9;
+    ntt_stage[ntt_stage_slot((base + 10u) * NTT_W + col, q)] = v10;
+    ntt_stage[ntt_stage_slot((base + 26u) * NTT_W + col, q)] = v11;
+    ntt_stage[ntt_stage_slot((base + 6u) * NTT_W + col, q)] = v12;
+    ntt_stage[ntt_stage_slot((base + 22u) * NTT_W + col, q)] = v13;
+    ntt_stage[ntt_stage_slot((base + 14u) * NTT_W + col, q)] = v14;
+    ntt_stage[ntt_stage_slot((base + 30u) * NTT_W + col, q)] = v15;
+    ntt_stage[ntt_stage_slot((base + 1u) * NTT_W + col, q)] = v16;
+    ntt_stage[ntt_stage_slot((base + 17u) * NTT_W + col, q)] = v17;
+    ntt_stage[ntt_stage_slot((base + 9u) * NTT_W + col, q)] = v18;
+    ntt_stage[ntt_stage_slot((base + 25u) * NTT_W + col, q)] = v19;
+    ntt_stage[ntt_stage_slot((base + 5u) * NTT_W + col, q)] = v20;
+    ntt_stage[ntt_stage_slot((base + 21u) * NTT_W + col, q)] = v21;
+    ntt_stage[ntt_stage_slot((base + 13u) * NTT_W + col, q)] = v22;
+    ntt_stage[ntt_stage_slot((base + 29u) * NTT_W + col, q)] = v23;
+    ntt_stage[ntt_stage_slot((base + 3u) * NTT_W + col, q)] = v24;
+    ntt_stage[ntt_stage_slot((base + 19u) * NTT_W + col, q)] = v25;
+    ntt_stage[ntt_stage_slot((base + 11u) * NTT_W + col, q)] = v26;
+    ntt_stage[ntt_stage_slot((base + 27u) * NTT_W + col, q)] = v27;
+    ntt_stage[ntt_stage_slot((base + 7u) * NTT_W + col, q)] = v28;
+    ntt_stage[ntt_stage_slot((base + 23u) * NTT_W + col, q)] = v29;
+    ntt_stage[ntt_stage_slot((base + 15u) * NTT_W + col, q)] = v30;
+    ntt_stage[ntt_stage_slot((base + 31u) * NTT_W + col, q)] = v31;
+  }
+  workgroupBarrier();
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
+  if (t0 < m * NTT_W) {
+    for (var i = 0u; i < 32u; i++) {
+      let x = lid + i * wg;
+      dst[t0 * 32u + x] = ntt_stage[ntt_stage_slot(x, q)];
+    }
+  }
 }
