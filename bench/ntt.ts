@@ -19,7 +19,7 @@
  * stagedFirstPass: false on the same input (checked first: checkNttStaged, staged vs src/ref and
  * vs unstaged). NTT_PASS_PROFILE=1 adds `ntt-pass` rows there for encode and lde, staged on and
  * off: one compute pass per NTT pass, label (e.g. `r32 ns=1 staged`) and median ms of 10 reps.
- * NTT_AB=1 times only staged against unstaged, alternating (see stagedAb).
+ * NTT_AB=unstaged,radix16,... times only the default job against each change, alternating (jobAb).
  * @module
  */
 import { Profiler } from '../src/gpu/profiler.js';
@@ -143,27 +143,41 @@ async function profileNttPasses(ctx: GpuContext, sp: NttSpec, input: GPUBuffer):
   return byPass.map((p, i) => ({ pass: i, label: p.label, medianMs: +median(p.ms).toFixed(4) }));
 }
 
+/** NTT_AB=<name>: the B side of the A/B, a change to the default register-path job (A). */
+const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
+  unstaged: { stagedFirstPass: false },
+  radix16: { maxRadix: 16 },
+  wg64: { workgroup: 64 },
+  wg128: { workgroup: 128 },
+  tiled: { variant: 'tiled' },
+};
+
 /**
- * NTT_AB=1: staged first pass (A) against unstaged (B), register path, same input, reps
- * alternating A, B so that clock drift hits both alike (a run whose GPU clock was still rising
- * timed the same encode at 3.0 ms early and 1.3 ms late). Medians of 15 each and B / A.
+ * NTT_AB=<name> (AB_VARIANTS): the default register-path job (A) against one change (B), same
+ * input, reps alternating A, B so that clock drift hits both alike (a run whose GPU clock was
+ * still rising timed the same encode at 3.0 ms early and 1.3 ms late), after a 2 s warm-up.
+ * Medians of 15 each and B / A.
  */
-async function stagedAb(ctx: GpuContext, logs: number[], widths: number[], rng: SplitMix64): Promise<Record<string, unknown>[]> {
+async function jobAb(ctx: GpuContext, name: string, logs: number[], widths: number[], rng: SplitMix64): Promise<Record<string, unknown>[]> {
+  const change = AB_VARIANTS[name];
+  if (!change) throw new Error(`NTT_AB=${name}: one of ${Object.keys(AB_VARIANTS).join(', ')}`);
   const rows: Record<string, unknown>[] = [];
   const time = async (sp: NttSpec, input: GPUBuffer) => {
     const report = await profiledRun(ctx, sp, input, false);
     return report.gpuMs ?? report.wallMs;
   };
+  let warm = 2000;
   for (const logN of logs) for (const w of widths) {
     const input = ctx.upload(rng.fieldArray(2 ** logN * w), 'bench input');
     for (const op of OPS) {
-      const a: NttSpec = { ...spec(op, logN, w), variant: 'stockham', stagedFirstPass: true };
-      const b: NttSpec = { ...a, stagedFirstPass: false };
-      await warmUp(async () => { await time(a, input); await time(b, input); }, 600);
+      const a: NttSpec = { ...spec(op, logN, w), variant: 'stockham' };
+      const b: NttSpec = { ...a, ...change };
+      await warmUp(async () => { await time(a, input); await time(b, input); }, warm);
+      warm = 600;
       const ta: number[] = [], tb: number[] = [];
       for (let r = 0; r < 15; r++) { ta.push(await time(a, input)); tb.push(await time(b, input)); }
       const ma = median(ta), mb = median(tb);
-      rows.push({ bench: 'ntt-ab', op, logN, width: w, stagedMs: +ma.toFixed(4), unstagedMs: +mb.toFixed(4), unstagedOverStaged: +(mb / ma).toFixed(3) });
+      rows.push({ bench: 'ntt-ab', b: name, op, logN, width: w, aMs: +ma.toFixed(4), bMs: +mb.toFixed(4), bOverA: +(mb / ma).toFixed(3) });
       console.error(JSON.stringify(rows.at(-1)));
     }
     ctx.pool.release(input);
@@ -216,8 +230,8 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
   }
 
   // 2. Timings, next to the roofline measured on the same device.
-  if (process.env.NTT_AB === '1') {
-    rows.push(...await stagedAb(ctx, logs, widths, rng));
+  if (process.env.NTT_AB) {
+    for (const name of process.env.NTT_AB.split(',')) rows.push(...await jobAb(ctx, name, logs, widths, rng));
     prover.destroy();
     tprover?.destroy();
     ctx.destroy();
@@ -229,7 +243,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
   const warmIn = ctx.upload(rng.fieldArray(2 ** 22), 'warm-up input');
   await warmUp(() => profiledRun(ctx, { ...spec('encode', 22, 1), variant: 'stockham' }, warmIn, false), 1500);
   ctx.pool.release(warmIn);
-  const limit = await roofline(ctx.device);
+  const limit = await roofline(ctx.device, gpu);
   const native = nativeAnchor();
   for (const logN of logs) {
     for (const w of widths) {
@@ -261,14 +275,16 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         const variant = sp.variant!;
         const tileOpts = tile ? { tileWg: tile.tileWg, tileWords: tile.tileWords, tileRun: tile.tileRun } : {};
         const staged = variant === 'stockham' ? sp.stagedFirstPass ?? w < STAGE_BELOW_WIDTH : undefined;
-        const mainRow = maxRadix === 32 && workgroup === NTT_WG && Object.values(tileOpts).every((v) => v === undefined) && staged !== false;
+        const mainRow = maxRadix === 32 && workgroup === NTT_WG && Object.values(tileOpts).every((v) => v === undefined) && tile?.stagedFirstPass === undefined;
         const pv = variant === 'tiled' ? tprover! : prover;
         const gpuMs: number[] = [];
         const wallMs: number[] = [];
         let err: string | null = null;
         try {
           const once = () => profiledRun(ctx, sp, input, false);
-          await warmUp(once, 1000); // pipelines, clocks (after the spot check's idle CPU seconds), pool
+          // pipelines, pool, clocks: after the spot check's idle CPU seconds the H100 needs ~2 s of load
+          // (a 2^24 dft read 1.44 ms after 0.6 s of warm-up, 0.59 ms after 2 s, in alternating A/B runs)
+          await warmUp(once, 2500);
           for (let r = 0; r < 10; r++) {
             const report = await once();
             wallMs.push(report.wallMs);

@@ -29,8 +29,8 @@ export interface ProverOptions {
   forceFallbackAdapter?: boolean;
   /**
    * NTT path for every job: 'stockham' (register passes) or 'tiled' (workgroup-memory passes).
-   * Unset: chosen per job (tiled for dft / idft of >= 2^22 rows on GPUs, where the H100 runs it
-   * in half the time; stockham otherwise). Same results either way.
+   * Unset: 'stockham', which the H100 runs 2-3x faster than 'tiled' for every op measured
+   * (bench/RESULTS.md). Same results either way.
    */
   nttVariant?: NttVariant;
 }

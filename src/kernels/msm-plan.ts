@@ -100,6 +100,20 @@ export function pickC(n: number, S: number): number {
   return best;
 }
 
+/** Slice lengths (entries per walker slot) the plan search tries. */
+const SLICES = [16, 12, 8, 6, 5, 4, 3, 2];
+
+/**
+ * Shortest slice a plan may use: a bucket of b entries spread over slices of L is summed by the
+ * fix-up as ~b / L pieces in one thread, so L >= b / 8 keeps that chain at <= 8 projective adds.
+ * b = n / M on average (each window has n digits over M buckets). H100 A/B: 2^14 (b = 128) with
+ * slices of 2 / 4 / 16: 34.1 / 22.4 / 20.8 ms (fix-up 26.5 / 13.4 / 3.3 ms); 2^12 (b = 32) with
+ * 2 / 4 / 16: 13.6 / 11.3 / 17.8 ms; 2^10 (b = 8): 2 best (7.9 vs 8.4 ms at 4).
+ */
+export function minSlice(n: number, M: number): number {
+  return Math.min(SLICES[0], Math.max(1, n / M / 8));
+}
+
 /** Walker threads a plan aims for: below this the H100 walk is latency-bound (bench/RESULTS.md). */
 export const WALK_TARGET_THREADS = 32768;
 
@@ -133,7 +147,7 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   const key = (p: MsmPlan) => [Math.min(p.walkThreads, WALK_TARGET_THREADS), p.nwin, p.planes === 8 ? 1 : 0];
   const better = (a: number[], b: number[]) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i]; return false; };
   for (let nwin = 1; nwin <= T; nwin++) {
-    for (const slice of t.slice ? [t.slice] : [16, 12, 8, 6, 5, 4, 3, 2]) {
+    for (const slice of t.slice ? [t.slice] : SLICES.filter((s) => s >= minSlice(n, M))) {
       for (const planes of [8, ringPlanes(c, T, nwin)]) {
         const p = shape(nwin, slice, planes);
         if (p.poolBytes <= MSM_MEM_BUDGET && (!best || better(key(p), key(best)))) best = p;

@@ -48,18 +48,15 @@ export function setNttVariant(ctx: GpuContext, v: NttVariant): void {
 }
 
 /**
- * The job's variant, else the prover's, else by job on the adapter. H100, clocks warm
- * (bench/RESULTS.md): at 2^24 rows the tiled passes do dft in half the time (1.05 vs 2.10 ms at
- * width 1, 9.0 vs 13.2 ms at width 8) while the register passes win lde and encode (encode 1.31
- * vs 1.97 ms, lde 2.03 vs 2.95 ms; width 8 likewise); at 2^20 they tie or the register passes win.
- * So: 'tiled' for dft / idft from 2^22 rows (the midpoint; 2^22 itself is not measured), else
- * 'stockham', and always 'stockham' on CPU adapters, where each tile barrier is a coroutine switch.
+ * The job's variant, else the prover's, else 'stockham'. H100, clocks warm, alternating A/B in one
+ * run (bench/RESULTS.md): since the Stockham path stages its first pass through workgroup memory,
+ * it beats the tiled passes for every op and width measured (2^24 x1 dft 0.59 vs 1.25 ms, encode
+ * 0.85 vs 1.97, lde 1.31 vs 2.95; x8 2.9-3.1x; 2^22 likewise). Before that, tiled won dft at
+ * 2^24 and was the default there. On CPU adapters each tile barrier is a coroutine switch too.
+ * The tiled path stays selectable (nttVariant: 'tiled') and checked in CI.
  */
-export function nttVariant(ctx: GpuContext, v: NttVariant | undefined, job: Pick<NttTileJob, 'op' | 'height'>): NttVariant {
-  const chosen = v ?? DEFAULTS.get(ctx);
-  if (chosen) return chosen;
-  if (ctx.features.cpu) return 'stockham';
-  return (job.op === 'dft' || job.op === 'idft') && job.height >= 2 ** 22 ? 'tiled' : 'stockham';
+export function nttVariant(ctx: GpuContext, v: NttVariant | undefined): NttVariant {
+  return v ?? DEFAULTS.get(ctx) ?? 'stockham';
 }
 
 /** Tile size in words for this device: the job's, else 4096 (16 KiB), never past the adapter's limit. */

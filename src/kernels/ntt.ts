@@ -189,7 +189,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const outRows = outputHeight(spec);
   const bytes = outRows * w * 4;
   const { passes, scale } = jobPasses(spec);
-  const tiled = nttVariant(ctx, spec.variant, spec) === 'tiled';
+  const tiled = nttVariant(ctx, spec.variant) === 'tiled';
   if (tiled) tileWordsFor(ctx, spec); // INVALID_ARGUMENT before any buffer is taken
   const wg = spec.workgroup ?? NTT_WG;
   const staged = tiled ? [] : stagedPasses(ctx, spec, passes);

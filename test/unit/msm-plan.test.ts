@@ -1,6 +1,6 @@
 // MSM plan: scalar word planes for each batch, the ring size, and the memory budget at 2^20.
 import { describe, expect, it } from 'vitest';
-import { batchWords, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, reduceLevels, ringPlanes, topWindowBits, WALK_TARGET_THREADS } from '../../src/kernels/msm-plan.js';
+import { batchWords, minSlice, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, reduceLevels, ringPlanes, topWindowBits, WALK_TARGET_THREADS } from '../../src/kernels/msm-plan.js';
 import { windowCount } from '../../src/ref/msm.js';
 
 describe('msm plan memory', () => {
@@ -38,8 +38,11 @@ describe('msm plan memory', () => {
     expect(msmPlan(1 << 10, { lowMemory: true, scratchBytes: 1 }).planes).toBe(2);
   });
 
-  it('plans aim for WALK_TARGET_THREADS walker threads where memory allows, most windows per batch next', () => {
-    for (const logn of [14, 16, 18, 19]) expect(msmPlan(1 << logn).walkThreads).toBeGreaterThanOrEqual(WALK_TARGET_THREADS);
+  it('plans aim for WALK_TARGET_THREADS walker threads where memory and minSlice allow, most windows per batch next', () => {
+    for (const logn of [16, 18, 19]) expect(msmPlan(1 << logn).walkThreads).toBeGreaterThanOrEqual(WALK_TARGET_THREADS);
+    // ...but no slice shorter than minSlice: 2^14 at c = 8 has ~128 entries per bucket, slices of 16.
+    expect(minSlice(1 << 14, 128)).toBe(16);
+    expect(msmPlan(1 << 14).walkThreads).toBe(((1 << 14) * 32) / (8 * 16));
     expect(msmPlan(1 << 12)).toMatchObject({ nwin: 32, batches: 1 });
   });
 
