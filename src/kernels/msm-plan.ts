@@ -201,6 +201,11 @@ export function ringPlanes(c: number, T: number, nwin: number): number {
   return most;
 }
 
+/** Pairs per window after the first level (the second ping-pong buffer's size). */
+export function levelOut(K: number): number {
+  return Math.max(1, K >> (reduceLevels(K)[0] ?? 0));
+}
+
 /**
  * Pool bytes of one MSM, as src/kernels/msm.ts acquires them (BufferPool.bucketSize): bases
  * 64n, scalar planes 4n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
@@ -209,11 +214,6 @@ export function ringPlanes(c: number, T: number, nwin: number): number {
  * bases 64 + planes 4·planes + entries 4 + bucket sums 3 + partials 8 + pairs 6 + 1.5 + counts
  * and offsets 0.5 MiB, i.e. about 119 MiB with all 8 planes and 95 MiB (99.6 MB) with a ring of 2.
  */
-/** Pairs per window after the first level (the second ping-pong buffer's size). */
-export function levelOut(K: number): number {
-  return Math.max(1, K >> (reduceLevels(K)[0] ?? 0));
-}
-
 export function msmPoolBytes(p: Omit<MsmPlan, 'poolBytes'>): number {
   const b = BufferPool.bucketSize;
   const nb = p.nwin * p.M;

@@ -160,17 +160,18 @@ export function jobPasses(spec: NttSpec): { passes: NttPass[]; scale: [number, n
   }
 }
 
-/**
- * Which passes run the staged kernel: stagedQualifies (./ntt-plan.ts) and the adapter's limits
- * (wg threads and a NTT_STAGE_WORDS-word tile; radix 4 needs 1024 threads, past WebGPU's default 256).
- */
 /** The staged first pass is the default below this width (see NttSpec.stagedFirstPass). */
 export const STAGE_BELOW_WIDTH = 8;
 
+/**
+ * Which passes run the staged kernel: wanted (NttSpec.stagedFirstPass, else the width default),
+ * stagedQualifies (./ntt-plan.ts) and the adapter's limits (wg threads and a NTT_STAGE_WORDS-word
+ * tile; radix 4 needs 1024 threads, past WebGPU's default 256).
+ */
 export function stagedPasses(ctx: GpuContext, spec: NttSpec, passes: NttPass[]): boolean[] {
   const lim = ctx.limits;
+  const want = spec.stagedFirstPass ?? spec.width < STAGE_BELOW_WIDTH;
   return passes.map((p) => {
-    const want = spec.stagedFirstPass ?? spec.width < STAGE_BELOW_WIDTH;
     if (!want || !stagedQualifies(p, spec.width)) return false;
     const wg = stageWorkgroup(p.radix);
     return wg <= lim.maxComputeInvocationsPerWorkgroup && wg <= lim.maxComputeWorkgroupSizeX && NTT_STAGE_WORDS * 4 <= lim.maxComputeWorkgroupStorageSize;
