@@ -4,7 +4,7 @@
  * dft.json case, random-data properties and bad-input codes (test/gpu/ntt-check.ts), a full
  * comparison with src/ref at 2^20 (width 1; 2^16 wider), and at 2^24 a spot check (direct evaluation of 2 rows, and
  * the zero upper half of idft(lde)). Then per shape: GPU-resident time (timestamp-query around
- * the one compute pass, else submit-to-done), end-to-end time (Uint32Array -> Uint32Array via
+ * NTT_BATCH back-to-back jobs, divided by NTT_BATCH; else submit-to-done), end-to-end time (Uint32Array -> Uint32Array via
  * the public API), elements/s, and ratios to
  *   t_limit = max((bytes_in + bytes_out) / copyBW, (N/2)·log2 N / montRate), N = output rows·width,
  * with copyBW and montRate from .gpu-kit/roofline.mjs in the same run, and to the native CPU
@@ -33,7 +33,7 @@ import { SplitMix64 } from '../test/support/splitmix.js';
 import { median } from '../test/support/stats.js';
 import vectors from '../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttProperties, checkNttStaged, checkNttVectors } from '../test/gpu/ntt-check.js';
+import { checkNttErrors, checkNttProperties, checkNttStaged, checkNttTables, checkNttVectors } from '../test/gpu/ntt-check.js';
 import { roofline, warmUp } from './node-gpu.js';
 import type { BenchOutput } from './field.js';
 
@@ -108,12 +108,41 @@ function nativeAnchor(): Map<string, { ms: number; impl: string }> {
   return out;
 }
 
-/** One timed job: `sp` on `input` recorded with timestamp writes from `prof` (one pass, or one per NTT pass). */
-async function profiledRun(ctx: GpuContext, sp: NttSpec, input: GPUBuffer, perPass: boolean) {
+/**
+ * Jobs per timed submission (NTT_BATCH, default 8): Dawn's timestamps on the H100/H200 tick every
+ * 65.5 us, as coarse as a whole pass at 2^24, so one job reads as a whole number of ticks (0.786
+ * or 0.852 ms for the same encode). The batch records the job `batch` times back to back (each
+ * reads the last one's buffers' pool slots, so they run in order), with one timestamp before
+ * the first and one after the last: the span / batch has a tick's error / batch.
+ */
+const NTT_BATCH = Number(process.env.NTT_BATCH ?? 8);
+
+/**
+ * One timed job: `sp` on `input` recorded with timestamp writes from `prof` (one pass, or one per
+ * NTT pass); without perPass, `batch` jobs in one span and gpuMs the span / batch.
+ */
+async function profiledRun(ctx: GpuContext, sp: NttSpec, input: GPUBuffer, perPass: boolean, batch = perPass ? 1 : NTT_BATCH) {
   const prof = new Profiler(ctx.device, ctx.features.timestamps, perPass ? 16 : 1); // lde at 2^24 -> 2^25: 5 + 5 passes
   try {
     const enc = ctx.device.createCommandEncoder();
-    const res = await nttToGpu(ctx, enc, sp, input, perPass ? (label) => prof.timestampWrites(label) : prof.timestampWrites(`ntt ${sp.op}`));
+    if (!perPass) {
+      const tw = prof.timestampWrites(`ntt ${sp.op} x${batch}`);
+      for (let i = 0; i < batch; i++) {
+        // Dawn rejects a timestampWrites with neither index: the middle jobs get none.
+        const writes = tw && (i === 0 || i === batch - 1)
+          ? { querySet: tw.querySet, beginningOfPassWriteIndex: i === 0 ? 0 : undefined, endOfPassWriteIndex: i === batch - 1 ? 1 : undefined }
+          : undefined;
+        const res = await nttToGpu(ctx, enc, sp, input, writes);
+        res.release(); // the next job may take the same buffers: it runs after this one
+      }
+      prof.resolve(enc);
+      const t0 = performance.now();
+      ctx.device.queue.submit([enc.finish()]);
+      const report = await prof.read(t0);
+      const per = (ms: number | null) => (ms === null ? null : ms / batch);
+      return { ...report, gpuMs: per(report.gpuMs), wallMs: report.wallMs / batch };
+    }
+    const res = await nttToGpu(ctx, enc, sp, input, (label) => prof.timestampWrites(label));
     prof.resolve(enc);
     const t0 = performance.now();
     ctx.device.queue.submit([enc.finish()]);
@@ -146,6 +175,9 @@ async function profileNttPasses(ctx: GpuContext, sp: NttSpec, input: GPUBuffer):
 /** NTT_AB=<name>: the B side of the A/B, a change to the default register-path job (A). */
 const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   unstaged: { stagedFirstPass: false },
+  notables: { twiddleTables: false },
+  montgomery: { shoup: false },
+  nosplit: { splitTables: false },
   radix16: { maxRadix: 16 },
   wg64: { workgroup: 64 },
   wg128: { workgroup: 128 },
@@ -177,7 +209,7 @@ async function jobAb(ctx: GpuContext, name: string, logs: number[], widths: numb
       const ta: number[] = [], tb: number[] = [];
       for (let r = 0; r < 15; r++) { ta.push(await time(a, input)); tb.push(await time(b, input)); }
       const ma = median(ta), mb = median(tb);
-      rows.push({ bench: 'ntt-ab', b: name, op, logN, width: w, aMs: +ma.toFixed(4), bMs: +mb.toFixed(4), bOverA: +(mb / ma).toFixed(3) });
+      rows.push({ bench: 'ntt-ab', b: name, op, logN, width: w, aMs: +ma.toFixed(4), bMs: +mb.toFixed(4), bOverA: +(mb / ma).toFixed(3), batch: NTT_BATCH });
       console.error(JSON.stringify(rows.at(-1)));
     }
     ctx.pool.release(input);
@@ -205,6 +237,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
     checks.push(await checkNttErrors(pv));
     // Staged first passes vs src/ref and unstaged, radix 32 at widths 1, 2, 8 and the radix-16 plan timed below.
     if (variant === 'stockham') checks.push(await checkNttStaged(ctx, [[16, 1, 32], [14, 2, 32], [12, 8, 32], [16, 1, 16]]));
+    if (variant === 'stockham') checks.push(await checkNttTables(ctx, [[21, 1, 32], [16, 8, 32], [16, 1, 16]]));
     ok &&= checks.every((c) => c.ok);
     for (const c of checks) rows.push({ bench: 'ntt-check', variant, step: c.step, ok: c.ok, n: c.n, detail: c.detail });
   }
@@ -302,7 +335,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         }
         const resident = gpuMs.length ? median(gpuMs) : median(wallMs);
         if (!mainRow) {
-          rows.push({ bench: 'ntt', variant, staged, ...tileOpts, op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4) });
+          rows.push({ bench: 'ntt', variant, staged, ...tileOpts, op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4), batch: NTT_BATCH });
           continue;
         }
         // End to end through the public API (upload, passes, readback), and a spot check of that output.
@@ -323,7 +356,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         const anchor = native.get(`${op}:${logN}:${w}`);
         rows.push({
           bench: 'ntt', variant, staged, op, maxRadix, logN, width: w, outRows: nOut / w,
-          residentMs: +resident.toFixed(4), residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done',
+          residentMs: +resident.toFixed(4), residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done', batch: NTT_BATCH,
           submitToDoneMs: +median(wallMs).toFixed(4), endToEndMs: +median(e2e).toFixed(3),
           gElemPerS: +(nOut / resident / 1e6).toFixed(2),
           tLimitMs: +tLimit.toFixed(4), limitBy: tCopy > tMul ? 'copy' : 'mont', ratioToLimit: +(resident / tLimit).toFixed(2),

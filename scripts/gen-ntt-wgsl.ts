@@ -29,6 +29,8 @@ export const NTT_RADICES = [1, 2, 4, 8, 16, 32];
  * threads, past the 1024 of the adapters we know, and a radix-2 pass is first-but-not-last only with maxRadix 2.
  */
 export const NTT_STAGED_RADICES = [4, 8, 16, 32];
+/** Radices with `_table` and `_split` entry points (twiddles from a table / a split table): every R ≥ 2. */
+export const NTT_TABLE_RADICES = [2, 4, 8, 16, 32];
 const MAX_RADIX = 32;
 
 const rev = (x: number, bits: number) => {
@@ -51,6 +53,10 @@ const HEADER = `// ntt_stockham.gen.wgsl: Stockham radix-R passes (R = 1..32, on
 // A first pass that is not the last (Ns = 1: k = 0, no twiddles) runs ntt_pass_rR_staged instead,
 // when the host finds W | NTT_STAGE_WORDS / R and (n/R)·W ≥ NTT_STAGE_WORDS / R: the same values,
 // stored into the workgroup tile, then copied out as one contiguous NTT_STAGE_WORDS-word block.
+// A middle pass with Ns·R ≤ NTT_TABLE_MAX runs ntt_pass_rR_table: its twiddles ω_{Ns·R}^(k·r)
+// come precomputed from \`sc\` (entry (r − 1)·Ns + k; sc holds no scale table before the last pass).
+// Any other pass with twiddles (the last, or Ns·R past NTT_TABLE_MAX) runs ntt_pass_rR_split when
+// multiplies are Shoup: two factors from a split table bound at \`tw\` (ntt-plan.ts passSplitTable).
 
 struct NttParams {
   n: u32,        // rows of this transform
@@ -59,14 +65,14 @@ struct NttParams {
   tw_shift: u32, // ω_{Ns·R} = ω_{2^27}^(2^tw_shift)
   flags: u32,
   log_n: u32,
-  pad0: u32,
+  split_bits: u32, // h of a split-table pass (k = kh·2^h + kl), ntt-plan.ts splitBits
   pad1: u32,
 }
 
 @group(0) @binding(0) var<storage, read> src: array<u32>;
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
 @group(0) @binding(2) var<storage, read> tw: array<u32>;
-@group(0) @binding(3) var<storage, read> sc: array<u32>;
+@group(0) @binding(3) var<storage, read> sc: array<u32>;  // the last pass's scale table, or a middle pass's twiddles
 @group(0) @binding(4) var<uniform> prm: NttParams;
 
 // The staged first pass's tile: NTT_STAGE_WORDS = 4096 words = 16 KiB, the WebGPU default
@@ -85,6 +91,21 @@ fn ntt_stage_slot(x: u32, q: u32) -> u32 {
 // x^e for x = ω_{2^27}, e < 2^27: lo and hi tables (2^14 + 2^13 words), one multiply.
 fn ntt_root_pow(e: u32) -> u32 {
   return bb_mul(tw[NTT_TW_LO + (e & ((1u << NTT_LO_BITS) - 1u))], tw[NTT_TW_HI + (e >> NTT_LO_BITS)]);
+}
+
+// x times a butterfly root ω_32^e, given as compile-time constants: Montgomery form (wm), or
+// with NTT_SHOUP = 1 plain (wp) and its Shoup quotient (wq). NTT_SHOUP is a plan constant, so
+// the branch folds away.
+fn ntt_root_mul(x: u32, wm: u32, wp: u32, wq: u32) -> u32 {
+  if (NTT_SHOUP == 1u) { return bb_mul_shoup(x, wp, wq); }
+  return bb_mul(x, wm);
+}
+
+// x times twiddle i of a table pass: sc[i] in Montgomery form, or with NTT_SHOUP = 1 plain
+// values followed by their Shoup quotients (sc[tq + i], tq = (R − 1)·Ns).
+fn ntt_table_mul(x: u32, i: u32, tq: u32) -> u32 {
+  if (NTT_SHOUP == 1u) { return bb_mul_shoup(x, sc[i], sc[tq + i]); }
+  return bb_mul(x, sc[i]);
 }
 
 // c·g^d from the scale table: lo[d mod 2^14] · hi[d >> 14].
@@ -111,11 +132,30 @@ fn ntt_store(base: u32, s: u32, col: u32, value: u32) {
 }
 `;
 
-/** v1..v{R-1} ·= ω^(k·r) (skipped when k = 0), then the radix-R DIF butterflies in registers. */
-function butterflies(R: number, twiddles: boolean, ind: string): string[] {
+/**
+ * v1..v{R-1} ·= ω^(k·r), then the radix-R DIF butterflies in registers. Twiddles 'running': one
+ * power from the lo/hi tables, then a running product (skipped when k = 0); 'table': read from
+ * the pass's own table in the `sc` binding (entry (r − 1)·Ns + k, ntt-plan.ts passTwiddleTable),
+ * one multiply per value instead of two; 'none': the first pass (k = 0).
+ */
+function butterflies(R: number, twiddles: 'none' | 'running' | 'table' | 'split', ind: string): string[] {
   const L: string[] = [];
   if (R === 1) return L;
-  if (twiddles) {
+  if (twiddles === 'split') {
+    // ω^(k·r) = lo[kl, r] · hi[kh, r] from the split table in \`tw\` (ntt-plan.ts passSplitTable), Shoup.
+    L.push(`${ind}let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;`);
+    L.push(`${ind}let kl = k & (sl - 1u); let kh = k >> prm.split_bits;`);
+    L.push(`${ind}let lq = ${R - 1}u * sl; let hb = 2u * lq; let hq = hb + ${R - 1}u * sh;`);
+    for (let r = 1; r < R; r++) {
+      L.push(`${ind}{ let il = ${r - 1}u * sl + kl; let ih = ${r - 1}u * sh + kh;`);
+      L.push(`${ind}  v${r} = bb_mul_shoup(bb_mul_shoup(v${r}, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }`);
+    }
+  }
+  if (twiddles === 'table') {
+    L.push(`${ind}let tq = ${R - 1}u * prm.ns;`);
+    for (let r = 1; r < R; r++) L.push(`${ind}v${r} = ntt_table_mul(v${r}, ${r - 1}u * prm.ns + k, tq);`);
+  }
+  if (twiddles === 'running') {
     // One running product (four interleaved ones, for a shorter dependency chain, measured no
     // faster on the H100: 2^24 x1 encode 0.85 ms either way).
     L.push(`${ind}if (k != 0u) {`);
@@ -127,15 +167,16 @@ function butterflies(R: number, twiddles: boolean, ind: string): string[] {
     }
     L.push(`${ind}}`);
   }
-  // roots ω_32^e used by the butterflies, loaded once (uniform address, cached)
+  // roots ω_32^e used by the butterflies: compile-time constants (BB_ROOTS_32, src/params/wgsl-consts.ts)
   const roots = new Set<number>();
   for (let half = R >> 1; half >= 1; half >>= 1) for (let i = 1; i < half; i++) roots.add(i * (MAX_RADIX / (2 * half)));
-  for (const e of [...roots].sort((a, b) => a - b)) L.push(`${ind}let rt${e} = tw[${e}u];`);
+  for (const e of [...roots].sort((a, b) => a - b)) L.push(`${ind}const rt${e} = BB_ROOTS_32[${e}]; const rp${e} = BB_ROOTS_32_PLAIN[${e}]; const rq${e} = BB_ROOTS_32_SHOUP[${e}];`);
   for (let half = R >> 1; half >= 1; half >>= 1) {
     for (let b = 0; b < R; b += 2 * half) {
       for (let i = 0; i < half; i++) {
         const x = b + i, y = b + i + half;
-        const d = i === 0 ? `bb_sub(v${x}, v${y})` : `bb_mul(bb_sub(v${x}, v${y}), rt${i * (MAX_RADIX / (2 * half))})`;
+        const e = i * (MAX_RADIX / (2 * half));
+        const d = i === 0 ? `bb_sub(v${x}, v${y})` : `ntt_root_mul(bb_sub(v${x}, v${y}), rt${e}, rp${e}, rq${e})`;
         L.push(`${ind}{ let d = ${d}; v${x} = bb_add(v${x}, v${y}); v${y} = d; }`);
       }
     }
@@ -143,11 +184,11 @@ function butterflies(R: number, twiddles: boolean, ind: string): string[] {
   return L;
 }
 
-function entry(R: number): string {
+function entry(R: number, tw: 'running' | 'table' | 'split' = 'running'): string {
   const logR = Math.round(Math.log2(R));
   const L: string[] = [];
   L.push(`@compute @workgroup_size(NTT_WG)`);
-  L.push(`fn ntt_pass_r${R}(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {`);
+  L.push(`fn ntt_pass_r${R}${tw === 'running' ? '' : `_${tw}`}(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {`);
   L.push(`  let t = gid.x + gid.y * nwg.x * NTT_WG;`);
   L.push(`  let m = prm.n >> ${logR}u;`);
   L.push(`  if (t >= m * NTT_W) { return; }`);
@@ -155,7 +196,7 @@ function entry(R: number): string {
   L.push(`  let j = t / NTT_W;`);
   L.push(`  let k = j & (prm.ns - 1u);`);
   for (let r = 0; r < R; r++) L.push(`  var v${r} = ntt_load(j + ${r}u * m, col);`);
-  L.push(...butterflies(R, true, '  '));
+  L.push(...butterflies(R, tw, '  '));
   L.push(`  let base = (j - k) * ${R}u + k;`);
   for (let q = 0; q < R; q++) L.push(`  ntt_store(base, ${rev(q, logR)}u, col, v${q});`);
   L.push(`}`);
@@ -184,7 +225,7 @@ function stagedEntry(R: number): string {
   L.push(`    let col = t % NTT_W;`);
   L.push(`    let j = t / NTT_W;`);
   for (let r = 0; r < R; r++) L.push(`    var v${r} = ntt_load(j + ${r}u * m, col);`);
-  L.push(...butterflies(R, false, '    '));
+  L.push(...butterflies(R, 'none', '    '));
   L.push(`    let base = (lid / NTT_W) * ${R}u;`);
   for (let q = 0; q < R; q++) L.push(`    ntt_stage[ntt_stage_slot((base + ${rev(q, logR)}u) * NTT_W + col, q)] = v${q};`);
   L.push(`  }`);
@@ -201,7 +242,8 @@ function stagedEntry(R: number): string {
 }
 
 export function nttWgsl(): string {
-  return HEADER + '\n' + [...NTT_RADICES.map(entry), ...NTT_STAGED_RADICES.map(stagedEntry)].join('\n\n') + '\n';
+  const tables = [...NTT_TABLE_RADICES.map((R) => entry(R, 'table')), ...NTT_TABLE_RADICES.map((R) => entry(R, 'split'))];
+  return HEADER + '\n' + [...NTT_RADICES.map((R) => entry(R)), ...tables, ...NTT_STAGED_RADICES.map(stagedEntry)].join('\n\n') + '\n';
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

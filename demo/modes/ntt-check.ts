@@ -4,11 +4,12 @@
 // { nttVariant }: the register passes, then the workgroup-memory passes (rows prefixed `tiled `).
 // With the register passes, `ntt staged first pass` runs the staged first-pass kernel at widths
 // 1, 2 and 8 on its own GpuContext, against src/ref and the unstaged path (~12 s on SwiftShader,
-// nearly all of it compiling the radix-32 pipelines of each width).
+// nearly all of it compiling the radix-32 pipelines of each width); `ntt table twiddles` runs
+// the table-twiddle middle passes (Shoup and Montgomery) and computed twiddles against src/ref.
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttProperties, checkNttStaged, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
+import { checkNttErrors, checkNttProperties, checkNttStaged, checkNttTables, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
 import { createProver, type Prover } from '../../src/index.js';
 import { GpuContext } from '../../src/gpu/context.js';
 
@@ -19,6 +20,8 @@ const SHAPES: Array<[number, number]> = [[0, 1], [1, 2], [5, 3], [9, 1], [11, 5]
 const TILED_SHAPES: Array<[number, number]> = [[0, 1], [5, 3], [10, 1], [8, 2]];
 // [log h, width, maxRadix] with h·width ≥ 4096, the least at which a first pass stages.
 const STAGED_SHAPES: Array<[number, number, number]> = [[12, 1, 32], [11, 2, 32], [9, 8, 32]];
+// Middle passes that read twiddle tables: 2^11 = 32·32·2 (one at Ns = 32), and radix 4 (Ns = 4..64).
+const TABLE_SHAPES: Array<[number, number, number]> = [[11, 1, 32], [10, 3, 4]];
 
 async function checkAll(prover: Prover, maxLogH: number, shapes: Array<[number, number]>, emit: (r: NttCheckRow) => void): Promise<void> {
   const cases = (vectors as { cases: DftCase[] }).cases;
@@ -44,6 +47,7 @@ export async function nttCheck({ params, report }: ModeContext): Promise<void> {
     const ctx = await GpuContext.create(navigator.gpu);
     try {
       emit(await checkNttStaged(ctx, STAGED_SHAPES));
+      emit(await checkNttTables(ctx, TABLE_SHAPES));
     } finally {
       ctx.destroy();
     }

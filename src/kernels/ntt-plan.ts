@@ -17,6 +17,7 @@
  * @module
  */
 import { BB_TWO_ADICITY } from '../params/babybear.js';
+import { bbShoupQuotient } from '../params/babybear.js';
 import { bbMul, bbPow, toMonty } from '../ref/babybear.js';
 import { twoAdicGenerator } from '../ref/ntt.js';
 
@@ -124,7 +125,7 @@ export function stageCopy(t0: number, x: number, radix: number): number {
 
 /** The 8-word uniform of one pass (field order of NttParams in ntt_stockham.gen.wgsl). */
 export function passUniform(p: NttPass): Uint32Array {
-  return Uint32Array.from([p.n, p.ns, p.inRows, p.twShift, p.flags, p.logN, 0, 0]);
+  return Uint32Array.from([p.n, p.ns, p.inRows, p.twShift, p.flags, p.logN, splitBits(p.ns), 0]);
 }
 
 /** Twiddle table (Montgomery form), the same for every size: see the NTT_TW_* layout above. */
@@ -156,5 +157,86 @@ export function scaleTable(c: number, g: number, n: number): Uint32Array {
   const step = bbPow(g, lo);
   let y = 1;
   for (let i = 0; i < hiCount; i++, y = bbMul(y, step)) t[lo + i] = toMonty(y);
+  return t;
+}
+
+/**
+ * Largest Ns·R whose pass reads its twiddles from a table of its own ((R − 1)·Ns words: 4 MiB at
+ * Ns·R = 2^20), which stays in L2 while the pass streams the matrix. Past it (the last pass of a
+ * 2^24 or 2^25 transform) the table would be as large as the data, so those passes compute
+ * their twiddles (one lo/hi power, then a running product: two multiplies per value, not one).
+ */
+export const NTT_TABLE_MAX = 1 << 20;
+
+/**
+ * Whether pass `p` reads its twiddles from passTwiddleTable(p.ns, p.radix) through the `sc`
+ * binding: it has twiddles (Ns ≥ 2), is not the last pass (which needs `sc` for its scale
+ * table), and its table is small enough to stay cached (NTT_TABLE_MAX).
+ */
+export function tableQualifies(p: NttPass, max = NTT_TABLE_MAX): boolean {
+  return p.ns >= 2 && p.radix >= 2 && (p.flags & NTT_FLAG_LAST) === 0 && p.ns * p.radix <= max;
+}
+
+/**
+ * Whether pass `p` reads its twiddles from a split table (passSplitTable) through the `tw`
+ * binding: it has twiddles and no single table (past `max`, or the last pass). Shoup only.
+ */
+export function splitQualifies(p: NttPass, max = NTT_TABLE_MAX): boolean {
+  return p.ns >= 2 && p.radix >= 2 && !tableQualifies(p, max);
+}
+
+/** Low bits h of k = kh·2^h + kl in a split table: ceil(log2(Ns) / 2). */
+export function splitBits(ns: number): number {
+  return Math.ceil(Math.round(Math.log2(ns)) / 2);
+}
+
+/**
+ * Twiddles of a pass too large for one table, as two small ones: ω^(k·r) = ω^(kl·r) · ω^(kh·2^h·r)
+ * with k = kh·2^h + kl, h = splitBits(Ns), ω = ω_{Ns·R}. Layout (L = 2^h, H = Ns / L, plain values
+ * each followed by their Shoup quotients): lo[(r − 1)·L + kl], quotients at + (R − 1)·L; then from
+ * 2(R − 1)·L, hi[(r − 1)·H + kh], quotients at + (R − 1)·H. 2^24 and 2^25's last pass (Ns = 2^20,
+ * R = 16 or 32): 2 · 2 · 31 · 1024 words = 248 KiB, so two Shoup multiplies from cached tables
+ * replace a Montgomery running product and a Montgomery multiply.
+ */
+export function passSplitTable(ns: number, radix: number): Uint32Array {
+  const h = splitBits(ns), L = 2 ** h, H = ns / L;
+  const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)));
+  const t = new Uint32Array(2 * (radix - 1) * (L + H));
+  const fill = (base: number, count: number, step: number) => {
+    const q = (radix - 1) * count;
+    const wStep = bbPow(w, step);
+    for (let r = 1; r < radix; r++) {
+      const wr = bbPow(wStep, r);
+      for (let k = 0, x = 1; k < count; k++, x = bbMul(x, wr)) {
+        t[base + (r - 1) * count + k] = x;
+        t[base + q + (r - 1) * count + k] = bbShoupQuotient(x);
+      }
+    }
+  };
+  fill(0, L, 1);
+  fill(2 * (radix - 1) * L, H, L);
+  return t;
+}
+
+/**
+ * A middle pass's twiddles: entry (r − 1)·Ns + k = ω_{Ns·R}^(k·r) for 1 ≤ r < R, k < Ns
+ * (consecutive k, i.e. consecutive threads, read consecutive words), in Montgomery form; with
+ * `shoup`, plain values and then, (R − 1)·Ns words on, their Shoup quotients (bbShoupQuotient).
+ * Ns·R multiplies on the CPU, once per (Ns, R, form) and device (src/kernels/ntt.ts caches it).
+ */
+export function passTwiddleTable(ns: number, radix: number, shoup = false): Uint32Array {
+  const size = ns * radix;
+  const w = twoAdicGenerator(Math.round(Math.log2(size)));
+  const pow = new Uint32Array(size);
+  for (let e = 0, x = 1; e < size; e++, x = bbMul(x, w)) pow[e] = x;
+  const half = (radix - 1) * ns;
+  const t = new Uint32Array(shoup ? 2 * half : half);
+  for (let r = 1; r < radix; r++) {
+    for (let k = 0; k < ns; k++) {
+      const x = pow[k * r], i = (r - 1) * ns + k;
+      if (!shoup) t[i] = toMonty(x);
+      else { t[i] = x; t[half + i] = bbShoupQuotient(x); }
+    }
+  }
   return t;
 }

@@ -4,7 +4,10 @@
  * compute pass of one command encoder (one per NTT pass when the caller times each pass:
  * NttTimestamps), ping-ponging between two pooled buffers. Zero padding is fused into the first
  * pass's loads; 1/h and the coset powers s^j into the idft's last store; bit reversal into the
- * final store. Twiddles live in one 96 KiB table per device, computed once.
+ * final store. Twiddles, computed once per device: one 96 KiB table of lo/hi powers for
+ * passes that compute theirs, and per (Ns, R) a table for each middle pass (ntt-plan.ts
+ * passTwiddleTable) and a split table for last passes (passSplitTable). Multiplies by twiddles
+ * and butterfly roots are Shoup's (bb_mul_shoup) where the quotient can be precomputed.
  * The first pass of a transform that has more passes stores through a workgroup tile
  * (`ntt_pass_r${R}_staged`, see stagedQualifies in ./ntt-plan.ts) at widths below 8 (stagedPasses).
  *
@@ -21,7 +24,8 @@ import { BB_TWO_ADICITY } from '../params/babybear.js';
 import { bbInv } from '../ref/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
-  passUniform, planTransform, scaleTable, stagedQualifies, stageWorkgroup, twiddleTable, type NttPass,
+  passSplitTable, passTwiddleTable, passUniform, planTransform, scaleTable, splitQualifies, stagedQualifies, stageWorkgroup, tableQualifies,
+  twiddleTable, type NttPass,
 } from './ntt-plan.js';
 import { nttVariant, recordTilePasses, tileWordsFor, type NttVariant } from './ntt-tile.js';
 
@@ -59,7 +63,34 @@ export interface NttSpec {
    * 1.31 vs 1.84; at width 8 (whole sectors already) staging measured 2-6% slower.
    */
   stagedFirstPass?: boolean;
+  /**
+   * Stockham: middle passes (Ns·R ≤ NTT_TABLE_MAX, see tableQualifies) read their twiddles from a
+   * per-(Ns, R) table cached on the device, one multiply per value, instead of computing them
+   * (two). Default TABLE_TWIDDLES; false for benchmarks and tests comparing the two.
+   */
+  twiddleTables?: boolean;
+  /**
+   * Largest Ns·R with a single twiddle table (default NTT_TABLE_MAX); passes past it (and last
+   * passes) read a split table when `shoup` is on. Tests lower it to reach split passes at small sizes.
+   */
+  tableMax?: number;
+  /** false: passes past a single table compute their twiddles (Montgomery) even with shoup; for A/B runs. */
+  splitTables?: boolean;
+  /**
+   * Stockham: multiply by the butterfly roots and table twiddles with Shoup's precomputed
+   * quotients (bb_mul_shoup: one emulated mulhi, no Montgomery reduction) instead of Montgomery
+   * multiplication. Default SHOUP_TWIDDLES; false for benchmarks and tests comparing the two.
+   * With twiddle tables, passes past a single table (the last) read a split table (two Shoup
+   * multiplies); without, computed twiddles stay Montgomery (their quotients would need a division).
+   */
+  shoup?: boolean;
 }
+
+/** Whether butterfly roots and table twiddles use Shoup multiplication by default (NttSpec.shoup). */
+export const SHOUP_TWIDDLES = true;
+
+/** Whether middle passes read table twiddles by default (NttSpec.twiddleTables). */
+export const TABLE_TWIDDLES = true;
 
 /**
  * nttToGpu's last argument: timestamp writes for its one compute pass, or a function giving them
@@ -84,6 +115,8 @@ interface NttResources {
   tw: GPUBuffer;
   uniforms: Map<string, GPUBuffer>;
   scales: Map<string, GPUBuffer>;
+  /** passTwiddleTable / passSplitTable by `${kind} ${ns},${R}`: a handful per device (≤ 8 MiB each), never evicted. */
+  tables: Map<string, GPUBuffer>;
 }
 const RESOURCES = new WeakMap<GpuContext, NttResources>();
 /** Scale tables kept per device (each ≤ 72 KiB at 2^27); beyond this the cache is cleared. */
@@ -92,7 +125,7 @@ const MAX_SCALES = 32;
 function resources(ctx: GpuContext): NttResources {
   let r = RESOURCES.get(ctx);
   if (!r) {
-    r = { tw: ctx.constantBuffer(twiddleTable(), GPUBufferUsage.STORAGE, 'ntt twiddles'), uniforms: new Map(), scales: new Map() };
+    r = { tw: ctx.constantBuffer(twiddleTable(), GPUBufferUsage.STORAGE, 'ntt twiddles'), uniforms: new Map(), scales: new Map(), tables: new Map() };
     RESOURCES.set(ctx, r);
   }
   return r;
@@ -111,6 +144,17 @@ function scaleFor(ctx: GpuContext, res: NttResources, c: number, g: number, n: n
     if (res.scales.size >= MAX_SCALES) res.scales.clear();
     buf = ctx.constantBuffer(scaleTable(c, g, n), GPUBufferUsage.STORAGE, `ntt scale ${key}`);
     res.scales.set(key, buf);
+  }
+  return buf;
+}
+
+function tableFor(ctx: GpuContext, res: NttResources, p: NttPass, kind: 'montgomery' | 'shoup' | 'split'): GPUBuffer {
+  const key = `${kind} ${p.ns},${p.radix}`;
+  let buf = res.tables.get(key);
+  if (!buf) {
+    const words = kind === 'split' ? passSplitTable(p.ns, p.radix) : passTwiddleTable(p.ns, p.radix, kind === 'shoup');
+    buf = ctx.constantBuffer(words, GPUBufferUsage.STORAGE, `ntt twiddles ${key}`);
+    res.tables.set(key, buf);
   }
   return buf;
 }
@@ -179,6 +223,22 @@ export function stagedPasses(ctx: GpuContext, spec: NttSpec, passes: NttPass[]):
 }
 
 /**
+ * How each Stockham pass gets its twiddles: 'staged' (first pass, none), 'table' (tableQualifies),
+ * 'split' (splitQualifies, Shoup only), or 'running' (computed: lo/hi power, running product).
+ */
+export type TwiddleSource = 'staged' | 'table' | 'split' | 'running';
+export function twiddleSources(spec: NttSpec, passes: NttPass[], staged: boolean[]): TwiddleSource[] {
+  const tables = spec.twiddleTables ?? TABLE_TWIDDLES;
+  const max = spec.tableMax;
+  return passes.map((p, i) => {
+    if (staged[i]) return 'staged';
+    if (tables && tableQualifies(p, max)) return 'table';
+    if (tables && (spec.shoup ?? SHOUP_TWIDDLES) && spec.splitTables !== false && splitQualifies(p, max)) return 'split';
+    return 'running';
+  });
+}
+
+/**
  * Record `spec` on `input` (a buffer holding height·width canonical values) into `encoder`.
  * The result lives in a pooled buffer that the caller releases; the encoder is not submitted.
  */
@@ -194,12 +254,15 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   if (tiled) tileWordsFor(ctx, spec); // INVALID_ARGUMENT before any buffer is taken
   const wg = spec.workgroup ?? NTT_WG;
   const staged = tiled ? [] : stagedPasses(ctx, spec, passes);
-  const entry = (p: NttPass, i: number) => `ntt_pass_r${p.radix}${staged[i] ? '_staged' : ''}`;
+  const sources = tiled ? [] : twiddleSources(spec, passes, staged);
+  const kind = (i: number) => (sources[i] === 'running' ? '' : `_${sources[i]}`);
+  const entry = (p: NttPass, i: number) => `ntt_pass_r${p.radix}${kind(i)}`;
+  const shoup = spec.shoup ?? SHOUP_TWIDDLES;
   const pipelines = new Map<string, GPUComputePipeline>();
   for (const e of new Set(tiled ? [] : passes.map(entry))) {
     pipelines.set(e, await ctx.pipelines.get('ntt_stockham', e, {
       NTT_W: w, NTT_WG: wg, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
-      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV,
+      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_SHOUP: shoup ? 1 : 0,
     }, BINDINGS));
   }
   const scaleBuf = scale ? scaleFor(ctx, res, scale[0], scale[1], scale[2]) : res.tw;
@@ -221,12 +284,14 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
       entries: [
         { binding: 0, resource: { buffer: src, size: srcBytes } },
         { binding: 1, resource: { buffer: dst, size: dstBytes } },
-        { binding: 2, resource: { buffer: res.tw } },
-        { binding: 3, resource: { buffer: scaleBuf } },
+        // A split pass reads no lo/hi powers, so `tw` is free for its split table; a table pass is
+        // never the last, so `sc` is free for its table (tableQualifies).
+        { binding: 2, resource: { buffer: sources[i] === 'split' ? tableFor(ctx, res, p, 'split') : res.tw } },
+        { binding: 3, resource: { buffer: sources[i] === 'table' ? tableFor(ctx, res, p, shoup ? 'shoup' : 'montgomery') : scaleBuf } },
         { binding: 4, resource: { buffer: uniformFor(ctx, res, p) } },
       ],
     });
-    const passLabel = `r${p.radix} ns=${p.ns}${staged[i] ? ' staged' : ''}`;
+    const passLabel = `r${p.radix} ns=${p.ns}${kind(i).replace('_', ' ')}`;
     const cp = pass ?? encoder.beginComputePass({ label: passLabel, timestampWrites: perPass!(passLabel) });
     cp.setPipeline(pipelines.get(entry(p, i))!);
     cp.setBindGroup(0, group);

@@ -88,6 +88,15 @@ export const BB_TWO_ADIC_GENERATORS: readonly number[] = (() => {
   return out;
 })();
 
+/**
+ * Shoup's precomputed quotient of a multiplier w < p: floor(w·2^31 / p) < 2^31. Then for x < p,
+ * q = floor(x·w' / 2^31) is floor(x·w / p) or one less, so x·w − q·p lies in [0, 2p) and one
+ * conditional subtraction reduces it (bb_mul_shoup in wgsl/lib/babybear.wgsl).
+ */
+export function bbShoupQuotient(w: number): number {
+  return Number((BigInt(w) << 31n) / BB_P_BIG);
+}
+
 /** Degree-4 binomial extension F_p[X]/(X^4 - W), W = 11 as in Plonky3 BinomialExtensionData<4>. */
 export const EXT4_W = 11;
 // X^4 - W is irreducible when W is not a square (p ≡ 1 mod 4): checked by Euler's criterion.

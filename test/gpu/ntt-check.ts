@@ -7,12 +7,14 @@
  *     output = bitReverseRows(natural output), and agreement with src/ref at odd widths;
  *   - bad input: each ProverError code, and the prover still works afterwards;
  *   - staged first passes (GpuContext-level, src/kernels/ntt.ts): shapes where the first pass
- *     runs `ntt_pass_r32_staged`, against src/ref and against stagedFirstPass: false.
+ *     runs `ntt_pass_r32_staged`, against src/ref and against stagedFirstPass: false;
+ *   - table twiddles: shapes whose middle passes run `ntt_pass_rR_table`, against src/ref and
+ *     against twiddleTables: false.
  * @module
  */
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
-import { jobPasses, runNtt, stagedPasses, type NttSpec } from '../../src/kernels/ntt.js';
+import { jobPasses, runNtt, stagedPasses, twiddleSources, type NttSpec } from '../../src/kernels/ntt.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
 import * as ref from '../../src/ref/ntt.js';
@@ -149,14 +151,8 @@ export async function checkNttStaged(ctx: GpuContext, shapes: Array<[number, num
   const bad: string[] = [];
   let n = 0, staged = 0;
   for (const [si, [logH, width, maxRadix]] of shapes.entries()) {
-    const h = 2 ** logH;
-    const x = rng.fieldArray(h * width);
-    const jobs: Array<[NttSpec, Uint32Array]> = [
-      [{ op: 'dft', height: h, width }, ref.dft(x, width)],
-      [{ op: 'idft', height: h, width }, ref.idft(x, width)],
-      [{ op: 'lde', height: h, width, addedBits: 1, shift: 31 }, ref.cosetLde(x, width, 1, 31)],
-      [{ op: 'encode', height: h, width, addedBits: 1 }, ref.encode(x, width, 1)],
-    ];
+    const x = rng.fieldArray(2 ** logH * width);
+    const jobs = refJobs(x, logH, width);
     for (const [job, want] of jobs) {
       const spec: NttSpec = { ...job, maxRadix, variant: 'stockham', stagedFirstPass: true }; // forced: width 8 is unstaged by default
       const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
@@ -175,6 +171,59 @@ export async function checkNttStaged(ctx: GpuContext, shapes: Array<[number, num
   return {
     step: 'ntt staged first pass', ok: bad.length === 0, n, ms: performance.now() - t0,
     detail: bad.length === 0 ? `${n} outputs equal src/ref and the unstaged path; ${staged} staged passes` : bad.join('; '),
+  };
+}
+
+const TWIDDLE_OPTIONS: Array<[string, Partial<NttSpec>]> = [
+  ['tables + shoup', { twiddleTables: true, shoup: true }],
+  ['split tables past 64 + shoup', { twiddleTables: true, shoup: true, tableMax: 64 }],
+  ['tables + montgomery', { twiddleTables: true, shoup: false }],
+  ['computed + montgomery', { twiddleTables: false, shoup: false }],
+];
+
+/** dft, idft, coset lde (shift 31) and encode (addedBits 1) of x (2^logH rows), each with src/ref's output. */
+function refJobs(x: Uint32Array, logH: number, width: number): Array<[NttSpec, Uint32Array]> {
+  const h = 2 ** logH;
+  return [
+    [{ op: 'dft', height: h, width }, ref.dft(x, width)],
+    [{ op: 'idft', height: h, width }, ref.idft(x, width)],
+    [{ op: 'lde', height: h, width, addedBits: 1, shift: 31 }, ref.cosetLde(x, width, 1, 31)],
+    [{ op: 'encode', height: h, width, addedBits: 1 }, ref.encode(x, width, 1)],
+  ];
+}
+
+/**
+ * The twiddle options on shapes [log h, width, maxRadix] with middle passes: table twiddles
+ * (`ntt_pass_rR_table`, and `_split` for the last pass) with Shoup multiplies, the same with
+ * split tables from Ns·R > 64 on, table twiddles with Montgomery multiplies, and computed
+ * twiddles (twiddleTables: false) with Montgomery: each output equals src/ref. Fails unless
+ * both the table and the split kernels ran.
+ */
+export async function checkNttTables(ctx: GpuContext, shapes: Array<[number, number, number]>, seed = 0x7ab): Promise<NttCheckRow> {
+  const t0 = performance.now();
+  const rng = new SplitMix64(seed);
+  const bad: string[] = [];
+  let n = 0, tables = 0, splits = 0;
+  for (const [logH, width, maxRadix] of shapes) {
+    const x = rng.fieldArray(2 ** logH * width);
+    for (const [job, want] of refJobs(x, logH, width)) {
+      const spec: NttSpec = { ...job, maxRadix, variant: 'stockham', twiddleTables: true };
+      const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
+      const passes = jobPasses(spec).passes;
+      for (const [name, opts] of TWIDDLE_OPTIONS) {
+        const sources = twiddleSources({ ...spec, ...opts }, passes, stagedPasses(ctx, spec, passes));
+        tables += sources.filter((s) => s === 'table').length;
+        splits += sources.filter((s) => s === 'split').length;
+        const got = await ctx.run(() => runNtt(ctx, { ...spec, ...opts }, x));
+        if (!same(got, want)) bad.push(`${tag}: ${name} != src/ref`);
+        n++;
+      }
+    }
+  }
+  if (tables === 0 || splits === 0) bad.push(`${tables} table and ${splits} split-table passes: both kernels must run`);
+  return {
+    step: 'ntt twiddle options', ok: bad.length === 0, n, ms: performance.now() - t0,
+    detail: bad.length === 0 ? `${n} outputs equal src/ref (${TWIDDLE_OPTIONS.map((o) => o[0]).join(', ')}); ${tables} table and ${splits} split-table passes` : bad.join('; '),
   };
 }
 

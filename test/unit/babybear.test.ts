@@ -120,3 +120,42 @@ describe('field_bench CPU twin', () => {
     }
   });
 });
+
+// bb_mul_shoup (wgsl/lib/babybear.wgsl) step for step in u32 arithmetic, and the min() forms of
+// bb_add / bb_sub: every claim their comments make (q off by at most one, r < 2p, no overflow).
+describe('Shoup multiply and min-reduced add/sub (WGSL u32 steps)', () => {
+  const P = params.BB_P;
+  const mulhi31 = (a: number, b: number) => {
+    const al = a & 0xffff, ah = a >>> 16, bl = b & 0xffff, bh = b >>> 16;
+    const mid = (Math.imul(al, bh) + Math.imul(ah, bl) + (Math.imul(al, bl) >>> 16)) >>> 0;
+    return (Math.imul(ah, bh) + (mid >>> 16)) >>> 0;
+  };
+  const shoup = (x: number, w: number, wq: number) => {
+    const q = ((mulhi31(x, wq) << 1) | (Math.imul(x, wq) >>> 31)) >>> 0;
+    const r = (Math.imul(x, w) - Math.imul(q, P)) >>> 0;
+    expect(r).toBeLessThan(2 * P);
+    return Math.min(r, (r - P) >>> 0);
+  };
+  const add = (a: number, b: number) => { const s = (a + b) >>> 0; return Math.min(s, (s - P) >>> 0); };
+  const sub = (a: number, b: number) => { const d = (a - b) >>> 0; return Math.min(d, (d + P) >>> 0); };
+
+  it('bb_mul_shoup equals x·w mod p, with w\' = bbShoupQuotient(w) < 2^31', () => {
+    const rng = new SplitMix64(0x5400);
+    const ws = [...EDGE_VALUES, ...rng.fieldArray(200)];
+    const xs = [...EDGE_VALUES, ...rng.fieldArray(200)];
+    for (const w of ws) {
+      const wq = params.bbShoupQuotient(w);
+      expect(wq).toBeLessThan(2 ** 31);
+      for (const x of xs) expect(shoup(x, w, wq)).toBe(Number((BigInt(x) * BigInt(w)) % BigInt(P)));
+    }
+  });
+
+  it('min-reduced add and sub equal the reference on edge and random values', () => {
+    const rng = new SplitMix64(0x5401);
+    const vs = [...EDGE_VALUES, ...rng.fieldArray(300)];
+    for (const a of vs) for (const b of vs) {
+      expect(add(a, b)).toBe(ref.bbAdd(a, b));
+      expect(sub(a, b)).toBe(ref.bbSub(a, b));
+    }
+  });
+});

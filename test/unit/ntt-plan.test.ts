@@ -3,20 +3,41 @@
 // src/ref/ntt.ts: a wrong radix split, twiddle exponent, output mapping or scale table fails here.
 import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
-import { bbAdd, bbInv, bbSub, montMul } from '../../src/ref/babybear.js';
+import { bbAdd, bbInv, bbMul, bbSub, montMul } from '../../src/ref/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_TW_ROOTS, NTT_MAX_RADIX,
-  planTransform, radices, scaleTable, stageCopy, stagedQualifies, stageSlot, stageWord, stageWorkgroup, twiddleTable, type NttPass,
+  NTT_TABLE_MAX, passSplitTable, passTwiddleTable, planTransform, splitBits, splitQualifies, radices, scaleTable, stageCopy, stagedQualifies, stageSlot, stageWord, stageWorkgroup,
+  tableQualifies, twiddleTable, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { SplitMix64 } from '../support/splitmix.js';
+import { bbShoupQuotient } from '../../src/params/babybear.js';
 import { readFileSync } from 'node:fs';
-import { NTT_RADICES, NTT_STAGED_RADICES, nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
+import { NTT_RADICES, NTT_STAGED_RADICES, NTT_TABLE_RADICES, nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 
 const TW = twiddleTable();
 const rev = (x: number, bits: number) => (bits === 0 ? 0 : parseInt(x.toString(2).padStart(bits, '0').split('').reverse().join(''), 2));
 
-/** The radix-R DFT of thread t's R inputs (twiddled by k), V[s] at index s, as the kernel computes it. */
-function threadValues(p: NttPass, src: Uint32Array, w: number, t: number): number[] {
+const TABLES = new Map<string, Uint32Array>();
+function tableOf(p: NttPass, split: boolean): Uint32Array {
+  const key = `${split} ${p.ns},${p.radix}`;
+  if (!TABLES.has(key)) TABLES.set(key, split ? passSplitTable(p.ns, p.radix) : passTwiddleTable(p.ns, p.radix));
+  return TABLES.get(key)!;
+}
+
+/** Twiddle r of thread k from a split table (plain values), as `ntt_pass_r${R}_split` indexes it. */
+function splitTwiddle(p: NttPass, k: number, r: number): number {
+  const t = tableOf(p, true), R = p.radix, h = splitBits(p.ns), L = 2 ** h, H = p.ns / L;
+  const kl = k % L, kh = Math.floor(k / L), hb = 2 * (R - 1) * L;
+  return bbMul(t[(r - 1) * L + kl], t[hb + (r - 1) * H + kh]);
+}
+
+type Source = 'running' | 'table' | 'split';
+
+/**
+ * The radix-R DFT of thread t's R inputs (twiddled by k), V[s] at index s, as the kernel computes
+ * it: twiddles as a running product of a lo/hi power, or with `table` read from the pass's table.
+ */
+function threadValues(p: NttPass, src: Uint32Array, w: number, t: number, source: Source = 'running'): number[] {
   const R = p.radix, m = p.n / R, logR = Math.log2(R);
   const col = t % w, j = Math.floor(t / w), k = j % p.ns;
   const v: number[] = [];
@@ -24,7 +45,9 @@ function threadValues(p: NttPass, src: Uint32Array, w: number, t: number): numbe
   const e = k * 2 ** p.twShift;
   const tw = montMul(TW[NTT_TW_LO + (e % 2 ** NTT_TW_LO_BITS)], TW[NTT_TW_HI + Math.floor(e / 2 ** NTT_TW_LO_BITS)]);
   let wr = tw;
-  for (let r = 1; r < R; r++) { v[r] = montMul(v[r], wr); wr = montMul(wr, tw); }
+  if (source === 'table') for (let r = 1; r < R; r++) v[r] = montMul(v[r], tableOf(p, false)[(r - 1) * p.ns + k]);
+  else if (source === 'split') for (let r = 1; r < R; r++) v[r] = bbMul(v[r], splitTwiddle(p, k, r));
+  else for (let r = 1; r < R; r++) { v[r] = montMul(v[r], wr); wr = montMul(wr, tw); }
   for (let half = R >> 1; half >= 1; half >>= 1) {
     for (let b = 0; b < R; b += 2 * half) for (let i = 0; i < half; i++) {
       const a = v[b + i], c = v[b + i + half];
@@ -35,12 +58,12 @@ function threadValues(p: NttPass, src: Uint32Array, w: number, t: number): numbe
   return v.map((_, s) => v[rev(s, logR)]);
 }
 
-/** One pass over all threads, as `ntt_pass_r${R}` does it. */
-function runPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null): void {
+/** One pass over all threads, as `ntt_pass_r${R}` (or `_table`) does it. */
+function runPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null, source: Source = 'running'): void {
   const R = p.radix, m = p.n / R;
   for (let t = 0; t < m * w; t++) {
     const col = t % w, j = Math.floor(t / w), k = j % p.ns;
-    const V = threadValues(p, src, w, t);
+    const V = threadValues(p, src, w, t, source);
     for (let s = 0; s < R; s++) {
       let dest = (j - k) * R + k + s * p.ns;
       let val = V[s];
@@ -67,13 +90,16 @@ function runStagedPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number
   }
 }
 
-/** All passes; with `staged`, the qualifying first passes run as the staged kernel. */
-function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null, staged = false): Uint32Array {
+/**
+ * All passes; with `staged`, qualifying first passes run as the staged kernel; with `tables` (the
+ * largest single table's Ns·R), passes read table or split-table twiddles as the host picks them.
+ */
+function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null, staged = false, tables = 0): Uint32Array {
   let src = input;
   for (const p of passes) {
     const dst = new Uint32Array(p.n * w);
     if (staged && stagedQualifies(p, w)) runStagedPass(p, src, dst, w);
-    else runPass(p, src, dst, w, sc);
+    else runPass(p, src, dst, w, sc, !tables || p.ns < 2 ? 'running' : tableQualifies(p, tables) ? 'table' : 'split');
     src = dst;
   }
   return src;
@@ -196,5 +222,67 @@ describe('staged first pass (ntt_pass_r${R}_staged: tile, then one contiguous bl
       const coeffs = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix), x, w, scaleTable(bbInv(n), 31, n), true);
       expect(runPlan(planTransform(logN + 1, n, 0, maxRadix), coeffs, w, null, true)).toEqual(ntt.cosetLde(x, w, 1, 31));
     });
+  }
+});
+
+describe('table twiddles (ntt_pass_r${R}_table: a middle pass reads ω_{Ns·R}^(k·r) from its own table)', () => {
+  it('each table radix has an entry point', () => {
+    const text = nttWgsl();
+    for (const R of NTT_TABLE_RADICES) expect(text).toContain(`fn ntt_pass_r${R}_table(`);
+  });
+
+  it('qualifies middle passes up to Ns·R = NTT_TABLE_MAX: passes 2-4 of 2^24 and 2^25', () => {
+    const q = (logN: number, maxRadix = 32) => planTransform(logN, 2 ** logN, 0, maxRadix).map((p) => tableQualifies(p));
+    expect(q(25)).toEqual([false, true, true, true, false]); // Ns = 1 | 32, 1024, 32768 | last (Ns·R = 2^25)
+    expect(q(24)).toEqual([false, true, true, true, false]);
+    expect(q(10)).toEqual([false, false]); // first and last only
+    expect(q(12, 4)).toEqual([false, true, true, true, true, false]);
+    expect(planTransform(27, 2 ** 27, 0).filter((p) => tableQualifies(p)).every((p) => p.ns * p.radix <= NTT_TABLE_MAX)).toBe(true);
+  });
+
+  it('every entry equals the running-product twiddle the plain kernel computes', () => {
+    for (const [ns, R] of [[32, 32], [1024, 32], [2, 2], [8, 16], [64, 4]]) {
+      const table = passTwiddleTable(ns, R);
+      expect(table.length).toBe((R - 1) * ns);
+      const twShift = 27 - Math.log2(ns * R); // the kernel's ω_{Ns·R} = ω_{2^27}^(2^twShift)
+      for (let k = 0; k < ns; k++) {
+        const e = k * 2 ** twShift;
+        const w1 = montMul(TW[NTT_TW_LO + (e % 2 ** NTT_TW_LO_BITS)], TW[NTT_TW_HI + Math.floor(e / 2 ** NTT_TW_LO_BITS)]);
+        let wr = w1;
+        for (let r = 1; r < R; r++, wr = montMul(wr, w1)) if (table[(r - 1) * ns + k] !== wr) throw new Error(`ns ${ns} R ${R} k ${k} r ${r}`);
+      }
+      // The Shoup form: the same twiddles plain (x = montMul(x·2^32, 1)), then their quotients.
+      const sh = passTwiddleTable(ns, R, true);
+      expect(sh.length).toBe(2 * (R - 1) * ns);
+      for (let i = 0; i < (R - 1) * ns; i++) {
+        if (sh[i] !== montMul(table[i], 1) || sh[(R - 1) * ns + i] !== bbShoupQuotient(sh[i])) throw new Error(`shoup ns ${ns} R ${R} i ${i}`);
+      }
+    }
+  });
+
+  it('split tables: k = kh·2^h + kl with h = ceil(log2(Ns) / 2); last passes and passes past the table limit', () => {
+    expect([2, 32, 1024, 2 ** 20, 2 ** 21].map(splitBits)).toEqual([1, 3, 5, 10, 11]);
+    const sp = (logN: number, max?: number) => planTransform(logN, 2 ** logN, 0).map((p) => splitQualifies(p, max));
+    expect(sp(25)).toEqual([false, false, false, false, true]);
+    expect(sp(25, 2 ** 10)).toEqual([false, false, true, true, true]);
+    expect(sp(5)).toEqual([false]); // one pass: no twiddles
+    expect(passSplitTable(2 ** 20, 32).length).toBe(2 * 31 * (1024 + 1024));
+  });
+
+  const rng = new SplitMix64(0x7ab1e);
+  for (const [logN, w, maxRadix] of [[11, 1, 32], [13, 3, 32], [12, 2, 8], [10, 1, 4], [9, 5, 2]]) {
+    for (const max of [NTT_TABLE_MAX, 64]) {
+      it(`dft / idft / encode / lde with table / split-table passes at 2^${logN} x ${w}, radix ≤ ${maxRadix}, tables to ${max}`, () => {
+        const n = 2 ** logN;
+        const x = rng.fieldArray(n * w);
+        expect(planTransform(logN + 1, n, 0, maxRadix).some((p) => splitQualifies(p, max))).toBe(true);
+        expect(runPlan(planTransform(logN, n, 0, maxRadix), x, w, null, true, max)).toEqual(ntt.dft(x, w));
+        const inv = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix), x, w, scaleTable(bbInv(n), 1, n), true, max);
+        expect(inv).toEqual(ntt.idft(x, w));
+        expect(runPlan(planTransform(logN + 1, n, 0, maxRadix), x, w, null, true, max)).toEqual(ntt.encode(x, w, 1));
+        const coeffs = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix), x, w, scaleTable(bbInv(n), 31, n), true, max);
+        expect(runPlan(planTransform(logN + 1, n, 0, maxRadix), coeffs, w, null, true, max)).toEqual(ntt.cosetLde(x, w, 1, 31));
+      });
+    }
   }
 });

@@ -12,6 +12,10 @@
 // A first pass that is not the last (Ns = 1: k = 0, no twiddles) runs ntt_pass_rR_staged instead,
 // when the host finds W | NTT_STAGE_WORDS / R and (n/R)·W ≥ NTT_STAGE_WORDS / R: the same values,
 // stored into the workgroup tile, then copied out as one contiguous NTT_STAGE_WORDS-word block.
+// A middle pass with Ns·R ≤ NTT_TABLE_MAX runs ntt_pass_rR_table: its twiddles ω_{Ns·R}^(k·r)
+// come precomputed from `sc` (entry (r − 1)·Ns + k; sc holds no scale table before the last pass).
+// Any other pass with twiddles (the last, or Ns·R past NTT_TABLE_MAX) runs ntt_pass_rR_split when
+// multiplies are Shoup: two factors from a split table bound at `tw` (ntt-plan.ts passSplitTable).
 
 struct NttParams {
   n: u32,        // rows of this transform
@@ -20,14 +24,14 @@ struct NttParams {
   tw_shift: u32, // ω_{Ns·R} = ω_{2^27}^(2^tw_shift)
   flags: u32,
   log_n: u32,
-  pad0: u32,
+  split_bits: u32, // h of a split-table pass (k = kh·2^h + kl), ntt-plan.ts splitBits
   pad1: u32,
 }
 
 @group(0) @binding(0) var<storage, read> src: array<u32>;
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
 @group(0) @binding(2) var<storage, read> tw: array<u32>;
-@group(0) @binding(3) var<storage, read> sc: array<u32>;
+@group(0) @binding(3) var<storage, read> sc: array<u32>;  // the last pass's scale table, or a middle pass's twiddles
 @group(0) @binding(4) var<uniform> prm: NttParams;
 
 // The staged first pass's tile: NTT_STAGE_WORDS = 4096 words = 16 KiB, the WebGPU default
@@ -46,6 +50,21 @@ fn ntt_stage_slot(x: u32, q: u32) -> u32 {
 // x^e for x = ω_{2^27}, e < 2^27: lo and hi tables (2^14 + 2^13 words), one multiply.
 fn ntt_root_pow(e: u32) -> u32 {
   return bb_mul(tw[NTT_TW_LO + (e & ((1u << NTT_LO_BITS) - 1u))], tw[NTT_TW_HI + (e >> NTT_LO_BITS)]);
+}
+
+// x times a butterfly root ω_32^e, given as compile-time constants: Montgomery form (wm), or
+// with NTT_SHOUP = 1 plain (wp) and its Shoup quotient (wq). NTT_SHOUP is a plan constant, so
+// the branch folds away.
+fn ntt_root_mul(x: u32, wm: u32, wp: u32, wq: u32) -> u32 {
+  if (NTT_SHOUP == 1u) { return bb_mul_shoup(x, wp, wq); }
+  return bb_mul(x, wm);
+}
+
+// x times twiddle i of a table pass: sc[i] in Montgomery form, or with NTT_SHOUP = 1 plain
+// values followed by their Shoup quotients (sc[tq + i], tq = (R − 1)·Ns).
+fn ntt_table_mul(x: u32, i: u32, tq: u32) -> u32 {
+  if (NTT_SHOUP == 1u) { return bb_mul_shoup(x, sc[i], sc[tq + i]); }
+  return bb_mul(x, sc[i]);
 }
 
 // c·g^d from the scale table: lo[d mod 2^14] · hi[d >> 14].
@@ -126,9 +145,9 @@ fn ntt_pass_r4(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
     wr = bb_mul(wr, w1);
     v3 = bb_mul(v3, wr);
   }
-  let rt8 = tw[8u];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
   { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
-  { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
   { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
   { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
   let base = (j - k) * 4u + k;
@@ -171,17 +190,17 @@ fn ntt_pass_r8(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
     wr = bb_mul(wr, w1);
     v7 = bb_mul(v7, wr);
   }
-  let rt4 = tw[4u];
-  let rt8 = tw[8u];
-  let rt12 = tw[12u];
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
   { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
-  { let d = bb_mul(bb_sub(v1, v5), rt4); v1 = bb_add(v1, v5); v5 = d; }
-  { let d = bb_mul(bb_sub(v2, v6), rt8); v2 = bb_add(v2, v6); v6 = d; }
-  { let d = bb_mul(bb_sub(v3, v7), rt12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
   { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
-  { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
   { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
-  { let d = bb_mul(bb_sub(v5, v7), rt8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
   { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
   { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
   { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
@@ -254,37 +273,37 @@ fn ntt_pass_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     wr = bb_mul(wr, w1);
     v15 = bb_mul(v15, wr);
   }
-  let rt2 = tw[2u];
-  let rt4 = tw[4u];
-  let rt6 = tw[6u];
-  let rt8 = tw[8u];
-  let rt10 = tw[10u];
-  let rt12 = tw[12u];
-  let rt14 = tw[14u];
+  const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
   { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
-  { let d = bb_mul(bb_sub(v1, v9), rt2); v1 = bb_add(v1, v9); v9 = d; }
-  { let d = bb_mul(bb_sub(v2, v10), rt4); v2 = bb_add(v2, v10); v10 = d; }
-  { let d = bb_mul(bb_sub(v3, v11), rt6); v3 = bb_add(v3, v11); v11 = d; }
-  { let d = bb_mul(bb_sub(v4, v12), rt8); v4 = bb_add(v4, v12); v12 = d; }
-  { let d = bb_mul(bb_sub(v5, v13), rt10); v5 = bb_add(v5, v13); v13 = d; }
-  { let d = bb_mul(bb_sub(v6, v14), rt12); v6 = bb_add(v6, v14); v14 = d; }
-  { let d = bb_mul(bb_sub(v7, v15), rt14); v7 = bb_add(v7, v15); v15 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
   { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
-  { let d = bb_mul(bb_sub(v1, v5), rt4); v1 = bb_add(v1, v5); v5 = d; }
-  { let d = bb_mul(bb_sub(v2, v6), rt8); v2 = bb_add(v2, v6); v6 = d; }
-  { let d = bb_mul(bb_sub(v3, v7), rt12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
   { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
-  { let d = bb_mul(bb_sub(v9, v13), rt4); v9 = bb_add(v9, v13); v13 = d; }
-  { let d = bb_mul(bb_sub(v10, v14), rt8); v10 = bb_add(v10, v14); v14 = d; }
-  { let d = bb_mul(bb_sub(v11, v15), rt12); v11 = bb_add(v11, v15); v15 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
   { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
-  { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
   { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
-  { let d = bb_mul(bb_sub(v5, v7), rt8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
   { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
-  { let d = bb_mul(bb_sub(v9, v11), rt8); v9 = bb_add(v9, v11); v11 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
   { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
-  { let d = bb_mul(bb_sub(v13, v15), rt8); v13 = bb_add(v13, v15); v15 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
   { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
   { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
   { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
@@ -417,85 +436,944 @@ fn ntt_pass_r32(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
     wr = bb_mul(wr, w1);
     v31 = bb_mul(v31, wr);
   }
-  let rt1 = tw[1u];
-  let rt2 = tw[2u];
-  let rt3 = tw[3u];
-  let rt4 = tw[4u];
-  let rt5 = tw[5u];
-  let rt6 = tw[6u];
-  let rt7 = tw[7u];
-  let rt8 = tw[8u];
-  let rt9 = tw[9u];
-  let rt10 = tw[10u];
-  let rt11 = tw[11u];
-  let rt12 = tw[12u];
-  let rt13 = tw[13u];
-  let rt14 = tw[14u];
-  let rt15 = tw[15u];
+  const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+  const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+  const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+  const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+  const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+  const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+  const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+  const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+  const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
   { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
-  { let d = bb_mul(bb_sub(v1, v17), rt1); v1 = bb_add(v1, v17); v17 = d; }
-  { let d = bb_mul(bb_sub(v2, v18), rt2); v2 = bb_add(v2, v18); v18 = d; }
-  { let d = bb_mul(bb_sub(v3, v19), rt3); v3 = bb_add(v3, v19); v19 = d; }
-  { let d = bb_mul(bb_sub(v4, v20), rt4); v4 = bb_add(v4, v20); v20 = d; }
-  { let d = bb_mul(bb_sub(v5, v21), rt5); v5 = bb_add(v5, v21); v21 = d; }
-  { let d = bb_mul(bb_sub(v6, v22), rt6); v6 = bb_add(v6, v22); v22 = d; }
-  { let d = bb_mul(bb_sub(v7, v23), rt7); v7 = bb_add(v7, v23); v23 = d; }
-  { let d = bb_mul(bb_sub(v8, v24), rt8); v8 = bb_add(v8, v24); v24 = d; }
-  { let d = bb_mul(bb_sub(v9, v25), rt9); v9 = bb_add(v9, v25); v25 = d; }
-  { let d = bb_mul(bb_sub(v10, v26), rt10); v10 = bb_add(v10, v26); v26 = d; }
-  { let d = bb_mul(bb_sub(v11, v27), rt11); v11 = bb_add(v11, v27); v27 = d; }
-  { let d = bb_mul(bb_sub(v12, v28), rt12); v12 = bb_add(v12, v28); v28 = d; }
-  { let d = bb_mul(bb_sub(v13, v29), rt13); v13 = bb_add(v13, v29); v29 = d; }
-  { let d = bb_mul(bb_sub(v14, v30), rt14); v14 = bb_add(v14, v30); v30 = d; }
-  { let d = bb_mul(bb_sub(v15, v31), rt15); v15 = bb_add(v15, v31); v31 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+  { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+  { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
   { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
-  { let d = bb_mul(bb_sub(v1, v9), rt2); v1 = bb_add(v1, v9); v9 = d; }
-  { let d = bb_mul(bb_sub(v2, v10), rt4); v2 = bb_add(v2, v10); v10 = d; }
-  { let d = bb_mul(bb_sub(v3, v11), rt6); v3 = bb_add(v3, v11); v11 = d; }
-  { let d = bb_mul(bb_sub(v4, v12), rt8); v4 = bb_add(v4, v12); v12 = d; }
-  { let d = bb_mul(bb_sub(v5, v13), rt10); v5 = bb_add(v5, v13); v13 = d; }
-  { let d = bb_mul(bb_sub(v6, v14), rt12); v6 = bb_add(v6, v14); v14 = d; }
-  { let d = bb_mul(bb_sub(v7, v15), rt14); v7 = bb_add(v7, v15); v15 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
   { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
-  { let d = bb_mul(bb_sub(v17, v25), rt2); v17 = bb_add(v17, v25); v25 = d; }
-  { let d = bb_mul(bb_sub(v18, v26), rt4); v18 = bb_add(v18, v26); v26 = d; }
-  { let d = bb_mul(bb_sub(v19, v27), rt6); v19 = bb_add(v19, v27); v27 = d; }
-  { let d = bb_mul(bb_sub(v20, v28), rt8); v20 = bb_add(v20, v28); v28 = d; }
-  { let d = bb_mul(bb_sub(v21, v29), rt10); v21 = bb_add(v21, v29); v29 = d; }
-  { let d = bb_mul(bb_sub(v22, v30), rt12); v22 = bb_add(v22, v30); v30 = d; }
-  { let d = bb_mul(bb_sub(v23, v31), rt14); v23 = bb_add(v23, v31); v31 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+  { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+  { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
   { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
-  { let d = bb_mul(bb_sub(v1, v5), rt4); v1 = bb_add(v1, v5); v5 = d; }
-  { let d = bb_mul(bb_sub(v2, v6), rt8); v2 = bb_add(v2, v6); v6 = d; }
-  { let d = bb_mul(bb_sub(v3, v7), rt12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
   { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
-  { let d = bb_mul(bb_sub(v9, v13), rt4); v9 = bb_add(v9, v13); v13 = d; }
-  { let d = bb_mul(bb_sub(v10, v14), rt8); v10 = bb_add(v10, v14); v14 = d; }
-  { let d = bb_mul(bb_sub(v11, v15), rt12); v11 = bb_add(v11, v15); v15 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
   { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
-  { let d = bb_mul(bb_sub(v17, v21), rt4); v17 = bb_add(v17, v21); v21 = d; }
-  { let d = bb_mul(bb_sub(v18, v22), rt8); v18 = bb_add(v18, v22); v22 = d; }
-  { let d = bb_mul(bb_sub(v19, v23), rt12); v19 = bb_add(v19, v23); v23 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+  { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
   { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
-  { let d = bb_mul(bb_sub(v25, v29), rt4); v25 = bb_add(v25, v29); v29 = d; }
-  { let d = bb_mul(bb_sub(v26, v30), rt8); v26 = bb_add(v26, v30); v30 = d; }
-  { let d = bb_mul(bb_sub(v27, v31), rt12); v27 = bb_add(v27, v31); v31 = d; }
+  { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
   { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
-  { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
   { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
-  { let d = bb_mul(bb_sub(v5, v7), rt8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
   { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
-  { let d = bb_mul(bb_sub(v9, v11), rt8); v9 = bb_add(v9, v11); v11 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
   { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
-  { let d = bb_mul(bb_sub(v13, v15), rt8); v13 = bb_add(v13, v15); v15 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
   { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
-  { let d = bb_mul(bb_sub(v17, v19), rt8); v17 = bb_add(v17, v19); v19 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
   { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
-  { let d = bb_mul(bb_sub(v21, v23), rt8); v21 = bb_add(v21, v23); v23 = d; }
+  { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
   { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
-  { let d = bb_mul(bb_sub(v25, v27), rt8); v25 = bb_add(v25, v27); v27 = d; }
+  { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
   { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
-  { let d = bb_mul(bb_sub(v29, v31), rt8); v29 = bb_add(v29, v31); v31 = d; }
+  { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+  { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+  { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+  { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+  { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+  { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+  { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+  { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+  { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+  { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+  { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+  { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+  { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+  { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+  let base = (j - k) * 32u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 16u, col, v1);
+  ntt_store(base, 8u, col, v2);
+  ntt_store(base, 24u, col, v3);
+  ntt_store(base, 4u, col, v4);
+  ntt_store(base, 20u, col, v5);
+  ntt_store(base, 12u, col, v6);
+  ntt_store(base, 28u, col, v7);
+  ntt_store(base, 2u, col, v8);
+  ntt_store(base, 18u, col, v9);
+  ntt_store(base, 10u, col, v10);
+  ntt_store(base, 26u, col, v11);
+  ntt_store(base, 6u, col, v12);
+  ntt_store(base, 22u, col, v13);
+  ntt_store(base, 14u, col, v14);
+  ntt_store(base, 30u, col, v15);
+  ntt_store(base, 1u, col, v16);
+  ntt_store(base, 17u, col, v17);
+  ntt_store(base, 9u, col, v18);
+  ntt_store(base, 25u, col, v19);
+  ntt_store(base, 5u, col, v20);
+  ntt_store(base, 21u, col, v21);
+  ntt_store(base, 13u, col, v22);
+  ntt_store(base, 29u, col, v23);
+  ntt_store(base, 3u, col, v24);
+  ntt_store(base, 19u, col, v25);
+  ntt_store(base, 11u, col, v26);
+  ntt_store(base, 27u, col, v27);
+  ntt_store(base, 7u, col, v28);
+  ntt_store(base, 23u, col, v29);
+  ntt_store(base, 15u, col, v30);
+  ntt_store(base, 31u, col, v31);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r2_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = prm.n >> 1u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (prm.ns - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  let tq = 1u * prm.ns;
+  v1 = ntt_table_mul(v1, 0u * prm.ns + k, tq);
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  let base = (j - k) * 2u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 1u, col, v1);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r4_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = prm.n >> 2u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (prm.ns - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  let tq = 3u * prm.ns;
+  v1 = ntt_table_mul(v1, 0u * prm.ns + k, tq);
+  v2 = ntt_table_mul(v2, 1u * prm.ns + k, tq);
+  v3 = ntt_table_mul(v3, 2u * prm.ns + k, tq);
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  let base = (j - k) * 4u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 2u, col, v1);
+  ntt_store(base, 1u, col, v2);
+  ntt_store(base, 3u, col, v3);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r8_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = prm.n >> 3u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (prm.ns - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  var v4 = ntt_load(j + 4u * m, col);
+  var v5 = ntt_load(j + 5u * m, col);
+  var v6 = ntt_load(j + 6u * m, col);
+  var v7 = ntt_load(j + 7u * m, col);
+  let tq = 7u * prm.ns;
+  v1 = ntt_table_mul(v1, 0u * prm.ns + k, tq);
+  v2 = ntt_table_mul(v2, 1u * prm.ns + k, tq);
+  v3 = ntt_table_mul(v3, 2u * prm.ns + k, tq);
+  v4 = ntt_table_mul(v4, 3u * prm.ns + k, tq);
+  v5 = ntt_table_mul(v5, 4u * prm.ns + k, tq);
+  v6 = ntt_table_mul(v6, 5u * prm.ns + k, tq);
+  v7 = ntt_table_mul(v7, 6u * prm.ns + k, tq);
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+  { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+  let base = (j - k) * 8u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 4u, col, v1);
+  ntt_store(base, 2u, col, v2);
+  ntt_store(base, 6u, col, v3);
+  ntt_store(base, 1u, col, v4);
+  ntt_store(base, 5u, col, v5);
+  ntt_store(base, 3u, col, v6);
+  ntt_store(base, 7u, col, v7);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r16_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = prm.n >> 4u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (prm.ns - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  var v4 = ntt_load(j + 4u * m, col);
+  var v5 = ntt_load(j + 5u * m, col);
+  var v6 = ntt_load(j + 6u * m, col);
+  var v7 = ntt_load(j + 7u * m, col);
+  var v8 = ntt_load(j + 8u * m, col);
+  var v9 = ntt_load(j + 9u * m, col);
+  var v10 = ntt_load(j + 10u * m, col);
+  var v11 = ntt_load(j + 11u * m, col);
+  var v12 = ntt_load(j + 12u * m, col);
+  var v13 = ntt_load(j + 13u * m, col);
+  var v14 = ntt_load(j + 14u * m, col);
+  var v15 = ntt_load(j + 15u * m, col);
+  let tq = 15u * prm.ns;
+  v1 = ntt_table_mul(v1, 0u * prm.ns + k, tq);
+  v2 = ntt_table_mul(v2, 1u * prm.ns + k, tq);
+  v3 = ntt_table_mul(v3, 2u * prm.ns + k, tq);
+  v4 = ntt_table_mul(v4, 3u * prm.ns + k, tq);
+  v5 = ntt_table_mul(v5, 4u * prm.ns + k, tq);
+  v6 = ntt_table_mul(v6, 5u * prm.ns + k, tq);
+  v7 = ntt_table_mul(v7, 6u * prm.ns + k, tq);
+  v8 = ntt_table_mul(v8, 7u * prm.ns + k, tq);
+  v9 = ntt_table_mul(v9, 8u * prm.ns + k, tq);
+  v10 = ntt_table_mul(v10, 9u * prm.ns + k, tq);
+  v11 = ntt_table_mul(v11, 10u * prm.ns + k, tq);
+  v12 = ntt_table_mul(v12, 11u * prm.ns + k, tq);
+  v13 = ntt_table_mul(v13, 12u * prm.ns + k, tq);
+  v14 = ntt_table_mul(v14, 13u * prm.ns + k, tq);
+  v15 = ntt_table_mul(v15, 14u * prm.ns + k, tq);
+  const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+  { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+  { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+  { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+  { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+  { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+  { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+  { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+  { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+  let base = (j - k) * 16u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 8u, col, v1);
+  ntt_store(base, 4u, col, v2);
+  ntt_store(base, 12u, col, v3);
+  ntt_store(base, 2u, col, v4);
+  ntt_store(base, 10u, col, v5);
+  ntt_store(base, 6u, col, v6);
+  ntt_store(base, 14u, col, v7);
+  ntt_store(base, 1u, col, v8);
+  ntt_store(base, 9u, col, v9);
+  ntt_store(base, 5u, col, v10);
+  ntt_store(base, 13u, col, v11);
+  ntt_store(base, 3u, col, v12);
+  ntt_store(base, 11u, col, v13);
+  ntt_store(base, 7u, col, v14);
+  ntt_store(base, 15u, col, v15);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r32_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = prm.n >> 5u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (prm.ns - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  var v4 = ntt_load(j + 4u * m, col);
+  var v5 = ntt_load(j + 5u * m, col);
+  var v6 = ntt_load(j + 6u * m, col);
+  var v7 = ntt_load(j + 7u * m, col);
+  var v8 = ntt_load(j + 8u * m, col);
+  var v9 = ntt_load(j + 9u * m, col);
+  var v10 = ntt_load(j + 10u * m, col);
+  var v11 = ntt_load(j + 11u * m, col);
+  var v12 = ntt_load(j + 12u * m, col);
+  var v13 = ntt_load(j + 13u * m, col);
+  var v14 = ntt_load(j + 14u * m, col);
+  var v15 = ntt_load(j + 15u * m, col);
+  var v16 = ntt_load(j + 16u * m, col);
+  var v17 = ntt_load(j + 17u * m, col);
+  var v18 = ntt_load(j + 18u * m, col);
+  var v19 = ntt_load(j + 19u * m, col);
+  var v20 = ntt_load(j + 20u * m, col);
+  var v21 = ntt_load(j + 21u * m, col);
+  var v22 = ntt_load(j + 22u * m, col);
+  var v23 = ntt_load(j + 23u * m, col);
+  var v24 = ntt_load(j + 24u * m, col);
+  var v25 = ntt_load(j + 25u * m, col);
+  var v26 = ntt_load(j + 26u * m, col);
+  var v27 = ntt_load(j + 27u * m, col);
+  var v28 = ntt_load(j + 28u * m, col);
+  var v29 = ntt_load(j + 29u * m, col);
+  var v30 = ntt_load(j + 30u * m, col);
+  var v31 = ntt_load(j + 31u * m, col);
+  let tq = 31u * prm.ns;
+  v1 = ntt_table_mul(v1, 0u * prm.ns + k, tq);
+  v2 = ntt_table_mul(v2, 1u * prm.ns + k, tq);
+  v3 = ntt_table_mul(v3, 2u * prm.ns + k, tq);
+  v4 = ntt_table_mul(v4, 3u * prm.ns + k, tq);
+  v5 = ntt_table_mul(v5, 4u * prm.ns + k, tq);
+  v6 = ntt_table_mul(v6, 5u * prm.ns + k, tq);
+  v7 = ntt_table_mul(v7, 6u * prm.ns + k, tq);
+  v8 = ntt_table_mul(v8, 7u * prm.ns + k, tq);
+  v9 = ntt_table_mul(v9, 8u * prm.ns + k, tq);
+  v10 = ntt_table_mul(v10, 9u * prm.ns + k, tq);
+  v11 = ntt_table_mul(v11, 10u * prm.ns + k, tq);
+  v12 = ntt_table_mul(v12, 11u * prm.ns + k, tq);
+  v13 = ntt_table_mul(v13, 12u * prm.ns + k, tq);
+  v14 = ntt_table_mul(v14, 13u * prm.ns + k, tq);
+  v15 = ntt_table_mul(v15, 14u * prm.ns + k, tq);
+  v16 = ntt_table_mul(v16, 15u * prm.ns + k, tq);
+  v17 = ntt_table_mul(v17, 16u * prm.ns + k, tq);
+  v18 = ntt_table_mul(v18, 17u * prm.ns + k, tq);
+  v19 = ntt_table_mul(v19, 18u * prm.ns + k, tq);
+  v20 = ntt_table_mul(v20, 19u * prm.ns + k, tq);
+  v21 = ntt_table_mul(v21, 20u * prm.ns + k, tq);
+  v22 = ntt_table_mul(v22, 21u * prm.ns + k, tq);
+  v23 = ntt_table_mul(v23, 22u * prm.ns + k, tq);
+  v24 = ntt_table_mul(v24, 23u * prm.ns + k, tq);
+  v25 = ntt_table_mul(v25, 24u * prm.ns + k, tq);
+  v26 = ntt_table_mul(v26, 25u * prm.ns + k, tq);
+  v27 = ntt_table_mul(v27, 26u * prm.ns + k, tq);
+  v28 = ntt_table_mul(v28, 27u * prm.ns + k, tq);
+  v29 = ntt_table_mul(v29, 28u * prm.ns + k, tq);
+  v30 = ntt_table_mul(v30, 29u * prm.ns + k, tq);
+  v31 = ntt_table_mul(v31, 30u * prm.ns + k, tq);
+  const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+  const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+  const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+  const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+  const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+  const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+  const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+  const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+  const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+  { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+  { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+  { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+  { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+  { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+  { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+  { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+  { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+  { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+  { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+  { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+  { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+  { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+  { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+  { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+  { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+  { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+  { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+  { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+  { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+  { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+  { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+  { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+  { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+  { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+  { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+  { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+  { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+  { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+  let base = (j - k) * 32u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 16u, col, v1);
+  ntt_store(base, 8u, col, v2);
+  ntt_store(base, 24u, col, v3);
+  ntt_store(base, 4u, col, v4);
+  ntt_store(base, 20u, col, v5);
+  ntt_store(base, 12u, col, v6);
+  ntt_store(base, 28u, col, v7);
+  ntt_store(base, 2u, col, v8);
+  ntt_store(base, 18u, col, v9);
+  ntt_store(base, 10u, col, v10);
+  ntt_store(base, 26u, col, v11);
+  ntt_store(base, 6u, col, v12);
+  ntt_store(base, 22u, col, v13);
+  ntt_store(base, 14u, col, v14);
+  ntt_store(base, 30u, col, v15);
+  ntt_store(base, 1u, col, v16);
+  ntt_store(base, 17u, col, v17);
+  ntt_store(base, 9u, col, v18);
+  ntt_store(base, 25u, col, v19);
+  ntt_store(base, 5u, col, v20);
+  ntt_store(base, 21u, col, v21);
+  ntt_store(base, 13u, col, v22);
+  ntt_store(base, 29u, col, v23);
+  ntt_store(base, 3u, col, v24);
+  ntt_store(base, 19u, col, v25);
+  ntt_store(base, 11u, col, v26);
+  ntt_store(base, 27u, col, v27);
+  ntt_store(base, 7u, col, v28);
+  ntt_store(base, 23u, col, v29);
+  ntt_store(base, 15u, col, v30);
+  ntt_store(base, 31u, col, v31);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r2_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = prm.n >> 1u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (prm.ns - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+  let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+  let lq = 1u * sl; let hb = 2u * lq; let hq = hb + 1u * sh;
+  { let il = 0u * sl + kl; let ih = 0u * sh + kh;
+    v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  let base = (j - k) * 2u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 1u, col, v1);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r4_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = prm.n >> 2u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (prm.ns - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+  let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+  let lq = 3u * sl; let hb = 2u * lq; let hq = hb + 3u * sh;
+  { let il = 0u * sl + kl; let ih = 0u * sh + kh;
+    v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh;
+    v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh;
+    v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  let base = (j - k) * 4u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 2u, col, v1);
+  ntt_store(base, 1u, col, v2);
+  ntt_store(base, 3u, col, v3);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r8_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = prm.n >> 3u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (prm.ns - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  var v4 = ntt_load(j + 4u * m, col);
+  var v5 = ntt_load(j + 5u * m, col);
+  var v6 = ntt_load(j + 6u * m, col);
+  var v7 = ntt_load(j + 7u * m, col);
+  let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+  let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+  let lq = 7u * sl; let hb = 2u * lq; let hq = hb + 7u * sh;
+  { let il = 0u * sl + kl; let ih = 0u * sh + kh;
+    v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh;
+    v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh;
+    v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 3u * sl + kl; let ih = 3u * sh + kh;
+    v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 4u * sl + kl; let ih = 4u * sh + kh;
+    v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 5u * sl + kl; let ih = 5u * sh + kh;
+    v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 6u * sl + kl; let ih = 6u * sh + kh;
+    v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+  { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+  let base = (j - k) * 8u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 4u, col, v1);
+  ntt_store(base, 2u, col, v2);
+  ntt_store(base, 6u, col, v3);
+  ntt_store(base, 1u, col, v4);
+  ntt_store(base, 5u, col, v5);
+  ntt_store(base, 3u, col, v6);
+  ntt_store(base, 7u, col, v7);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r16_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = prm.n >> 4u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (prm.ns - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  var v4 = ntt_load(j + 4u * m, col);
+  var v5 = ntt_load(j + 5u * m, col);
+  var v6 = ntt_load(j + 6u * m, col);
+  var v7 = ntt_load(j + 7u * m, col);
+  var v8 = ntt_load(j + 8u * m, col);
+  var v9 = ntt_load(j + 9u * m, col);
+  var v10 = ntt_load(j + 10u * m, col);
+  var v11 = ntt_load(j + 11u * m, col);
+  var v12 = ntt_load(j + 12u * m, col);
+  var v13 = ntt_load(j + 13u * m, col);
+  var v14 = ntt_load(j + 14u * m, col);
+  var v15 = ntt_load(j + 15u * m, col);
+  let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+  let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+  let lq = 15u * sl; let hb = 2u * lq; let hq = hb + 15u * sh;
+  { let il = 0u * sl + kl; let ih = 0u * sh + kh;
+    v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh;
+    v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh;
+    v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 3u * sl + kl; let ih = 3u * sh + kh;
+    v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 4u * sl + kl; let ih = 4u * sh + kh;
+    v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 5u * sl + kl; let ih = 5u * sh + kh;
+    v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 6u * sl + kl; let ih = 6u * sh + kh;
+    v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 7u * sl + kl; let ih = 7u * sh + kh;
+    v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 8u * sl + kl; let ih = 8u * sh + kh;
+    v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 9u * sl + kl; let ih = 9u * sh + kh;
+    v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 10u * sl + kl; let ih = 10u * sh + kh;
+    v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 11u * sl + kl; let ih = 11u * sh + kh;
+    v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 12u * sl + kl; let ih = 12u * sh + kh;
+    v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 13u * sl + kl; let ih = 13u * sh + kh;
+    v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 14u * sl + kl; let ih = 14u * sh + kh;
+    v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+  { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+  { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+  { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+  { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+  { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+  { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+  { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+  { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+  let base = (j - k) * 16u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 8u, col, v1);
+  ntt_store(base, 4u, col, v2);
+  ntt_store(base, 12u, col, v3);
+  ntt_store(base, 2u, col, v4);
+  ntt_store(base, 10u, col, v5);
+  ntt_store(base, 6u, col, v6);
+  ntt_store(base, 14u, col, v7);
+  ntt_store(base, 1u, col, v8);
+  ntt_store(base, 9u, col, v9);
+  ntt_store(base, 5u, col, v10);
+  ntt_store(base, 13u, col, v11);
+  ntt_store(base, 3u, col, v12);
+  ntt_store(base, 11u, col, v13);
+  ntt_store(base, 7u, col, v14);
+  ntt_store(base, 15u, col, v15);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r32_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = prm.n >> 5u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (prm.ns - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  var v4 = ntt_load(j + 4u * m, col);
+  var v5 = ntt_load(j + 5u * m, col);
+  var v6 = ntt_load(j + 6u * m, col);
+  var v7 = ntt_load(j + 7u * m, col);
+  var v8 = ntt_load(j + 8u * m, col);
+  var v9 = ntt_load(j + 9u * m, col);
+  var v10 = ntt_load(j + 10u * m, col);
+  var v11 = ntt_load(j + 11u * m, col);
+  var v12 = ntt_load(j + 12u * m, col);
+  var v13 = ntt_load(j + 13u * m, col);
+  var v14 = ntt_load(j + 14u * m, col);
+  var v15 = ntt_load(j + 15u * m, col);
+  var v16 = ntt_load(j + 16u * m, col);
+  var v17 = ntt_load(j + 17u * m, col);
+  var v18 = ntt_load(j + 18u * m, col);
+  var v19 = ntt_load(j + 19u * m, col);
+  var v20 = ntt_load(j + 20u * m, col);
+  var v21 = ntt_load(j + 21u * m, col);
+  var v22 = ntt_load(j + 22u * m, col);
+  var v23 = ntt_load(j + 23u * m, col);
+  var v24 = ntt_load(j + 24u * m, col);
+  var v25 = ntt_load(j + 25u * m, col);
+  var v26 = ntt_load(j + 26u * m, col);
+  var v27 = ntt_load(j + 27u * m, col);
+  var v28 = ntt_load(j + 28u * m, col);
+  var v29 = ntt_load(j + 29u * m, col);
+  var v30 = ntt_load(j + 30u * m, col);
+  var v31 = ntt_load(j + 31u * m, col);
+  let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+  let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+  let lq = 31u * sl; let hb = 2u * lq; let hq = hb + 31u * sh;
+  { let il = 0u * sl + kl; let ih = 0u * sh + kh;
+    v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh;
+    v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh;
+    v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 3u * sl + kl; let ih = 3u * sh + kh;
+    v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 4u * sl + kl; let ih = 4u * sh + kh;
+    v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 5u * sl + kl; let ih = 5u * sh + kh;
+    v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 6u * sl + kl; let ih = 6u * sh + kh;
+    v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 7u * sl + kl; let ih = 7u * sh + kh;
+    v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 8u * sl + kl; let ih = 8u * sh + kh;
+    v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 9u * sl + kl; let ih = 9u * sh + kh;
+    v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 10u * sl + kl; let ih = 10u * sh + kh;
+    v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 11u * sl + kl; let ih = 11u * sh + kh;
+    v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 12u * sl + kl; let ih = 12u * sh + kh;
+    v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 13u * sl + kl; let ih = 13u * sh + kh;
+    v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 14u * sl + kl; let ih = 14u * sh + kh;
+    v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 15u * sl + kl; let ih = 15u * sh + kh;
+    v16 = bb_mul_shoup(bb_mul_shoup(v16, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 16u * sl + kl; let ih = 16u * sh + kh;
+    v17 = bb_mul_shoup(bb_mul_shoup(v17, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 17u * sl + kl; let ih = 17u * sh + kh;
+    v18 = bb_mul_shoup(bb_mul_shoup(v18, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 18u * sl + kl; let ih = 18u * sh + kh;
+    v19 = bb_mul_shoup(bb_mul_shoup(v19, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 19u * sl + kl; let ih = 19u * sh + kh;
+    v20 = bb_mul_shoup(bb_mul_shoup(v20, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 20u * sl + kl; let ih = 20u * sh + kh;
+    v21 = bb_mul_shoup(bb_mul_shoup(v21, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 21u * sl + kl; let ih = 21u * sh + kh;
+    v22 = bb_mul_shoup(bb_mul_shoup(v22, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 22u * sl + kl; let ih = 22u * sh + kh;
+    v23 = bb_mul_shoup(bb_mul_shoup(v23, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 23u * sl + kl; let ih = 23u * sh + kh;
+    v24 = bb_mul_shoup(bb_mul_shoup(v24, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 24u * sl + kl; let ih = 24u * sh + kh;
+    v25 = bb_mul_shoup(bb_mul_shoup(v25, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 25u * sl + kl; let ih = 25u * sh + kh;
+    v26 = bb_mul_shoup(bb_mul_shoup(v26, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 26u * sl + kl; let ih = 26u * sh + kh;
+    v27 = bb_mul_shoup(bb_mul_shoup(v27, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 27u * sl + kl; let ih = 27u * sh + kh;
+    v28 = bb_mul_shoup(bb_mul_shoup(v28, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 28u * sl + kl; let ih = 28u * sh + kh;
+    v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 29u * sl + kl; let ih = 29u * sh + kh;
+    v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 30u * sl + kl; let ih = 30u * sh + kh;
+    v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+  const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+  const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+  const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+  const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+  const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+  const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+  const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+  const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+  { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+  { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+  { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+  { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+  { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+  { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+  { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+  { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+  { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+  { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+  { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+  { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+  { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+  { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+  { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+  { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
   { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
   { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
   { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
@@ -561,9 +1439,9 @@ fn ntt_pass_r4_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local_
     var v1 = ntt_load(j + 1u * m, col);
     var v2 = ntt_load(j + 2u * m, col);
     var v3 = ntt_load(j + 3u * m, col);
-    let rt8 = tw[8u];
+    const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
     { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
-    { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+    { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
     { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
     { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
     let base = (lid / NTT_W) * 4u;
@@ -600,17 +1478,17 @@ fn ntt_pass_r8_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local_
     var v5 = ntt_load(j + 5u * m, col);
     var v6 = ntt_load(j + 6u * m, col);
     var v7 = ntt_load(j + 7u * m, col);
-    let rt4 = tw[4u];
-    let rt8 = tw[8u];
-    let rt12 = tw[12u];
+    const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+    const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+    const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
     { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
-    { let d = bb_mul(bb_sub(v1, v5), rt4); v1 = bb_add(v1, v5); v5 = d; }
-    { let d = bb_mul(bb_sub(v2, v6), rt8); v2 = bb_add(v2, v6); v6 = d; }
-    { let d = bb_mul(bb_sub(v3, v7), rt12); v3 = bb_add(v3, v7); v7 = d; }
+    { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+    { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+    { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
     { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
-    { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+    { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
     { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
-    { let d = bb_mul(bb_sub(v5, v7), rt8); v5 = bb_add(v5, v7); v7 = d; }
+    { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
     { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
     { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
     { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
@@ -661,37 +1539,37 @@ fn ntt_pass_r16_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local
     var v13 = ntt_load(j + 13u * m, col);
     var v14 = ntt_load(j + 14u * m, col);
     var v15 = ntt_load(j + 15u * m, col);
-    let rt2 = tw[2u];
-    let rt4 = tw[4u];
-    let rt6 = tw[6u];
-    let rt8 = tw[8u];
-    let rt10 = tw[10u];
-    let rt12 = tw[12u];
-    let rt14 = tw[14u];
+    const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+    const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+    const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+    const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+    const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+    const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+    const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
     { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
-    { let d = bb_mul(bb_sub(v1, v9), rt2); v1 = bb_add(v1, v9); v9 = d; }
-    { let d = bb_mul(bb_sub(v2, v10), rt4); v2 = bb_add(v2, v10); v10 = d; }
-    { let d = bb_mul(bb_sub(v3, v11), rt6); v3 = bb_add(v3, v11); v11 = d; }
-    { let d = bb_mul(bb_sub(v4, v12), rt8); v4 = bb_add(v4, v12); v12 = d; }
-    { let d = bb_mul(bb_sub(v5, v13), rt10); v5 = bb_add(v5, v13); v13 = d; }
-    { let d = bb_mul(bb_sub(v6, v14), rt12); v6 = bb_add(v6, v14); v14 = d; }
-    { let d = bb_mul(bb_sub(v7, v15), rt14); v7 = bb_add(v7, v15); v15 = d; }
+    { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+    { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+    { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+    { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+    { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+    { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+    { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
     { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
-    { let d = bb_mul(bb_sub(v1, v5), rt4); v1 = bb_add(v1, v5); v5 = d; }
-    { let d = bb_mul(bb_sub(v2, v6), rt8); v2 = bb_add(v2, v6); v6 = d; }
-    { let d = bb_mul(bb_sub(v3, v7), rt12); v3 = bb_add(v3, v7); v7 = d; }
+    { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+    { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+    { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
     { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
-    { let d = bb_mul(bb_sub(v9, v13), rt4); v9 = bb_add(v9, v13); v13 = d; }
-    { let d = bb_mul(bb_sub(v10, v14), rt8); v10 = bb_add(v10, v14); v14 = d; }
-    { let d = bb_mul(bb_sub(v11, v15), rt12); v11 = bb_add(v11, v15); v15 = d; }
+    { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+    { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+    { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
     { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
-    { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+    { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
     { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
-    { let d = bb_mul(bb_sub(v5, v7), rt8); v5 = bb_add(v5, v7); v7 = d; }
+    { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
     { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
-    { let d = bb_mul(bb_sub(v9, v11), rt8); v9 = bb_add(v9, v11); v11 = d; }
+    { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
     { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
-    { let d = bb_mul(bb_sub(v13, v15), rt8); v13 = bb_add(v13, v15); v15 = d; }
+    { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
     { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
     { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
     { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
@@ -770,85 +1648,85 @@ fn ntt_pass_r32_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local
     var v29 = ntt_load(j + 29u * m, col);
     var v30 = ntt_load(j + 30u * m, col);
     var v31 = ntt_load(j + 31u * m, col);
-    let rt1 = tw[1u];
-    let rt2 = tw[2u];
-    let rt3 = tw[3u];
-    let rt4 = tw[4u];
-    let rt5 = tw[5u];
-    let rt6 = tw[6u];
-    let rt7 = tw[7u];
-    let rt8 = tw[8u];
-    let rt9 = tw[9u];
-    let rt10 = tw[10u];
-    let rt11 = tw[11u];
-    let rt12 = tw[12u];
-    let rt13 = tw[13u];
-    let rt14 = tw[14u];
-    let rt15 = tw[15u];
+    const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+    const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+    const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+    const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+    const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+    const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+    const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+    const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+    const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+    const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+    const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+    const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+    const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+    const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+    const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
     { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
-    { let d = bb_mul(bb_sub(v1, v17), rt1); v1 = bb_add(v1, v17); v17 = d; }
-    { let d = bb_mul(bb_sub(v2, v18), rt2); v2 = bb_add(v2, v18); v18 = d; }
-    { let d = bb_mul(bb_sub(v3, v19), rt3); v3 = bb_add(v3, v19); v19 = d; }
-    { let d = bb_mul(bb_sub(v4, v20), rt4); v4 = bb_add(v4, v20); v20 = d; }
-    { let d = bb_mul(bb_sub(v5, v21), rt5); v5 = bb_add(v5, v21); v21 = d; }
-    { let d = bb_mul(bb_sub(v6, v22), rt6); v6 = bb_add(v6, v22); v22 = d; }
-    { let d = bb_mul(bb_sub(v7, v23), rt7); v7 = bb_add(v7, v23); v23 = d; }
-    { let d = bb_mul(bb_sub(v8, v24), rt8); v8 = bb_add(v8, v24); v24 = d; }
-    { let d = bb_mul(bb_sub(v9, v25), rt9); v9 = bb_add(v9, v25); v25 = d; }
-    { let d = bb_mul(bb_sub(v10, v26), rt10); v10 = bb_add(v10, v26); v26 = d; }
-    { let d = bb_mul(bb_sub(v11, v27), rt11); v11 = bb_add(v11, v27); v27 = d; }
-    { let d = bb_mul(bb_sub(v12, v28), rt12); v12 = bb_add(v12, v28); v28 = d; }
-    { let d = bb_mul(bb_sub(v13, v29), rt13); v13 = bb_add(v13, v29); v29 = d; }
-    { let d = bb_mul(bb_sub(v14, v30), rt14); v14 = bb_add(v14, v30); v30 = d; }
-    { let d = bb_mul(bb_sub(v15, v31), rt15); v15 = bb_add(v15, v31); v31 = d; }
+    { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+    { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+    { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+    { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+    { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+    { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+    { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+    { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+    { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+    { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+    { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+    { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+    { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+    { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+    { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
     { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
-    { let d = bb_mul(bb_sub(v1, v9), rt2); v1 = bb_add(v1, v9); v9 = d; }
-    { let d = bb_mul(bb_sub(v2, v10), rt4); v2 = bb_add(v2, v10); v10 = d; }
-    { let d = bb_mul(bb_sub(v3, v11), rt6); v3 = bb_add(v3, v11); v11 = d; }
-    { let d = bb_mul(bb_sub(v4, v12), rt8); v4 = bb_add(v4, v12); v12 = d; }
-    { let d = bb_mul(bb_sub(v5, v13), rt10); v5 = bb_add(v5, v13); v13 = d; }
-    { let d = bb_mul(bb_sub(v6, v14), rt12); v6 = bb_add(v6, v14); v14 = d; }
-    { let d = bb_mul(bb_sub(v7, v15), rt14); v7 = bb_add(v7, v15); v15 = d; }
+    { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+    { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+    { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+    { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+    { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+    { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+    { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
     { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
-    { let d = bb_mul(bb_sub(v17, v25), rt2); v17 = bb_add(v17, v25); v25 = d; }
-    { let d = bb_mul(bb_sub(v18, v26), rt4); v18 = bb_add(v18, v26); v26 = d; }
-    { let d = bb_mul(bb_sub(v19, v27), rt6); v19 = bb_add(v19, v27); v27 = d; }
-    { let d = bb_mul(bb_sub(v20, v28), rt8); v20 = bb_add(v20, v28); v28 = d; }
-    { let d = bb_mul(bb_sub(v21, v29), rt10); v21 = bb_add(v21, v29); v29 = d; }
-    { let d = bb_mul(bb_sub(v22, v30), rt12); v22 = bb_add(v22, v30); v30 = d; }
-    { let d = bb_mul(bb_sub(v23, v31), rt14); v23 = bb_add(v23, v31); v31 = d; }
+    { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+    { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+    { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+    { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+    { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+    { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+    { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
     { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
-    { let d = bb_mul(bb_sub(v1, v5), rt4); v1 = bb_add(v1, v5); v5 = d; }
-    { let d = bb_mul(bb_sub(v2, v6), rt8); v2 = bb_add(v2, v6); v6 = d; }
-    { let d = bb_mul(bb_sub(v3, v7), rt12); v3 = bb_add(v3, v7); v7 = d; }
+    { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+    { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+    { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
     { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
-    { let d = bb_mul(bb_sub(v9, v13), rt4); v9 = bb_add(v9, v13); v13 = d; }
-    { let d = bb_mul(bb_sub(v10, v14), rt8); v10 = bb_add(v10, v14); v14 = d; }
-    { let d = bb_mul(bb_sub(v11, v15), rt12); v11 = bb_add(v11, v15); v15 = d; }
+    { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+    { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+    { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
     { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
-    { let d = bb_mul(bb_sub(v17, v21), rt4); v17 = bb_add(v17, v21); v21 = d; }
-    { let d = bb_mul(bb_sub(v18, v22), rt8); v18 = bb_add(v18, v22); v22 = d; }
-    { let d = bb_mul(bb_sub(v19, v23), rt12); v19 = bb_add(v19, v23); v23 = d; }
+    { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+    { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+    { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
     { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
-    { let d = bb_mul(bb_sub(v25, v29), rt4); v25 = bb_add(v25, v29); v29 = d; }
-    { let d = bb_mul(bb_sub(v26, v30), rt8); v26 = bb_add(v26, v30); v30 = d; }
-    { let d = bb_mul(bb_sub(v27, v31), rt12); v27 = bb_add(v27, v31); v31 = d; }
+    { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+    { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+    { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
     { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
-    { let d = bb_mul(bb_sub(v1, v3), rt8); v1 = bb_add(v1, v3); v3 = d; }
+    { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
     { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
-    { let d = bb_mul(bb_sub(v5, v7), rt8); v5 = bb_add(v5, v7); v7 = d; }
+    { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
     { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
-    { let d = bb_mul(bb_sub(v9, v11), rt8); v9 = bb_add(v9, v11); v11 = d; }
+    { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
     { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
-    { let d = bb_mul(bb_sub(v13, v15), rt8); v13 = bb_add(v13, v15); v15 = d; }
+    { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
     { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
-    { let d = bb_mul(bb_sub(v17, v19), rt8); v17 = bb_add(v17, v19); v19 = d; }
+    { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
     { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
-    { let d = bb_mul(bb_sub(v21, v23), rt8); v21 = bb_add(v21, v23); v23 = d; }
+    { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
     { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
-    { let d = bb_mul(bb_sub(v25, v27), rt8); v25 = bb_add(v25, v27); v27 = d; }
+    { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
     { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
-    { let d = bb_mul(bb_sub(v29, v31), rt8); v29 = bb_add(v29, v31); v31 = d; }
+    { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
     { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
     { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
     { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }

@@ -1,15 +1,17 @@
 // babybear.wgsl: BabyBear p = 2^31 - 2^27 + 1 in Montgomery form (x*2^32 mod p, Plonky3's MontyField31); every value in [0, p).
 // requires: u32x
 
-// a + b < 2^32 because both are < 2^31.
+// a + b < 2^32 because both are < 2^31. min() picks the reduced value in 3 instructions instead
+// of 4 (add, compare, select, subtract): below p, s - p wraps to above s; from p on it is s - p < s.
 fn bb_add(a: u32, b: u32) -> u32 {
   let s = a + b;
-  return select(s, s - BB_P, s >= BB_P);
+  return min(s, s - BB_P);
 }
 
+// The same trick: a ≥ b leaves d < p < d + p; a < b wraps d to ≥ 2^32 - p, and d + p wraps back below p.
 fn bb_sub(a: u32, b: u32) -> u32 {
   let d = a - b;
-  return select(d, d + BB_P, a < b);
+  return min(d, d + BB_P);
 }
 
 fn bb_neg(a: u32) -> u32 {
@@ -37,7 +39,17 @@ fn bb_mul(a: u32, b: u32) -> u32 {
   let hi = u32x_mulhi31(a, b);
   let t = (a * b) * BB_MU;
   let u = bb_mulhi_p(t);
-  return select(hi - u, hi - u + BB_P, hi < u);
+  return bb_sub(hi, u); // hi, u < p: hi - u in (-p, p)
+}
+
+// x·w mod p by Shoup's method, for a multiplier w known ahead with wq = floor(w·2^31 / p)
+// (bbShoupQuotient): q = floor(x·wq / 2^31) is floor(x·w / p) or one less, so x·w − q·p, taken
+// mod 2^32, is the exact value in [0, 2p). One emulated mulhi and no Montgomery reduction.
+// Works on canonical x and plain w (not Montgomery form). x < p.
+fn bb_mul_shoup(x: u32, w: u32, wq: u32) -> u32 {
+  let q = (u32x_mulhi31(x, wq) << 1u) | ((x * wq) >> 31u);
+  let r = x * w - q * BB_P;
+  return min(r, r - BB_P);
 }
 
 fn bb_square(a: u32) -> u32 {
