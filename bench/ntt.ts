@@ -177,7 +177,7 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   unstaged: { stagedFirstPass: false },
   notables: { twiddleTables: false },
   montgomery: { shoup: false },
-  nosplit: { splitTables: false },
+  split: { splitTables: true },
   radix16: { maxRadix: 16 },
   wg64: { workgroup: 64 },
   wg128: { workgroup: 128 },

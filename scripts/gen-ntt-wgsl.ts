@@ -55,8 +55,8 @@ const HEADER = `// ntt_stockham.gen.wgsl: Stockham radix-R passes (R = 1..32, on
 // stored into the workgroup tile, then copied out as one contiguous NTT_STAGE_WORDS-word block.
 // A middle pass with Ns·R ≤ NTT_TABLE_MAX runs ntt_pass_rR_table: its twiddles ω_{Ns·R}^(k·r)
 // come precomputed from \`sc\` (entry (r − 1)·Ns + k; sc holds no scale table before the last pass).
-// Any other pass with twiddles (the last, or Ns·R past NTT_TABLE_MAX) runs ntt_pass_rR_split when
-// multiplies are Shoup: two factors from a split table bound at \`tw\` (ntt-plan.ts passSplitTable).
+// With splitTables (off by default), any other pass with twiddles (the last, or Ns·R past NTT_TABLE_MAX) runs ntt_pass_rR_split
+// when multiplies are Shoup: two factors from a split table bound at \`tw\` (ntt-plan.ts passSplitTable).
 
 struct NttParams {
   n: u32,        // rows of this transform

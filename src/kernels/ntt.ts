@@ -71,20 +71,28 @@ export interface NttSpec {
   twiddleTables?: boolean;
   /**
    * Largest Ns·R with a single twiddle table (default NTT_TABLE_MAX); passes past it (and last
-   * passes) read a split table when `shoup` is on. Tests lower it to reach split passes at small sizes.
+   * passes) compute their twiddles, or read a split table with splitTables. Tests lower it.
    */
   tableMax?: number;
-  /** false: passes past a single table compute their twiddles (Montgomery) even with shoup; for A/B runs. */
+  /**
+   * Passes past a single table (the last) read a split table with Shoup multiplies instead of
+   * computing their twiddles (Montgomery). Default SPLIT_TABLES (off): H100, alternating A/B at
+   * 2^24 x1, split was 2-2.5% slower for dft, lde and encode (two table multiplies per value
+   * against a running product and one multiply); kept selectable for other GPUs and for A/B runs.
+   */
   splitTables?: boolean;
   /**
    * Stockham: multiply by the butterfly roots and table twiddles with Shoup's precomputed
    * quotients (bb_mul_shoup: one emulated mulhi, no Montgomery reduction) instead of Montgomery
    * multiplication. Default SHOUP_TWIDDLES; false for benchmarks and tests comparing the two.
-   * With twiddle tables, passes past a single table (the last) read a split table (two Shoup
-   * multiplies); without, computed twiddles stay Montgomery (their quotients would need a division).
+   * Computed twiddles (passes past a single table, unless splitTables) stay Montgomery: their
+   * quotients would need a division.
    */
   shoup?: boolean;
 }
+
+/** Whether last passes read split tables by default (NttSpec.splitTables). */
+export const SPLIT_TABLES = false;
 
 /** Whether butterfly roots and table twiddles use Shoup multiplication by default (NttSpec.shoup). */
 export const SHOUP_TWIDDLES = true;
@@ -233,7 +241,7 @@ export function twiddleSources(spec: NttSpec, passes: NttPass[], staged: boolean
   return passes.map((p, i) => {
     if (staged[i]) return 'staged';
     if (tables && tableQualifies(p, max)) return 'table';
-    if (tables && (spec.shoup ?? SHOUP_TWIDDLES) && spec.splitTables !== false && splitQualifies(p, max)) return 'split';
+    if (tables && (spec.shoup ?? SHOUP_TWIDDLES) && (spec.splitTables ?? SPLIT_TABLES) && splitQualifies(p, max)) return 'split';
     return 'running';
   });
 }

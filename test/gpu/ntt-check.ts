@@ -176,7 +176,8 @@ export async function checkNttStaged(ctx: GpuContext, shapes: Array<[number, num
 
 const TWIDDLE_OPTIONS: Array<[string, Partial<NttSpec>]> = [
   ['tables + shoup', { twiddleTables: true, shoup: true }],
-  ['split tables past 64 + shoup', { twiddleTables: true, shoup: true, tableMax: 64 }],
+  ['split tables past 64 + shoup', { twiddleTables: true, shoup: true, tableMax: 64, splitTables: true }],
+  ['split last passes + shoup', { twiddleTables: true, shoup: true, splitTables: true }],
   ['tables + montgomery', { twiddleTables: true, shoup: false }],
   ['computed + montgomery', { twiddleTables: false, shoup: false }],
 ];
@@ -194,8 +195,8 @@ function refJobs(x: Uint32Array, logH: number, width: number): Array<[NttSpec, U
 
 /**
  * The twiddle options on shapes [log h, width, maxRadix] with middle passes: table twiddles
- * (`ntt_pass_rR_table`, and `_split` for the last pass) with Shoup multiplies, the same with
- * split tables from Ns·R > 64 on, table twiddles with Montgomery multiplies, and computed
+ * (`ntt_pass_rR_table`) with Shoup multiplies, the same with split tables (`_split`) from
+ * Ns·R > 64 on and for last passes only, table twiddles with Montgomery multiplies, and computed
  * twiddles (twiddleTables: false) with Montgomery: each output equals src/ref. Fails unless
  * both the table and the split kernels ran.
  */
