@@ -4,7 +4,8 @@
  * answer from known discrete logs (points tile 2^14 multiples d_i·G, so the MSM must equal
  * (sum s_i·d_i mod r)·G). Then wall time, per-pass GPU time (timestamp-query), pool bytes,
  * and the Fq multiply rate of both limb layouts (8x32, 20x13; same job, checked) next to roofline.mjs. `MSM_LOGN=10,12` and `MSM_TUNE=c:S` narrow it;
- * `MSM_EXTRA` (a JSON array of MsmTuning) adds a row per size and tuning, e.g. `[{"mul13":false}]`.
+ * `MSM_EXTRA` (a JSON array of MsmTuning) adds a row per size and tuning, e.g. `[{"mul13":false}]`
+ * or `[{"wgInv":false},{"S":2}]` (the per-thread-inversion walker; other slot counts).
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
@@ -128,7 +129,8 @@ async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint8Array, expect
   try {
     const first = await h.msmProfiled(sc, tuning);
     const good = first.point.equals(expected);
-    await warmUp(() => h.msmProfiled(sc, tuning), 200); // clocks
+    // clocks: after idle CPU seconds the H100 needs ~2 s of load (2^10-2^12 rows read 2x slow after 200 ms)
+    await warmUp(() => h.msmProfiled(sc, tuning), 1500);
     const walls: number[] = [];
     let best = first;
     for (let r = 0; r < 3; r++) {
@@ -141,7 +143,7 @@ async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint8Array, expect
     for (const p of best.profiles.flatMap((q) => q?.passes ?? [])) passes[p.label] = +((passes[p.label] ?? 0) + (p.ms ?? 0)).toFixed(3);
     const gpuMs = best.profiles.reduce((s, p) => s + (p?.gpuMs ?? 0), 0);
     const plan = best.plans[0];
-    return { ok: good, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes,
+    return { ok: good, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes, mul13: plan.mul13, wgInv: plan.wgInv,
       gpuMs: +gpuMs.toFixed(3), wallMs: +median(walls).toFixed(3), passes, poolBytes: best.poolBytes, planPoolBytes: plan.poolBytes };
   } finally {
     h.destroy();

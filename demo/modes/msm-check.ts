@@ -1,10 +1,10 @@
 // Autorun modes `msm-noble-check` (WGSL Fq vs bigint, edge cases and seeded inputs up to
-// 2^logn vs @noble/curves, arkworks vectors, error codes; `&logn=N`, default 6) and
+// 2^logn vs @noble/curves with both walkers, arkworks vectors, error codes; `&logn=N`, default 6) and
 // `msm-bench-gpu` (`&logn=N`: per-pass GPU time via timestamp-query where available, pool bytes;
 // `&lowmem=1` forces the streamed-scalar path that 2^20 takes by default).
 import type { ModeContext } from '../autorun.js';
 import { GpuContext } from '../../src/gpu/context.js';
-import { checkArkworks, checkFq, checkMsmCase, checkMsmErrors, checkMsmLowMemory, msmCases, seededPoints, seededScalar, type MsmCheckRow } from '../../test/gpu/msm-check.js';
+import { checkArkworks, checkFq, checkMsmCase, checkMsmErrors, checkMsmLowMemory, checkMsmWgInv, msmCases, seededPoints, seededScalar, type MsmCheckRow } from '../../test/gpu/msm-check.js';
 import ark from '../../test/vectors/msm_arkworks.json' with { type: 'json' };
 import { SplitMix64 } from '../../test/support/splitmix.js';
 import { checkFq13 } from '../../test/gpu/fq-layout-check.js';
@@ -24,6 +24,7 @@ export async function msmNobleCheck({ prover, params, report }: ModeContext): Pr
   }
   for (const c of msmCases(logn)) emit(report, await checkMsmCase(prover, c));
   for (const r of await checkMsmLowMemory(prover, Math.min(1 << logn, 256))) emit(report, r);
+  for (const r of await checkMsmWgInv(prover, logn)) emit(report, r);
   for (const r of await checkArkworks(prover, ark.cases as never)) emit(report, r);
   for (const r of await checkMsmErrors(prover)) emit(report, r);
 }

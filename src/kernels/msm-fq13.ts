@@ -10,7 +10,7 @@ import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { PREP_WG } from './msm-plan.js';
-import { bindGroup, dispatch, PREP_B, runPairCheck, uniform } from './msm.js';
+import { bindGroup, dispatch, PREP_B, prepConsts, runPairCheck, uniform } from './msm.js';
 
 /** '8x32 via 20x13': 8 x 32 values whose multiply runs on 13-bit limbs (fq_mul13). */
 export type FqLayout = '8x32' | '20x13' | '8x32 via 20x13';
@@ -46,7 +46,7 @@ export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: num
   const prm = uniform(ctx, [threads, iters]);
   try {
     const [kernel, entry] = BENCH[layout];
-    const pipe = await ctx.pipelines.get(kernel, entry, { PREP_WG }, PREP_B);
+    const pipe = await ctx.pipelines.get(kernel, entry, prepConsts(ctx, kernel), PREP_B);
     const group = bindGroup(ctx, PREP_B, [buf, bad, prm]);
     const ms: number[] = [];
     const warmEnd = performance.now() + warmMs;

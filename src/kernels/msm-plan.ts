@@ -45,6 +45,8 @@ export interface MsmPlan {
   planes: number;
   /** walker multiplies on 13-bit limbs (fq_mul13) instead of 8x32 */
   mul13: boolean;
+  /** walker entry msm_walk_wg: one inversion per workgroup and step, not per thread */
+  wgInv: boolean;
   /** estimated peak pool bytes (bases included) with this plan */
   poolBytes: number;
 }
@@ -59,6 +61,13 @@ export interface MsmTuning {
    * 2^16 9.2 -> 6.7; SwiftShader no slower); false keeps the 8x32 multiply (tests, bench A/B)
    */
   mul13?: boolean;
+  /**
+   * Walk with msm_walk_wg: the workgroup's WALK_WG threads share one inversion per step (a
+   * product tree in workgroup memory), so S defaults to WG_INV_S and the plan aims for
+   * WALK_TARGET_THREADS_WG threads. Default true: H100, 2^20 walk 139 -> 46 ms (MSM 219 -> 125
+   * ms), 2^22 628 -> 295, 2^18 40 -> 13 (bench/RESULTS.md); false keeps the per-thread inversion.
+   */
+  wgInv?: boolean;
   /** bytes for the kept reduction pairs of all windows (default RED_PAIR_BYTES); tests shrink it */
   pairBytes?: number;
   /** scratch bytes a batch may use (entries + bucket sums); default 8 MiB */
@@ -86,18 +95,26 @@ export function topWindowBits(c: number): number {
 
 /**
  * Relative cost per window, in Fq multiplies: ~(6 + 30/S) per affine add in the walker (binary
- * inversion worth ~30 multiplies shared by S adds) and 2 projective adds of 12 multiplies per
- * bucket in the reduction. The c minimizing T·(walk + reduce) among those whose top window sees
- * at least c - 4 bits (4, 5, 6, 8, 15, 16) is the default.
+ * inversion worth ~30 multiplies shared by S adds; see walkInvShare for wgInv) and 2 projective
+ * adds of 12 multiplies per bucket in the reduction. The c minimizing T·(walk + reduce) among
+ * those whose top window sees at least c - 4 bits (4, 5, 6, 8, 15, 16) is the default.
  */
-export function pickC(n: number, S: number): number {
+export function pickC(n: number, S: number, wgInv = false): number {
   let best = 4, bestCost = Infinity;
   for (let c = 4; c <= 16; c++) {
     if (topWindowBits(c) < c - 4) continue;
-    const cost = windowCount(c) * (n * (6 + 30 / S) + 24 * bucketsPerWindow(c));
+    const cost = windowCount(c) * (n * (6 + walkInvShare(S, wgInv)) + 24 * bucketsPerWindow(c));
     if (cost < bestCost) { best = c; bestCost = cost; }
   }
   return best;
+}
+
+/**
+ * Inversion multiplies per walker add: ~30 shared by a thread's S adds, or with wgInv by the
+ * workgroup's WALK_WG·S adds plus the tree (per thread and step ~1 multiply up, 2 down).
+ */
+function walkInvShare(S: number, wgInv: boolean): number {
+  return wgInv ? 3 / S + 30 / (WALK_WG * S) : 30 / S;
 }
 
 /** Slice lengths (entries per walker slot) the plan search tries. */
@@ -118,14 +135,41 @@ export function minSlice(n: number, M: number): number {
 export const WALK_TARGET_THREADS = 32768;
 
 /**
+ * Walker threads a wgInv plan aims for: an H100 needs > 100k resident threads, which the
+ * per-thread inversion could not afford (8 slots a thread to amortize it; partials memory caps
+ * threads·S). At 2^20 memory allows 65536 threads at S = 2, 131072 at S = 1.
+ */
+export const WALK_TARGET_THREADS_WG = 131072;
+
+/**
+ * Default slots per thread with wgInv below WG_INV_LARGE_N. H100, MSM GPU ms at S = 1 / 2 / 4 / 8
+ * (two runs): 2^16 18.5 / 17.0 / 15.8 / 23.9 (S = 8 moves c to 8), 2^18 48.8 / 44.6 / 31.2 / 32.5,
+ * 2^20 176 / 162 / 125 / 117, 2^22 518 / 469 / 384 / 247: the tree's ~3 multiplies, 15 barriers
+ * and one inversion per step are shared by S adds, which pays until the threads run out.
+ */
+export const WG_INV_S = 4;
+/** From this n on, wgInv plans take WG_INV_S_LARGE slots (long slices: 16 entries at 2^22). */
+export const WG_INV_LARGE_N = 1 << 20;
+export const WG_INV_S_LARGE = 8;
+
+/** Default S for n points: per-thread inversion 8; wgInv WG_INV_S, or WG_INV_S_LARGE from WG_INV_LARGE_N. */
+export function defaultSlots(n: number, wgInv: boolean): number {
+  if (!wgInv) return 8;
+  return n >= WG_INV_LARGE_N ? WG_INV_S_LARGE : WG_INV_S;
+}
+
+/**
  * The plan for n points. Windows per batch (nwin), slice length and scalar planes are searched
- * under MSM_MEM_BUDGET for the most walker threads (up to WALK_TARGET_THREADS), then the most
+ * under MSM_MEM_BUDGET for the most walker threads (up to WALK_TARGET_THREADS, or
+ * WALK_TARGET_THREADS_WG with wgInv), then the most
  * windows per batch (fewer submits, more reduction threads), then all 8 planes (one upload).
  * `scratchBytes` or `lowMemory` in the tuning fix nwin and planes the old way (tests, benches).
  */
 export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
-  const S = t.S ?? 8;
-  const c = t.c ?? pickC(n, S);
+  const wgInv = t.wgInv ?? true;
+  const S = t.S ?? defaultSlots(n, wgInv);
+  const c = t.c ?? pickC(n, S, wgInv);
+  const target = wgInv ? WALK_TARGET_THREADS_WG : WALK_TARGET_THREADS;
   const T = windowCount(c);
   const M = bucketsPerWindow(c);
   // Pairs of every window stay on the GPU until the last batch: as many as RED_PAIR_BYTES
@@ -133,7 +177,7 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   const K = Math.min(M, 2 ** Math.floor(Math.log2((t.pairBytes ?? RED_PAIR_BYTES) / (192 * T))));
   const shape = (nwin: number, slice: number, planes: number): MsmPlan => {
     const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
-    const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true };
+    const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {
@@ -144,7 +188,7 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
     return shape(nwin, t.slice ?? 16, ringPlanes(c, T, nwin));
   }
   let best: MsmPlan | null = null;
-  const key = (p: MsmPlan) => [Math.min(p.walkThreads, WALK_TARGET_THREADS), p.nwin, p.planes === 8 ? 1 : 0];
+  const key = (p: MsmPlan) => [Math.min(p.walkThreads, target), p.nwin, p.planes === 8 ? 1 : 0];
   const better = (a: number[], b: number[]) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i]; return false; };
   for (let nwin = 1; nwin <= T; nwin++) {
     for (const slice of t.slice ? [t.slice] : SLICES.filter((s) => s >= minSlice(n, M))) {

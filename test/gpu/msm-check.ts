@@ -1,8 +1,8 @@
 /**
  * GPU BN254 MSM checks, runnable wherever a Prover runs (dev page `msm-noble-check`, the
  * Playwright spec, `npm run bench -- msm`): the WGSL Fq ops against bigint, every edge case
- * of the issue and seeded random inputs against @noble/curves' pippenger, the arkworks
- * vectors, and the error codes (with the prover still usable afterwards).
+ * of the issue and seeded random inputs against @noble/curves' pippenger (with both walkers),
+ * the arkworks vectors, and the error codes (with the prover still usable afterwards).
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
@@ -10,8 +10,8 @@ import { pippenger } from '@noble/curves/abstract/curve.js';
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { fqCheck } from '../../src/kernels/msm.js';
-import { msmPlan } from '../../src/kernels/msm-plan.js';
-import { windowCount } from '../../src/ref/msm.js';
+import { msmPlan, WALK_WG, type MsmPlan } from '../../src/kernels/msm-plan.js';
+import { bucketCsr, windowCount } from '../../src/ref/msm.js';
 import { FQ_P, FR_R, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/errors.js';
 import { SplitMix64 } from '../support/splitmix.js';
@@ -102,13 +102,21 @@ export function msmCases(logn: number, seed = 0x45): MsmCase[] {
   return cases;
 }
 
+/** Hex of a result for a failure message; a wrong MSM can be off the curve, where toHex throws. */
+function hex(p: Pt): string {
+  try { return p.toHex(); } catch {
+    const a = p.toAffine();
+    return `(off the curve: x ${a.x.toString(16)}, y ${a.y.toString(16)})`;
+  }
+}
+
 export async function checkMsmCase(prover: Prover, c: MsmCase): Promise<MsmCheckRow> {
   const t0 = performance.now();
   const got = c.packed ? await prover.msm(packPoints(c.points), packScalars(c.scalars)) : await prover.msm(c.points, c.scalars);
   const ms = performance.now() - t0;
   const want = pippenger(G, c.points, c.scalars);
   const ok = got.equals(want);
-  return { step: `msm ${c.name}`, ok, n: c.points.length, ms, detail: ok ? 'equals noble pippenger' : `gpu ${got.toHex()} != noble ${want.toHex()}` };
+  return { step: `msm ${c.name}`, ok, n: c.points.length, ms, detail: ok ? 'equals noble pippenger' : `gpu ${hex(got)} != noble ${want.toHex()}` };
 }
 
 interface ArkCase { id: string; n: number; points: { x: string; y: string }[]; scalars: string[]; result: { x: string; y: string } }
@@ -176,17 +184,79 @@ export async function checkMsmLowMemory(prover: Prover, n: number, seed = 0x10e)
       const c = msmPlan(n).c;
       // pairBytes for 2 kept pairs per window: long segments, so the staged first reduction pass
       // (scratch + one merging level per batch, as 2^20 runs) is taken too. The second run walks
-      // with the 8x32 multiply instead of the default 13-bit-limb one (mul13).
+      // with the 8x32 multiply instead of the default 13-bit-limb one (mul13), and with the
+      // per-thread inversion walker (msm_walk, wgInv: false) instead of the default msm_walk_wg.
       const mul13 = nwin !== 3;
-      const r = await h.msmProfiled(ks, { lowMemory: true, scratchBytes: nwin * (4 * n + 96 * (1 << (c - 1))), pairBytes: 2 * 192 * windowCount(c), mul13 });
+      const wgInv = nwin !== 3;
+      const r = await h.msmProfiled(ks, { lowMemory: true, scratchBytes: nwin * (4 * n + 96 * (1 << (c - 1))), pairBytes: 2 * 192 * windowCount(c), mul13, wgInv });
       const plan = r.plans[0];
-      const ok = r.point.equals(want) && plan.planes < 8 && plan.nwin === nwin && plan.seg1 < plan.seg && plan.mul13 === mul13;
-      rows.push({ step: `msm low memory, ${nwin} window(s) per batch${mul13 ? '' : ', 8x32 walker'}`, ok, n, ms: performance.now() - t0,
+      const ok = r.point.equals(want) && plan.planes < 8 && plan.nwin === nwin && plan.seg1 < plan.seg && plan.mul13 === mul13 && plan.wgInv === wgInv;
+      rows.push({ step: `msm low memory, ${nwin} window(s) per batch${mul13 ? '' : ', 8x32 per-thread-inversion walker'}`, ok, n, ms: performance.now() - t0,
         detail: ok ? `equals noble (c=${plan.c}, ${plan.batches} batches, ring of ${plan.planes} planes, segments ${plan.seg1} -> ${plan.seg})`
           : `planes ${plan.planes} nwin ${plan.nwin} seg ${plan.seg1}/${plan.seg}; gpu ${r.point.toHex()} != noble ${want.toHex()}` });
     }
   } finally {
     h.destroy();
+  }
+  return rows;
+}
+
+/**
+ * Slices of the first batch as the walker cuts them (slice_len in msm_walk.wgsl): `mixed` when
+ * the last workgroup with entries also has threads without any (idle from the first step), and
+ * `ragged` when the last slice is short (its slot finishes a step before the others).
+ */
+export function walkOccupancy(plan: MsmPlan, scalars: readonly bigint[]): { total: number; L: number; liveThreads: number; mixed: boolean; ragged: boolean } {
+  const { offsets } = bucketCsr(scalars, plan.c, 0, Math.min(plan.nwin, plan.T));
+  const total = offsets[offsets.length - 1];
+  const L = Math.max(1, Math.ceil(total / (plan.walkThreads * plan.S)));
+  const liveThreads = Math.ceil(Math.ceil(total / L) / plan.S);
+  return { total, L, liveThreads, mixed: liveThreads % WALK_WG !== 0, ragged: total % L !== 0 };
+}
+
+/**
+ * The workgroup-inversion walker (tuning wgInv: msm_walk_wg) against noble, with S = 1 and 2 and
+ * both multiplies: seeded random inputs at 2^logn and at odd n (777, 1000), where the last live
+ * workgroup also holds threads without entries (idle leaves of the product tree; required, or
+ * the row fails), and the cases that steer the walk: P + (-P) ends a run, a repeated point
+ * doubles, identity points, all points in one bucket per window, sparse scalars (few entries,
+ * most threads idle).
+ */
+export async function checkMsmWgInv(prover: Prover, logn: number, seed = 0x3c1): Promise<MsmCheckRow[]> {
+  const rng = new SplitMix64(seed);
+  const N = 1 << logn;
+  const pts = seededPoints(rng, Math.max(N, 1000));
+  const rand = (n: number) => Array.from({ length: n }, () => seededScalar(rng));
+  const runs: { name: string; c: MsmCase; S: number; mul13: boolean; idle?: boolean }[] = [
+    { name: `random n=${N}`, c: { name: '', points: pts.slice(0, N), scalars: rand(N) }, S: 2, mul13: true },
+    { name: `random n=${N}`, c: { name: '', points: pts.slice(0, N), scalars: rand(N) }, S: 1, mul13: false },
+    { name: 'random n=777', c: { name: '', points: pts.slice(0, 777), scalars: rand(777) }, S: 2, mul13: false, idle: true },
+    { name: 'random n=1000', c: { name: '', points: pts.slice(0, 1000), scalars: rand(1000) }, S: 1, mul13: true, idle: true },
+  ];
+  const edges = ['identity points', 'repeated point', 'P and -P, same scalars', 'P and -P, different scalars', 'sparse (90% zeros)', 'all scalars equal'];
+  msmCases(Math.min(logn, 8), seed).filter((c) => edges.includes(c.name)).forEach((c, i) => {
+    runs.push({ name: c.name, c, S: 1, mul13: i % 2 === 0 }, { name: c.name, c, S: 2, mul13: i % 2 === 1 });
+  });
+  const rows: MsmCheckRow[] = [];
+  for (const r of runs) {
+    const t0 = performance.now();
+    const want = pippenger(G, r.c.points, r.c.scalars);
+    const h = await prover.msmBases(r.c.points);
+    try {
+      // c as the default plan picks it: the sort and reduction pipelines are compiled already
+      // (SwiftShader: ~15 s a pipeline set), and only the walker differs.
+      const got = await h.msmProfiled(r.c.scalars, { wgInv: true, S: r.S, mul13: r.mul13, c: msmPlan(r.c.points.length).c });
+      const plan = got.plans[0];
+      const occ = walkOccupancy(plan, r.c.points.map((p, i) => (p.is0() ? 0n : r.c.scalars[i])));
+      const planOk = plan.wgInv && plan.S === r.S && plan.mul13 === r.mul13 && (!r.idle || occ.mixed);
+      const ok = got.point.equals(want) && planOk;
+      const shape = `${plan.walkThreads / WALK_WG} workgroups, ${occ.liveThreads} threads with entries (${occ.total} in slices of ${occ.L})`;
+      rows.push({ step: `msm wgInv S=${r.S}${r.mul13 ? '' : ' 8x32'} ${r.name}`, ok, n: r.c.points.length, ms: performance.now() - t0,
+        detail: ok ? `equals noble: ${shape}` : planOk ? `gpu ${hex(got.point)} != noble ${want.toHex()} (${shape})`
+          : `plan wgInv ${plan.wgInv} S ${plan.S} mul13 ${plan.mul13}; ${shape}${r.idle && !occ.mixed ? ': no workgroup mixes live and idle threads' : ''}` });
+    } finally {
+      h.destroy();
+    }
   }
   return rows;
 }

@@ -1,6 +1,9 @@
 // MSM plan: scalar word planes for each batch, the ring size, and the memory budget at 2^20.
 import { describe, expect, it } from 'vitest';
-import { batchWords, minSlice, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, reduceLevels, ringPlanes, topWindowBits, WALK_TARGET_THREADS } from '../../src/kernels/msm-plan.js';
+import {
+  batchWords, minSlice, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, partialsBytes, reduceLevels, ringPlanes, topWindowBits,
+  WALK_TARGET_THREADS, WALK_TARGET_THREADS_WG, WALK_WG, WG_INV_S,
+} from '../../src/kernels/msm-plan.js';
 import { windowCount } from '../../src/ref/msm.js';
 
 describe('msm plan memory', () => {
@@ -25,7 +28,7 @@ describe('msm plan memory', () => {
   });
 
   it('2^20 fits 100 MB by streaming the scalars; smaller n keeps all planes (one submit)', () => {
-    const p = msmPlan(1 << 20);
+    const p = msmPlan(1 << 20, { wgInv: false });
     expect(p.planes).toBe(2);
     expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     expect(msmPoolBytes({ ...p, planes: 8 })).toBeGreaterThan(MSM_MEM_BUDGET); // 119 MiB
@@ -39,10 +42,12 @@ describe('msm plan memory', () => {
   });
 
   it('plans aim for WALK_TARGET_THREADS walker threads where memory and minSlice allow, most windows per batch next', () => {
-    for (const logn of [16, 18, 19]) expect(msmPlan(1 << logn).walkThreads).toBeGreaterThanOrEqual(WALK_TARGET_THREADS);
-    // ...but no slice shorter than minSlice: 2^14 at c = 8 has ~128 entries per bucket, slices of 16.
+    for (const logn of [16, 18, 19]) expect(msmPlan(1 << logn, { wgInv: false }).walkThreads).toBeGreaterThanOrEqual(WALK_TARGET_THREADS);
+    // ...but no slice shorter than minSlice: 2^14 at c = 8 has ~128 entries per bucket, slices of 16
+    // (S slots of a thread, 8 per-thread inversion, WG_INV_S = 4 with the workgroup's).
     expect(minSlice(1 << 14, 128)).toBe(16);
-    expect(msmPlan(1 << 14).walkThreads).toBe(((1 << 14) * 32) / (8 * 16));
+    expect(msmPlan(1 << 14, { wgInv: false }).walkThreads).toBe(((1 << 14) * 32) / (8 * 16));
+    expect(msmPlan(1 << 14).walkThreads).toBe(((1 << 14) * 32) / (WG_INV_S * 16));
     expect(msmPlan(1 << 12)).toMatchObject({ nwin: 32, batches: 1 });
   });
 
@@ -60,5 +65,51 @@ describe('msm plan memory', () => {
     const p = msmPlan(1 << 20);
     expect([p.c, p.K, p.seg]).toEqual([16, 2048, 16]);
     expect(p.levels).toEqual([2, 2, 2, 2, 2, 1]);
+  });
+
+  it('wgInv: small S, up to WALK_TARGET_THREADS_WG threads under the same budget', () => {
+    const d = msmPlan(1 << 20, { wgInv: false }), a = msmPlan(1 << 20, { S: 4 }), b = msmPlan(1 << 20, { wgInv: true, S: 1 });
+    expect([d.wgInv, a.wgInv, b.wgInv]).toEqual([false, true, true]);
+    expect([a.S, b.S]).toEqual([WG_INV_S, 1]);
+    expect(WG_INV_S).toBe(4);
+    // Default S with wgInv: 4, and 8 from 2^20 on (the per-thread walker's 16384 threads at 2^20).
+    expect([18, 19, 20, 22].map((logn) => msmPlan(1 << logn).S)).toEqual([4, 4, 8, 8]);
+    expect(msmPlan(1 << 20).walkThreads).toBe(16384);
+    // partials (64 bytes a slice) cap threads·S: the per-thread walker's 131072 slices give 2x the
+    // threads at S = 4 and 8x at S = 1, with the same pool bytes (95 MiB, ring of 2 planes).
+    expect(a.walkThreads).toBe(32768);
+    expect(b.walkThreads).toBe(131072);
+    for (const p of [a, b]) {
+      expect(p.walkThreads * p.S).toBe(d.walkThreads * d.S);
+      expect(partialsBytes(p)).toBe(partialsBytes(d));
+      expect(p.poolBytes).toBe(d.poolBytes);
+      expect([p.c, p.nwin, p.planes]).toEqual([d.c, d.nwin, d.planes]);
+    }
+    for (let logn = 0; logn <= 20; logn++) {
+      for (const S of [1, 2, 4]) {
+        const p = msmPlan(1 << logn, { wgInv: true, S });
+        expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
+        expect(p.walkThreads % WALK_WG).toBe(0);
+        expect(p.walkThreads / WALK_WG).toBeLessThanOrEqual(65535); // one dispatch dimension
+        expect(p.walkThreads).toBeGreaterThanOrEqual(msmPlan(1 << logn, { wgInv: false }).walkThreads);
+      }
+    }
+    // Where memory allows, past the default's target: 2^18 and 2^19 reach the wgInv target.
+    for (const logn of [18, 19]) expect(msmPlan(1 << logn, { wgInv: true, S: 2 }).walkThreads).toBe(WALK_TARGET_THREADS_WG);
+    expect(WALK_TARGET_THREADS_WG).toBeGreaterThan(WALK_TARGET_THREADS);
+  });
+
+  it('wgInv off (the per-thread-inversion walker) plans exactly as before', () => {
+    // c / nwin / walkThreads / planes / K for n = 2^0 .. 2^22, as planned before wgInv existed.
+    const before = ['4/64/64/8/8', '4/64/64/8/8', '4/64/64/8/8', '4/64/64/8/8', '4/64/64/8/8', '4/64/128/8/8', '5/51/256/8/16', '5/51/448/8/16',
+      '6/43/704/8/32', '6/43/1408/8/32', '8/32/2048/8/128', '8/32/4096/8/128', '8/32/4096/8/128', '8/32/4096/8/128', '8/32/4096/8/128',
+      '8/32/8192/8/128', '15/17/34816/8/1024', '15/17/34816/8/1024', '15/16/32768/8/1024', '15/8/32768/5/1024', '16/1/16384/2/2048',
+      '16/1/16384/2/2048', '16/1/32768/2/2048'];
+    for (let logn = 0; logn <= 22; logn++) {
+      const p = msmPlan(1 << logn, { wgInv: false });
+      expect([p.c, p.nwin, p.walkThreads, p.planes, p.K].join('/')).toBe(before[logn]);
+      expect([p.S, p.wgInv, p.mul13]).toEqual([8, false, true]);
+      expect(msmPlan(1 << logn).wgInv).toBe(true);
+    }
   });
 });

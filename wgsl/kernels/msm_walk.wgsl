@@ -1,4 +1,4 @@
-// msm_walk.wgsl: MSM stage 3: the stream-walker bucket accumulator (each thread walks WALK_S slices of the sorted entry stream with one shared field inversion per step) and the fix-up of buckets split across slices.
+// msm_walk.wgsl: MSM stage 3: the stream-walker bucket accumulator (each thread walks WALK_S slices of the sorted entry stream; one field inversion per step shared by the thread's slots in msm_walk, by the whole workgroup in msm_walk_wg) and the fix-up of buckets split across slices.
 // requires: bn254_g1, bn254_fq13
 
 struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, p1: u32, p2: u32 }
@@ -82,85 +82,168 @@ fn load_bsum(b: u32) -> G1P {
   return g1_norm(p);
 }
 
+// One thread's walk: WALK_S slots, slot s walking slice t·WALK_S + s. A struct behind a pointer so
+// that msm_walk and msm_walk_wg share the per-slot steps and differ only in where the inversion
+// of each step's denominator product comes from.
+struct Walk {
+  t: u32, L: u32, total: u32,
+  ax: array<Fq, WALK_S>,      // running affine sum per slot
+  ay: array<Fq, WALK_S>,
+  pref: array<Fq, WALK_S>,    // prefix products of the denominators
+  pos: array<u32, WALK_S>,
+  endp: array<u32, WALK_S>,
+  cur: array<u32, WALK_S>,    // bucket of the current run
+  has: array<bool, WALK_S>,   // run has a nonzero sum
+  mode: array<u32, WALK_S>,   // this step: 0 nothing to add, 1 add, 2 double
+}
+
+// A step's product of its slots' denominators; live: a slot still has entries; any: some slot adds.
+struct WalkStep { prod: Fq, live: bool, any: bool }
+
+// Thread t's slots at the starts of their slices; threads past prm.wthreads (msm_walk_wg keeps
+// them for its barriers) get empty slots.
+fn walk_start(w: ptr<function, Walk>, t: u32) {
+  (*w).t = t;
+  (*w).total = offsets[prm.nb];
+  (*w).L = slice_len();
+  for (var s = 0u; s < WALK_S; s++) {
+    let g = t * WALK_S + s;
+    (*w).pos[s] = min(g * (*w).L, (*w).total);
+    (*w).endp[s] = select((*w).pos[s], min((*w).pos[s] + (*w).L, (*w).total), t < prm.wthreads);
+    (*w).has[s] = false;
+    if ((*w).pos[s] < (*w).endp[s]) { (*w).cur[s] = find_bucket((*w).pos[s]); }
+  }
+}
+
+// Phase 1: classify each slot's next entry (retiring finished runs); multiply up the denominators.
+fn walk_classify(w: ptr<function, Walk>) -> WalkStep {
+  var st = WalkStep(fq_one(), false, false);
+  for (var s = 0u; s < WALK_S; s++) {
+    (*w).mode[s] = 0u;
+    if ((*w).pos[s] < (*w).endp[s]) {
+      st.live = true;
+      let p = (*w).pos[s];
+      if (p >= offsets[(*w).cur[s] + 1u]) {
+        retire((*w).cur[s], (*w).t * WALK_S + s, (*w).L, (*w).has[s], (*w).ax[s], (*w).ay[s]);
+        var b = (*w).cur[s] + 1u;
+        while (offsets[b + 1u] <= p) { b++; }
+        (*w).cur[s] = b;
+        (*w).has[s] = false;
+      }
+      let e = entries[p];
+      let px = entry_x(e);
+      if (!(*w).has[s]) {
+        (*w).ax[s] = px; (*w).ay[s] = entry_y(e); (*w).has[s] = true; (*w).pos[s] = p + 1u;
+      } else if (!fq_eq(px, (*w).ax[s])) {
+        (*w).mode[s] = 1u; st.prod = wmul(st.prod, fq_sub(px, (*w).ax[s]));
+      } else if (fq_eq(entry_y(e), (*w).ay[s])) {
+        (*w).mode[s] = 2u; st.prod = wmul(st.prod, fq_double((*w).ay[s]));
+      } else {
+        (*w).has[s] = false; (*w).pos[s] = p + 1u; // P + (-P)
+      }
+      if ((*w).mode[s] != 0u) { st.any = true; }
+    }
+    (*w).pref[s] = st.prod;
+  }
+  return st;
+}
+
+// Phase 2: given inv = 1 / (the step's prod), peel it back slot by slot and do the affine additions.
+fn walk_add(w: ptr<function, Walk>, inv0: Fq) {
+  var inv = inv0;
+  for (var k = 0u; k < WALK_S; k++) {
+    let s = WALK_S - 1u - k;
+    if ((*w).mode[s] == 0u) { continue; }
+    let ax = (*w).ax[s]; let ay = (*w).ay[s];
+    let e = entries[(*w).pos[s]];
+    let px = entry_x(e); let py = entry_y(e);
+    var den: Fq; var num: Fq;
+    if ((*w).mode[s] == 1u) { den = fq_sub(px, ax); num = fq_sub(py, ay); }
+    else { den = fq_double(ay); let x2 = wmul(ax, ax); num = fq_add(fq_double(x2), x2); }
+    var inv_s = inv;
+    if (s > 0u) { inv_s = wmul(inv, (*w).pref[s - 1u]); }
+    inv = wmul(inv, den);
+    let lambda = wmul(num, inv_s);
+    let x3 = fq_sub(fq_sub(wmul(lambda, lambda), ax), px);
+    (*w).ay[s] = fq_sub(wmul(lambda, fq_sub(ax, x3)), ay);
+    (*w).ax[s] = x3;
+    (*w).pos[s] += 1u;
+  }
+}
+
+// The runs still open when the slices end.
+fn walk_finish(w: ptr<function, Walk>) {
+  for (var s = 0u; s < WALK_S; s++) {
+    let g = (*w).t * WALK_S + s;
+    if ((*w).t < prm.wthreads && min(g * (*w).L, (*w).total) < min(g * (*w).L + (*w).L, (*w).total)) {
+      retire((*w).cur[s], g, (*w).L, (*w).has[s], (*w).ax[s], (*w).ay[s]);
+    }
+  }
+}
+
+// One binary-GCD inversion per thread and step, shared by its WALK_S slots.
 @compute @workgroup_size(WALK_WG)
 fn msm_walk(@builtin(global_invocation_id) gid: vec3u) {
-  let t = gid.x;
-  if (t >= prm.wthreads) { return; }
-  let total = offsets[prm.nb];
-  let L = slice_len();
-  var ax: array<Fq, WALK_S>;      // running affine sum per slot
-  var ay: array<Fq, WALK_S>;
-  var pref: array<Fq, WALK_S>;    // prefix products of the denominators
-  var pos: array<u32, WALK_S>;
-  var endp: array<u32, WALK_S>;
-  var cur: array<u32, WALK_S>;    // bucket of the current run
-  var has: array<bool, WALK_S>;   // run has a nonzero sum
-  var mode: array<u32, WALK_S>;   // this step: 0 nothing to add, 1 add, 2 double
-  for (var s = 0u; s < WALK_S; s++) {
-    let g = t * WALK_S + s;
-    pos[s] = min(g * L, total);
-    endp[s] = min(pos[s] + L, total);
-    has[s] = false;
-    if (pos[s] < endp[s]) { cur[s] = find_bucket(pos[s]); }
-  }
+  if (gid.x >= prm.wthreads) { return; }
+  var w: Walk;
+  walk_start(&w, gid.x);
   loop {
-    // Phase 1: classify each slot's next entry; multiply up the denominators.
-    var prod = fq_one();
-    var any = false;
-    var live = false;
-    for (var s = 0u; s < WALK_S; s++) {
-      mode[s] = 0u;
-      if (pos[s] < endp[s]) {
-        live = true;
-        let p = pos[s];
-        if (p >= offsets[cur[s] + 1u]) {
-          retire(cur[s], t * WALK_S + s, L, has[s], ax[s], ay[s]);
-          var b = cur[s] + 1u;
-          while (offsets[b + 1u] <= p) { b++; }
-          cur[s] = b;
-          has[s] = false;
-        }
-        let e = entries[p];
-        let px = entry_x(e);
-        if (!has[s]) {
-          ax[s] = px; ay[s] = entry_y(e); has[s] = true; pos[s] = p + 1u;
-        } else if (!fq_eq(px, ax[s])) {
-          mode[s] = 1u; prod = wmul(prod, fq_sub(px, ax[s]));
-        } else if (fq_eq(entry_y(e), ay[s])) {
-          mode[s] = 2u; prod = wmul(prod, fq_double(ay[s]));
-        } else {
-          has[s] = false; pos[s] = p + 1u; // P + (-P)
-        }
-        if (mode[s] != 0u) { any = true; }
+    let st = walk_classify(&w);
+    if (!st.live) { break; }
+    if (!st.any) { continue; }
+    walk_add(&w, fq_inv(st.prod));
+  }
+  walk_finish(&w);
+}
+
+// msm_walk_wg's product tree over the workgroup's per-thread products: leaf of thread l at
+// WALK_WG + l, node i = node 2i · node 2i + 1, root at 1; 2·WALK_WG Fq = 4 KiB at WALK_WG = 64.
+// wg_flags ORs each thread's WalkStep flags (1 live, 2 any) up the same tree.
+var<workgroup> wg_tree: array<Fq, 2u * WALK_WG>;
+var<workgroup> wg_flags: array<u32, 2u * WALK_WG>;
+
+// msm_walk with one inversion per workgroup and step instead of one per thread: WALK_WG·WALK_S
+// additions share it, so S can be 1-2 (more threads under the same partials memory, slot state
+// in registers). Montgomery's trick on a tree: up-sweep products, thread 0 inverts the root,
+// down-sweep turns each node into its inverse (a child's = its parent's · its sibling's product).
+// Every thread takes part in every level (barriers need workgroup-uniform control flow): threads
+// past prm.wthreads and finished ones are idle slots with leaf one, and the loop ends only when
+// the root's flags say no slot of the workgroup is live.
+@compute @workgroup_size(WALK_WG)
+fn msm_walk_wg(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  var w: Walk;
+  walk_start(&w, gid.x);
+  loop {
+    let st = walk_classify(&w);
+    wg_tree[WALK_WG + lid] = st.prod;
+    wg_flags[WALK_WG + lid] = select(0u, 1u, st.live) | select(0u, 2u, st.any);
+    workgroupBarrier();
+    for (var h = WALK_WG / 2u; h > 0u; h >>= 1u) {
+      if (lid < h) {
+        let i = h + lid;
+        wg_tree[i] = wmul(wg_tree[2u * i], wg_tree[2u * i + 1u]);
+        wg_flags[i] = wg_flags[2u * i] | wg_flags[2u * i + 1u];
       }
-      pref[s] = prod;
+      workgroupBarrier();
     }
-    if (!live) { break; }
-    if (!any) { continue; }
-    // Phase 2: one inversion, then peel it back slot by slot and do the affine additions.
-    var inv = fq_inv(prod);
-    for (var k = 0u; k < WALK_S; k++) {
-      let s = WALK_S - 1u - k;
-      if (mode[s] == 0u) { continue; }
-      let e = entries[pos[s]];
-      let px = entry_x(e); let py = entry_y(e);
-      var den: Fq; var num: Fq;
-      if (mode[s] == 1u) { den = fq_sub(px, ax[s]); num = fq_sub(py, ay[s]); }
-      else { den = fq_double(ay[s]); let x2 = wmul(ax[s], ax[s]); num = fq_add(fq_double(x2), x2); }
-      var inv_s = inv;
-      if (s > 0u) { inv_s = wmul(inv, pref[s - 1u]); }
-      inv = wmul(inv, den);
-      let lambda = wmul(num, inv_s);
-      let x3 = fq_sub(fq_sub(wmul(lambda, lambda), ax[s]), px);
-      ay[s] = fq_sub(wmul(lambda, fq_sub(ax[s], x3)), ay[s]);
-      ax[s] = x3;
-      pos[s] += 1u;
+    let flags = workgroupUniformLoad(&wg_flags[1]);
+    if ((flags & 1u) == 0u) { break; }
+    if ((flags & 2u) == 0u) { continue; } // only run starts and cancellations: no inversion
+    if (lid == 0u) { wg_tree[1] = fq_inv(wg_tree[1]); }
+    workgroupBarrier();
+    // In place: the thread of parent i reads both children before it overwrites them.
+    for (var h = 1u; h < WALK_WG; h <<= 1u) {
+      if (lid < h) {
+        let i = h + lid;
+        let inv = wg_tree[i]; let l = wg_tree[2u * i]; let r = wg_tree[2u * i + 1u];
+        wg_tree[2u * i] = wmul(inv, r);
+        wg_tree[2u * i + 1u] = wmul(inv, l);
+      }
+      workgroupBarrier();
     }
+    walk_add(&w, wg_tree[WALK_WG + lid]);
   }
-  for (var s = 0u; s < WALK_S; s++) {
-    let g = t * WALK_S + s;
-    if (min(g * L, total) < min(g * L + L, total)) { retire(cur[s], g, L, has[s], ax[s], ay[s]); }
-  }
+  walk_finish(&w);
 }
 
 // Buckets whose entries cross slice boundaries: the piece that began in the first slice (in bsum)

@@ -1,5 +1,5 @@
 // bn254_g1.wgsl: BN254 G1 (y^2 = x^3 + 3) in homogeneous projective coordinates with the complete formulas of Renes-Costello-Batina 2015 (a = 0), plus the affine-add helpers of the MSM walker.
-// requires: bn254_fq
+// requires: bn254_fq, bn254_fq13
 
 // (X : Y : Z) with x = X/Z, y = Y/Z; the identity is (0 : 1 : 0). All-zero words (a cleared
 // buffer) are read as the identity by g1_norm, so buffers need no identity fill.
@@ -20,27 +20,34 @@ fn g1_mul_b3(t: Fq) -> Fq {
   return fq_add(t8, t);
 }
 
+// The projective formulas' multiply, by the plan constant G1_MUL13: 1 = fq_mul13 (13-bit limbs;
+// H100, 2^20 MSM: bucket reduction 54 -> 31 ms, fix-up 16 -> 9 ms), 0 = fq_mulc (rolled 8x32)
+// for CPU adapters: SwiftShader's shader compiler crashes on g1_add's 12 inlined unrolled
+// multiplies (fq_mul13 here, and the unrolled 8x32 fq_mul before it). A constant, so it folds.
+fn g1_fmul(a: Fq, b: Fq) -> Fq {
+  if (G1_MUL13 == 1u) { return fq_mul13(a, b); }
+  return fq_mulc(a, b);
+}
+
 // RCB 2015 Algorithm 7 (complete addition, a = 0): 12M + 2·(mul by 9), no exceptional cases,
-// so P + P, P + (-P) and the identity need no branches. fq_mulc (rolled loops): the unrolled
-// fq_mul inlined 12 times crashes SwiftShader's compiler, and on the H100 it measured no faster
-// here (bucket reduction at 2^20: 109 ms unrolled vs 106 ms rolled).
+// so P + P, P + (-P) and the identity need no branches.
 fn g1_add(p: G1P, q: G1P) -> G1P {
-  var t0 = fq_mulc(p.x, q.x);
-  var t1 = fq_mulc(p.y, q.y);
-  var t2 = fq_mulc(p.z, q.z);
+  var t0 = g1_fmul(p.x, q.x);
+  var t1 = g1_fmul(p.y, q.y);
+  var t2 = g1_fmul(p.z, q.z);
   var t3 = fq_add(p.x, p.y);
   var t4 = fq_add(q.x, q.y);
-  t3 = fq_mulc(t3, t4);
+  t3 = g1_fmul(t3, t4);
   t4 = fq_add(t0, t1);
   t3 = fq_sub(t3, t4);
   t4 = fq_add(p.y, p.z);
   var x3 = fq_add(q.y, q.z);
-  t4 = fq_mulc(t4, x3);
+  t4 = g1_fmul(t4, x3);
   x3 = fq_add(t1, t2);
   t4 = fq_sub(t4, x3);
   x3 = fq_add(p.x, p.z);
   var y3 = fq_add(q.x, q.z);
-  x3 = fq_mulc(x3, y3);
+  x3 = g1_fmul(x3, y3);
   y3 = fq_add(t0, t2);
   y3 = fq_sub(x3, y3);
   x3 = fq_add(t0, t0);
@@ -49,14 +56,14 @@ fn g1_add(p: G1P, q: G1P) -> G1P {
   var z3 = fq_add(t1, t2);
   t1 = fq_sub(t1, t2);
   y3 = g1_mul_b3(y3);
-  x3 = fq_mulc(t4, y3);
-  t2 = fq_mulc(t3, t1);
+  x3 = g1_fmul(t4, y3);
+  t2 = g1_fmul(t3, t1);
   x3 = fq_sub(t2, x3);
-  y3 = fq_mulc(y3, t0);
-  t1 = fq_mulc(t1, z3);
+  y3 = g1_fmul(y3, t0);
+  t1 = g1_fmul(t1, z3);
   y3 = fq_add(t1, y3);
-  t0 = fq_mulc(t0, t3);
-  z3 = fq_mulc(z3, t4);
+  t0 = g1_fmul(t0, t3);
+  z3 = g1_fmul(z3, t4);
   z3 = fq_add(z3, t0);
   return G1P(x3, y3, z3);
 }
