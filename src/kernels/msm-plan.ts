@@ -142,20 +142,21 @@ export const WALK_TARGET_THREADS = 32768;
 export const WALK_TARGET_THREADS_WG = 131072;
 
 /**
- * Default slots per thread with wgInv below WG_INV_LARGE_N. H100, MSM GPU ms at S = 1 / 2 / 4 / 8
+ * Default slots per thread with wgInv below 2^20 (defaultSlots). H100, MSM GPU ms at S = 1 / 2 / 4 / 8
  * (two runs): 2^16 18.5 / 17.0 / 15.8 / 23.9 (S = 8 moves c to 8), 2^18 48.8 / 44.6 / 31.2 / 32.5,
  * 2^20 176 / 162 / 125 / 117, 2^22 518 / 469 / 384 / 247: the tree's ~3 multiplies, 15 barriers
  * and one inversion per step are shared by S adds, which pays until the threads run out.
  */
 export const WG_INV_S = 4;
-/** From this n on, wgInv plans take WG_INV_S_LARGE slots (long slices: 16 entries at 2^22). */
-export const WG_INV_LARGE_N = 1 << 20;
-export const WG_INV_S_LARGE = 8;
-
-/** Default S for n points: per-thread inversion 8; wgInv WG_INV_S, or WG_INV_S_LARGE from WG_INV_LARGE_N. */
+/**
+ * Default S for n points: per-thread inversion 8; wgInv WG_INV_S below 2^20, 8 from 2^20, 16 from
+ * 2^22. H100, one run, MSM GPU ms at S = 6 / 8 / 12 / 16: 2^20 94.4 / 86.6 / 114 / 103, 2^22 304 /
+ * 215 / 235 / 174 (2^18: 25.4 / - / 22.6 / 21.0 against 24.2 at S = 4, left at 4 until it repeats).
+ */
 export function defaultSlots(n: number, wgInv: boolean): number {
   if (!wgInv) return 8;
-  return n >= WG_INV_LARGE_N ? WG_INV_S_LARGE : WG_INV_S;
+  if (n >= 1 << 22) return 16;
+  return n >= 1 << 20 ? 8 : WG_INV_S;
 }
 
 /**

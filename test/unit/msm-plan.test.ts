@@ -72,8 +72,8 @@ describe('msm plan memory', () => {
     expect([d.wgInv, a.wgInv, b.wgInv]).toEqual([false, true, true]);
     expect([a.S, b.S]).toEqual([WG_INV_S, 1]);
     expect(WG_INV_S).toBe(4);
-    // Default S with wgInv: 4, and 8 from 2^20 on (the per-thread walker's 16384 threads at 2^20).
-    expect([18, 19, 20, 22].map((logn) => msmPlan(1 << logn).S)).toEqual([4, 4, 8, 8]);
+    // Default S with wgInv: 4, 8 from 2^20 (the per-thread walker's 16384 threads at 2^20), 16 from 2^22.
+    expect([18, 19, 20, 21, 22].map((logn) => msmPlan(1 << logn).S)).toEqual([4, 4, 8, 8, 16]);
     expect(msmPlan(1 << 20).walkThreads).toBe(16384);
     // partials (64 bytes a slice) cap threads·S: the per-thread walker's 131072 slices give 2x the
     // threads at S = 4 and 8x at S = 1, with the same pool bytes (95 MiB, ring of 2 planes).
