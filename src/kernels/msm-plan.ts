@@ -63,9 +63,9 @@ export interface MsmTuning {
   mul13?: boolean;
   /**
    * Walk with msm_walk_wg: the workgroup's WALK_WG threads share one inversion per step (a
-   * product tree in workgroup memory), so S defaults to WG_INV_S and the plan aims for
-   * WALK_TARGET_THREADS_WG threads. Default true: H100, 2^20 walk 139 -> 46 ms (MSM 219 -> 125
-   * ms), 2^22 628 -> 295, 2^18 40 -> 13 (bench/RESULTS.md); false keeps the per-thread inversion.
+   * product tree in workgroup memory), so S defaults per n (defaultSlots) and the plan aims for
+   * WALK_TARGET_THREADS_WG threads. Default true: H100, same run, walk 2^18 40 -> 12.5 ms, 2^20
+   * 140 -> 38, 2^22 628 -> 158 (bench/RESULTS.md); false keeps the per-thread inversion.
    */
   wgInv?: boolean;
   /** bytes for the kept reduction pairs of all windows (default RED_PAIR_BYTES); tests shrink it */

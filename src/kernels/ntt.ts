@@ -5,9 +5,10 @@
  * NttTimestamps), ping-ponging between two pooled buffers. Zero padding is fused into the first
  * pass's loads; 1/h and the coset powers s^j into the idft's last store; bit reversal into the
  * final store. Twiddles, computed once per device: one 96 KiB table of lo/hi powers for
- * passes that compute theirs, and per (Ns, R) a table for each middle pass (ntt-plan.ts
- * passTwiddleTable) and a split table for last passes (passSplitTable). Multiplies by twiddles
- * and butterfly roots are Shoup's (bb_mul_shoup) where the quotient can be precomputed.
+ * passes that compute theirs (the last), and per (Ns, R) a table for each middle pass (ntt-plan.ts
+ * passTwiddleTable; with NttSpec.splitTables also a split table for last passes, passSplitTable).
+ * Multiplies by table twiddles and butterfly roots are Shoup's (bb_mul_shoup), whose quotients
+ * are precomputed with them; computed twiddles stay Montgomery.
  * The first pass of a transform that has more passes stores through a workgroup tile
  * (`ntt_pass_r${R}_staged`, see stagedQualifies in ./ntt-plan.ts) at widths below 8 (stagedPasses).
  *
