@@ -26,9 +26,11 @@ export const NTT_MAX_RADIX = 32;
 /** Exponents of ω_{2^27} split as lo (14 bits) + hi (13 bits): two small tables, one extra multiply. */
 export const NTT_TW_LO_BITS = 14;
 const TW_HI_BITS = BB_TWO_ADICITY - NTT_TW_LO_BITS;
-/** Twiddle table layout (u32 words, Montgomery form): ω_32^i (32), ω_{2^27}^i lo, ω_{2^27}^(i·2^14) hi. */
-export const NTT_TW_ROOTS = 0;
-export const NTT_TW_LO = NTT_MAX_RADIX;
+/**
+ * Twiddle table layout (u32 words, Montgomery form): ω_{2^27}^i lo, ω_{2^27}^(i·2^14) hi. The
+ * butterflies' ω_32 roots are WGSL constants (BB_ROOTS_32, src/params/wgsl-consts.ts), not entries.
+ */
+export const NTT_TW_LO = 0;
 export const NTT_TW_HI = NTT_TW_LO + (1 << NTT_TW_LO_BITS);
 export const NTT_TW_WORDS = NTT_TW_HI + (1 << TW_HI_BITS);
 
@@ -135,7 +137,6 @@ export function twiddleTable(): Uint32Array {
     let x = 1;
     for (let i = 0; i < count; i++, x = bbMul(x, g)) t[at + i] = toMonty(x);
   };
-  pow(twoAdicGenerator(5), NTT_MAX_RADIX, NTT_TW_ROOTS);
   const g27 = twoAdicGenerator(BB_TWO_ADICITY);
   pow(g27, 1 << NTT_TW_LO_BITS, NTT_TW_LO);
   let gHi = g27;

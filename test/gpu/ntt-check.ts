@@ -211,8 +211,9 @@ export async function checkNttTables(ctx: GpuContext, shapes: Array<[number, num
       const spec: NttSpec = { ...job, maxRadix, variant: 'stockham', twiddleTables: true };
       const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
       const passes = jobPasses(spec).passes;
+      const staged = stagedPasses(ctx, spec, passes); // no twiddle option changes staging
       for (const [name, opts] of TWIDDLE_OPTIONS) {
-        const sources = twiddleSources({ ...spec, ...opts }, passes, stagedPasses(ctx, spec, passes));
+        const sources = twiddleSources({ ...spec, ...opts }, passes, staged);
         tables += sources.filter((s) => s === 'table').length;
         splits += sources.filter((s) => s === 'split').length;
         const got = await ctx.run(() => runNtt(ctx, { ...spec, ...opts }, x));

@@ -125,13 +125,8 @@ describe('field_bench CPU twin', () => {
 // bb_add / bb_sub: every claim their comments make (q off by at most one, r < 2p, no overflow).
 describe('Shoup multiply and min-reduced add/sub (WGSL u32 steps)', () => {
   const P = params.BB_P;
-  const mulhi31 = (a: number, b: number) => {
-    const al = a & 0xffff, ah = a >>> 16, bl = b & 0xffff, bh = b >>> 16;
-    const mid = (Math.imul(al, bh) + Math.imul(ah, bl) + (Math.imul(al, bl) >>> 16)) >>> 0;
-    return (Math.imul(ah, bh) + (mid >>> 16)) >>> 0;
-  };
   const shoup = (x: number, w: number, wq: number) => {
-    const q = ((mulhi31(x, wq) << 1) | (Math.imul(x, wq) >>> 31)) >>> 0;
+    const q = ((ref.mulhi31(x, wq) << 1) | (Math.imul(x, wq) >>> 31)) >>> 0;
     const r = (Math.imul(x, w) - Math.imul(q, P)) >>> 0;
     expect(r).toBeLessThan(2 * P);
     return Math.min(r, (r - P) >>> 0);

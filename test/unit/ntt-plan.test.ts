@@ -5,16 +5,19 @@ import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbSub, montMul } from '../../src/ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_TW_ROOTS, NTT_MAX_RADIX,
+  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_MAX_RADIX,
   NTT_TABLE_MAX, passSplitTable, passTwiddleTable, planTransform, splitBits, splitQualifies, radices, scaleTable, stageCopy, stagedQualifies, stageSlot, stageWord, stageWorkgroup,
   tableQualifies, twiddleTable, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { bbShoupQuotient } from '../../src/params/babybear.js';
+import { WGSL_PARAM_CONSTS } from '../../src/params/wgsl-consts.js';
 import { readFileSync } from 'node:fs';
 import { NTT_RADICES, NTT_STAGED_RADICES, NTT_TABLE_RADICES, nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 
 const TW = twiddleTable();
+/** The butterflies' ω_32^e in Montgomery form: the WGSL constants the kernel multiplies by. */
+const ROOTS_32 = WGSL_PARAM_CONSTS.BB_ROOTS_32 as readonly number[];
 const rev = (x: number, bits: number) => (bits === 0 ? 0 : parseInt(x.toString(2).padStart(bits, '0').split('').reverse().join(''), 2));
 
 const TABLES = new Map<string, Uint32Array>();
@@ -52,7 +55,7 @@ function threadValues(p: NttPass, src: Uint32Array, w: number, t: number, source
     for (let b = 0; b < R; b += 2 * half) for (let i = 0; i < half; i++) {
       const a = v[b + i], c = v[b + i + half];
       v[b + i] = bbAdd(a, c);
-      v[b + i + half] = montMul(bbSub(a, c), TW[NTT_TW_ROOTS + i * (NTT_MAX_RADIX / (2 * half))]);
+      v[b + i + half] = montMul(bbSub(a, c), ROOTS_32[i * (NTT_MAX_RADIX / (2 * half))]);
     }
   }
   return v.map((_, s) => v[rev(s, logR)]);

@@ -5,8 +5,8 @@
 // Plan (src/kernels/ntt-plan.ts): thread t < (n/R)·W takes column c = t mod W and j = t / W,
 // loads rows j + r·n/R (consecutive threads -> consecutive addresses), multiplies row r by
 // ω_{Ns·R}^(k·r) with k = j mod Ns, runs a radix-R DIF DFT in registers and stores V[s] at
-// row (j − k)·R + k + s·Ns. Data stay canonical: every table entry is in Montgomery form,
-// so bb_mul(x, t·2^32) = x·t with no conversions. The last pass of a transform maps indices:
+// row (j − k)·R + k + s·Ns. Data stay canonical: every Montgomery-form table entry is t·2^32,
+// so bb_mul(x, t·2^32) = x·t with no conversions (Shoup entries: plain t and its quotient). The last pass of a transform maps indices:
 // dest = (n − idx) mod n for the inverse (idft(x)[i] = dft(x)[−i] / n, so no inverse twiddles),
 // then out ·= c·g^dest (1/n, and the coset shift powers of an LDE), then bit-reverses dest.
 // A first pass that is not the last (Ns = 1: k = 0, no twiddles) runs ntt_pass_rR_staged instead,
