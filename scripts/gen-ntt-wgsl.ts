@@ -227,6 +227,17 @@ function stagedEntry(R: number): string {
   L.push(`    let j = t / NTT_W;`);
   for (let r = 0; r < R; r++) L.push(`    var v${r} = ntt_load(j + ${r}u * m, col);`);
   L.push(...butterflies(R, 'none', '    '));
+  L.push(...stagedStore(R));
+  return L.join('\n');
+}
+
+/**
+ * The end of a staged entry: v0..v{R-1} (V[s] in v_rev(s)) into the tile, the barrier (outside
+ * the thread guard, in uniform control flow), then the tile out as one contiguous block.
+ */
+function stagedStore(R: number): string[] {
+  const logR = Math.round(Math.log2(R));
+  const L: string[] = [];
   L.push(`    let base = (lid / NTT_W) * ${R}u;`);
   for (let q = 0; q < R; q++) L.push(`    ntt_stage[ntt_stage_slot((base + ${rev(q, logR)}u) * NTT_W + col, q)] = v${q};`);
   L.push(`  }`);
@@ -239,7 +250,7 @@ function stagedEntry(R: number): string {
   L.push(`    }`);
   L.push(`  }`);
   L.push(`}`);
-  return L.join('\n');
+  return L;
 }
 
 
@@ -251,7 +262,7 @@ function stagedEntry(R: number): string {
  * jd = 0, (R1 − s) mod R1); its inputs R1..31 are the zero padding. prm is the idft pass's uniform.
  */
 function ldeFusedEntry(R1: number): string {
-  const R = MAX_RADIX, logR = 5, log1 = Math.round(Math.log2(R1));
+  const R = MAX_RADIX, log1 = Math.round(Math.log2(R1));
   const L: string[] = [];
   const rename = (lines: string[]) => lines.map((l) => l.replace(/\bv(\d+)\b/g, 'a$1'));
   L.push(`@compute @workgroup_size(NTT_STAGE_WORDS / ${R}u)`);
@@ -279,18 +290,7 @@ function ldeFusedEntry(R1: number): string {
   L.push(`    {`);
   L.push(...butterflies(R, 'none', '      '));
   L.push(`    }`);
-  L.push(`    let base = (lid / NTT_W) * ${R}u;`);
-  for (let qq = 0; qq < R; qq++) L.push(`    ntt_stage[ntt_stage_slot((base + ${rev(qq, logR)}u) * NTT_W + col, q)] = v${qq};`);
-  L.push(`  }`);
-  L.push(`  workgroupBarrier();`);
-  L.push(`  let t0 = t - lid;`);
-  L.push(`  if (t0 < m * NTT_W) {`);
-  L.push(`    for (var i = 0u; i < ${R}u; i++) {`);
-  L.push(`      let x = lid + i * wg;`);
-  L.push(`      dst[t0 * ${R}u + x] = ntt_stage[ntt_stage_slot(x, q)];`);
-  L.push(`    }`);
-  L.push(`  }`);
-  L.push(`}`);
+  L.push(...stagedStore(R));
   return L.join('\n');
 }
 

@@ -1973,7 +1973,7 @@ fn ntt_lde_fused_r2(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
     ntt_stage[ntt_stage_slot((base + 31u) * NTT_W + col, q)] = v31;
   }
   workgroupBarrier();
-  let t0 = t - lid;
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
   if (t0 < m * NTT_W) {
     for (var i = 0u; i < 32u; i++) {
       let x = lid + i * wg;
@@ -2178,7 +2178,7 @@ fn ntt_lde_fused_r4(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
     ntt_stage[ntt_stage_slot((base + 31u) * NTT_W + col, q)] = v31;
   }
   workgroupBarrier();
-  let t0 = t - lid;
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
   if (t0 < m * NTT_W) {
     for (var i = 0u; i < 32u; i++) {
       let x = lid + i * wg;
@@ -2405,7 +2405,7 @@ fn ntt_lde_fused_r8(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
     ntt_stage[ntt_stage_slot((base + 31u) * NTT_W + col, q)] = v31;
   }
   workgroupBarrier();
-  let t0 = t - lid;
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
   if (t0 < m * NTT_W) {
     for (var i = 0u; i < 32u; i++) {
       let x = lid + i * wg;
@@ -2680,7 +2680,7 @@ fn ntt_lde_fused_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(local_i
     ntt_stage[ntt_stage_slot((base + 31u) * NTT_W + col, q)] = v31;
   }
   workgroupBarrier();
-  let t0 = t - lid;
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
   if (t0 < m * NTT_W) {
     for (var i = 0u; i < 32u; i++) {
       let x = lid + i * wg;
