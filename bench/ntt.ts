@@ -33,7 +33,7 @@ import { SplitMix64 } from '../test/support/splitmix.js';
 import { median } from '../test/support/stats.js';
 import vectors from '../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttProperties, checkNttStaged, checkNttTables, checkNttVectors } from '../test/gpu/ntt-check.js';
+import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttVectors } from '../test/gpu/ntt-check.js';
 import { roofline, warmUp } from './node-gpu.js';
 import type { BenchOutput } from './field.js';
 
@@ -178,6 +178,7 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   notables: { twiddleTables: false },
   montgomery: { shoup: false },
   split: { splitTables: true },
+  fused: { fuseLde: true },
   radix16: { maxRadix: 16 },
   wg64: { workgroup: 64 },
   wg128: { workgroup: 128 },
@@ -238,6 +239,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
     // Staged first passes vs src/ref and unstaged, radix 32 at widths 1, 2, 8 and the radix-16 plan timed below.
     if (variant === 'stockham') checks.push(await checkNttStaged(ctx, [[16, 1, 32], [14, 2, 32], [12, 8, 32], [16, 1, 16]]));
     if (variant === 'stockham') checks.push(await checkNttTables(ctx, [[21, 1, 32], [16, 8, 32], [16, 1, 16]]));
+    if (variant === 'stockham') checks.push(await checkNttFusedLde(ctx, [[19, 1, 1], [14, 8, 1], [13, 4, 2]]));
     ok &&= checks.every((c) => c.ok);
     for (const c of checks) rows.push({ bench: 'ntt-check', variant, step: c.step, ok: c.ok, n: c.n, detail: c.detail });
   }

@@ -21,6 +21,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NTT_FUSED_RADICES } from '../src/kernels/ntt-plan.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'wgsl', 'kernels', 'ntt_stockham.gen.wgsl');
 export const NTT_RADICES = [1, 2, 4, 8, 16, 32];
@@ -226,6 +227,17 @@ function stagedEntry(R: number): string {
   L.push(`    let j = t / NTT_W;`);
   for (let r = 0; r < R; r++) L.push(`    var v${r} = ntt_load(j + ${r}u * m, col);`);
   L.push(...butterflies(R, 'none', '    '));
+  L.push(...stagedStore(R));
+  return L.join('\n');
+}
+
+/**
+ * The end of a staged entry: v0..v{R-1} (V[s] in v_rev(s)) into the tile, the barrier (outside
+ * the thread guard, in uniform control flow), then the tile out as one contiguous block.
+ */
+function stagedStore(R: number): string[] {
+  const logR = Math.round(Math.log2(R));
+  const L: string[] = [];
   L.push(`    let base = (lid / NTT_W) * ${R}u;`);
   for (let q = 0; q < R; q++) L.push(`    ntt_stage[ntt_stage_slot((base + ${rev(q, logR)}u) * NTT_W + col, q)] = v${q};`);
   L.push(`  }`);
@@ -238,12 +250,54 @@ function stagedEntry(R: number): string {
   L.push(`    }`);
   L.push(`  }`);
   L.push(`}`);
+  return L;
+}
+
+
+/**
+ * An lde's idft last pass (radix R1, Ns = n/R1, inverse mapping and scale) fused with its dft's
+ * first pass (radix 32 = R1·2^addedBits over the zero-padded 2^addedBits·n rows, staged store).
+ * No exchange between threads: the idft's last-pass thread j writes rows (n − j − s·Ns) mod n, the
+ * rows the dft's first-pass thread jd = (Ns − j) mod Ns reads as its inputs R1 − 1 − s (for
+ * jd = 0, (R1 − s) mod R1); its inputs R1..31 are the zero padding. prm is the idft pass's uniform.
+ */
+function ldeFusedEntry(R1: number): string {
+  const R = MAX_RADIX, log1 = Math.round(Math.log2(R1));
+  const L: string[] = [];
+  const rename = (lines: string[]) => lines.map((l) => l.replace(/\bv(\d+)\b/g, 'a$1'));
+  L.push(`@compute @workgroup_size(NTT_STAGE_WORDS / ${R}u)`);
+  L.push(`fn ntt_lde_fused_r${R1}(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,`);
+  L.push(`    @builtin(num_workgroups) nwg: vec3u) {`);
+  L.push(`  const wg = NTT_STAGE_WORDS / ${R}u;`);
+  L.push(`  const q = max(1u, ${R}u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)`);
+  L.push(`  let t = gid.x + gid.y * nwg.x * wg;`);
+  L.push(`  let m = prm.ns; // the idft's last stride = the dft's first-pass row stride`);
+  L.push(`  if (t < m * NTT_W) {`);
+  L.push(`    let col = t % NTT_W;`);
+  L.push(`    let jd = t / NTT_W;`);
+  L.push(`    let j = (m - jd) & (m - 1u);`);
+  L.push(`    let k = j;`);
+  for (let r = 0; r < R1; r++) L.push(`    var a${r} = src[(j + ${r}u * m) * NTT_W + col];`);
+  L.push(`    {`);
+  L.push(...rename(butterflies(R1, 'running', '      ')));
+  L.push(`    }`);
+  // a_{rev(s)} holds V[s]; dft input r' takes V[R1 − 1 − r'] (V[(R1 − r') mod R1] for jd = 0), scaled at row jd + r'·Ns.
+  const V = (s: number) => `a${rev(s, log1)}`;
+  for (let r = 0; r < R; r++) {
+    if (r >= R1) { L.push(`    var v${r} = 0u;`); continue; }
+    L.push(`    var v${r} = bb_mul(select(${V(R1 - 1 - r)}, ${V((R1 - r) % R1)}, jd == 0u), ntt_scale(jd + ${r}u * m));`);
+  }
+  L.push(`    {`);
+  L.push(...butterflies(R, 'none', '      '));
+  L.push(`    }`);
+  L.push(...stagedStore(R));
   return L.join('\n');
 }
 
 export function nttWgsl(): string {
   const tables = [...NTT_TABLE_RADICES.map((R) => entry(R, 'table')), ...NTT_TABLE_RADICES.map((R) => entry(R, 'split'))];
-  return HEADER + '\n' + [...NTT_RADICES.map((R) => entry(R)), ...tables, ...NTT_STAGED_RADICES.map(stagedEntry)].join('\n\n') + '\n';
+  const fused = NTT_FUSED_RADICES.map(ldeFusedEntry);
+  return HEADER + '\n' + [...NTT_RADICES.map((R) => entry(R)), ...tables, ...NTT_STAGED_RADICES.map(stagedEntry), ...fused].join('\n\n') + '\n';
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -9,7 +9,7 @@
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttProperties, checkNttStaged, checkNttTables, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
+import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
 import { createProver, type Prover } from '../../src/index.js';
 import { GpuContext } from '../../src/gpu/context.js';
 
@@ -48,6 +48,7 @@ export async function nttCheck({ params, report }: ModeContext): Promise<void> {
     try {
       emit(await checkNttStaged(ctx, STAGED_SHAPES));
       emit(await checkNttTables(ctx, TABLE_SHAPES));
+      emit(await checkNttFusedLde(ctx, [[9, 4, 1], [14, 1, 1], [8, 4, 2], [7, 8, 3]]));
     } finally {
       ctx.destroy();
     }

@@ -92,6 +92,9 @@ export function planTransform(logN: number, inRows: number, lastFlags: number, m
 /** The staged first pass's workgroup tile, in u32 words: 16 KiB, WebGPU's default maxComputeWorkgroupStorageSize. */
 export const NTT_STAGE_WORDS = 4096;
 
+/** Radices R1 of an lde idft's last pass that `ntt_lde_fused_r${R1}` fuses with a radix-32 dft first pass. */
+export const NTT_FUSED_RADICES = [2, 4, 8, 16];
+
 /** Threads per workgroup of `ntt_pass_r${radix}_staged`: one tile of outputs (128 at radix 32). */
 export function stageWorkgroup(radix: number): number {
   return NTT_STAGE_WORDS / radix;

@@ -24,7 +24,7 @@ import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
 import { bbInv } from '../ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
+  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
   passSplitTable, passTwiddleTable, passUniform, planTransform, scaleTable, splitQualifies, stagedQualifies, stageWorkgroup, tableQualifies,
   twiddleTable, type NttPass,
 } from './ntt-plan.js';
@@ -90,7 +90,15 @@ export interface NttSpec {
    * quotients would need a division.
    */
   shoup?: boolean;
+  /**
+   * lde: run the idft's last pass and the dft's first as one kernel (ntt_lde_fused_rR1, see
+   * fusedLdePass) where their radices allow: one pass over the matrix fewer. Default FUSE_LDE.
+   */
+  fuseLde?: boolean;
 }
+
+/** Whether lde fuses the idft's last pass with the dft's first by default (NttSpec.fuseLde). Unmeasured: off. */
+export const FUSE_LDE = false;
 
 /** Whether last passes read split tables by default (NttSpec.splitTables). */
 export const SPLIT_TABLES = false;
@@ -248,6 +256,21 @@ export function twiddleSources(spec: NttSpec, passes: NttPass[], staged: boolean
 }
 
 /**
+ * Index of the lde idft's last pass when it fuses with the next (the dft's first) pass: wanted
+ * (NttSpec.fuseLde), the dft's first pass is radix 32 and can store through the tile (at any
+ * width: the fused kernel always does), and its row stride n'/32 equals the idft's last stride
+ * n/R1 (R1 = 32 / 2^addedBits, one of NTT_FUSED_RADICES); else -1.
+ */
+export function fusedLdePass(ctx: GpuContext, spec: NttSpec, passes: NttPass[]): number {
+  if (spec.op !== 'lde' || !(spec.fuseLde ?? FUSE_LDE)) return -1;
+  const staged = stagedPasses(ctx, { ...spec, stagedFirstPass: true }, passes);
+  const i = passes.findIndex((p) => (p.flags & NTT_FLAG_INVERSE) !== 0);
+  const p = passes[i], q = passes[i + 1];
+  if (!p || !q || !staged[i + 1] || q.radix !== 32 || q.ns !== 1 || q.n / q.radix !== p.n / p.radix || !NTT_FUSED_RADICES.includes(p.radix)) return -1;
+  return i;
+}
+
+/**
  * Record `spec` on `input` (a buffer holding height·width canonical values) into `encoder`.
  * The result lives in a pooled buffer that the caller releases; the encoder is not submitted.
  */
@@ -265,10 +288,11 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const staged = tiled ? [] : stagedPasses(ctx, spec, passes);
   const sources = tiled ? [] : twiddleSources(spec, passes, staged);
   const kind = (i: number) => (sources[i] === 'running' ? '' : `_${sources[i]}`);
-  const entry = (p: NttPass, i: number) => `ntt_pass_r${p.radix}${kind(i)}`;
+  const fused = tiled ? -1 : fusedLdePass(ctx, spec, passes);
+  const entry = (p: NttPass, i: number) => (i === fused ? `ntt_lde_fused_r${p.radix}` : `ntt_pass_r${p.radix}${kind(i)}`);
   const shoup = spec.shoup ?? SHOUP_TWIDDLES;
   const pipelines = new Map<string, GPUComputePipeline>();
-  for (const e of new Set(tiled ? [] : passes.map(entry))) {
+  for (const e of new Set(tiled ? [] : passes.map(entry).filter((_, i) => i !== fused + 1 || fused < 0))) {
     pipelines.set(e, await ctx.pipelines.get('ntt_stockham', e, {
       NTT_W: w, NTT_WG: wg, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
       NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_SHOUP: shoup ? 1 : 0,
@@ -286,8 +310,11 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   let out = bufs[0];
   if (tiled) out = await recordTilePasses(ctx, pass!, spec, { input, bufs, tw: res.tw, scale: scaleBuf });
   else passes.forEach((p, i) => {
-    const dst = bufs[i % 2];
-    const dstBytes = p.n * w * 4;
+    if (fused >= 0 && i === fused + 1) return; // ran inside the fused pass
+    const dst = bufs[(fused >= 0 && i > fused ? i - 1 : i) % 2];
+    // The fused pass writes the dft's first-pass output: its rows, its staged grid.
+    const isFused = i === fused;
+    const dstBytes = (isFused ? passes[i + 1].n : p.n) * w * 4;
     const group = ctx.device.createBindGroup({
       layout: ctx.pipelines.layout(BINDINGS),
       entries: [
@@ -300,12 +327,13 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
         { binding: 4, resource: { buffer: uniformFor(ctx, res, p) } },
       ],
     });
-    const passLabel = `r${p.radix} ns=${p.ns}${kind(i).replace('_', ' ')}`;
+    const passLabel = isFused ? `r${p.radix}+r32 lde fused` : `r${p.radix} ns=${p.ns}${kind(i).replace('_', ' ')}`;
     const cp = pass ?? encoder.beginComputePass({ label: passLabel, timestampWrites: perPass!(passLabel) });
     cp.setPipeline(pipelines.get(entry(p, i))!);
     cp.setBindGroup(0, group);
     // A staged workgroup is one tile (NTT_STAGE_WORDS / R threads); the kernel rebuilds t with that size.
-    const [x, y] = grid2d((p.n / p.radix) * w, staged[i] ? stageWorkgroup(p.radix) : wg, ctx.limits.maxComputeWorkgroupsPerDimension);
+    const [x, y] = isFused ? grid2d((p.n / p.radix) * w, stageWorkgroup(32), ctx.limits.maxComputeWorkgroupsPerDimension)
+      : grid2d((p.n / p.radix) * w, staged[i] ? stageWorkgroup(p.radix) : wg, ctx.limits.maxComputeWorkgroupsPerDimension);
     cp.dispatchWorkgroups(x, y);
     if (!pass) cp.end();
     src = dst;

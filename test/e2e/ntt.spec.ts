@@ -24,6 +24,8 @@ test('GPU NTT equals Plonky3 vectors, round-trips, and rejects bad input', async
   // table twiddles with Shoup and Montgomery multiplies, and computed twiddles: each vs src/ref
   expect(rows['ntt twiddle options'].status).toBe('ok');
   expect(rows['ntt twiddle options'].n).toBe(40);
+  expect(rows['ntt fused lde'].status).toBe('ok');
+  expect(rows['ntt fused lde'].n).toBe(4);
   // the same on the workgroup-memory (tiled) path
   expect(rows['tiled ntt vectors dft'].n).toBe(42);
   expect(rows['tiled ntt vectors idft'].n).toBe(42);

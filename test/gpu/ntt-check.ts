@@ -14,7 +14,7 @@
  */
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
-import { jobPasses, runNtt, stagedPasses, twiddleSources, type NttSpec } from '../../src/kernels/ntt.js';
+import { fusedLdePass, jobPasses, runNtt, stagedPasses, twiddleSources, type NttSpec } from '../../src/kernels/ntt.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
 import * as ref from '../../src/ref/ntt.js';
@@ -226,6 +226,30 @@ export async function checkNttTables(ctx: GpuContext, shapes: Array<[number, num
   return {
     step: 'ntt twiddle options', ok: bad.length === 0, n, ms: performance.now() - t0,
     detail: bad.length === 0 ? `${n} outputs equal src/ref (${TWIDDLE_OPTIONS.map((o) => o[0]).join(', ')}); ${tables} table and ${splits} split-table passes` : bad.join('; '),
+  };
+}
+
+/**
+ * lde with the idft's last pass fused into the dft's first (fuseLde) on shapes [log h, width,
+ * addedBits] where it applies (idft last radix 32 / 2^addedBits, staged dft first pass), against
+ * src/ref's coset LDE (shift 31). Fails if the fused kernel did not run.
+ */
+export async function checkNttFusedLde(ctx: GpuContext, shapes: Array<[number, number, number]>, seed = 0xf05): Promise<NttCheckRow> {
+  const t0 = performance.now();
+  const rng = new SplitMix64(seed);
+  const bad: string[] = [];
+  for (const [logH, width, addedBits] of shapes) {
+    const h = 2 ** logH;
+    const x = rng.fieldArray(h * width);
+    const spec: NttSpec = { op: 'lde', height: h, width, addedBits, shift: 31, variant: 'stockham', fuseLde: true };
+    const passes = jobPasses(spec).passes;
+    if (fusedLdePass(ctx, spec, passes) < 0) bad.push(`2^${logH}x${width} +${addedBits}: not fused`);
+    const got = await ctx.run(() => runNtt(ctx, spec, x));
+    if (!same(got, ref.cosetLde(x, width, addedBits, 31))) bad.push(`2^${logH}x${width} +${addedBits}: fused lde != src/ref`);
+  }
+  return {
+    step: 'ntt fused lde', ok: bad.length === 0, n: shapes.length, ms: performance.now() - t0,
+    detail: bad.length === 0 ? `${shapes.length} fused ldes equal src/ref` : bad.join('; '),
   };
 }
 

@@ -289,3 +289,30 @@ describe('table twiddles (ntt_pass_r${R}_table: a middle pass reads ω_{Ns·R}^(
     }
   }
 });
+
+describe('lde fusion (ntt_lde_fused_r${R1}: the idft last pass and the dft first pass in one thread)', () => {
+  it('the idft last-pass thread j writes exactly the rows dft first-pass thread (Ns − j) mod Ns reads', () => {
+    const rng = new SplitMix64(0xf05e);
+    for (const [logN, w, maxRadix] of [[9, 1, 32], [8, 2, 16], [10, 3, 32], [6, 1, 4]]) {
+      const n = 2 ** logN;
+      const passes = planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix);
+      const p = passes[passes.length - 1], R1 = p.radix, ns = p.ns;
+      const sc = scaleTable(bbInv(n), 31, n);
+      const src = rng.fieldArray(n * w);
+      const dst = new Uint32Array(n * w);
+      runPass(p, src, dst, w, sc);
+      for (let jd = 0; jd < ns; jd++) {
+        for (let col = 0; col < w; col++) {
+          const j = (ns - jd) % ns;
+          const V = threadValues(p, src, w, j * w + col);
+          for (let r = 0; r < R1; r++) {
+            const row = jd + r * ns;
+            const v = jd === 0 ? V[(R1 - r) % R1] : V[R1 - 1 - r];
+            const scaled = montMul(v, montMul(sc[row % 2 ** NTT_TW_LO_BITS], sc[2 ** NTT_TW_LO_BITS + Math.floor(row / 2 ** NTT_TW_LO_BITS)]));
+            if (dst[row * w + col] !== scaled) throw new Error(`2^${logN} x${w} R1 ${R1}: jd ${jd} r ${r}`);
+          }
+        }
+      }
+    }
+  });
+});

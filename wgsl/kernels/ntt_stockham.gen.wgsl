@@ -1786,3 +1786,905 @@ fn ntt_pass_r32_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local
     }
   }
 }
+
+@compute @workgroup_size(NTT_STAGE_WORDS / 32u)
+fn ntt_lde_fused_r2(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) nwg: vec3u) {
+  const wg = NTT_STAGE_WORDS / 32u;
+  const q = max(1u, 32u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
+  let t = gid.x + gid.y * nwg.x * wg;
+  let m = prm.ns; // the idft's last stride = the dft's first-pass row stride
+  if (t < m * NTT_W) {
+    let col = t % NTT_W;
+    let jd = t / NTT_W;
+    let j = (m - jd) & (m - 1u);
+    let k = j;
+    var a0 = src[(j + 0u * m) * NTT_W + col];
+    var a1 = src[(j + 1u * m) * NTT_W + col];
+    {
+      if (k != 0u) {
+        let w1 = ntt_root_pow(k << prm.tw_shift);
+        var wr = w1;
+        a1 = bb_mul(a1, wr);
+      }
+      { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
+    }
+    var v0 = bb_mul(select(a1, a0, jd == 0u), ntt_scale(jd + 0u * m));
+    var v1 = bb_mul(select(a0, a1, jd == 0u), ntt_scale(jd + 1u * m));
+    var v2 = 0u;
+    var v3 = 0u;
+    var v4 = 0u;
+    var v5 = 0u;
+    var v6 = 0u;
+    var v7 = 0u;
+    var v8 = 0u;
+    var v9 = 0u;
+    var v10 = 0u;
+    var v11 = 0u;
+    var v12 = 0u;
+    var v13 = 0u;
+    var v14 = 0u;
+    var v15 = 0u;
+    var v16 = 0u;
+    var v17 = 0u;
+    var v18 = 0u;
+    var v19 = 0u;
+    var v20 = 0u;
+    var v21 = 0u;
+    var v22 = 0u;
+    var v23 = 0u;
+    var v24 = 0u;
+    var v25 = 0u;
+    var v26 = 0u;
+    var v27 = 0u;
+    var v28 = 0u;
+    var v29 = 0u;
+    var v30 = 0u;
+    var v31 = 0u;
+    {
+      const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+      { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+      { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+      { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+      { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+      { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+      { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+      { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+      { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+      { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+      { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+      { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+      { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+      { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+      { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    }
+    let base = (lid / NTT_W) * 32u;
+    ntt_stage[ntt_stage_slot((base + 0u) * NTT_W + col, q)] = v0;
+    ntt_stage[ntt_stage_slot((base + 16u) * NTT_W + col, q)] = v1;
+    ntt_stage[ntt_stage_slot((base + 8u) * NTT_W + col, q)] = v2;
+    ntt_stage[ntt_stage_slot((base + 24u) * NTT_W + col, q)] = v3;
+    ntt_stage[ntt_stage_slot((base + 4u) * NTT_W + col, q)] = v4;
+    ntt_stage[ntt_stage_slot((base + 20u) * NTT_W + col, q)] = v5;
+    ntt_stage[ntt_stage_slot((base + 12u) * NTT_W + col, q)] = v6;
+    ntt_stage[ntt_stage_slot((base + 28u) * NTT_W + col, q)] = v7;
+    ntt_stage[ntt_stage_slot((base + 2u) * NTT_W + col, q)] = v8;
+    ntt_stage[ntt_stage_slot((base + 18u) * NTT_W + col, q)] = v9;
+    ntt_stage[ntt_stage_slot((base + 10u) * NTT_W + col, q)] = v10;
+    ntt_stage[ntt_stage_slot((base + 26u) * NTT_W + col, q)] = v11;
+    ntt_stage[ntt_stage_slot((base + 6u) * NTT_W + col, q)] = v12;
+    ntt_stage[ntt_stage_slot((base + 22u) * NTT_W + col, q)] = v13;
+    ntt_stage[ntt_stage_slot((base + 14u) * NTT_W + col, q)] = v14;
+    ntt_stage[ntt_stage_slot((base + 30u) * NTT_W + col, q)] = v15;
+    ntt_stage[ntt_stage_slot((base + 1u) * NTT_W + col, q)] = v16;
+    ntt_stage[ntt_stage_slot((base + 17u) * NTT_W + col, q)] = v17;
+    ntt_stage[ntt_stage_slot((base + 9u) * NTT_W + col, q)] = v18;
+    ntt_stage[ntt_stage_slot((base + 25u) * NTT_W + col, q)] = v19;
+    ntt_stage[ntt_stage_slot((base + 5u) * NTT_W + col, q)] = v20;
+    ntt_stage[ntt_stage_slot((base + 21u) * NTT_W + col, q)] = v21;
+    ntt_stage[ntt_stage_slot((base + 13u) * NTT_W + col, q)] = v22;
+    ntt_stage[ntt_stage_slot((base + 29u) * NTT_W + col, q)] = v23;
+    ntt_stage[ntt_stage_slot((base + 3u) * NTT_W + col, q)] = v24;
+    ntt_stage[ntt_stage_slot((base + 19u) * NTT_W + col, q)] = v25;
+    ntt_stage[ntt_stage_slot((base + 11u) * NTT_W + col, q)] = v26;
+    ntt_stage[ntt_stage_slot((base + 27u) * NTT_W + col, q)] = v27;
+    ntt_stage[ntt_stage_slot((base + 7u) * NTT_W + col, q)] = v28;
+    ntt_stage[ntt_stage_slot((base + 23u) * NTT_W + col, q)] = v29;
+    ntt_stage[ntt_stage_slot((base + 15u) * NTT_W + col, q)] = v30;
+    ntt_stage[ntt_stage_slot((base + 31u) * NTT_W + col, q)] = v31;
+  }
+  workgroupBarrier();
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
+  if (t0 < m * NTT_W) {
+    for (var i = 0u; i < 32u; i++) {
+      let x = lid + i * wg;
+      dst[t0 * 32u + x] = ntt_stage[ntt_stage_slot(x, q)];
+    }
+  }
+}
+
+@compute @workgroup_size(NTT_STAGE_WORDS / 32u)
+fn ntt_lde_fused_r4(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) nwg: vec3u) {
+  const wg = NTT_STAGE_WORDS / 32u;
+  const q = max(1u, 32u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
+  let t = gid.x + gid.y * nwg.x * wg;
+  let m = prm.ns; // the idft's last stride = the dft's first-pass row stride
+  if (t < m * NTT_W) {
+    let col = t % NTT_W;
+    let jd = t / NTT_W;
+    let j = (m - jd) & (m - 1u);
+    let k = j;
+    var a0 = src[(j + 0u * m) * NTT_W + col];
+    var a1 = src[(j + 1u * m) * NTT_W + col];
+    var a2 = src[(j + 2u * m) * NTT_W + col];
+    var a3 = src[(j + 3u * m) * NTT_W + col];
+    {
+      if (k != 0u) {
+        let w1 = ntt_root_pow(k << prm.tw_shift);
+        var wr = w1;
+        a1 = bb_mul(a1, wr);
+        wr = bb_mul(wr, w1);
+        a2 = bb_mul(a2, wr);
+        wr = bb_mul(wr, w1);
+        a3 = bb_mul(a3, wr);
+      }
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(a0, a2); a0 = bb_add(a0, a2); a2 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a3), rt8, rp8, rq8); a1 = bb_add(a1, a3); a3 = d; }
+      { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
+      { let d = bb_sub(a2, a3); a2 = bb_add(a2, a3); a3 = d; }
+    }
+    var v0 = bb_mul(select(a3, a0, jd == 0u), ntt_scale(jd + 0u * m));
+    var v1 = bb_mul(select(a1, a3, jd == 0u), ntt_scale(jd + 1u * m));
+    var v2 = bb_mul(select(a2, a1, jd == 0u), ntt_scale(jd + 2u * m));
+    var v3 = bb_mul(select(a0, a2, jd == 0u), ntt_scale(jd + 3u * m));
+    var v4 = 0u;
+    var v5 = 0u;
+    var v6 = 0u;
+    var v7 = 0u;
+    var v8 = 0u;
+    var v9 = 0u;
+    var v10 = 0u;
+    var v11 = 0u;
+    var v12 = 0u;
+    var v13 = 0u;
+    var v14 = 0u;
+    var v15 = 0u;
+    var v16 = 0u;
+    var v17 = 0u;
+    var v18 = 0u;
+    var v19 = 0u;
+    var v20 = 0u;
+    var v21 = 0u;
+    var v22 = 0u;
+    var v23 = 0u;
+    var v24 = 0u;
+    var v25 = 0u;
+    var v26 = 0u;
+    var v27 = 0u;
+    var v28 = 0u;
+    var v29 = 0u;
+    var v30 = 0u;
+    var v31 = 0u;
+    {
+      const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+      { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+      { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+      { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+      { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+      { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+      { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+      { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+      { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+      { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+      { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+      { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+      { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+      { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+      { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    }
+    let base = (lid / NTT_W) * 32u;
+    ntt_stage[ntt_stage_slot((base + 0u) * NTT_W + col, q)] = v0;
+    ntt_stage[ntt_stage_slot((base + 16u) * NTT_W + col, q)] = v1;
+    ntt_stage[ntt_stage_slot((base + 8u) * NTT_W + col, q)] = v2;
+    ntt_stage[ntt_stage_slot((base + 24u) * NTT_W + col, q)] = v3;
+    ntt_stage[ntt_stage_slot((base + 4u) * NTT_W + col, q)] = v4;
+    ntt_stage[ntt_stage_slot((base + 20u) * NTT_W + col, q)] = v5;
+    ntt_stage[ntt_stage_slot((base + 12u) * NTT_W + col, q)] = v6;
+    ntt_stage[ntt_stage_slot((base + 28u) * NTT_W + col, q)] = v7;
+    ntt_stage[ntt_stage_slot((base + 2u) * NTT_W + col, q)] = v8;
+    ntt_stage[ntt_stage_slot((base + 18u) * NTT_W + col, q)] = v9;
+    ntt_stage[ntt_stage_slot((base + 10u) * NTT_W + col, q)] = v10;
+    ntt_stage[ntt_stage_slot((base + 26u) * NTT_W + col, q)] = v11;
+    ntt_stage[ntt_stage_slot((base + 6u) * NTT_W + col, q)] = v12;
+    ntt_stage[ntt_stage_slot((base + 22u) * NTT_W + col, q)] = v13;
+    ntt_stage[ntt_stage_slot((base + 14u) * NTT_W + col, q)] = v14;
+    ntt_stage[ntt_stage_slot((base + 30u) * NTT_W + col, q)] = v15;
+    ntt_stage[ntt_stage_slot((base + 1u) * NTT_W + col, q)] = v16;
+    ntt_stage[ntt_stage_slot((base + 17u) * NTT_W + col, q)] = v17;
+    ntt_stage[ntt_stage_slot((base + 9u) * NTT_W + col, q)] = v18;
+    ntt_stage[ntt_stage_slot((base + 25u) * NTT_W + col, q)] = v19;
+    ntt_stage[ntt_stage_slot((base + 5u) * NTT_W + col, q)] = v20;
+    ntt_stage[ntt_stage_slot((base + 21u) * NTT_W + col, q)] = v21;
+    ntt_stage[ntt_stage_slot((base + 13u) * NTT_W + col, q)] = v22;
+    ntt_stage[ntt_stage_slot((base + 29u) * NTT_W + col, q)] = v23;
+    ntt_stage[ntt_stage_slot((base + 3u) * NTT_W + col, q)] = v24;
+    ntt_stage[ntt_stage_slot((base + 19u) * NTT_W + col, q)] = v25;
+    ntt_stage[ntt_stage_slot((base + 11u) * NTT_W + col, q)] = v26;
+    ntt_stage[ntt_stage_slot((base + 27u) * NTT_W + col, q)] = v27;
+    ntt_stage[ntt_stage_slot((base + 7u) * NTT_W + col, q)] = v28;
+    ntt_stage[ntt_stage_slot((base + 23u) * NTT_W + col, q)] = v29;
+    ntt_stage[ntt_stage_slot((base + 15u) * NTT_W + col, q)] = v30;
+    ntt_stage[ntt_stage_slot((base + 31u) * NTT_W + col, q)] = v31;
+  }
+  workgroupBarrier();
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
+  if (t0 < m * NTT_W) {
+    for (var i = 0u; i < 32u; i++) {
+      let x = lid + i * wg;
+      dst[t0 * 32u + x] = ntt_stage[ntt_stage_slot(x, q)];
+    }
+  }
+}
+
+@compute @workgroup_size(NTT_STAGE_WORDS / 32u)
+fn ntt_lde_fused_r8(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) nwg: vec3u) {
+  const wg = NTT_STAGE_WORDS / 32u;
+  const q = max(1u, 32u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
+  let t = gid.x + gid.y * nwg.x * wg;
+  let m = prm.ns; // the idft's last stride = the dft's first-pass row stride
+  if (t < m * NTT_W) {
+    let col = t % NTT_W;
+    let jd = t / NTT_W;
+    let j = (m - jd) & (m - 1u);
+    let k = j;
+    var a0 = src[(j + 0u * m) * NTT_W + col];
+    var a1 = src[(j + 1u * m) * NTT_W + col];
+    var a2 = src[(j + 2u * m) * NTT_W + col];
+    var a3 = src[(j + 3u * m) * NTT_W + col];
+    var a4 = src[(j + 4u * m) * NTT_W + col];
+    var a5 = src[(j + 5u * m) * NTT_W + col];
+    var a6 = src[(j + 6u * m) * NTT_W + col];
+    var a7 = src[(j + 7u * m) * NTT_W + col];
+    {
+      if (k != 0u) {
+        let w1 = ntt_root_pow(k << prm.tw_shift);
+        var wr = w1;
+        a1 = bb_mul(a1, wr);
+        wr = bb_mul(wr, w1);
+        a2 = bb_mul(a2, wr);
+        wr = bb_mul(wr, w1);
+        a3 = bb_mul(a3, wr);
+        wr = bb_mul(wr, w1);
+        a4 = bb_mul(a4, wr);
+        wr = bb_mul(wr, w1);
+        a5 = bb_mul(a5, wr);
+        wr = bb_mul(wr, w1);
+        a6 = bb_mul(a6, wr);
+        wr = bb_mul(wr, w1);
+        a7 = bb_mul(a7, wr);
+      }
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(a0, a4); a0 = bb_add(a0, a4); a4 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a5), rt4, rp4, rq4); a1 = bb_add(a1, a5); a5 = d; }
+      { let d = ntt_root_mul(bb_sub(a2, a6), rt8, rp8, rq8); a2 = bb_add(a2, a6); a6 = d; }
+      { let d = ntt_root_mul(bb_sub(a3, a7), rt12, rp12, rq12); a3 = bb_add(a3, a7); a7 = d; }
+      { let d = bb_sub(a0, a2); a0 = bb_add(a0, a2); a2 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a3), rt8, rp8, rq8); a1 = bb_add(a1, a3); a3 = d; }
+      { let d = bb_sub(a4, a6); a4 = bb_add(a4, a6); a6 = d; }
+      { let d = ntt_root_mul(bb_sub(a5, a7), rt8, rp8, rq8); a5 = bb_add(a5, a7); a7 = d; }
+      { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
+      { let d = bb_sub(a2, a3); a2 = bb_add(a2, a3); a3 = d; }
+      { let d = bb_sub(a4, a5); a4 = bb_add(a4, a5); a5 = d; }
+      { let d = bb_sub(a6, a7); a6 = bb_add(a6, a7); a7 = d; }
+    }
+    var v0 = bb_mul(select(a7, a0, jd == 0u), ntt_scale(jd + 0u * m));
+    var v1 = bb_mul(select(a3, a7, jd == 0u), ntt_scale(jd + 1u * m));
+    var v2 = bb_mul(select(a5, a3, jd == 0u), ntt_scale(jd + 2u * m));
+    var v3 = bb_mul(select(a1, a5, jd == 0u), ntt_scale(jd + 3u * m));
+    var v4 = bb_mul(select(a6, a1, jd == 0u), ntt_scale(jd + 4u * m));
+    var v5 = bb_mul(select(a2, a6, jd == 0u), ntt_scale(jd + 5u * m));
+    var v6 = bb_mul(select(a4, a2, jd == 0u), ntt_scale(jd + 6u * m));
+    var v7 = bb_mul(select(a0, a4, jd == 0u), ntt_scale(jd + 7u * m));
+    var v8 = 0u;
+    var v9 = 0u;
+    var v10 = 0u;
+    var v11 = 0u;
+    var v12 = 0u;
+    var v13 = 0u;
+    var v14 = 0u;
+    var v15 = 0u;
+    var v16 = 0u;
+    var v17 = 0u;
+    var v18 = 0u;
+    var v19 = 0u;
+    var v20 = 0u;
+    var v21 = 0u;
+    var v22 = 0u;
+    var v23 = 0u;
+    var v24 = 0u;
+    var v25 = 0u;
+    var v26 = 0u;
+    var v27 = 0u;
+    var v28 = 0u;
+    var v29 = 0u;
+    var v30 = 0u;
+    var v31 = 0u;
+    {
+      const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+      { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+      { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+      { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+      { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+      { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+      { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+      { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+      { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+      { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+      { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+      { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+      { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+      { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+      { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    }
+    let base = (lid / NTT_W) * 32u;
+    ntt_stage[ntt_stage_slot((base + 0u) * NTT_W + col, q)] = v0;
+    ntt_stage[ntt_stage_slot((base + 16u) * NTT_W + col, q)] = v1;
+    ntt_stage[ntt_stage_slot((base + 8u) * NTT_W + col, q)] = v2;
+    ntt_stage[ntt_stage_slot((base + 24u) * NTT_W + col, q)] = v3;
+    ntt_stage[ntt_stage_slot((base + 4u) * NTT_W + col, q)] = v4;
+    ntt_stage[ntt_stage_slot((base + 20u) * NTT_W + col, q)] = v5;
+    ntt_stage[ntt_stage_slot((base + 12u) * NTT_W + col, q)] = v6;
+    ntt_stage[ntt_stage_slot((base + 28u) * NTT_W + col, q)] = v7;
+    ntt_stage[ntt_stage_slot((base + 2u) * NTT_W + col, q)] = v8;
+    ntt_stage[ntt_stage_slot((base + 18u) * NTT_W + col, q)] = v9;
+    ntt_stage[ntt_stage_slot((base + 10u) * NTT_W + col, q)] = v10;
+    ntt_stage[ntt_stage_slot((base + 26u) * NTT_W + col, q)] = v11;
+    ntt_stage[ntt_stage_slot((base + 6u) * NTT_W + col, q)] = v12;
+    ntt_stage[ntt_stage_slot((base + 22u) * NTT_W + col, q)] = v13;
+    ntt_stage[ntt_stage_slot((base + 14u) * NTT_W + col, q)] = v14;
+    ntt_stage[ntt_stage_slot((base + 30u) * NTT_W + col, q)] = v15;
+    ntt_stage[ntt_stage_slot((base + 1u) * NTT_W + col, q)] = v16;
+    ntt_stage[ntt_stage_slot((base + 17u) * NTT_W + col, q)] = v17;
+    ntt_stage[ntt_stage_slot((base + 9u) * NTT_W + col, q)] = v18;
+    ntt_stage[ntt_stage_slot((base + 25u) * NTT_W + col, q)] = v19;
+    ntt_stage[ntt_stage_slot((base + 5u) * NTT_W + col, q)] = v20;
+    ntt_stage[ntt_stage_slot((base + 21u) * NTT_W + col, q)] = v21;
+    ntt_stage[ntt_stage_slot((base + 13u) * NTT_W + col, q)] = v22;
+    ntt_stage[ntt_stage_slot((base + 29u) * NTT_W + col, q)] = v23;
+    ntt_stage[ntt_stage_slot((base + 3u) * NTT_W + col, q)] = v24;
+    ntt_stage[ntt_stage_slot((base + 19u) * NTT_W + col, q)] = v25;
+    ntt_stage[ntt_stage_slot((base + 11u) * NTT_W + col, q)] = v26;
+    ntt_stage[ntt_stage_slot((base + 27u) * NTT_W + col, q)] = v27;
+    ntt_stage[ntt_stage_slot((base + 7u) * NTT_W + col, q)] = v28;
+    ntt_stage[ntt_stage_slot((base + 23u) * NTT_W + col, q)] = v29;
+    ntt_stage[ntt_stage_slot((base + 15u) * NTT_W + col, q)] = v30;
+    ntt_stage[ntt_stage_slot((base + 31u) * NTT_W + col, q)] = v31;
+  }
+  workgroupBarrier();
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
+  if (t0 < m * NTT_W) {
+    for (var i = 0u; i < 32u; i++) {
+      let x = lid + i * wg;
+      dst[t0 * 32u + x] = ntt_stage[ntt_stage_slot(x, q)];
+    }
+  }
+}
+
+@compute @workgroup_size(NTT_STAGE_WORDS / 32u)
+fn ntt_lde_fused_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,
+    @builtin(num_workgroups) nwg: vec3u) {
+  const wg = NTT_STAGE_WORDS / 32u;
+  const q = max(1u, 32u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
+  let t = gid.x + gid.y * nwg.x * wg;
+  let m = prm.ns; // the idft's last stride = the dft's first-pass row stride
+  if (t < m * NTT_W) {
+    let col = t % NTT_W;
+    let jd = t / NTT_W;
+    let j = (m - jd) & (m - 1u);
+    let k = j;
+    var a0 = src[(j + 0u * m) * NTT_W + col];
+    var a1 = src[(j + 1u * m) * NTT_W + col];
+    var a2 = src[(j + 2u * m) * NTT_W + col];
+    var a3 = src[(j + 3u * m) * NTT_W + col];
+    var a4 = src[(j + 4u * m) * NTT_W + col];
+    var a5 = src[(j + 5u * m) * NTT_W + col];
+    var a6 = src[(j + 6u * m) * NTT_W + col];
+    var a7 = src[(j + 7u * m) * NTT_W + col];
+    var a8 = src[(j + 8u * m) * NTT_W + col];
+    var a9 = src[(j + 9u * m) * NTT_W + col];
+    var a10 = src[(j + 10u * m) * NTT_W + col];
+    var a11 = src[(j + 11u * m) * NTT_W + col];
+    var a12 = src[(j + 12u * m) * NTT_W + col];
+    var a13 = src[(j + 13u * m) * NTT_W + col];
+    var a14 = src[(j + 14u * m) * NTT_W + col];
+    var a15 = src[(j + 15u * m) * NTT_W + col];
+    {
+      if (k != 0u) {
+        let w1 = ntt_root_pow(k << prm.tw_shift);
+        var wr = w1;
+        a1 = bb_mul(a1, wr);
+        wr = bb_mul(wr, w1);
+        a2 = bb_mul(a2, wr);
+        wr = bb_mul(wr, w1);
+        a3 = bb_mul(a3, wr);
+        wr = bb_mul(wr, w1);
+        a4 = bb_mul(a4, wr);
+        wr = bb_mul(wr, w1);
+        a5 = bb_mul(a5, wr);
+        wr = bb_mul(wr, w1);
+        a6 = bb_mul(a6, wr);
+        wr = bb_mul(wr, w1);
+        a7 = bb_mul(a7, wr);
+        wr = bb_mul(wr, w1);
+        a8 = bb_mul(a8, wr);
+        wr = bb_mul(wr, w1);
+        a9 = bb_mul(a9, wr);
+        wr = bb_mul(wr, w1);
+        a10 = bb_mul(a10, wr);
+        wr = bb_mul(wr, w1);
+        a11 = bb_mul(a11, wr);
+        wr = bb_mul(wr, w1);
+        a12 = bb_mul(a12, wr);
+        wr = bb_mul(wr, w1);
+        a13 = bb_mul(a13, wr);
+        wr = bb_mul(wr, w1);
+        a14 = bb_mul(a14, wr);
+        wr = bb_mul(wr, w1);
+        a15 = bb_mul(a15, wr);
+      }
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(a0, a8); a0 = bb_add(a0, a8); a8 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a9), rt2, rp2, rq2); a1 = bb_add(a1, a9); a9 = d; }
+      { let d = ntt_root_mul(bb_sub(a2, a10), rt4, rp4, rq4); a2 = bb_add(a2, a10); a10 = d; }
+      { let d = ntt_root_mul(bb_sub(a3, a11), rt6, rp6, rq6); a3 = bb_add(a3, a11); a11 = d; }
+      { let d = ntt_root_mul(bb_sub(a4, a12), rt8, rp8, rq8); a4 = bb_add(a4, a12); a12 = d; }
+      { let d = ntt_root_mul(bb_sub(a5, a13), rt10, rp10, rq10); a5 = bb_add(a5, a13); a13 = d; }
+      { let d = ntt_root_mul(bb_sub(a6, a14), rt12, rp12, rq12); a6 = bb_add(a6, a14); a14 = d; }
+      { let d = ntt_root_mul(bb_sub(a7, a15), rt14, rp14, rq14); a7 = bb_add(a7, a15); a15 = d; }
+      { let d = bb_sub(a0, a4); a0 = bb_add(a0, a4); a4 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a5), rt4, rp4, rq4); a1 = bb_add(a1, a5); a5 = d; }
+      { let d = ntt_root_mul(bb_sub(a2, a6), rt8, rp8, rq8); a2 = bb_add(a2, a6); a6 = d; }
+      { let d = ntt_root_mul(bb_sub(a3, a7), rt12, rp12, rq12); a3 = bb_add(a3, a7); a7 = d; }
+      { let d = bb_sub(a8, a12); a8 = bb_add(a8, a12); a12 = d; }
+      { let d = ntt_root_mul(bb_sub(a9, a13), rt4, rp4, rq4); a9 = bb_add(a9, a13); a13 = d; }
+      { let d = ntt_root_mul(bb_sub(a10, a14), rt8, rp8, rq8); a10 = bb_add(a10, a14); a14 = d; }
+      { let d = ntt_root_mul(bb_sub(a11, a15), rt12, rp12, rq12); a11 = bb_add(a11, a15); a15 = d; }
+      { let d = bb_sub(a0, a2); a0 = bb_add(a0, a2); a2 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a3), rt8, rp8, rq8); a1 = bb_add(a1, a3); a3 = d; }
+      { let d = bb_sub(a4, a6); a4 = bb_add(a4, a6); a6 = d; }
+      { let d = ntt_root_mul(bb_sub(a5, a7), rt8, rp8, rq8); a5 = bb_add(a5, a7); a7 = d; }
+      { let d = bb_sub(a8, a10); a8 = bb_add(a8, a10); a10 = d; }
+      { let d = ntt_root_mul(bb_sub(a9, a11), rt8, rp8, rq8); a9 = bb_add(a9, a11); a11 = d; }
+      { let d = bb_sub(a12, a14); a12 = bb_add(a12, a14); a14 = d; }
+      { let d = ntt_root_mul(bb_sub(a13, a15), rt8, rp8, rq8); a13 = bb_add(a13, a15); a15 = d; }
+      { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
+      { let d = bb_sub(a2, a3); a2 = bb_add(a2, a3); a3 = d; }
+      { let d = bb_sub(a4, a5); a4 = bb_add(a4, a5); a5 = d; }
+      { let d = bb_sub(a6, a7); a6 = bb_add(a6, a7); a7 = d; }
+      { let d = bb_sub(a8, a9); a8 = bb_add(a8, a9); a9 = d; }
+      { let d = bb_sub(a10, a11); a10 = bb_add(a10, a11); a11 = d; }
+      { let d = bb_sub(a12, a13); a12 = bb_add(a12, a13); a13 = d; }
+      { let d = bb_sub(a14, a15); a14 = bb_add(a14, a15); a15 = d; }
+    }
+    var v0 = bb_mul(select(a15, a0, jd == 0u), ntt_scale(jd + 0u * m));
+    var v1 = bb_mul(select(a7, a15, jd == 0u), ntt_scale(jd + 1u * m));
+    var v2 = bb_mul(select(a11, a7, jd == 0u), ntt_scale(jd + 2u * m));
+    var v3 = bb_mul(select(a3, a11, jd == 0u), ntt_scale(jd + 3u * m));
+    var v4 = bb_mul(select(a13, a3, jd == 0u), ntt_scale(jd + 4u * m));
+    var v5 = bb_mul(select(a5, a13, jd == 0u), ntt_scale(jd + 5u * m));
+    var v6 = bb_mul(select(a9, a5, jd == 0u), ntt_scale(jd + 6u * m));
+    var v7 = bb_mul(select(a1, a9, jd == 0u), ntt_scale(jd + 7u * m));
+    var v8 = bb_mul(select(a14, a1, jd == 0u), ntt_scale(jd + 8u * m));
+    var v9 = bb_mul(select(a6, a14, jd == 0u), ntt_scale(jd + 9u * m));
+    var v10 = bb_mul(select(a10, a6, jd == 0u), ntt_scale(jd + 10u * m));
+    var v11 = bb_mul(select(a2, a10, jd == 0u), ntt_scale(jd + 11u * m));
+    var v12 = bb_mul(select(a12, a2, jd == 0u), ntt_scale(jd + 12u * m));
+    var v13 = bb_mul(select(a4, a12, jd == 0u), ntt_scale(jd + 13u * m));
+    var v14 = bb_mul(select(a8, a4, jd == 0u), ntt_scale(jd + 14u * m));
+    var v15 = bb_mul(select(a0, a8, jd == 0u), ntt_scale(jd + 15u * m));
+    var v16 = 0u;
+    var v17 = 0u;
+    var v18 = 0u;
+    var v19 = 0u;
+    var v20 = 0u;
+    var v21 = 0u;
+    var v22 = 0u;
+    var v23 = 0u;
+    var v24 = 0u;
+    var v25 = 0u;
+    var v26 = 0u;
+    var v27 = 0u;
+    var v28 = 0u;
+    var v29 = 0u;
+    var v30 = 0u;
+    var v31 = 0u;
+    {
+      const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+      { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+      { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+      { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+      { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+      { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+      { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+      { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+      { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+      { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+      { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+      { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+      { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+      { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+      { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    }
+    let base = (lid / NTT_W) * 32u;
+    ntt_stage[ntt_stage_slot((base + 0u) * NTT_W + col, q)] = v0;
+    ntt_stage[ntt_stage_slot((base + 16u) * NTT_W + col, q)] = v1;
+    ntt_stage[ntt_stage_slot((base + 8u) * NTT_W + col, q)] = v2;
+    ntt_stage[ntt_stage_slot((base + 24u) * NTT_W + col, q)] = v3;
+    ntt_stage[ntt_stage_slot((base + 4u) * NTT_W + col, q)] = v4;
+    ntt_stage[ntt_stage_slot((base + 20u) * NTT_W + col, q)] = v5;
+    ntt_stage[ntt_stage_slot((base + 12u) * NTT_W + col, q)] = v6;
+    ntt_stage[ntt_stage_slot((base + 28u) * NTT_W + col, q)] = v7;
+    ntt_stage[ntt_stage_slot((base + 2u) * NTT_W + col, q)] = v8;
+    ntt_stage[ntt_stage_slot((base + 18u) * NTT_W + col, q)] = v9;
+    ntt_stage[ntt_stage_slot((base + 10u) * NTT_W + col, q)] = v10;
+    ntt_stage[ntt_stage_slot((base + 26u) * NTT_W + col, q)] = v11;
+    ntt_stage[ntt_stage_slot((base + 6u) * NTT_W + col, q)] = v12;
+    ntt_stage[ntt_stage_slot((base + 22u) * NTT_W + col, q)] = v13;
+    ntt_stage[ntt_stage_slot((base + 14u) * NTT_W + col, q)] = v14;
+    ntt_stage[ntt_stage_slot((base + 30u) * NTT_W + col, q)] = v15;
+    ntt_stage[ntt_stage_slot((base + 1u) * NTT_W + col, q)] = v16;
+    ntt_stage[ntt_stage_slot((base + 17u) * NTT_W + col, q)] = v17;
+    ntt_stage[ntt_stage_slot((base + 9u) * NTT_W + col, q)] = v18;
+    ntt_stage[ntt_stage_slot((base + 25u) * NTT_W + col, q)] = v19;
+    ntt_stage[ntt_stage_slot((base + 5u) * NTT_W + col, q)] = v20;
+    ntt_stage[ntt_stage_slot((base + 21u) * NTT_W + col, q)] = v21;
+    ntt_stage[ntt_stage_slot((base + 13u) * NTT_W + col, q)] = v22;
+    ntt_stage[ntt_stage_slot((base + 29u) * NTT_W + col, q)] = v23;
+    ntt_stage[ntt_stage_slot((base + 3u) * NTT_W + col, q)] = v24;
+    ntt_stage[ntt_stage_slot((base + 19u) * NTT_W + col, q)] = v25;
+    ntt_stage[ntt_stage_slot((base + 11u) * NTT_W + col, q)] = v26;
+    ntt_stage[ntt_stage_slot((base + 27u) * NTT_W + col, q)] = v27;
+    ntt_stage[ntt_stage_slot((base + 7u) * NTT_W + col, q)] = v28;
+    ntt_stage[ntt_stage_slot((base + 23u) * NTT_W + col, q)] = v29;
+    ntt_stage[ntt_stage_slot((base + 15u) * NTT_W + col, q)] = v30;
+    ntt_stage[ntt_stage_slot((base + 31u) * NTT_W + col, q)] = v31;
+  }
+  workgroupBarrier();
+  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R
+  if (t0 < m * NTT_W) {
+    for (var i = 0u; i < 32u; i++) {
+      let x = lid + i * wg;
+      dst[t0 * 32u + x] = ntt_stage[ntt_stage_slot(x, q)];
+    }
+  }
+}
