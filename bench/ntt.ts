@@ -178,7 +178,7 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   notables: { twiddleTables: false },
   montgomery: { shoup: false },
   split: { splitTables: true },
-  fused: { fuseLde: true },
+  unfused: { fuseLde: false },
   radix16: { maxRadix: 16 },
   wg64: { workgroup: 64 },
   wg128: { workgroup: 128 },
