@@ -6,11 +6,14 @@
  * and the Fq multiply rate of both limb layouts (8x32, 20x13; same job, checked) next to roofline.mjs. `MSM_LOGN=10,12` and `MSM_TUNE=c:S` narrow it;
  * `MSM_EXTRA` (a JSON array of MsmTuning) adds a row per size and tuning, e.g. `[{"mul13":false}]`
  * or `[{"wgInv":false},{"S":2}]` (the per-thread-inversion walker; other slot counts).
+ * `MSM_AB` (a JSON MsmTuning) times only the default (A) against that change (B) per size,
+ * alternating A and B runs after a warm-up (msmAb): same-plan rows read up to 15% apart when
+ * timed one after the other.
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { createProver, type Prover } from '../src/index.js';
-import type { MsmTuning } from '../src/kernels/msm-plan.js';
+import { SCALAR_HALVES, type MsmTuning } from '../src/kernels/msm-plan.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { FR_R } from '../src/params/bn254.js';
 import { benchFqLayouts, checkFq13 } from '../test/gpu/fq-layout-check.js';
@@ -87,14 +90,21 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
   const logns = (process.env.MSM_LOGN ?? '10,12,14,16,18,20,22').split(',').map(Number);
   const [tc, ts] = (process.env.MSM_TUNE ?? '').split(':').map((x) => (x ? Number(x) : undefined));
   // From 2^18 the other scalar-memory variant is timed too (fresh prover, so its pool bytes are
-  // its own): at 2^20 the default streams the scalars (ring of planes, 89 MiB) and the variant
-  // keeps all 8 planes (113 MiB, one submit), below 2^20 the reverse. MSM_MEM_COMPARE=0 skips it.
+  // its own): at 2^20 the default streams the scalars (ring of half-planes, 94 MiB) and the
+  // variant keeps all 16 (122 MiB, one submit), below 2^20 the reverse. MSM_MEM_COMPARE=0 skips it.
   const compare = process.env.MSM_MEM_COMPARE !== '0';
   for (const logn of logns) {
     const n = 1 << logn;
     const { bytes, dlog } = tiledBases(n);
     const { bytes: sc, expected } = scalarsAndExpected(n, dlog, 77 + logn);
     const tuning: MsmTuning = { c: tc, S: ts };
+    if (process.env.MSM_AB) {
+      const v = await msmAb(prover, bytes, sc, expected, tuning, { ...tuning, ...(JSON.parse(process.env.MSM_AB) as MsmTuning) });
+      ok &&= v.ok;
+      rows.push({ bench: 'msm-ab', logn, n, b: process.env.MSM_AB, ...v });
+      console.error(JSON.stringify(rows.at(-1)));
+      continue;
+    }
     const row = await timeMsm(prover, bytes, sc, expected, tuning);
     ok &&= row.ok;
     rows.push({ bench: 'msm', logn, n, variant: 'default', ...row });
@@ -109,10 +119,10 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
     if (compare && logn >= 18) {
       const other = await createProver({ gpu });
       try {
-        const lowMemory = row.planes === 8;
+        const lowMemory = row.planes === SCALAR_HALVES;
         const v = await timeMsm(other, bytes, sc, expected, { ...tuning, lowMemory });
         ok &&= v.ok;
-        rows.push({ bench: 'msm', logn, n, variant: lowMemory ? 'scalar ring' : 'all scalar planes', ...v });
+        rows.push({ bench: 'msm', logn, n, variant: lowMemory ? 'scalar ring' : 'all scalar half-planes', ...v });
         console.error(JSON.stringify(rows.at(-1)));
       } finally {
         other.destroy();
@@ -121,6 +131,37 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
   }
   prover.destroy();
   return { rows, ok };
+}
+
+/**
+ * A/B at one size: both tunings checked against the known answer, warmed up, then AB_REPS runs of
+ * each, alternating; medians of the GPU time and of each pass group.
+ */
+async function msmAb(prover: Prover, bases: Uint8Array, sc: Uint8Array, expected: InstanceType<typeof G>, a: MsmTuning, b: MsmTuning) {
+  const AB_REPS = 7;
+  const h = await prover.msmBases(bases);
+  try {
+    const good = (await h.msmProfiled(sc, a)).point.equals(expected) && (await h.msmProfiled(sc, b)).point.equals(expected);
+    await warmUp(() => h.msmProfiled(sc, a), 1500);
+    const runs: Record<'a' | 'b', { gpu: number[]; passes: Record<string, number[]> }> = { a: { gpu: [], passes: {} }, b: { gpu: [], passes: {} } };
+    for (let r = 0; r < AB_REPS; r++) {
+      for (const [k, t] of [['a', a], ['b', b]] as const) {
+        const x = await h.msmProfiled(sc, t);
+        runs[k].gpu.push(x.profiles.reduce((s, p) => s + (p?.gpuMs ?? 0), 0));
+        const by: Record<string, number> = {};
+        for (const p of x.profiles.flatMap((q) => q?.passes ?? [])) by[p.label] = (by[p.label] ?? 0) + (p.ms ?? 0);
+        for (const [l, ms] of Object.entries(by)) (runs[k].passes[l] ??= []).push(ms);
+      }
+    }
+    const summary = (k: 'a' | 'b') => ({
+      gpuMs: +median(runs[k].gpu).toFixed(3),
+      passes: Object.fromEntries(Object.entries(runs[k].passes).map(([l, v]) => [l, +median(v).toFixed(3)])),
+    });
+    const A = summary('a'), B = summary('b');
+    return { ok: good, reps: AB_REPS, aMs: A.gpuMs, bMs: B.gpuMs, bOverA: +(B.gpuMs / A.gpuMs).toFixed(3), aPasses: A.passes, bPasses: B.passes };
+  } finally {
+    h.destroy();
+  }
 }
 
 /** One size, one tuning: checked against the known answer, then 3 timed runs (best GPU time kept). */
@@ -143,7 +184,7 @@ async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint8Array, expect
     for (const p of best.profiles.flatMap((q) => q?.passes ?? [])) passes[p.label] = +((passes[p.label] ?? 0) + (p.ms ?? 0)).toFixed(3);
     const gpuMs = best.profiles.reduce((s, p) => s + (p?.gpuMs ?? 0), 0);
     const plan = best.plans[0];
-    return { ok: good, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes, mul13: plan.mul13, wgInv: plan.wgInv,
+    return { ok: good, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes, mul13: plan.mul13, wgInv: plan.wgInv, riders: plan.riders,
       gpuMs: +gpuMs.toFixed(3), wallMs: +median(walls).toFixed(3), passes, poolBytes: best.poolBytes, planPoolBytes: plan.poolBytes };
   } finally {
     h.destroy();

@@ -35,7 +35,7 @@ export async function msmBenchGpu({ prover, params, report }: ModeContext): Prom
   const rng = new SplitMix64(0xb1);
   const pts = seededPoints(rng, n);
   const ks = Array.from({ length: n }, () => seededScalar(rng));
-  // lowmem: one window per batch and a ring of scalar planes, the plan 2^20 gets by default.
+  // lowmem: one window per batch and a ring of scalar half-planes, the plan 2^20 gets by default.
   const lowmem = params.get('lowmem') === '1';
   const h = await prover.msmBases(pts);
   try {
@@ -47,7 +47,7 @@ export async function msmBenchGpu({ prover, params, report }: ModeContext): Prom
       for (const p of r.profiles[0]?.passes ?? []) byPass[p.label] = (byPass[p.label] ?? 0) + (p.ms ?? 0);
       report(`msm 2^${logn} rep ${rep}`, 'info', ms, {
         n, plan: r.plans[0], gpuMs: r.profiles[0]?.gpuMs ?? null, source: r.profiles[0]?.source, passes: byPass, poolBytes: r.poolBytes,
-        detail: `pool ${r.poolBytes} B (plan estimate ${r.plans[0].poolBytes} B), ${r.plans[0].planes} scalar planes, c=${r.plans[0].c}, ${r.plans[0].batches} batches`,
+        detail: `pool ${r.poolBytes} B (plan estimate ${r.plans[0].poolBytes} B), ${r.plans[0].planes} scalar half-planes, c=${r.plans[0].c}, ${r.plans[0].batches} batches`,
       });
     }
   } finally {

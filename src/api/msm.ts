@@ -8,7 +8,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
 import { FQ_P, FR_R, fromLimbs, fromMont, toLimbs } from '../params/bn254.js';
 import { runMsm, uploadBases } from '../kernels/msm.js';
-import { msmPlan, type MsmPlan, type MsmTuning } from '../kernels/msm-plan.js';
+import { msmPlan, SCALAR_HALVES, type MsmPlan, type MsmTuning } from '../kernels/msm-plan.js';
 import type { ProfileReport } from '../gpu/profiler.js';
 import type { ApiEnv } from './env.js';
 
@@ -101,26 +101,35 @@ function encodePoints(points: MsmPoints): { words: Uint32Array; n: number; ident
 }
 
 /**
- * Scalars as 8 word planes (word k of scalar i at k·n + i, see ScalarPlanes in
- * src/kernels/msm.ts): written in that order here, so no transpose pass is needed.
+ * Scalars as 16 half-planes (bits [16h, 16h + 16) of scalar i at h·n + i, see ScalarPlanes in
+ * src/kernels/msm.ts): written in that order here, so no transpose pass is needed. One spare
+ * element at the end: uploads round each plane up to whole words.
  */
-function encodeScalars(scalars: MsmScalars, n: number): Uint32Array {
-  const words = new Uint32Array(8 * n);
+function encodeScalars(scalars: MsmScalars, n: number): Uint16Array<ArrayBuffer> {
+  const halves = new Uint16Array(SCALAR_HALVES * n + 1);
+  const put = (i: number, words: ArrayLike<number>) => {
+    for (let k = 0; k < 8; k++) {
+      halves[2 * k * n + i] = words[k] & 0xffff;
+      halves[(2 * k + 1) * n + i] = words[k] >>> 16;
+    }
+  };
   if (scalars instanceof Uint8Array) {
     if (scalars.length !== 32 * n) throw new ProverError('INVALID_LENGTH', `packed scalars have ${scalars.length} bytes; need 32 per point (${32 * n})`);
+    const w = new Uint32Array(8);
     for (let i = 0; i < n; i++) {
-      if (!beToWords(scalars, 32 * i, words, i, R_LIMBS, n)) throw new ProverError('NON_CANONICAL', `scalar ${i} is >= r; reduce it mod r`);
+      if (!beToWords(scalars, 32 * i, w, 0, R_LIMBS)) throw new ProverError('NON_CANONICAL', `scalar ${i} is >= r; reduce it mod r`);
+      put(i, w);
     }
-    return words;
+    return halves;
   }
   if (!Array.isArray(scalars)) throw new ProverError('INVALID_ARGUMENT', 'scalars must be a bigint[] or a Uint8Array of 32-byte big-endian scalars');
   if (scalars.length !== n) throw new ProverError('INVALID_LENGTH', `${scalars.length} scalars for ${n} points`);
   scalars.forEach((k, i) => {
     if (typeof k !== 'bigint') throw new ProverError('INVALID_ARGUMENT', `scalars[${i}] is not a bigint`);
     if (k < 0n || k >= FR_R) throw new ProverError('NON_CANONICAL', `scalars[${i}] is not in [0, r); reduce it mod r`);
-    toLimbs(k).forEach((w, j) => { words[j * n + i] = w; });
+    put(i, toLimbs(k));
   });
-  return words;
+  return halves;
 }
 
 /** Horner fold of the window sums: sum_j 2^(j·c) G_j. */
@@ -161,7 +170,7 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
       alive();
       if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed');
       const sw = encodeScalars(scalars, n);
-      for (const i of identity) for (let k = 0; k < 8; k++) sw[k * n + i] = 0;
+      for (const i of identity) for (let h = 0; h < SCALAR_HALVES; h++) sw[h * n + i] = 0;
       return ctx.run(async () => {
         let point = G1.ZERO;
         const plans: MsmPlan[] = [];
@@ -169,7 +178,7 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
         let poolBytes = 0;
         for (const c of chunks) {
           const plan = msmPlan(c.n, tuning);
-          const r = await runMsm(ctx, c.buf, { words: sw, stride: n, start: c.start }, plan, profile);
+          const r = await runMsm(ctx, c.buf, { halves: sw, stride: n, start: c.start }, plan, profile);
           point = point.add(foldWindows(r.windows, plan));
           plans.push(plan);
           profiles.push(r.profile);

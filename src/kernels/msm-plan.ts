@@ -1,7 +1,7 @@
 /**
  * MSM plan: window size c, slots per walker thread S, walker thread count, segment length of
  * the bucket reduction, how many windows run per batch, and how many of the 8 scalar word
- * planes stay on the GPU at once, chosen per n (pure; unit-tested), plus the pool-byte
+ * half-planes stay on the GPU at once, chosen per n (pure; unit-tested), plus the pool-byte
  * estimate the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
  * @module
  */
@@ -37,16 +37,25 @@ export interface MsmPlan {
   /** log2 of the group merged per reduction level (msm_reduce_level), K -> 1 */
   levels: number[];
   /**
-   * Scalar word planes resident on the GPU (plane k = word k of every scalar). 8: all, one
-   * upload and one submit. Fewer: a ring, word k in slot k mod planes, each plane uploaded
-   * once just before the first batch that needs it (a submit per such batch); the sort stage
-   * is the only reader, and a batch of windows needs at most 2-3 consecutive words.
+   * Scalar half-planes resident on the GPU (plane h = bits [16h, 16h + 16) of every scalar, two
+   * scalars a word). SCALAR_HALVES (16): all, one upload and one submit. Fewer: a ring, half h in
+   * slot h mod planes, each uploaded once just before the first batch that needs it (a submit
+   * per such batch); the sort stage is the only reader, and one window (c + 1 <= 17 bits) needs
+   * at most 2 consecutive halves. Halves, not words: at 2^20 the ring of 2 takes 4 MiB, not 8.
    */
   planes: number;
   /** walker multiplies on 13-bit limbs (fq_mul13) instead of 8x32 */
   mul13: boolean;
   /** walker entry msm_walk_wg: one inversion per workgroup and step, not per thread */
   wgInv: boolean;
+  /**
+   * Batch b's bucket reduction rides along in later dispatches (extra workgroups) instead of
+   * running alone after batch b: its first pass beside batch b + 1's fix-up, its merging level
+   * beside batch b + 2's walk. Costs a ring of two batches' bucket sums; the first pass's pairs go
+   * to the second reduction list instead of partials. Only with wgInv and more than one batch.
+   * H100 2^20: 89.1 -> 67.6 ms (reduce 33 -> 3 ms, walk +5, fix-up +4; bench/RESULTS.md).
+   */
+  riders: boolean;
   /** estimated peak pool bytes (bases included) with this plan */
   poolBytes: number;
 }
@@ -68,13 +77,15 @@ export interface MsmTuning {
    * 140 -> 38, 2^22 628 -> 158 (bench/RESULTS.md); false keeps the per-thread inversion.
    */
   wgInv?: boolean;
+  /** riders (MsmPlan.riders) where they apply; default true, false for the bench's A/B */
+  riders?: boolean;
   /** bytes for the kept reduction pairs of all windows (default RED_PAIR_BYTES); tests shrink it */
   pairBytes?: number;
   /** scratch bytes a batch may use (entries + bucket sums); default 8 MiB */
   scratchBytes?: number;
   /**
-   * true: stream the scalar planes through a ring even under the memory budget; false: keep
-   * all 8 planes even over it (one submit); unset: by MSM_MEM_BUDGET. For tests and benches.
+   * true: stream the scalar half-planes through a ring even under the memory budget; false: keep
+   * all 16 even over it (one submit); unset: by MSM_MEM_BUDGET. For tests and benches.
    */
   lowMemory?: boolean;
 }
@@ -163,7 +174,7 @@ export function defaultSlots(n: number, wgInv: boolean): number {
  * The plan for n points. Windows per batch (nwin), slice length and scalar planes are searched
  * under MSM_MEM_BUDGET for the most walker threads (up to WALK_TARGET_THREADS, or
  * WALK_TARGET_THREADS_WG with wgInv), then the most
- * windows per batch (fewer submits, more reduction threads), then all 8 planes (one upload).
+ * windows per batch (fewer submits, more reduction threads), then all 16 half-planes (one upload).
  * `scratchBytes` or `lowMemory` in the tuning fix nwin and planes the old way (tests, benches).
  */
 export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
@@ -178,22 +189,24 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   const K = Math.min(M, 2 ** Math.floor(Math.log2((t.pairBytes ?? RED_PAIR_BYTES) / (192 * T))));
   const shape = (nwin: number, slice: number, planes: number): MsmPlan => {
     const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
-    const base = { n, c, T, M, S, nwin, batches: Math.ceil(T / nwin), walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv };
+    const batches = Math.ceil(T / nwin);
+    const riders = wgInv && batches > 1 && (t.riders ?? true);
+    const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {
     // Per window: n entries of 4 bytes + M bucket sums of 96 bytes (projective).
     const nwin = Math.max(1, Math.min(T, Math.floor((t.scratchBytes ?? 8 * 2 ** 20) / (4 * n + 96 * M))));
-    const full = shape(nwin, t.slice ?? 16, 8);
+    const full = shape(nwin, t.slice ?? 16, SCALAR_HALVES);
     if (t.lowMemory === false || (full.poolBytes <= MSM_MEM_BUDGET && t.lowMemory !== true)) return full;
     return shape(nwin, t.slice ?? 16, ringPlanes(c, T, nwin));
   }
   let best: MsmPlan | null = null;
-  const key = (p: MsmPlan) => [Math.min(p.walkThreads, target), p.nwin, p.planes === 8 ? 1 : 0];
+  const key = (p: MsmPlan) => [Math.min(p.walkThreads, target), p.nwin, p.planes === SCALAR_HALVES ? 1 : 0];
   const better = (a: number[], b: number[]) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i]; return false; };
   for (let nwin = 1; nwin <= T; nwin++) {
     for (const slice of t.slice ? [t.slice] : SLICES.filter((s) => s >= minSlice(n, M))) {
-      for (const planes of [8, ringPlanes(c, T, nwin)]) {
+      for (const planes of [SCALAR_HALVES, ringPlanes(c, T, nwin)]) {
         const p = shape(nwin, slice, planes);
         if (p.poolBytes <= MSM_MEM_BUDGET && (!best || better(key(p), key(best)))) best = p;
       }
@@ -206,9 +219,25 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
 /** Buckets per thread of the first reduction pass (a running sum of 4: 8 additions, 2 doublings). */
 export const RED_SEG1 = 4;
 
-/** Bytes of the walker's partials buffer, which the batch's first reduction pass reuses as scratch. */
-export function partialsBytes(p: Pick<MsmPlan, 'walkThreads' | 'S' | 'nwin' | 'M' | 'seg1'>): number {
-  return Math.max(64 * p.walkThreads * p.S, 192 * p.nwin * (p.M / p.seg1));
+/**
+ * Bytes of the walker's partials buffer, which the batch's first reduction pass reuses as scratch
+ * (without riders; with them the walker still needs its partials then, see reduceScratchBytes).
+ */
+export function partialsBytes(p: Pick<MsmPlan, 'walkThreads' | 'S' | 'nwin' | 'M' | 'seg1' | 'riders'>): number {
+  return Math.max(64 * p.walkThreads * p.S, p.riders ? 0 : firstPassBytes(p));
+}
+
+/** Pairs of a batch's first reduction pass (192 bytes each: W and S̃ projective). */
+function firstPassBytes(p: Pick<MsmPlan, 'nwin' | 'M' | 'seg1'>): number {
+  return 192 * p.nwin * (p.M / p.seg1);
+}
+
+/**
+ * Bytes of the second reduction list: the final levels' ping-pong partner, and with riders also
+ * the first pass's scratch during the batches (idle then).
+ */
+export function reduceScratchBytes(p: Pick<MsmPlan, 'T' | 'K' | 'nwin' | 'M' | 'seg1' | 'riders'>): number {
+  return Math.max(192 * p.T * levelOut(p.K), p.riders ? firstPassBytes(p) : 0);
 }
 
 /**
@@ -231,16 +260,24 @@ export function reduceLevels(K: number): number[] {
   return levels;
 }
 
-/** Scalar words [lo, hi] the digits of windows [w0, w0 + nw) read (bits [w0·c - 1, (w0 + nw)·c)). */
-export function batchWords(c: number, w0: number, nw: number): [number, number] {
-  return [Math.max(0, w0 * c - 1) >> 5, Math.min(7, ((w0 + nw) * c - 1) >> 5)];
+/** Half-planes of a 256-bit scalar (16 bits each). */
+export const SCALAR_HALVES = 16;
+
+/** Scalar halves [lo, hi] the digits of windows [w0, w0 + nw) read (bits [w0·c - 1, (w0 + nw)·c)). */
+export function batchHalves(c: number, w0: number, nw: number): [number, number] {
+  return [Math.max(0, w0 * c - 1) >> 4, Math.min(SCALAR_HALVES - 1, ((w0 + nw) * c - 1) >> 4)];
 }
 
-/** Ring size: the most words any batch needs at once (every batch's words land in distinct slots). */
+/** Words of one half-plane slot on the GPU: two scalars a word. */
+export function halfPlaneWords(n: number): number {
+  return Math.ceil(n / 2);
+}
+
+/** Ring size: the most halves any batch needs at once (every batch's halves land in distinct slots). */
 export function ringPlanes(c: number, T: number, nwin: number): number {
   let most = 1;
   for (let w0 = 0; w0 < T; w0 += nwin) {
-    const [lo, hi] = batchWords(c, w0, Math.min(nwin, T - w0));
+    const [lo, hi] = batchHalves(c, w0, Math.min(nwin, T - w0));
     most = Math.max(most, hi - lo + 1);
   }
   return most;
@@ -253,15 +290,16 @@ export function levelOut(K: number): number {
 
 /**
  * Pool bytes of one MSM, as src/kernels/msm.ts acquires them (BufferPool.bucketSize): bases
- * 64n, scalar planes 4n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
- * 96·nb, walker partials 64·S·threads (one leading piece per slice), reduction pairs of all
- * windows (two ping-pong lists). At 2^20 (c = 16, nwin = 1, 16384 walker threads, S = 8):
- * bases 64 + planes 4·planes + entries 4 + bucket sums 3 + partials 8 + pairs 6 + 1.5 + counts
- * and offsets 0.5 MiB, i.e. about 119 MiB with all 8 planes and 95 MiB (99.6 MB) with a ring of 2.
+ * 64n, scalar half-planes 2n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
+ * 96·nb (two batches' with riders), walker partials 64·S·threads (one leading piece per slice),
+ * reduction pairs of all windows (two lists, the second also the riders' scratch). At 2^20
+ * (c = 16, nwin = 1, 16384 walker threads, S = 8, riders): bases 64 + 2 half-planes 4 + entries
+ * 4 + bucket sums 2·3 + partials 8 + pairs 6 + 1.5 + counts and offsets 0.5 MiB, i.e. about 94
+ * MiB (98.6 MB); all 16 half-planes would add 28 MiB.
  */
 export function msmPoolBytes(p: Omit<MsmPlan, 'poolBytes'>): number {
   const b = BufferPool.bucketSize;
   const nb = p.nwin * p.M;
-  return b(64 * p.n) + b(4 * p.n * p.planes) + 2 * b(4 * (nb + 1)) + b(4 * Math.ceil((nb + 1) / (2 * SORT_WG)))
-    + b(4 * p.n * p.nwin) + b(96 * nb) + b(partialsBytes(p)) + b(192 * p.T * p.K) + b(192 * p.T * levelOut(p.K));
+  return b(64 * p.n) + b(4 * halfPlaneWords(p.n) * p.planes) + 2 * b(4 * (nb + 1)) + b(4 * Math.ceil((nb + 1) / (2 * SORT_WG)))
+    + b(4 * p.n * p.nwin) + b(96 * nb * (p.riders ? 2 : 1)) + b(partialsBytes(p)) + b(192 * p.T * p.K) + b(reduceScratchBytes(p));
 }

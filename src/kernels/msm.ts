@@ -12,10 +12,12 @@ import type { BindingKind } from '../gpu/pipeline-cache.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
-import { batchWords, levelOut, partialsBytes, PREP_WG, RED_WG, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
+import { batchHalves, halfPlaneWords, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
 
 const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
-const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform'];
+// Walker and fix-up: bases, offsets, entries, bucket sums, partials, params, then the riders'
+// input and output pair lists (bound to something distinct even without riders).
+const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform', 'read-only-storage', 'storage'];
 const RED_B: BindingKind[] = ['read-only-storage', 'storage', 'uniform'];
 export const PREP_B: BindingKind[] = ['storage', 'storage', 'uniform'];
 
@@ -32,9 +34,9 @@ export function prepConsts(ctx: GpuContext, kernel: KernelName): Record<string, 
   return kernel === 'msm_prep' ? { PREP_WG, G1_MUL13: g1Mul13(ctx) } : { PREP_WG };
 }
 
-/** The 8-word MsmParams uniform of every MSM kernel, unused words zero. */
+/** The MsmParams uniform of every MSM kernel (8 words, 16 for msm_walk's), unused words zero. */
 export function uniform(ctx: GpuContext, words: number[]): GPUBuffer {
-  const data = new Uint32Array(8);
+  const data = new Uint32Array(16);
   data.set(words);
   return ctx.uploadUniform(data, 'msm params');
 }
@@ -87,10 +89,11 @@ export interface MsmRunResult {
 }
 
 /**
- * Scalars as 8 word planes: word k of scalar i at words[k·stride + start + i] (i < plan.n).
- * Planes keep each word of a chunk contiguous, so the ring below uploads one plane per write.
+ * Scalars as 16 half-planes: bits [16h, 16h + 16) of scalar i at halves[h·stride + start + i]
+ * (i < plan.n), and one readable element past the last plane's end. Planes keep each half of a
+ * chunk contiguous, so the ring below uploads one plane per write.
  */
-export interface ScalarPlanes { words: Uint32Array; stride: number; start: number }
+export interface ScalarPlanes { halves: Uint16Array<ArrayBuffer>; stride: number; start: number }
 
 /** One MSM over uploaded bases and planar scalars (< r, identity points' scalars zeroed). */
 export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarPlanes, plan: MsmPlan, profile = false): Promise<MsmRunResult> {
@@ -98,7 +101,11 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   const nbMax = nwin * M;
   const sortP = { MSM_C: c, MSM_M: M, SORT_WG };
   const G1_MUL13 = g1Mul13(ctx);
-  const walkP = { WALK_S: S, WALK_WG, WALK_MUL13: plan.mul13 ? 1 : 0, G1_MUL13 };
+  const redP = { MSM_M: M, RED_SEG: plan.seg1, RED_WG, G1_MUL13 };
+  // The reduction's constants only where riders use them: other walkers stay one pipeline per S
+  // across window sizes (a CPU adapter compiles each for about a minute).
+  const rideP = plan.riders ? { MSM_M: M, RED_SEG: plan.seg1, WALK_RIDERS: 1 } : { MSM_M: 1, RED_SEG: 1, WALK_RIDERS: 0 };
+  const walkP = { WALK_S: S, WALK_WG, WALK_MUL13: plan.mul13 ? 1 : 0, G1_MUL13, ...rideP };
   const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await Promise.all([
     ctx.pipelines.get('msm_sort', 'msm_count', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scan_blocks', sortP, SORT_B),
@@ -108,8 +115,8 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     // msm_walk_wg: one inversion per workgroup and step (plan.wgInv); same bindings and outputs.
     ctx.pipelines.get('msm_walk', plan.wgInv ? 'msm_walk_wg' : 'msm_walk', walkP, WALK_B),
     ctx.pipelines.get('msm_walk', 'msm_fixup', walkP, WALK_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', { MSM_M: M, RED_SEG: plan.seg1, RED_WG, G1_MUL13 }, RED_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_level', { MSM_M: M, RED_SEG: plan.seg1, RED_WG, G1_MUL13 }, RED_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', redP, RED_B),
+    ctx.pipelines.get('msm_reduce', 'msm_reduce_level', redP, RED_B),
   ]);
   const held: GPUBuffer[] = [];
   const acquire = (bytes: number, label: string) => {
@@ -117,15 +124,18 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     held.push(b);
     return b;
   };
-  const scalarBuf = acquire(4 * n * planes, 'msm scalars');
+  const slotWords = halfPlaneWords(n);
+  const scalarBuf = acquire(4 * slotWords * planes, 'msm scalars');
   const counts = acquire((nbMax + 1) * 4, 'msm counts');
   const offsets = acquire((nbMax + 1) * 4, 'msm offsets');
   const nblocks = Math.ceil((nbMax + 1) / (2 * SORT_WG));
   const bsums = acquire(nblocks * 4, 'msm block sums');
   const entries = acquire(n * nwin * 4, 'msm entries');
-  const bsum = acquire(nbMax * 96, 'msm bucket sums');
+  // With riders, a ring of two batches' bucket sums: batch b walks into slot b % 2 while its
+  // dispatches reduce slot (b - 1) % 2.
+  const bsum = acquire(nbMax * 96 * (plan.riders ? 2 : 1), 'msm bucket sums');
   const partials = acquire(partialsBytes(plan), 'msm partials');
-  const pairs = [acquire(T * plan.K * 192, 'msm reduction pairs'), acquire(T * levelOut(plan.K) * 192, 'msm reduction pairs')];
+  const pairs = [acquire(T * plan.K * 192, 'msm reduction pairs'), acquire(reduceScratchBytes(plan), 'msm reduction pairs')];
   const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 10 * plan.batches + plan.levels.length);
   let enc = ctx.device.createCommandEncoder({ label: 'msm' });
   let encoded = false;
@@ -142,51 +152,108 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   const planesUpTo = (hi: number) => {
     if (next > hi) return;
     if (encoded) submit();
-    const { words, stride, start } = scalars;
-    for (; next <= hi; next++) {
-      ctx.device.queue.writeBuffer(scalarBuf, 4 * n * (next % planes), words.buffer, words.byteOffset + 4 * (next * stride + start), 4 * n);
-    }
+    const { halves, stride, start } = scalars;
+    // 2·slotWords elements: n rounded up to whole words (the spare one is never read as a digit).
+    for (; next <= hi; next++) ctx.device.queue.writeBuffer(scalarBuf, 4 * slotWords * (next % planes), halves, next * stride + start, 2 * slotWords);
   };
-  if (planes === 8) planesUpTo(7);
+  // threads: dispatch1d (2-D past 65535 groups); groups: exactly that many 1-D (walk, fix-up: riders
+  // find themselves by workgroup index).
+  const stage = (label: string, pipe: GPUComputePipeline, group: GPUBindGroup, size: { threads: number } | { groups: number }, wg = SORT_WG) => {
+    const pass = prof.beginPass(enc, label);
+    if ('threads' in size) dispatch(pass, ctx, pipe, group, size.threads, wg);
+    else {
+      pass.setPipeline(pipe);
+      pass.setBindGroup(0, group);
+      pass.dispatchWorkgroups(size.groups);
+    }
+    pass.end();
+  };
+  const param = (words: number[]) => {
+    const prm = uniform(ctx, words);
+    held.push(prm);
+    return prm;
+  };
+  // The first reduction pass makes pairs of seg1 buckets, straight into the kept list when
+  // seg1 = seg, else into scratch (partials, or with riders pairs[1]) and one level merges
+  // seg / seg1 of them into each kept pair.
+  const staged = plan.seg1 < plan.seg;
+  const K1 = M / plan.seg1;
+  const scratch = plan.riders ? pairs[1] : partials;
+  /** The reduction of batch w0 (nw windows, bucket sums from bucket bofs of bsum): its two steps. */
+  interface Reduction { w0: number; nw: number; bofs: number }
+  const segStep = (r: Reduction) => ({ threads: r.nw * K1, out: staged ? 0 : r.w0 * plan.K, dst: staged ? scratch : pairs[0] });
+  const levelStep = (r: Reduction) => ({ threads: r.nw * plan.K, out: r.w0 * plan.K });
+  const levelPrm = (r: Reduction) => param([n, 0, r.nw, 0, 0, K1, Math.log2(plan.seg / plan.seg1), levelStep(r).out]);
+  // The steps on their own (msm_reduce): bucket sums bound from their slot on.
+  const segAlone = (r: Reduction) => {
+    const seg = segStep(r);
+    const src = { buffer: bsum, offset: 96 * r.bofs, size: 96 * r.nw * M };
+    const gSeg = ctx.device.createBindGroup({
+      layout: ctx.pipelines.layout(RED_B),
+      entries: [{ binding: 0, resource: src }, { binding: 1, resource: { buffer: seg.dst } }, { binding: 2, resource: { buffer: param([n, r.w0, r.nw, 0, 0, 0, 0, seg.out]) } }],
+    });
+    stage('reduce', pSeg, gSeg, { threads: seg.threads }, RED_WG);
+  };
+  const levelAlone = (r: Reduction) => {
+    stage('reduce', pWin, bindGroup(ctx, RED_B, [scratch, pairs[0], levelPrm(r)]), { threads: levelStep(r).threads }, RED_WG);
+  };
+  const NO_RIDER = 0xffffffff;
+  // With riders, batch b's first reduction pass rides in batch b + 1's fix-up and its merging level
+  // (staged plans) in batch b + 2's walk: the level's pairs are few (2048 threads at 2^20), so
+  // the walk barely notices them, and the first pass's 8192 short chains take about as long as
+  // the fix-up they ride in. Both read only what earlier dispatches finished: bucket sums of the
+  // other ring slot, the scratch pairs of the fix-up before.
+  let toSeg: Reduction | null = null;
+  let toLevel: Reduction | null = null;
+  if (planes === SCALAR_HALVES) planesUpTo(SCALAR_HALVES - 1);
   try {
-    for (let w0 = 0; w0 < T; w0 += nwin) {
+    for (let bi = 0, w0 = 0; w0 < T; bi++, w0 += nwin) {
       const nw = Math.min(nwin, T - w0);
       const nb = nw * M;
-      planesUpTo(batchWords(c, w0, nw)[1]);
-      const prm = uniform(ctx, [n, w0, nw, nb, plan.walkThreads, planes]);
-      held.push(prm);
+      const bofs = plan.riders ? (bi % 2) * nbMax : 0;
+      planesUpTo(batchHalves(c, w0, nw)[1]);
+      const prm = param([n, w0, nw, nb, plan.walkThreads, planes]);
       enc.clearBuffer(counts, 0, (nb + 1) * 4);
-      enc.clearBuffer(bsum, 0, nb * 96);
+      enc.clearBuffer(bsum, 96 * bofs, nb * 96);
       const gSort = bindGroup(ctx, SORT_B, [scalarBuf, counts, offsets, bsums, entries, prm]);
-      const gWalk = bindGroup(ctx, WALK_B, [bases, offsets, entries, bsum, partials, prm]);
-      // First reduction pass: pairs of seg1 buckets, straight into the kept list when seg1 = seg,
-      // else into scratch (partials) and one level merges seg / seg1 of them into each kept pair.
-      const staged = plan.seg1 < plan.seg;
-      const K1 = M / plan.seg1;
-      const prmSeg = uniform(ctx, [n, w0, nw, nb, 0, 0, 0, staged ? 0 : w0 * plan.K]);
-      const prmLvl = uniform(ctx, [n, 0, nw, 0, 0, K1, Math.log2(plan.seg / plan.seg1), w0 * plan.K]);
-      held.push(prmSeg, prmLvl);
-      const gRed = bindGroup(ctx, RED_B, [bsum, staged ? partials : pairs[0], prmSeg]);
-      const gLvl = bindGroup(ctx, RED_B, [partials, pairs[0], prmLvl]);
-      const stage = (label: string, pipe: GPUComputePipeline, group: GPUBindGroup, threads: number, wg: number, groups?: number) => {
-        const pass = prof.beginPass(enc, label);
-        if (groups !== undefined) {
-          pass.setPipeline(pipe);
-          pass.setBindGroup(0, group);
-          pass.dispatchWorkgroups(groups);
-        } else dispatch(pass, ctx, pipe, group, threads, wg);
-        pass.end();
+      stage('count', pCount, gSort, { threads: n * nw });
+      stage('scan', pBlocks, gSort, { groups: Math.ceil((nb + 1) / (2 * SORT_WG)) });
+      stage('scan', pTotals, gSort, { groups: 1 });
+      stage('scan', pAdd, gSort, { threads: nb + 1 });
+      stage('scatter', pScatter, gSort, { threads: n * nw });
+      const walkGroups = plan.walkThreads / WALK_WG;
+      const fixGroups = Math.ceil(nb / WALK_WG);
+      // Walker params with a rider (rkind 1: first pass of r, 2: merging level of r) or none.
+      const walkBind = (rkind: number, r: Reduction | null, rgroup0: number) => {
+        const seg = r && rkind === 1 ? segStep(r) : null;
+        const threads = !r ? 0 : rkind === 1 ? seg!.threads : levelStep(r).threads;
+        const out = !r ? 0 : rkind === 1 ? seg!.out : levelStep(r).out;
+        const prmW = param([n, w0, nw, nb, plan.walkThreads, planes, 0, 0, bofs, r ? rgroup0 : NO_RIDER, threads, rkind, r?.bofs ?? 0, Math.log2(plan.seg / plan.seg1), out, 0]);
+        // Rider input and output lists, distinct buffers: the first pass writes seg.dst (scratch =
+        // pairs[1] with riders, or the kept pairs[0]); the level reads scratch and writes pairs[0].
+        const [rin, rout] = seg && seg.dst === scratch ? [pairs[0], pairs[1]] : [pairs[1], pairs[0]];
+        return { group: bindGroup(ctx, WALK_B, [bases, offsets, entries, bsum, partials, prmW, rin, rout]), riderGroups: Math.ceil(threads / WALK_WG) };
       };
-      stage('count', pCount, gSort, n * nw, SORT_WG);
-      stage('scan', pBlocks, gSort, 0, SORT_WG, Math.ceil((nb + 1) / (2 * SORT_WG)));
-      stage('scan', pTotals, gSort, 0, SORT_WG, 1);
-      stage('scan', pAdd, gSort, nb + 1, SORT_WG);
-      stage('scatter', pScatter, gSort, n * nw, SORT_WG);
-      stage('walk', pWalk, gWalk, 0, WALK_WG, plan.walkThreads / WALK_WG);
-      stage('fixup', pFix, gWalk, nb, WALK_WG);
-      stage('reduce', pSeg, gRed, 0, RED_WG, Math.ceil((nw * K1) / RED_WG));
-      if (staged) stage('reduce', pWin, gLvl, 0, RED_WG, Math.ceil((nw * plan.K) / RED_WG));
+      const w = walkBind(2, toLevel, walkGroups);
+      stage('walk', pWalk, w.group, { groups: walkGroups + w.riderGroups });
+      toLevel = null;
+      const f = walkBind(1, toSeg, fixGroups);
+      if (toSeg) stage('fixup', pFix, f.group, { groups: fixGroups + f.riderGroups });
+      else stage('fixup', pFix, f.group, { threads: nb }, WALK_WG);
+      if (toSeg && staged) toLevel = toSeg;
+      toSeg = { w0, nw, bofs };
+      if (!plan.riders) {
+        segAlone(toSeg);
+        if (staged) levelAlone(toSeg);
+        toSeg = null;
+      }
       encoded = true;
+    }
+    // What the last batches left: the level before the first pass that overwrites its scratch.
+    if (toLevel) levelAlone(toLevel);
+    if (toSeg) {
+      segAlone(toSeg);
+      if (staged) levelAlone(toSeg);
     }
     // Reduction levels over all T windows at once: K pairs per window -> 1, ping-pong.
     let kin = plan.K;

@@ -13,7 +13,8 @@ test(`msm equals noble (n = 1 .. 2^${LOGN}, edge cases) and arkworks vectors`, a
   const steps = result.rows.filter((r) => r.status === 'ok').map((r) => r.step);
   for (const s of ['fq mul/add/sub/inv', 'fq13 mul (20x13-bit) vs bigint', 'msm all zero scalars', 'msm scalars 1 and r-1', 'msm identity points', 'msm repeated point',
     'msm P and -P, same scalars', 'msm sparse (90% zeros)', 'msm all scalars equal', `msm random n=${1 << Number(LOGN)}`,
-    'msm low memory, 1 window(s) per batch', 'msm low memory, 3 window(s) per batch, 8x32 per-thread-inversion walker', 'msm error not on curve', 'msm error scalar >= r', 'msm usable after errors',
+    'msm low memory, 1 window(s) per batch, staged reduction, riders', 'msm low memory, 2 window(s) per batch, riders', 'msm low memory, 2 window(s) per batch',
+    'msm low memory, 3 window(s) per batch, staged reduction, 8x32 per-thread-inversion walker', 'msm error not on curve', 'msm error scalar >= r', 'msm usable after errors',
     // the workgroup-inversion walker (wgInv): S = 1 and 2, both multiplies, odd n with idle threads
     `msm wgInv S=2 random n=${1 << Number(LOGN)}`, `msm wgInv S=1 8x32 random n=${1 << Number(LOGN)}`, 'msm wgInv S=2 8x32 random n=777', 'msm wgInv S=1 random n=1000',
     'msm wgInv S=1 identity points', 'msm wgInv S=2 repeated point', 'msm wgInv S=1 8x32 repeated point', 'msm wgInv S=1 P and -P, same scalars',

@@ -10,7 +10,7 @@ import { pippenger } from '@noble/curves/abstract/curve.js';
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { fqCheck } from '../../src/kernels/msm.js';
-import { msmPlan, WALK_WG, type MsmPlan } from '../../src/kernels/msm-plan.js';
+import { msmPlan, RED_SEG1, WALK_WG, type MsmPlan } from '../../src/kernels/msm-plan.js';
 import { bucketCsr, windowCount } from '../../src/ref/msm.js';
 import { FQ_P, FR_R, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/errors.js';
@@ -167,8 +167,14 @@ export async function checkMsmErrors(prover: Prover): Promise<MsmCheckRow[]> {
 
 /**
  * The low-memory path (scalar planes streamed through a ring, a submit per new plane) that
- * 2^20 takes by default, forced at a small n: one window per batch, then three per batch,
- * each against noble. Identity points are included (their scalars are zeroed per plane).
+ * 2^20 takes by default, forced at a small n with one to three windows per batch, each against
+ * noble. Identity points are included (their scalars are zeroed per plane). Cases:
+ * - 1 window per batch, 2 kept pairs per window (pairBytes): the staged first reduction pass
+ *   (scratch + a merging level) as 2^20 runs it, riding in the next batch's walk and fix-up;
+ * - 2 windows per batch, segments of RED_SEG1 buckets kept as they are (no merging level), riders
+ *   (the same pipelines as the first case);
+ * - 2 windows per batch, riders off (each batch reduces on its own after its fix-up);
+ * - 3 windows per batch, the 8x32 multiply and the per-thread inversion walker (msm_walk, no riders).
  */
 export async function checkMsmLowMemory(prover: Prover, n: number, seed = 0x10e): Promise<MsmCheckRow[]> {
   const rng = new SplitMix64(seed);
@@ -177,23 +183,29 @@ export async function checkMsmLowMemory(prover: Prover, n: number, seed = 0x10e)
   const want = pippenger(G, pts, ks);
   const h = await prover.msmBases(pts);
   const rows: MsmCheckRow[] = [];
+  const c = msmPlan(n).c;
+  const cases = [
+    { nwin: 1, staged: true, riders: true, wgInv: true, mul13: true, pairBytes: 2 * 192 * windowCount(c) },
+    { nwin: 2, staged: false, riders: true, wgInv: true, mul13: true, pairBytes: 192 * windowCount(c) * (1 << (c - 1)) / RED_SEG1 },
+    { nwin: 2, staged: false, riders: false, wgInv: true, mul13: true, pairBytes: undefined },
+    { nwin: 3, staged: true, riders: false, wgInv: false, mul13: false, pairBytes: 2 * 192 * windowCount(c) },
+  ];
   try {
-    for (const nwin of [1, 3]) {
+    for (const k of cases) {
       const t0 = performance.now();
       // scratchBytes sized for exactly nwin windows (n entries + M bucket sums of 96 bytes each).
-      const c = msmPlan(n).c;
-      // pairBytes for 2 kept pairs per window: long segments, so the staged first reduction pass
-      // (scratch + one merging level per batch, as 2^20 runs) is taken too. The second run walks
-      // with the 8x32 multiply instead of the default 13-bit-limb one (mul13), and with the
-      // per-thread inversion walker (msm_walk, wgInv: false) instead of the default msm_walk_wg.
-      const mul13 = nwin !== 3;
-      const wgInv = nwin !== 3;
-      const r = await h.msmProfiled(ks, { lowMemory: true, scratchBytes: nwin * (4 * n + 96 * (1 << (c - 1))), pairBytes: 2 * 192 * windowCount(c), mul13, wgInv });
+      const tuning = {
+        lowMemory: true, scratchBytes: k.nwin * (4 * n + 96 * (1 << (c - 1))), mul13: k.mul13, wgInv: k.wgInv, riders: k.riders,
+        ...(k.pairBytes ? { pairBytes: k.pairBytes } : {}),
+      };
+      const r = await h.msmProfiled(ks, tuning);
       const plan = r.plans[0];
-      const ok = r.point.equals(want) && plan.planes < 8 && plan.nwin === nwin && plan.seg1 < plan.seg && plan.mul13 === mul13 && plan.wgInv === wgInv;
-      rows.push({ step: `msm low memory, ${nwin} window(s) per batch${mul13 ? '' : ', 8x32 per-thread-inversion walker'}`, ok, n, ms: performance.now() - t0,
+      const ok = r.point.equals(want) && plan.planes < 8 && plan.nwin === k.nwin && (plan.seg1 < plan.seg) === k.staged
+        && plan.mul13 === k.mul13 && plan.wgInv === k.wgInv && plan.riders === k.riders && plan.batches > 1;
+      const name = `msm low memory, ${k.nwin} window(s) per batch${k.staged ? ', staged reduction' : ''}${k.riders ? ', riders' : ''}${k.wgInv ? '' : ', 8x32 per-thread-inversion walker'}`;
+      rows.push({ step: name, ok, n, ms: performance.now() - t0,
         detail: ok ? `equals noble (c=${plan.c}, ${plan.batches} batches, ring of ${plan.planes} planes, segments ${plan.seg1} -> ${plan.seg})`
-          : `planes ${plan.planes} nwin ${plan.nwin} seg ${plan.seg1}/${plan.seg}; gpu ${r.point.toHex()} != noble ${want.toHex()}` });
+          : `planes ${plan.planes} nwin ${plan.nwin} seg ${plan.seg1}/${plan.seg} riders ${plan.riders}; gpu ${r.point.toHex()} != noble ${want.toHex()}` });
     }
   } finally {
     h.destroy();

@@ -1,42 +1,43 @@
-// MSM plan: scalar word planes for each batch, the ring size, and the memory budget at 2^20.
+// MSM plan: scalar half-planes for each batch, the ring size, riders, and the memory budget at 2^20.
 import { describe, expect, it } from 'vitest';
 import {
-  batchWords, minSlice, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, partialsBytes, reduceLevels, ringPlanes, topWindowBits,
+  batchHalves, minSlice, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, partialsBytes, reduceLevels, reduceScratchBytes, ringPlanes, SCALAR_HALVES, topWindowBits,
   WALK_TARGET_THREADS, WALK_TARGET_THREADS_WG, WALK_WG, WG_INV_S,
 } from '../../src/kernels/msm-plan.js';
 import { windowCount } from '../../src/ref/msm.js';
 
 describe('msm plan memory', () => {
-  it('batch words cover every digit bit (window bits plus the look-back bit)', () => {
+  it('batch halves cover every digit bit (window bits plus the look-back bit)', () => {
     for (const c of [4, 6, 8, 10, 12, 16]) {
       const T = windowCount(c);
       for (const nw of [1, 2, 3]) {
         for (let w0 = 0; w0 < T; w0 += nw) {
-          const [lo, hi] = batchWords(c, w0, Math.min(nw, T - w0));
+          const [lo, hi] = batchHalves(c, w0, Math.min(nw, T - w0));
           const first = Math.max(0, w0 * c - 1), last = Math.min(255, Math.min(T, w0 + nw) * c - 1);
-          expect(lo).toBe(first >> 5);
-          expect(hi).toBe(Math.min(7, last >> 5));
+          expect(lo).toBe(first >> 4);
+          expect(hi).toBe(Math.min(SCALAR_HALVES - 1, last >> 4));
           expect(hi - lo + 1).toBeLessThanOrEqual(ringPlanes(c, T, nw));
         }
       }
     }
   });
 
-  it('c + 1 <= 17 bits per window: one window per batch needs at most 2 planes', () => {
-    for (const c of [4, 8, 12, 16]) expect(ringPlanes(c, windowCount(c), 1)).toBeLessThanOrEqual(2);
-    expect(ringPlanes(16, 16, 3)).toBe(3);
+  it('c + 1 <= 17 bits per window: one window per batch needs at most 2 half-planes', () => {
+    for (const c of [4, 8, 12, 13, 15, 16]) expect(ringPlanes(c, windowCount(c), 1)).toBeLessThanOrEqual(2);
+    expect(ringPlanes(16, 16, 3)).toBe(4); // bits 47..95: halves 2..5
   });
 
-  it('2^20 fits 100 MB by streaming the scalars; smaller n keeps all planes (one submit)', () => {
-    const p = msmPlan(1 << 20, { wgInv: false });
+  it('2^20 fits 100 MB by streaming the scalars; smaller n keeps all half-planes (one submit)', () => {
+    const p = msmPlan(1 << 20);
     expect(p.planes).toBe(2);
+    expect(p.riders).toBe(true);
     expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
-    expect(msmPoolBytes({ ...p, planes: 8 })).toBeGreaterThan(MSM_MEM_BUDGET); // 119 MiB
-    // bases 64 + 2 planes 8 + entries 4 + bucket sums 3 + partials 8 (16384 threads) + reduction
-    // pairs 6 + 1.5 + counts/offsets 0.5 MiB (+ small)
+    expect(msmPoolBytes({ ...p, planes: SCALAR_HALVES })).toBeGreaterThan(MSM_MEM_BUDGET); // 122 MiB
+    // bases 64 + 2 half-planes 4 + entries 4 + bucket sums 2 x 3 (riders) + partials 8 (16384
+    // threads) + reduction pairs 6 + 1.5 + counts/offsets 0.5 MiB (+ small)
     expect(p.walkThreads).toBe(16384);
-    expect(Math.round(p.poolBytes / 2 ** 20)).toBe(95);
-    for (const logn of [10, 14, 16, 18]) expect(msmPlan(1 << logn).planes).toBe(8);
+    expect(Math.round(p.poolBytes / 2 ** 20)).toBe(94);
+    for (const logn of [10, 14, 16, 18]) expect(msmPlan(1 << logn).planes).toBe(SCALAR_HALVES);
     for (let logn = 0; logn <= 20; logn++) expect(msmPlan(1 << logn).poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     expect(msmPlan(1 << 10, { lowMemory: true, scratchBytes: 1 }).planes).toBe(2);
   });
@@ -68,15 +69,15 @@ describe('msm plan memory', () => {
   });
 
   it('wgInv: small S, up to WALK_TARGET_THREADS_WG threads under the same budget', () => {
-    const d = msmPlan(1 << 20, { wgInv: false }), a = msmPlan(1 << 20, { S: 4 }), b = msmPlan(1 << 20, { wgInv: true, S: 1 });
-    expect([d.wgInv, a.wgInv, b.wgInv]).toEqual([false, true, true]);
+    const d = msmPlan(1 << 20), a = msmPlan(1 << 20, { S: 4 }), b = msmPlan(1 << 20, { wgInv: true, S: 1 });
+    expect([msmPlan(1 << 20, { wgInv: false }).wgInv, d.wgInv, a.wgInv, b.wgInv]).toEqual([false, true, true, true]);
     expect([a.S, b.S]).toEqual([WG_INV_S, 1]);
     expect(WG_INV_S).toBe(4);
     // Default S with wgInv: 4, 8 from 2^20 (the per-thread walker's 16384 threads at 2^20), 16 from 2^22.
     expect([18, 19, 20, 21, 22].map((logn) => msmPlan(1 << logn).S)).toEqual([4, 4, 8, 8, 16]);
     expect(msmPlan(1 << 20).walkThreads).toBe(16384);
-    // partials (64 bytes a slice) cap threads·S: the per-thread walker's 131072 slices give 2x the
-    // threads at S = 4 and 8x at S = 1, with the same pool bytes (95 MiB, ring of 2 planes).
+    // partials (64 bytes a slice) cap threads·S: the default's 131072 slices (S = 8) give 2x the
+    // threads at S = 4 and 8x at S = 1, with the same pool bytes (94 MiB, ring of 2 half-planes).
     expect(a.walkThreads).toBe(32768);
     expect(b.walkThreads).toBe(131072);
     for (const p of [a, b]) {
@@ -95,21 +96,39 @@ describe('msm plan memory', () => {
       }
     }
     // Where memory allows, past the default's target: 2^18 and 2^19 reach the wgInv target.
-    for (const logn of [18, 19]) expect(msmPlan(1 << logn, { wgInv: true, S: 2 }).walkThreads).toBe(WALK_TARGET_THREADS_WG);
+    for (const logn of [18, 19]) expect(msmPlan(1 << logn, { wgInv: true, S: 2 }).walkThreads).toBeGreaterThanOrEqual(WALK_TARGET_THREADS_WG);
     expect(WALK_TARGET_THREADS_WG).toBeGreaterThan(WALK_TARGET_THREADS);
   });
 
-  it('wgInv off (the per-thread-inversion walker) plans exactly as before', () => {
-    // c / nwin / walkThreads / planes / K for n = 2^0 .. 2^22, as planned before wgInv existed.
-    const before = ['4/64/64/8/8', '4/64/64/8/8', '4/64/64/8/8', '4/64/64/8/8', '4/64/64/8/8', '4/64/128/8/8', '5/51/256/8/16', '5/51/448/8/16',
-      '6/43/704/8/32', '6/43/1408/8/32', '8/32/2048/8/128', '8/32/4096/8/128', '8/32/4096/8/128', '8/32/4096/8/128', '8/32/4096/8/128',
-      '8/32/8192/8/128', '15/17/34816/8/1024', '15/17/34816/8/1024', '15/16/32768/8/1024', '15/8/32768/5/1024', '16/1/16384/2/2048',
+  it('wgInv off (the per-thread-inversion walker) plans as before, but for the half-plane ring', () => {
+    // c / nwin / walkThreads / half-planes / K for n = 2^0 .. 2^22. Before half-planes: 2^19 a ring
+    // of 5 words, 2^20 16384 threads (the ring's 4 MiB saved buy 2^20 more slices).
+    const before = ['4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/128/16/8', '5/51/256/16/16', '5/51/448/16/16',
+      '6/43/704/16/32', '6/43/1408/16/32', '8/32/2048/16/128', '8/32/4096/16/128', '8/32/4096/16/128', '8/32/4096/16/128', '8/32/4096/16/128',
+      '8/32/8192/16/128', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/16/32768/16/1024', '15/8/32768/8/1024', '16/1/21888/2/2048',
       '16/1/16384/2/2048', '16/1/32768/2/2048'];
     for (let logn = 0; logn <= 22; logn++) {
       const p = msmPlan(1 << logn, { wgInv: false });
       expect([p.c, p.nwin, p.walkThreads, p.planes, p.K].join('/')).toBe(before[logn]);
-      expect([p.S, p.wgInv, p.mul13]).toEqual([8, false, true]);
+      expect([p.S, p.wgInv, p.mul13, p.riders]).toEqual([8, false, true, false]);
       expect(msmPlan(1 << logn).wgInv).toBe(true);
+    }
+  });
+
+  it('riders: wgInv plans of more than one batch; the ring and scratch are in the pool bytes', () => {
+    for (let logn = 0; logn <= 22; logn++) {
+      const p = msmPlan(1 << logn);
+      expect(p.riders).toBe(p.batches > 1);
+      const off = msmPlan(1 << logn, { riders: false });
+      expect(off.riders).toBe(false);
+      if (!p.riders) continue;
+      // The fix-up dispatch with its riders is one dimension of workgroups.
+      expect(Math.ceil((p.nwin * p.M) / WALK_WG) + Math.ceil((p.nwin * p.K) / WALK_WG)).toBeLessThanOrEqual(65535);
+      expect(Math.ceil(p.walkThreads / WALK_WG) + Math.ceil((p.nwin * p.M) / p.seg1 / WALK_WG)).toBeLessThanOrEqual(65535);
+      // The first pass's pairs fit the second list (the riders' scratch); partials need no room for them.
+      expect(reduceScratchBytes(p)).toBeGreaterThanOrEqual(192 * p.nwin * (p.M / p.seg1));
+      expect(partialsBytes(p)).toBe(64 * p.walkThreads * p.S);
+      if (logn <= 20) expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     }
   });
 });

@@ -4,11 +4,12 @@
 // A batch covers windows [w0, w0 + nwin); its flat bucket b = jj·MSM_M + |d| - 1 (jj = window
 // within the batch), nb = nwin·MSM_M buckets. counts has nb + 1 words (the last stays 0 so
 // the exclusive scan leaves the entry total in offsets[nb]).
-// planes: scalar word planes resident (8: all; fewer: a ring, word k in slot k % planes; see
-// src/kernels/msm.ts, which uploads each plane before the first batch that reads it).
+// planes: scalar half-planes resident (16: all; fewer: a ring, half h in slot h % planes; see
+// src/kernels/msm.ts, which uploads each before the first batch that reads it). A slot holds
+// bits [16h, 16h + 16) of every scalar, two scalars a word (scalar i in the low half if i is even).
 struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, planes: u32, p1: u32, p2: u32 }
 
-@group(0) @binding(0) var<storage, read> scalars: array<u32>;       // word k of scalar i at (k % planes)·n + i
+@group(0) @binding(0) var<storage, read> scalars: array<u32>;       // half-plane slots of ceil(n / 2) words
 @group(0) @binding(1) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> offsets: array<u32>;
 @group(0) @binding(3) var<storage, read_write> bsums: array<u32>;
@@ -17,13 +18,17 @@ struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, planes: u
 
 fn flat(gid: vec3u, nwg: vec3u) -> u32 { return gid.x + gid.y * nwg.x * SORT_WG; }
 
-fn scalar_word(i: u32, w: u32) -> u32 { return scalars[(w % prm.planes) * prm.n + i]; }
+// Bits [16h, 16h + 16) of scalar i.
+fn scalar_half(i: u32, h: u32) -> u32 {
+  let word = scalars[(h % prm.planes) * ((prm.n + 1u) >> 1u) + (i >> 1u)];
+  return (word >> ((i & 1u) << 4u)) & 0xffffu;
+}
 
-// Bits [start, start + len) of scalar i (len <= 17, so at most two words).
+// Bits [start, start + len) of scalar i (len <= 17 and start mod 16 <= 15: at most two halves).
 fn scalar_bits(i: u32, start: u32, len: u32) -> u32 {
-  let w = start >> 5u; let sh = start & 31u;
-  var v = scalar_word(i, w) >> sh;
-  if (sh + len > 32u && w + 1u < 8u) { v |= scalar_word(i, w + 1u) << (32u - sh); }
+  let h = start >> 4u; let sh = start & 15u;
+  var v = scalar_half(i, h) >> sh;
+  if (sh + len > 16u && h + 1u < 16u) { v |= scalar_half(i, h + 1u) << (16u - sh); }
   return v & ((1u << len) - 1u);
 }
 

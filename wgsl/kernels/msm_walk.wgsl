@@ -1,7 +1,16 @@
-// msm_walk.wgsl: MSM stage 3: the stream-walker bucket accumulator (each thread walks WALK_S slices of the sorted entry stream; one field inversion per step shared by the thread's slots in msm_walk, by the whole workgroup in msm_walk_wg) and the fix-up of buckets split across slices.
-// requires: bn254_g1, bn254_fq13
+// msm_walk.wgsl: MSM stage 3: the stream-walker bucket accumulator (each thread walks WALK_S slices of the sorted entry stream; one field inversion per step shared by the thread's slots in msm_walk, by the whole workgroup in msm_walk_wg) and the fix-up of buckets split across slices; both can carry the previous batch's bucket reduction as riders.
+// requires: bn254_g1, bn254_fq13, msm_red
 
-struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, p1: u32, p2: u32 }
+// bofs: the batch's first bucket in bsum (a ring of two batches with riders). Riders: workgroups
+// from rgroup0 on run rthreads threads of an earlier batch's reduction instead (rkind 1: red_seg
+// over the buckets from bsum bucket rin; 2: red_level with groups of 2^rg pairs of red_in), output
+// pairs from rout on in red_out. The walker and the fix-up are latency-bound at 2^20 (16384 walker
+// threads, one window per batch), and so is the reduction (short chains of projective additions
+// on a few thousand threads): beside them it costs a fraction of its time alone.
+struct MsmParams {
+  n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, p1: u32, p2: u32,
+  bofs: u32, rgroup0: u32, rthreads: u32, rkind: u32, rin: u32, rg: u32, rout: u32, r7: u32,
+}
 
 @group(0) @binding(0) var<storage, read> bases: array<u32>;          // 16 words per point: x, y (Montgomery)
 @group(0) @binding(1) var<storage, read> offsets: array<u32>;        // nb + 1 bucket starts
@@ -9,6 +18,8 @@ struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, 
 @group(0) @binding(3) var<storage, read_write> bsum: array<u32>;     // 24 words per bucket: projective X, Y, Z
 @group(0) @binding(4) var<storage, read_write> partials: array<u32>; // 16 words per slice: its leading piece, affine, zeros = identity
 @group(0) @binding(5) var<uniform> prm: MsmParams;
+@group(0) @binding(6) var<storage, read> red_in: array<u32>;         // riders: input pairs (rkind 2)
+@group(0) @binding(7) var<storage, read_write> red_out: array<u32>;  // riders: output pairs
 
 fn nslots() -> u32 { return prm.wthreads * WALK_S; }
 
@@ -32,9 +43,8 @@ fn entry_y(e: u32) -> Fq {
 }
 
 fn store_bsum(b: u32, p: G1P) {
-  for (var k = 0u; k < 8u; k++) {
-    bsum[24u * b + k] = p.x[k]; bsum[24u * b + 8u + k] = p.y[k]; bsum[24u * b + 16u + k] = p.z[k];
-  }
+  let o = 24u * (prm.bofs + b);
+  for (var k = 0u; k < 8u; k++) { bsum[o + k] = p.x[k]; bsum[o + 8u + k] = p.y[k]; bsum[o + 16u + k] = p.z[k]; }
 }
 
 fn load_partial(i: u32) -> G1P {
@@ -76,10 +86,38 @@ fn retire(b: u32, g: u32, L: u32, has: bool, x: Fq, y: Fq) {
   }
 }
 
-fn load_bsum(b: u32) -> G1P {
+// Bucket b of bsum, counted from bsum's start (not from prm.bofs).
+fn load_bsum_at(b: u32) -> G1P {
   var p: G1P;
-  for (var k = 0u; k < 8u; k++) { p.x[k] = bsum[24u * b + k]; p.y[k] = bsum[24u * b + 8u + k]; p.z[k] = bsum[24u * b + 16u + k]; }
+  let o = 24u * b;
+  for (var k = 0u; k < 8u; k++) { p.x[k] = bsum[o + k]; p.y[k] = bsum[o + 8u + k]; p.z[k] = bsum[o + 16u + k]; }
   return g1_norm(p);
+}
+
+fn load_bsum(b: u32) -> G1P { return load_bsum_at(prm.bofs + b); }
+
+// msm_red's accessors for the riders: the previous batch's buckets (the other half of the ring).
+fn red_bucket(b: u32) -> G1P { return load_bsum_at(prm.rin + b); }
+
+fn red_pair(i: u32) -> G1P {
+  var p: G1P;
+  let o = 24u * i;
+  for (var k = 0u; k < 8u; k++) { p.x[k] = red_in[o + k]; p.y[k] = red_in[o + 8u + k]; p.z[k] = red_in[o + 16u + k]; }
+  return g1_norm(p);
+}
+
+fn red_put(i: u32, p: G1P) {
+  let o = 24u * i;
+  for (var k = 0u; k < 8u; k++) { red_out[o + k] = p.x[k]; red_out[o + 8u + k] = p.y[k]; red_out[o + 16u + k] = p.z[k]; }
+}
+
+// Rider thread t (workgroups from rgroup0 on; the test is workgroup-uniform, so the walker's
+// barriers stay in uniform control flow): its part of the previous batch's reduction step. Only
+// pipelines with the plan constant WALK_RIDERS = 1 contain it: the projective formulas it pulls
+// into the walker triple a CPU adapter's compile time.
+fn ride(t: u32) {
+  if (t >= prm.rthreads) { return; }
+  if (prm.rkind == 1u) { red_seg(t, prm.rout); } else { red_level(t, prm.rg, prm.rout); }
 }
 
 // One thread's walk: WALK_S slots, slot s walking slice t·WALK_S + s. A struct behind a pointer so
@@ -210,7 +248,9 @@ var<workgroup> wg_flags: array<u32, 2u * WALK_WG>;
 // past prm.wthreads and finished ones are idle slots with leaf one, and the loop ends only when
 // the root's flags say no slot of the workgroup is live.
 @compute @workgroup_size(WALK_WG)
-fn msm_walk_wg(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32) {
+fn msm_walk_wg(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,
+               @builtin(workgroup_id) wid: vec3u) {
+  if (WALK_RIDERS == 1u && wid.x >= prm.rgroup0) { ride((wid.x - prm.rgroup0) * WALK_WG + lid); return; }
   var w: Walk;
   walk_start(&w, gid.x);
   loop {
@@ -249,7 +289,10 @@ fn msm_walk_wg(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocat
 // Buckets whose entries cross slice boundaries: the piece that began in the first slice (in bsum)
 // plus the leading pieces of every later slice it reaches (complete projective additions).
 @compute @workgroup_size(WALK_WG)
-fn msm_fixup(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn msm_fixup(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+             @builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let lin = wid.x + wid.y * nwg.x;
+  if (WALK_RIDERS == 1u && lin >= prm.rgroup0) { ride((lin - prm.rgroup0) * WALK_WG + lid); return; }
   let b = gid.x + gid.y * nwg.x * WALK_WG;
   if (b >= prm.nb) { return; }
   let bs = offsets[b]; let be = offsets[b + 1u];
