@@ -6,7 +6,7 @@
  * and the Fq multiply rate of both limb layouts (8x32, 20x13; same job, checked) next to roofline.mjs. `MSM_LOGN=10,12` and `MSM_TUNE=c:S` narrow it;
  * `MSM_EXTRA` (a JSON array of MsmTuning) adds a row per size and tuning, e.g. `[{"mul13":false}]`
  * or `[{"wgInv":false},{"S":2}]` (the per-thread-inversion walker; other slot counts).
- * `MSM_AB` (a JSON MsmTuning) times only the default (A) against that change (B) per size,
+ * `MSM_AB` (a JSON MsmTuning, or an array of them) times only the default (A) against each change (B) per size,
  * alternating A and B runs after a warm-up (msmAb): same-plan rows read up to 15% apart when
  * timed one after the other.
  * @module
@@ -99,10 +99,14 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
     const { bytes: sc, expected } = scalarsAndExpected(n, dlog, 77 + logn);
     const tuning: MsmTuning = { c: tc, S: ts };
     if (process.env.MSM_AB) {
-      const v = await msmAb(prover, bytes, sc, expected, tuning, { ...tuning, ...(JSON.parse(process.env.MSM_AB) as MsmTuning) });
-      ok &&= v.ok;
-      rows.push({ bench: 'msm-ab', logn, n, b: process.env.MSM_AB, ...v });
-      console.error(JSON.stringify(rows.at(-1)));
+      // One tuning, or a JSON array of them: an A/B per entry.
+      const parsed = JSON.parse(process.env.MSM_AB) as MsmTuning | MsmTuning[];
+      for (const b of Array.isArray(parsed) ? parsed : [parsed]) {
+        const v = await msmAb(prover, bytes, sc, expected, tuning, { ...tuning, ...b });
+        ok &&= v.ok;
+        rows.push({ bench: 'msm-ab', logn, n, b: JSON.stringify(b), ...v });
+        console.error(JSON.stringify(rows.at(-1)));
+      }
       continue;
     }
     const row = await timeMsm(prover, bytes, sc, expected, tuning);

@@ -122,9 +122,9 @@ describe('msm plan memory', () => {
       const off = msmPlan(1 << logn, { riders: false });
       expect(off.riders).toBe(false);
       if (!p.riders) continue;
-      // The fix-up dispatch with its riders is one dimension of workgroups.
-      expect(Math.ceil((p.nwin * p.M) / WALK_WG) + Math.ceil((p.nwin * p.K) / WALK_WG)).toBeLessThanOrEqual(65535);
-      expect(Math.ceil(p.walkThreads / WALK_WG) + Math.ceil((p.nwin * p.M) / p.seg1 / WALK_WG)).toBeLessThanOrEqual(65535);
+      // Walk and fix-up dispatches with their riders (merging level, first pass) are one dimension of workgroups.
+      expect(Math.ceil(p.walkThreads / WALK_WG) + Math.ceil((p.nwin * p.K) / WALK_WG)).toBeLessThanOrEqual(65535);
+      expect(Math.ceil((p.nwin * p.M) / WALK_WG) + Math.ceil((p.nwin * p.M) / p.seg1 / WALK_WG)).toBeLessThanOrEqual(65535);
       // The first pass's pairs fit the second list (the riders' scratch); partials need no room for them.
       expect(reduceScratchBytes(p)).toBeGreaterThanOrEqual(192 * p.nwin * (p.M / p.seg1));
       expect(partialsBytes(p)).toBe(64 * p.walkThreads * p.S);
