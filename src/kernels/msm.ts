@@ -2,7 +2,8 @@
  * Host side of the BN254 MSM (wgsl/kernels/msm_*.wgsl): bases upload with Montgomery
  * conversion and on-curve check, then per batch of windows: count -> scan (3 passes) ->
  * scatter (bucket CSR), stream walker -> fix-up (bucket sums), segmented running sums into
- * (W, S) pairs kept for all windows; after the last batch, reduction levels over all windows
+ * (W, S) pairs kept for all windows (with riders, MsmPlan.riders, those run as extra workgroups
+ * of the next batches' fix-up and walk); after the last batch, reduction levels over all windows
  * at once give the window sums. The T window sums (24 words each) come back and src/api/msm.ts folds them.
  * @module
  */
