@@ -14,6 +14,7 @@ import type { KernelName } from '../wgsl.gen.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
 import { batchHalves, halfPlaneWords, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
+import { reduceSchedule, type ReduceStep, type Reduction } from './msm-schedule.js';
 
 const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
 // Walker and fix-up: bases, offsets, entries, bucket sums, partials, params, then the riders'
@@ -180,13 +181,15 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   const staged = plan.seg1 < plan.seg;
   const K1 = M / plan.seg1;
   const scratch = plan.riders ? pairs[1] : partials;
-  /** The reduction of batch w0 (nw windows, bucket sums from bucket bofs of bsum): its two steps. */
-  interface Reduction { w0: number; nw: number; bofs: number }
   const segStep = (r: Reduction) => ({ threads: r.nw * K1, out: staged ? 0 : r.w0 * plan.K, dst: staged ? scratch : pairs[0] });
   const levelStep = (r: Reduction) => ({ threads: r.nw * plan.K, out: r.w0 * plan.K });
-  const levelPrm = (r: Reduction) => param([n, 0, r.nw, 0, 0, K1, Math.log2(plan.seg / plan.seg1), levelStep(r).out]);
-  // The steps on their own (msm_reduce): bucket sums bound from their slot on.
-  const segAlone = (r: Reduction) => {
+  // A step on its own (msm_reduce): bucket sums bound from their slot on.
+  const alone = ({ kind, r }: ReduceStep) => {
+    if (kind === 'level') {
+      const prmL = param([n, 0, r.nw, 0, 0, K1, Math.log2(plan.seg / plan.seg1), levelStep(r).out]);
+      stage('reduce', pWin, bindGroup(ctx, RED_B, [scratch, pairs[0], prmL]), { threads: levelStep(r).threads }, RED_WG);
+      return;
+    }
     const seg = segStep(r);
     const src = { buffer: bsum, offset: 96 * r.bofs, size: 96 * r.nw * M };
     const gSeg = ctx.device.createBindGroup({
@@ -195,23 +198,14 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     });
     stage('reduce', pSeg, gSeg, { threads: seg.threads }, RED_WG);
   };
-  const levelAlone = (r: Reduction) => {
-    stage('reduce', pWin, bindGroup(ctx, RED_B, [scratch, pairs[0], levelPrm(r)]), { threads: levelStep(r).threads }, RED_WG);
-  };
   const NO_RIDER = 0xffffffff;
-  // With riders, batch b's first reduction pass rides in batch b + 1's fix-up and its merging level
-  // (staged plans) in batch b + 2's walk: the level's pairs are few (2048 threads at 2^20), so
-  // the walk barely notices them, and the first pass's 8192 short chains take about as long as
-  // the fix-up they ride in. Both read only what earlier dispatches finished: bucket sums of the
-  // other ring slot, the scratch pairs of the fix-up before.
-  let toSeg: Reduction | null = null;
-  let toLevel: Reduction | null = null;
+  // Which dispatch carries which reduction step (src/kernels/msm-schedule.ts): with riders, batch
+  // b's first pass rides in batch b + 1's fix-up, its merging level in batch b + 2's walk.
+  const schedule = reduceSchedule(plan);
   if (planes === SCALAR_HALVES) planesUpTo(SCALAR_HALVES - 1);
   try {
-    for (let bi = 0, w0 = 0; w0 < T; bi++, w0 += nwin) {
-      const nw = Math.min(nwin, T - w0);
+    for (const { w0, nw, bofs, walkRider, fixupRider, after } of schedule.batches) {
       const nb = nw * M;
-      const bofs = plan.riders ? (bi % 2) * nbMax : 0;
       planesUpTo(batchHalves(c, w0, nw)[1]);
       const prm = param([n, w0, nw, nb, plan.walkThreads, planes]);
       enc.clearBuffer(counts, 0, (nb + 1) * 4);
@@ -224,38 +218,27 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
       stage('scatter', pScatter, gSort, { threads: n * nw });
       const walkGroups = plan.walkThreads / WALK_WG;
       const fixGroups = Math.ceil(nb / WALK_WG);
-      // Walker params with a rider (rkind 1: first pass of r, 2: merging level of r) or none.
-      const walkBind = (rkind: number, r: Reduction | null, rgroup0: number) => {
-        const seg = r && rkind === 1 ? segStep(r) : null;
-        const threads = !r ? 0 : rkind === 1 ? seg!.threads : levelStep(r).threads;
-        const out = !r ? 0 : rkind === 1 ? seg!.out : levelStep(r).out;
-        const prmW = param([n, w0, nw, nb, plan.walkThreads, planes, 0, 0, bofs, r ? rgroup0 : NO_RIDER, threads, rkind, r?.bofs ?? 0, Math.log2(plan.seg / plan.seg1), out, 0]);
+      // Walker params with a rider step (rkind 1: first pass, 2: merging level) or none.
+      const walkBind = (step: ReduceStep | null, rgroup0: number) => {
+        const seg = step?.kind === 'seg' ? segStep(step.r) : null;
+        const lvl = step?.kind === 'level' ? levelStep(step.r) : null;
+        const threads = seg?.threads ?? lvl?.threads ?? 0;
+        const prmW = param([n, w0, nw, nb, plan.walkThreads, planes, 0, 0, bofs, step ? rgroup0 : NO_RIDER, threads,
+          seg ? 1 : 2, step?.r.bofs ?? 0, Math.log2(plan.seg / plan.seg1), seg?.out ?? lvl?.out ?? 0, 0]);
         // Rider input and output lists, distinct buffers: the first pass writes seg.dst (scratch =
         // pairs[1] with riders, or the kept pairs[0]); the level reads scratch and writes pairs[0].
         const [rin, rout] = seg && seg.dst === scratch ? [pairs[0], pairs[1]] : [pairs[1], pairs[0]];
         return { group: bindGroup(ctx, WALK_B, [bases, offsets, entries, bsum, partials, prmW, rin, rout]), riderGroups: Math.ceil(threads / WALK_WG) };
       };
-      const w = walkBind(2, toLevel, walkGroups);
+      const w = walkBind(walkRider, walkGroups);
       stage('walk', pWalk, w.group, { groups: walkGroups + w.riderGroups });
-      toLevel = null;
-      const f = walkBind(1, toSeg, fixGroups);
-      if (toSeg) stage('fixup', pFix, f.group, { groups: fixGroups + f.riderGroups });
+      const f = walkBind(fixupRider, fixGroups);
+      if (fixupRider) stage('fixup', pFix, f.group, { groups: fixGroups + f.riderGroups });
       else stage('fixup', pFix, f.group, { threads: nb }, WALK_WG);
-      if (toSeg && staged) toLevel = toSeg;
-      toSeg = { w0, nw, bofs };
-      if (!plan.riders) {
-        segAlone(toSeg);
-        if (staged) levelAlone(toSeg);
-        toSeg = null;
-      }
+      for (const step of after) alone(step);
       encoded = true;
     }
-    // What the last batches left: the level before the first pass that overwrites its scratch.
-    if (toLevel) levelAlone(toLevel);
-    if (toSeg) {
-      segAlone(toSeg);
-      if (staged) levelAlone(toSeg);
-    }
+    for (const step of schedule.tail) alone(step);
     // Reduction levels over all T windows at once: K pairs per window -> 1, ping-pong.
     let kin = plan.K;
     let at = 0;
