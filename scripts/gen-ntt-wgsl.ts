@@ -253,7 +253,6 @@ function stagedStore(R: number): string[] {
   return L;
 }
 
-
 /**
  * An lde's idft last pass (radix R1, Ns = n/R1, inverse mapping and scale) fused with its dft's
  * first pass (radix 32 = R1·2^addedBits over the zero-padded 2^addedBits·n rows, staged store).

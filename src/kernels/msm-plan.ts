@@ -1,6 +1,6 @@
 /**
  * MSM plan: window size c, slots per walker thread S, walker thread count, segment length of
- * the bucket reduction, how many windows run per batch, and how many of the 8 scalar word
+ * the bucket reduction, how many windows run per batch, and how many of the 16 scalar
  * half-planes stay on the GPU at once, chosen per n (pure; unit-tested), plus the pool-byte
  * estimate the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
  * @module
@@ -53,7 +53,8 @@ export interface MsmPlan {
    * running alone after batch b: its first pass beside batch b + 1's fix-up, its merging level
    * beside batch b + 2's walk. Costs a ring of two batches' bucket sums; the first pass's pairs go
    * to the second reduction list instead of partials. Only with wgInv and more than one batch.
-   * H100 2^20: 89.1 -> 67.6 ms (reduce 33 -> 3 ms, walk +5, fix-up +4; bench/RESULTS.md).
+   * H100 alternating A/B at 2^20: 88.9 -> 68.0 ms (reduce 33 -> 3 ms, walk +5, fix-up +4;
+   * bench/RESULTS.md).
    */
   riders: boolean;
   /** estimated peak pool bytes (bases included) with this plan */
@@ -227,6 +228,11 @@ export function partialsBytes(p: Pick<MsmPlan, 'walkThreads' | 'S' | 'nwin' | 'M
   return Math.max(64 * p.walkThreads * p.S, p.riders ? 0 : firstPassBytes(p));
 }
 
+/** Bytes of the bucket sums (96 each, projective): one batch's, or with riders a ring of two. */
+export function bucketSumBytes(p: Pick<MsmPlan, 'nwin' | 'M' | 'riders'>): number {
+  return 96 * p.nwin * p.M * (p.riders ? 2 : 1);
+}
+
 /** Pairs of a batch's first reduction pass (192 bytes each: W and S̃ projective). */
 function firstPassBytes(p: Pick<MsmPlan, 'nwin' | 'M' | 'seg1'>): number {
   return 192 * p.nwin * (p.M / p.seg1);
@@ -301,5 +307,5 @@ export function msmPoolBytes(p: Omit<MsmPlan, 'poolBytes'>): number {
   const b = BufferPool.bucketSize;
   const nb = p.nwin * p.M;
   return b(64 * p.n) + b(4 * halfPlaneWords(p.n) * p.planes) + 2 * b(4 * (nb + 1)) + b(4 * Math.ceil((nb + 1) / (2 * SORT_WG)))
-    + b(4 * p.n * p.nwin) + b(96 * nb * (p.riders ? 2 : 1)) + b(partialsBytes(p)) + b(192 * p.T * p.K) + b(reduceScratchBytes(p));
+    + b(4 * p.n * p.nwin) + b(bucketSumBytes(p)) + b(partialsBytes(p)) + b(192 * p.T * p.K) + b(reduceScratchBytes(p));
 }

@@ -13,7 +13,7 @@ import type { BindingKind } from '../gpu/pipeline-cache.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
-import { batchHalves, halfPlaneWords, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
+import { batchHalves, bucketSumBytes, halfPlaneWords, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
 import { reduceSchedule, type ReduceStep, type Reduction } from './msm-schedule.js';
 
 const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
@@ -135,7 +135,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   const entries = acquire(n * nwin * 4, 'msm entries');
   // With riders, a ring of two batches' bucket sums: batch b walks into slot b % 2 while its
   // dispatches reduce slot (b - 1) % 2.
-  const bsum = acquire(nbMax * 96 * (plan.riders ? 2 : 1), 'msm bucket sums');
+  const bsum = acquire(bucketSumBytes(plan), 'msm bucket sums');
   const partials = acquire(partialsBytes(plan), 'msm partials');
   const pairs = [acquire(T * plan.K * 192, 'msm reduction pairs'), acquire(reduceScratchBytes(plan), 'msm reduction pairs')];
   const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 10 * plan.batches + plan.levels.length);
@@ -180,13 +180,14 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   // seg / seg1 of them into each kept pair.
   const staged = plan.seg1 < plan.seg;
   const K1 = M / plan.seg1;
+  const levelG = Math.log2(plan.seg / plan.seg1); // the merging level's groups: 2^levelG pairs
   const scratch = plan.riders ? pairs[1] : partials;
   const segStep = (r: Reduction) => ({ threads: r.nw * K1, out: staged ? 0 : r.w0 * plan.K, dst: staged ? scratch : pairs[0] });
   const levelStep = (r: Reduction) => ({ threads: r.nw * plan.K, out: r.w0 * plan.K });
   // A step on its own (msm_reduce): bucket sums bound from their slot on.
   const alone = ({ kind, r }: ReduceStep) => {
     if (kind === 'level') {
-      const prmL = param([n, 0, r.nw, 0, 0, K1, Math.log2(plan.seg / plan.seg1), levelStep(r).out]);
+      const prmL = param([n, 0, r.nw, 0, 0, K1, levelG, levelStep(r).out]);
       stage('reduce', pWin, bindGroup(ctx, RED_B, [scratch, pairs[0], prmL]), { threads: levelStep(r).threads }, RED_WG);
       return;
     }
@@ -224,7 +225,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
         const lvl = step?.kind === 'level' ? levelStep(step.r) : null;
         const threads = seg?.threads ?? lvl?.threads ?? 0;
         const prmW = param([n, w0, nw, nb, plan.walkThreads, planes, 0, 0, bofs, step ? rgroup0 : NO_RIDER, threads,
-          seg ? 1 : 2, step?.r.bofs ?? 0, Math.log2(plan.seg / plan.seg1), seg?.out ?? lvl?.out ?? 0, 0]);
+          seg ? 1 : 2, step?.r.bofs ?? 0, levelG, seg?.out ?? lvl?.out ?? 0, 0]);
         // Rider input and output lists, distinct buffers: the first pass writes seg.dst (scratch =
         // pairs[1] with riders, or the kept pairs[0]); the level reads scratch and writes pairs[0].
         const [rin, rout] = seg && seg.dst === scratch ? [pairs[0], pairs[1]] : [pairs[1], pairs[0]];
@@ -243,12 +244,8 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     let kin = plan.K;
     let at = 0;
     for (const g of plan.levels) {
-      const prm = uniform(ctx, [n, 0, T, 0, 0, kin, g, 0]);
-      held.push(prm);
-      const group = bindGroup(ctx, RED_B, [pairs[at], pairs[1 - at], prm]);
-      const pass = prof.beginPass(enc, 'window');
-      dispatch(pass, ctx, pWin, group, T * (kin >> g), RED_WG);
-      pass.end();
+      const group = bindGroup(ctx, RED_B, [pairs[at], pairs[1 - at], param([n, 0, T, 0, 0, kin, g, 0])]);
+      stage('window', pWin, group, { threads: T * (kin >> g) }, RED_WG);
       kin >>= g;
       at = 1 - at;
     }

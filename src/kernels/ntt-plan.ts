@@ -16,8 +16,7 @@
  * workgroup tile (stageSlot) and leave as one contiguous block per workgroup (stageCopy).
  * @module
  */
-import { BB_TWO_ADICITY } from '../params/babybear.js';
-import { bbShoupQuotient } from '../params/babybear.js';
+import { BB_TWO_ADICITY, bbShoupQuotient } from '../params/babybear.js';
 import { bbMul, bbPow, toMonty } from '../ref/babybear.js';
 import { twoAdicGenerator } from '../ref/ntt.js';
 

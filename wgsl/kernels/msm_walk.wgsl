@@ -241,8 +241,8 @@ var<workgroup> wg_tree: array<Fq, 2u * WALK_WG>;
 var<workgroup> wg_flags: array<u32, 2u * WALK_WG>;
 
 // msm_walk with one inversion per workgroup and step instead of one per thread: WALK_WG·WALK_S
-// additions share it, so S can be 1-2 (more threads under the same partials memory, slot state
-// in registers). Montgomery's trick on a tree: up-sweep products, thread 0 inverts the root,
+// additions share it, so S can be small (more threads under the same partials memory; defaults
+// per n in msm-plan.ts defaultSlots). Montgomery's trick on a tree: up-sweep products, thread 0 inverts the root,
 // down-sweep turns each node into its inverse (a child's = its parent's · its sibling's product).
 // Every thread takes part in every level (barriers need workgroup-uniform control flow): threads
 // past prm.wthreads and finished ones are idle slots with leaf one, and the loop ends only when
