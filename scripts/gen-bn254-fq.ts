@@ -135,6 +135,7 @@ emit('}');
 emit();
 emit('fn fq_is_unit(a: Fq) -> bool { return ((a[0] ^ 1u) | a[1] | a[2] | a[3] | a[4] | a[5] | a[6] | a[7]) == 0u; }');
 emit();
+emit('// The previous inversion (fq_inv is bn254_inv.gen.wgsl now), kept for the walker A/B (WALK_INV_BINARY).');
 emit('// a^-1 in Montgomery form by the binary extended Euclid algorithm on the integer aR:');
 emit('// u = x1·aR, v = x2·aR (mod p) throughout; at u = 1 (or v = 1), x1 = (aR)^-1 = a^-1·R^-1 and');
 emit('// one Montgomery multiply by R^3 gives a^-1·R. About 700 steps of 8-limb shifts and');
@@ -144,7 +145,7 @@ emit('// Each step halves u or v or subtracts (and the next step halves), so can
 emit('// within 2·(254 + 254) steps; the cap only keeps a non-canonical input (u = p: u - v = 0, then');
 emit('// halving 0 forever) from hanging the GPU. Such an input returns garbage, never a hang.');
 emit('// CPU twin with step counts: src/ref/fq-inv.ts (test/unit/fq-inv.test.ts).');
-emit('fn fq_inv(a: Fq) -> Fq {');
+emit('fn fq_inv_binary(a: Fq) -> Fq {');
 emit('  if (fq_is_zero(a)) { return a; }');
 emit('  var u = a; var v = fq_p();');
 emit('  var x1 = Fq(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u); var x2 = fq_zero();');

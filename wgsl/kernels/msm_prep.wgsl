@@ -1,5 +1,5 @@
 // msm_prep.wgsl: MSM bases to Montgomery form with the on-curve check, and BN254 Fq check/bench entry points (GPU vs bigint in test/gpu/msm-check.ts).
-// requires: bn254_g1
+// requires: bn254_g1, bn254_inv
 
 struct PrepParams { n: u32, iters: u32, pad0: u32, pad1: u32 }
 

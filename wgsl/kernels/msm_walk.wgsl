@@ -1,5 +1,5 @@
 // msm_walk.wgsl: MSM stage 3: the stream-walker bucket accumulator (each thread walks WALK_S slices of the sorted entry stream; one field inversion per step shared by the thread's slots in msm_walk, by the whole workgroup in msm_walk_wg) and the fix-up of buckets split across slices; both can carry the previous batch's bucket reduction as riders.
-// requires: bn254_g1, bn254_fq13, msm_red
+// requires: bn254_g1, bn254_fq13, bn254_inv, msm_red
 
 // bofs: the batch's first bucket in bsum (a ring of two batches with riders). Riders: workgroups
 // from rgroup0 on run rthreads threads of an earlier batch's reduction instead (rkind 1: red_seg
@@ -28,6 +28,13 @@ fn nslots() -> u32 { return prm.wthreads * WALK_S; }
 fn wmul(a: Fq, b: Fq) -> Fq {
   if (WALK_MUL13 == 1u) { return fq_mul13(a, b); }
   return fq_mul(a, b);
+}
+
+// The step's inversion: safegcd (bn254_inv), or with WALK_INV_BINARY = 1 the binary extended
+// Euclid it replaced (bench A/B only); a pipeline constant, so the branch folds.
+fn winv(a: Fq) -> Fq {
+  if (WALK_INV_BINARY == 1u) { return fq_inv_binary(a); }
+  return fq_inv(a);
 }
 
 fn load_fq(buf_off: u32) -> Fq {
@@ -219,7 +226,7 @@ fn walk_finish(w: ptr<function, Walk>) {
   }
 }
 
-// One binary-GCD inversion per thread and step, shared by its WALK_S slots.
+// One inversion per thread and step, shared by its WALK_S slots.
 @compute @workgroup_size(WALK_WG)
 fn msm_walk(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= prm.wthreads) { return; }
@@ -229,7 +236,7 @@ fn msm_walk(@builtin(global_invocation_id) gid: vec3u) {
     let st = walk_classify(&w);
     if (!st.live) { break; }
     if (!st.any) { continue; }
-    walk_add(&w, fq_inv(st.prod));
+    walk_add(&w, winv(st.prod));
   }
   walk_finish(&w);
 }
@@ -269,7 +276,7 @@ fn msm_walk_wg(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocat
     let flags = workgroupUniformLoad(&wg_flags[1]);
     if ((flags & 1u) == 0u) { break; }
     if ((flags & 2u) == 0u) { continue; } // only run starts and cancellations: no inversion
-    if (lid == 0u) { wg_tree[1] = fq_inv(wg_tree[1]); }
+    if (lid == 0u) { wg_tree[1] = winv(wg_tree[1]); }
     workgroupBarrier();
     // In place: the thread of parent i reads both children before it overwrites them.
     for (var h = 1u; h < WALK_WG; h <<= 1u) {

@@ -268,6 +268,7 @@ fn fq_half(x: Fq) -> Fq {
 
 fn fq_is_unit(a: Fq) -> bool { return ((a[0] ^ 1u) | a[1] | a[2] | a[3] | a[4] | a[5] | a[6] | a[7]) == 0u; }
 
+// The previous inversion (fq_inv is bn254_inv.gen.wgsl now), kept for the walker A/B (WALK_INV_BINARY).
 // a^-1 in Montgomery form by the binary extended Euclid algorithm on the integer aR:
 // u = x1·aR, v = x2·aR (mod p) throughout; at u = 1 (or v = 1), x1 = (aR)^-1 = a^-1·R^-1 and
 // one Montgomery multiply by R^3 gives a^-1·R. About 700 steps of 8-limb shifts and
@@ -277,7 +278,7 @@ fn fq_is_unit(a: Fq) -> bool { return ((a[0] ^ 1u) | a[1] | a[2] | a[3] | a[4] |
 // within 2·(254 + 254) steps; the cap only keeps a non-canonical input (u = p: u - v = 0, then
 // halving 0 forever) from hanging the GPU. Such an input returns garbage, never a hang.
 // CPU twin with step counts: src/ref/fq-inv.ts (test/unit/fq-inv.test.ts).
-fn fq_inv(a: Fq) -> Fq {
+fn fq_inv_binary(a: Fq) -> Fq {
   if (fq_is_zero(a)) { return a; }
   var u = a; var v = fq_p();
   var x1 = Fq(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u); var x2 = fq_zero();
