@@ -16,7 +16,7 @@ import { createProver, type Prover } from '../src/index.js';
 import { SCALAR_HALVES, type MsmTuning } from '../src/kernels/msm-plan.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { FR_R } from '../src/params/bn254.js';
-import { benchFqLayouts, checkFq13 } from '../test/gpu/fq-layout-check.js';
+import { benchFqInv, benchFqLayouts, checkFq13 } from '../test/gpu/fq-layout-check.js';
 import { checkFq, checkMsmCase, msmCases, packPoints, seededScalar } from '../test/gpu/msm-check.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
 import { median } from '../test/support/stats.js';
@@ -72,11 +72,18 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
   const fq13 = await checkFq13(ctx, 4096);
   rows.push({ bench: 'msm-check', ...fq13 });
   ok &&= fq13.ok;
-  const names = { '8x32': '8x32 CIOS no-carry, emulated mulhi, unrolled', '20x13': '20x13 no-carry Montgomery, unrolled', '8x32 via 20x13': '8x32 state, fq_mul13 (repack, 20x13 multiply, 4 doublings)' };
+  const names = { '8x32': '8x32 CIOS no-carry, emulated mulhi, unrolled', '20x13': '20x13 no-carry Montgomery, unrolled', '8x32 via 20x13': '8x32 state, fq_mul13 (repack, 20x13 multiply, 4 doublings)',
+    '8x32 via 20x13, 32 sites': 'the same job, 32 inlined fq_mul13 per loop turn (code size)' };
   for (const r of await benchFqLayouts(ctx, 1 << 18, 64, 5)) {
     ok &&= r.ok;
     rows.push({ bench: 'fq-mul', adapter: ctx.description, ...r, kernel: names[r.layout], rooflineBabyBearGmulsPerS: limit.montGmuls, ratio: +(r.gmulsPerS / limit.montGmuls).toFixed(5), copyGBs: limit.copyGBs });
+    console.error(JSON.stringify(rows.at(-1)));
   }
+  // One warp, 32 dependent inversions each: the latency a walker step waits for.
+  const inv = await benchFqInv(ctx, 32, 32, 5);
+  ok &&= inv.ok;
+  rows.push({ bench: 'fq-inv', adapter: ctx.description, ...inv });
+  console.error(JSON.stringify(rows.at(-1)));
   ctx.destroy();
 
   const prover = await createProver({ gpu });

@@ -12,14 +12,18 @@ import type { KernelName } from '../wgsl.gen.js';
 import { PREP_WG } from './msm-plan.js';
 import { bindGroup, dispatch, PREP_B, prepConsts, runPairCheck, uniform } from './msm.js';
 
-/** '8x32 via 20x13': 8 x 32 values whose multiply runs on 13-bit limbs (fq_mul13). */
-export type FqLayout = '8x32' | '20x13' | '8x32 via 20x13';
+/**
+ * '8x32 via 20x13': 8 x 32 values whose multiply runs on 13-bit limbs (fq_mul13); '..., 32 sites':
+ * the same job with 32 inlined multiplies per loop turn instead of 2 (code size, not arithmetic).
+ */
+export type FqLayout = '8x32' | '20x13' | '8x32 via 20x13' | '8x32 via 20x13, 32 sites';
 
 /** Kernel and entry of the throughput job per layout. */
 const BENCH: Record<FqLayout, [KernelName, string]> = {
   '8x32': ['msm_prep', 'fq_bench'],
   '20x13': ['msm_fq13', 'fq13_bench'],
   '8x32 via 20x13': ['msm_fq13', 'fq_mixed_bench'],
+  '8x32 via 20x13, 32 sites': ['msm_fq13', 'fq_mixed_bench_wide'],
 };
 
 /** Pairs (a, b) as 16 canonical words each -> 32 words each: a·b, a·a, a, a·b (via 8x32 Montgomery). */
@@ -41,18 +45,31 @@ export interface FqBenchResult {
  * the layout timed first read slow, as the benches' warmUp() found).
  */
 export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: number, iters: number, reps: number, warmMs = 300): Promise<FqBenchResult> {
-  const buf = ctx.pool.acquire(threads * 32, storageUsage(), `fq bench ${layout}`);
+  const [kernel, entry] = BENCH[layout];
+  return { layout, ...await timeJob(ctx, kernel, entry, `fq bench ${layout}`, [threads, iters], threads, reps, warmMs) };
+}
+
+/**
+ * `threads` threads x `iters` dependent inversions (x = 1/x + 1): launched with a few threads,
+ * ms / iters is one inversion's latency.
+ */
+export function fqInvBench(ctx: GpuContext, threads: number, iters: number, reps: number): Promise<{ ms: number[]; out: Uint32Array }> {
+  return timeJob(ctx, 'msm_prep', 'fq_inv_bench', 'fq inv bench', [threads, iters], threads, reps, 300);
+}
+
+/** One dispatch of `threads` threads (params `words`), timed reps times after warming up; 8 words out per thread. */
+async function timeJob(ctx: GpuContext, kernel: KernelName, entry: string, label: string, words: number[], threads: number, reps: number, warmMs: number): Promise<{ ms: number[]; out: Uint32Array }> {
+  const buf = ctx.pool.acquire(threads * 32, storageUsage(), label);
   const bad = ctx.upload(new Uint32Array(1), 'fq bench unused');
-  const prm = uniform(ctx, [threads, iters]);
+  const prm = uniform(ctx, words);
   try {
-    const [kernel, entry] = BENCH[layout];
     const pipe = await ctx.pipelines.get(kernel, entry, prepConsts(ctx, kernel), PREP_B);
     const group = bindGroup(ctx, PREP_B, [buf, bad, prm]);
     const ms: number[] = [];
     const warmEnd = performance.now() + warmMs;
     for (let r = 0; r <= reps; r++) {
       if (r === 1 && performance.now() < warmEnd) r = 0; // still warming up
-      const enc = ctx.device.createCommandEncoder({ label: `fq bench ${layout}` });
+      const enc = ctx.device.createCommandEncoder({ label });
       const pass = enc.beginComputePass();
       dispatch(pass, ctx, pipe, group, threads, PREP_WG);
       pass.end();
@@ -61,7 +78,7 @@ export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: num
       await ctx.device.queue.onSubmittedWorkDone();
       if (r > 0) ms.push(performance.now() - t0);
     }
-    return { layout, ms, out: await ctx.readback(buf, threads * 8) };
+    return { ms, out: await ctx.readback(buf, threads * 8) };
   } finally {
     for (const b of [buf, bad, prm]) ctx.pool.release(b);
   }

@@ -57,8 +57,6 @@ export interface MsmPlan {
    * bench/RESULTS.md).
    */
   riders: boolean;
-  /** walker inversion: the binary extended Euclid instead of safegcd (bench A/B only) */
-  binaryInv: boolean;
   /** estimated peak pool bytes (bases included) with this plan */
   poolBytes: number;
 }
@@ -80,8 +78,6 @@ export interface MsmTuning {
    * 140 -> 38, 2^22 628 -> 158 (bench/RESULTS.md); false keeps the per-thread inversion.
    */
   wgInv?: boolean;
-  /** the walker's previous inversion, binary extended Euclid (default false; the bench's A/B) */
-  binaryInv?: boolean;
   /** riders (MsmPlan.riders) where they apply; default true, false for the bench's A/B */
   riders?: boolean;
   /** bytes for the kept reduction pairs of all windows (default RED_PAIR_BYTES); tests shrink it */
@@ -110,7 +106,7 @@ export function topWindowBits(c: number): number {
 }
 
 /**
- * Relative cost per window, in Fq multiplies: ~(6 + 30/S) per affine add in the walker (binary
+ * Relative cost per window, in Fq multiplies: ~(6 + 30/S) per affine add in the walker (one
  * inversion worth ~30 multiplies shared by S adds; see walkInvShare for wgInv) and 2 projective
  * adds of 12 multiplies per bucket in the reduction. The c minimizing T·(walk + reduce) among
  * those whose top window sees at least c - 4 bits (4, 5, 6, 8, 15, 16) is the default.
@@ -196,7 +192,7 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
     const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
     const batches = Math.ceil(T / nwin);
     const riders = wgInv && batches > 1 && (t.riders ?? true);
-    const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders, binaryInv: t.binaryInv ?? false };
+    const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {

@@ -101,13 +101,7 @@ export const BN254_WGSL_CONSTS = {
   FQ_R2_LIMBS: toLimbs(FQ_R2),
   FQ_B3_LIMBS: toLimbs(toMont(3n * G1_B)),
   FQ_B_LIMBS: toLimbs(toMont(G1_B)),
-  // R^3 mod p: fq_mul(x, R^3) turns the plain inverse (aR)^-1 into Montgomery a^-1·R (fq_inv).
-  FQ_R3_LIMBS: toLimbs(mod(FQ_R2 * FQ_R_MOD, FQ_P)),
   FQ13_P_LIMBS: toLimbs13(FQ_P),
   FQ13_MU,
   FQ13_R2_LIMBS: toLimbs13(mod(FQ13_R * FQ13_R, FQ_P)),
-  // fq13_mul(x·2^256, 2^264) = x·2^260: an 8x32 Montgomery value into the 13-bit domain; and
-  // fq13_mul(x·2^260, 2^256) = x·2^256 back (one multiply each way, see bn254_fq13.gen.wgsl).
-  FQ13_FROM32_LIMBS: toLimbs13(mod(1n << 264n, FQ_P)),
-  FQ13_TO32_LIMBS: toLimbs13(mod(1n << 256n, FQ_P)),
 } as const;

@@ -6,8 +6,8 @@
  * @module
  */
 import type { GpuContext } from '../../src/gpu/context.js';
-import { fq13Check, fqMulBench, type FqLayout } from '../../src/kernels/msm-fq13.js';
-import { FQ_P, fromLimbs, toLimbs } from '../../src/params/bn254.js';
+import { fq13Check, fqInvBench, fqMulBench, type FqLayout } from '../../src/kernels/msm-fq13.js';
+import { FQ_P, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { median } from '../support/stats.js';
 import { seededScalar, type MsmCheckRow } from './msm-check.js';
@@ -27,7 +27,7 @@ export async function checkFq13(ctx: GpuContext, count: number, seed = 0x13): Pr
   const out = await fq13Check(ctx, words);
   const ms = performance.now() - t0;
   let bad = 0; let first = '';
-  const names = ['a·b', 'a·a', 'round trip', 'a·b from 8x32 Montgomery'];
+  const names = ['a·b', 'a·a', 'round trip', 'a·b by fq_mul13 (8x32 Montgomery)'];
   pairs.forEach(([a, b], i) => {
     [(a * b) % FQ_P, (a * a) % FQ_P, a, (a * b) % FQ_P].forEach((w, k) => {
       const got = fromLimbs(out, 32 * i + 8 * k);
@@ -63,7 +63,7 @@ export interface FqBenchRow {
  */
 export async function benchFqLayouts(ctx: GpuContext, threads: number, iters: number, reps: number): Promise<FqBenchRow[]> {
   const runs: Awaited<ReturnType<typeof fqMulBench>>[] = [];
-  for (const layout of ['8x32', '20x13', '8x32 via 20x13'] as FqLayout[]) runs.push(await fqMulBench(ctx, layout, threads, iters, reps));
+  for (const layout of ['8x32', '20x13', '8x32 via 20x13', '8x32 via 20x13, 32 sites'] as FqLayout[]) runs.push(await fqMulBench(ctx, layout, threads, iters, reps));
   return runs.map((r) => {
     let diff = 0;
     for (let k = 0; k < r.out.length; k++) if (r.out[k] !== runs[0].out[k]) diff++;
@@ -77,4 +77,22 @@ export async function benchFqLayouts(ctx: GpuContext, threads: number, iters: nu
       detail: ok ? 'equals bigint (64 threads) and the 8x32 layout (all threads)' : `${refBad} threads != bigint, ${diff} words differ from 8x32`,
     };
   });
+}
+
+export interface FqInvBenchRow { threads: number; iters: number; usPerInv: number; ok: boolean; detail: string }
+
+/**
+ * One inversion's latency (safegcd, bn254_inv.gen.wgsl): a warp of threads each runs `iters`
+ * dependent inversions; the output must equal a bigint replay on the first 16 threads.
+ */
+export async function benchFqInv(ctx: GpuContext, threads: number, iters: number, reps: number): Promise<FqInvBenchRow> {
+  const r = await fqInvBench(ctx, threads, iters, reps);
+  const ref = (i: number) => {
+    let x = fromLimbs([i + 2, 1, 2, 3, 4, 5, 6, 7]) % FQ_P;
+    for (let k = 0; k < iters; k++) x = (invMod(x, FQ_P) + 1n) % FQ_P;
+    return x;
+  };
+  const bad = Array.from({ length: Math.min(threads, 16) }, (_, i) => i).filter((i) => fromLimbs(r.out, 8 * i) !== ref(i)).length;
+  return { threads, iters, usPerInv: +(median(r.ms) * 1e3 / iters).toFixed(2), ok: bad === 0,
+    detail: bad === 0 ? 'equals bigint (16 threads)' : `${bad} threads != bigint` };
 }

@@ -16,8 +16,7 @@ fn flat(gid: vec3u, nwg: vec3u) -> u32 { return gid.x + gid.y * nwg.x * PREP_WG;
 
 // Per pair (a, b) of canonical values (32 words per pair, inputs in the first 16), writes:
 // a·b and a·a through the 13-bit domain; a through the layout and Montgomery round trip; and
-// a·b with a entering from the 8x32 Montgomery domain and the product leaving to it (the
-// conversions a mixed pipeline would use).
+// a·b by fq_mul13 on 8x32 Montgomery values (the multiply every MSM kernel runs on GPUs).
 @compute @workgroup_size(PREP_WG)
 fn fq13_check(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = flat(gid, nwg);
@@ -27,8 +26,7 @@ fn fq13_check(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   let ab = fq13_to_fq(fq13_from_mont(fq13_mul(a, b)));
   let aa = fq13_to_fq(fq13_from_mont(fq13_square(a)));
   let rt = fq13_to_fq(fq13_from_mont(a));
-  let am = fq13_from_fq_mont(fq_to_mont(a32));
-  let mixed = fq_from_mont(fq13_to_fq_mont(fq13_mul(am, b)));
+  let mixed = fq_from_mont(fq_mul13(fq_to_mont(a32), fq_to_mont(b32)));
   stp(32u * i, ab); stp(32u * i + 8u, aa); stp(32u * i + 16u, rt); stp(32u * i + 24u, mixed);
 }
 
@@ -52,5 +50,35 @@ fn fq_mixed_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
   var x = fq_to_mont(Fq(i, 1u, 2u, 3u, 4u, 5u, 6u, 7u));
   var y = fq_to_mont(Fq(i ^ 0x9e3779b9u, 7u, 6u, 5u, 4u, 3u, 2u, 1u));
   for (var k = 0u; k < prm.iters; k++) { x = fq_mul13(x, y); y = fq_mul13(y, x); }
+  stp(8u * i, fq_from_mont(x));
+}
+
+// The same job with 32 multiply call sites per loop turn instead of 2 (unrolled 16x in the
+// source, so the compiler inlines 32 copies, ~0.5 MB of machine code): whether a kernel's inlined
+// code size costs throughput, as the MSM walker and the projective passes inline many multiplies.
+@compute @workgroup_size(PREP_WG)
+fn fq_mixed_bench_wide(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = flat(gid, nwg);
+  if (i >= prm.n) { return; }
+  var x = fq_to_mont(Fq(i, 1u, 2u, 3u, 4u, 5u, 6u, 7u));
+  var y = fq_to_mont(Fq(i ^ 0x9e3779b9u, 7u, 6u, 5u, 4u, 3u, 2u, 1u));
+  for (var k = 0u; k < prm.iters; k += 16u) {
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+    x = fq_mul13(x, y); y = fq_mul13(y, x);
+  }
   stp(8u * i, fq_from_mont(x));
 }

@@ -49,3 +49,17 @@ fn fq_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
   let r = fq_from_mont(x);
   stp(8u * i, r);
 }
+
+// Inversion latency: prm.iters dependent inversions per thread (x = 1/x + 1, so no two are
+// alike); launched with a few threads, its time per inversion is what one walker step waits for.
+@compute @workgroup_size(PREP_WG)
+fn fq_inv_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = flat(gid, nwg);
+  if (i >= prm.n) { return; }
+  var x = fq_to_mont(Fq(i + 2u, 1u, 2u, 3u, 4u, 5u, 6u, 7u));
+  for (var k = 0u; k < prm.iters; k++) {
+    x = fq_inv(x);
+    x = fq_add(x, fq_one());
+  }
+  stp(8u * i, fq_from_mont(x));
+}

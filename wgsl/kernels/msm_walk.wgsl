@@ -30,13 +30,6 @@ fn wmul(a: Fq, b: Fq) -> Fq {
   return fq_mul(a, b);
 }
 
-// The step's inversion: safegcd (bn254_inv), or with WALK_INV_BINARY = 1 the binary extended
-// Euclid it replaced (bench A/B only); a pipeline constant, so the branch folds.
-fn winv(a: Fq) -> Fq {
-  if (WALK_INV_BINARY == 1u) { return fq_inv_binary(a); }
-  return fq_inv(a);
-}
-
 fn load_fq(buf_off: u32) -> Fq {
   return Fq(bases[buf_off], bases[buf_off + 1u], bases[buf_off + 2u], bases[buf_off + 3u],
             bases[buf_off + 4u], bases[buf_off + 5u], bases[buf_off + 6u], bases[buf_off + 7u]);
@@ -236,7 +229,7 @@ fn msm_walk(@builtin(global_invocation_id) gid: vec3u) {
     let st = walk_classify(&w);
     if (!st.live) { break; }
     if (!st.any) { continue; }
-    walk_add(&w, winv(st.prod));
+    walk_add(&w, fq_inv(st.prod));
   }
   walk_finish(&w);
 }
@@ -276,7 +269,7 @@ fn msm_walk_wg(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocat
     let flags = workgroupUniformLoad(&wg_flags[1]);
     if ((flags & 1u) == 0u) { break; }
     if ((flags & 2u) == 0u) { continue; } // only run starts and cancellations: no inversion
-    if (lid == 0u) { wg_tree[1] = winv(wg_tree[1]); }
+    if (lid == 0u) { wg_tree[1] = fq_inv(wg_tree[1]); }
     workgroupBarrier();
     // In place: the thread of parent i reads both children before it overwrites them.
     for (var h = 1u; h < WALK_WG; h <<= 1u) {
