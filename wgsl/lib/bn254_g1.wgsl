@@ -30,8 +30,10 @@ fn g1_fmul(a: Fq, b: Fq) -> Fq {
 }
 
 // RCB 2015 Algorithm 7 (complete addition, a = 0): 12M + 2·(mul by 9), no exceptional cases,
-// so P + P, P + (-P) and the identity need no branches.
+// so P + P, P + (-P) and the identity need no branches. With the plan constant G1_ROLL = 1 the
+// same formulas run as g1_add_rolled (one multiply call site instead of 12).
 fn g1_add(p: G1P, q: G1P) -> G1P {
+  if (G1_ROLL == 1u) { return g1_add_rolled(p, q); }
   var t0 = g1_fmul(p.x, q.x);
   var t1 = g1_fmul(p.y, q.y);
   var t2 = g1_fmul(p.z, q.z);
@@ -66,6 +68,34 @@ fn g1_add(p: G1P, q: G1P) -> G1P {
   z3 = g1_fmul(z3, t4);
   z3 = fq_add(z3, t0);
   return G1P(x3, y3, z3);
+}
+
+// g1_add's 12 products as two rounds of 6 independent ones in one loop, so the compiler emits one
+// inlined multiply instead of 12 (each ~1000 instructions: kernels chaining projective additions
+// on a few thousand threads wait on instruction fetch; RESULTS has the code-size row). The
+// trip count is opaque to the compiler (canonical limbs never have bit 255 set), so it cannot
+// unroll the loop back; the operands live in small arrays indexed by the loop counter.
+fn g1_add_rolled(p: G1P, q: G1P) -> G1P {
+  var a = array<Fq, 6>(p.x, p.y, p.z, fq_add(p.x, p.y), fq_add(p.y, p.z), fq_add(p.x, p.z));
+  var b = array<Fq, 6>(q.x, q.y, q.z, fq_add(q.x, q.y), fq_add(q.y, q.z), fq_add(q.x, q.z));
+  var m: array<Fq, 6>;
+  let n = 12u + (p.z[7] >> 31u);
+  for (var k = 0u; k < n; k++) {
+    if (k == 6u) {
+      // Round 1 gave t0 = X1X2, t1 = Y1Y2, t2 = Z1Z2 and the three cross products.
+      let t3 = fq_sub(m[3], fq_add(m[0], m[1]));
+      let t4 = fq_sub(m[4], fq_add(m[1], m[2]));
+      let y3 = g1_mul_b3(fq_sub(m[5], fq_add(m[0], m[2])));
+      let t0 = fq_add(fq_add(m[0], m[0]), m[0]);
+      let t2 = g1_mul_b3(m[2]);
+      let z3 = fq_add(m[1], t2);
+      let t1 = fq_sub(m[1], t2);
+      a = array<Fq, 6>(t4, t3, y3, t1, t0, z3);
+      b = array<Fq, 6>(y3, t1, t0, z3, t3, t4);
+    }
+    m[k % 6u] = g1_fmul(a[k % 6u], b[k % 6u]);
+  }
+  return G1P(fq_sub(m[1], m[0]), fq_add(m[3], m[2]), fq_add(m[5], m[4]));
 }
 
 fn g1_double(p: G1P) -> G1P { return g1_add(p, p); }
