@@ -57,10 +57,6 @@ export interface MsmPlan {
    * bench/RESULTS.md).
    */
   riders: boolean;
-  /** projective additions with one multiply call site (G1_ROLL, g1_add_rolled) */
-  g1Roll: boolean;
-  /** walker slot loops kept rolled (WALK_ROLL: an opaque bound the compiler cannot unroll) */
-  walkRoll: boolean;
   /** estimated peak pool bytes (bases included) with this plan */
   poolBytes: number;
 }
@@ -82,10 +78,6 @@ export interface MsmTuning {
    * 140 -> 38, 2^22 628 -> 158 (bench/RESULTS.md); false keeps the per-thread inversion.
    */
   wgInv?: boolean;
-  /** MsmPlan.g1Roll (default false until measured) */
-  g1Roll?: boolean;
-  /** MsmPlan.walkRoll (default false until measured) */
-  walkRoll?: boolean;
   /** riders (MsmPlan.riders) where they apply; default true, false for the bench's A/B */
   riders?: boolean;
   /** bytes for the kept reduction pairs of all windows (default RED_PAIR_BYTES); tests shrink it */
@@ -200,7 +192,7 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
     const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
     const batches = Math.ceil(T / nwin);
     const riders = wgInv && batches > 1 && (t.riders ?? true);
-    const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders, g1Roll: t.g1Roll ?? false, walkRoll: t.walkRoll ?? false };
+    const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {

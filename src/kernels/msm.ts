@@ -33,7 +33,7 @@ export function g1Mul13(ctx: GpuContext): number {
 
 /** Plan constants of an entry with msm_prep's bindings: msm_prep includes bn254_g1, msm_fq13 does not. */
 export function prepConsts(ctx: GpuContext, kernel: KernelName): Record<string, number> {
-  return kernel === 'msm_prep' ? { PREP_WG, G1_MUL13: g1Mul13(ctx), G1_ROLL: 0 } : { PREP_WG };
+  return kernel === 'msm_prep' ? { PREP_WG, G1_MUL13: g1Mul13(ctx) } : { PREP_WG };
 }
 
 /** The MsmParams uniform of every MSM kernel (8 words, 16 for msm_walk's), unused words zero. */
@@ -103,12 +103,11 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   const nbMax = nwin * M;
   const sortP = { MSM_C: c, MSM_M: M, SORT_WG };
   const G1_MUL13 = g1Mul13(ctx);
-  const G1_ROLL = plan.g1Roll ? 1 : 0;
-  const redP = { MSM_M: M, RED_SEG: plan.seg1, RED_WG, G1_MUL13, G1_ROLL };
+  const redP = { MSM_M: M, RED_SEG: plan.seg1, RED_WG, G1_MUL13 };
   // The reduction's constants only where riders use them: other walkers stay one pipeline per S
   // across window sizes (a CPU adapter compiles each for about a minute).
   const rideP = plan.riders ? { MSM_M: M, RED_SEG: plan.seg1, WALK_RIDERS: 1 } : { MSM_M: 1, RED_SEG: 1, WALK_RIDERS: 0 };
-  const walkP = { WALK_S: S, WALK_WG, WALK_MUL13: plan.mul13 ? 1 : 0, WALK_ROLL: plan.walkRoll ? 1 : 0, G1_MUL13, G1_ROLL, ...rideP };
+  const walkP = { WALK_S: S, WALK_WG, WALK_MUL13: plan.mul13 ? 1 : 0, G1_MUL13, ...rideP };
   const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await Promise.all([
     ctx.pipelines.get('msm_sort', 'msm_count', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scan_blocks', sortP, SORT_B),

@@ -30,14 +30,6 @@ fn wmul(a: Fq, b: Fq) -> Fq {
   return fq_mul(a, b);
 }
 
-// Slot-loop bound of walk_classify and walk_add: WALK_S, or with the plan constant WALK_ROLL = 1
-// the same number made opaque to the compiler (prm.r7 is always 0), so it cannot unroll the loops
-// into WALK_S copies of their multiplies (code size; see g1_add_rolled).
-fn wslots() -> u32 {
-  if (WALK_ROLL == 1u) { return WALK_S + (prm.r7 >> 31u); }
-  return WALK_S;
-}
-
 fn load_fq(buf_off: u32) -> Fq {
   return Fq(bases[buf_off], bases[buf_off + 1u], bases[buf_off + 2u], bases[buf_off + 3u],
             bases[buf_off + 4u], bases[buf_off + 5u], bases[buf_off + 6u], bases[buf_off + 7u]);
@@ -164,7 +156,7 @@ fn walk_start(w: ptr<function, Walk>, t: u32) {
 // Phase 1: classify each slot's next entry (retiring finished runs); multiply up the denominators.
 fn walk_classify(w: ptr<function, Walk>) -> WalkStep {
   var st = WalkStep(fq_one(), false, false);
-  for (var s = 0u; s < wslots(); s++) {
+  for (var s = 0u; s < WALK_S; s++) {
     (*w).mode[s] = 0u;
     if ((*w).pos[s] < (*w).endp[s]) {
       st.live = true;
@@ -197,7 +189,7 @@ fn walk_classify(w: ptr<function, Walk>) -> WalkStep {
 // Phase 2: given inv = 1 / (the step's prod), peel it back slot by slot and do the affine additions.
 fn walk_add(w: ptr<function, Walk>, inv0: Fq) {
   var inv = inv0;
-  for (var k = 0u; k < wslots(); k++) {
+  for (var k = 0u; k < WALK_S; k++) {
     let s = WALK_S - 1u - k;
     if ((*w).mode[s] == 0u) { continue; }
     let ax = (*w).ax[s]; let ay = (*w).ay[s];
