@@ -22,8 +22,9 @@ fn g1_mul_b3(t: Fq) -> Fq {
 
 // The projective formulas' multiply, by the plan constant G1_MUL13: 1 = fq_mul13 (13-bit limbs;
 // H100, 2^20 MSM: bucket reduction 54 -> 31 ms, fix-up 16 -> 9 ms), 0 = fq_mulc (rolled 8x32)
-// for CPU adapters: SwiftShader's shader compiler crashes on g1_add's 12 inlined unrolled
-// multiplies (fq_mul13 here, and the unrolled 8x32 fq_mul before it). A constant, so it folds.
+// for CPU adapters: SwiftShader's shader compiler crashed on g1_add's 12 inlined unrolled
+// multiplies (fq_mul13 here, and the unrolled 8x32 fq_mul before it). g1_add now inlines one;
+// whether SwiftShader takes fq_mul13 there is untried. A constant, so it folds.
 fn g1_fmul(a: Fq, b: Fq) -> Fq {
   if (G1_MUL13 == 1u) { return fq_mul13(a, b); }
   return fq_mulc(a, b);
