@@ -10,7 +10,7 @@ import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { PREP_WG } from './msm-plan.js';
-import { bindGroup, dispatch, PREP_B, prepConsts, runPairCheck, uniform } from './msm.js';
+import { bindGroup, dispatch, PREP_B, PREP_CONSTS, runPairCheck, uniform } from './msm.js';
 
 /**
  * '8x32 via 20x13': 8 x 32 values whose multiply runs on 13-bit limbs (fq_mul13); '..., 32 sites':
@@ -63,7 +63,7 @@ async function timeJob(ctx: GpuContext, kernel: KernelName, entry: string, label
   const bad = ctx.upload(new Uint32Array(1), 'fq bench unused');
   const prm = uniform(ctx, words);
   try {
-    const pipe = await ctx.pipelines.get(kernel, entry, prepConsts(ctx, kernel), PREP_B);
+    const pipe = await ctx.pipelines.get(kernel, entry, PREP_CONSTS, PREP_B);
     const group = bindGroup(ctx, PREP_B, [buf, bad, prm]);
     const ms: number[] = [];
     const warmEnd = performance.now() + warmMs;

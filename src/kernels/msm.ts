@@ -23,18 +23,8 @@ const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-o
 const RED_B: BindingKind[] = ['read-only-storage', 'storage', 'uniform'];
 export const PREP_B: BindingKind[] = ['storage', 'storage', 'uniform'];
 
-/**
- * G1_MUL13 for kernels with the projective formulas (wgsl/lib/bn254_g1.wgsl g1_fmul): 13-bit-limb
- * multiplies on GPUs, the rolled 8x32 ones on CPU adapters, whose compiler crashes on the former.
- */
-export function g1Mul13(ctx: GpuContext): number {
-  return ctx.features.cpu ? 0 : 1;
-}
-
-/** Plan constants of an entry with msm_prep's bindings: msm_prep includes bn254_g1, msm_fq13 does not. */
-export function prepConsts(ctx: GpuContext, kernel: KernelName): Record<string, number> {
-  return kernel === 'msm_prep' ? { PREP_WG, G1_MUL13: g1Mul13(ctx) } : { PREP_WG };
-}
+/** Plan constants of an entry with msm_prep's bindings. */
+export const PREP_CONSTS = { PREP_WG };
 
 /** The MsmParams uniform of every MSM kernel (8 words, 16 for msm_walk's), unused words zero. */
 export function uniform(ctx: GpuContext, words: number[]): GPUBuffer {
@@ -65,7 +55,7 @@ export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number
   const bad = ctx.upload(new Uint32Array([0xffffffff]), 'msm bad');
   const prm = uniform(ctx, [n, 0]);
   try {
-    const pipe = await ctx.pipelines.get('msm_prep', 'msm_to_mont', prepConsts(ctx, 'msm_prep'), PREP_B);
+    const pipe = await ctx.pipelines.get('msm_prep', 'msm_to_mont', PREP_CONSTS, PREP_B);
     const enc = ctx.device.createCommandEncoder({ label: 'msm bases' });
     const pass = enc.beginComputePass({ label: 'msm to_mont' });
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
@@ -102,12 +92,11 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   const { n, c, M, S, nwin, T, planes } = plan;
   const nbMax = nwin * M;
   const sortP = { MSM_C: c, MSM_M: M, SORT_WG };
-  const G1_MUL13 = g1Mul13(ctx);
-  const redP = { MSM_M: M, RED_SEG: plan.seg1, RED_WG, G1_MUL13 };
+  const redP = { MSM_M: M, RED_SEG: plan.seg1, RED_WG };
   // The reduction's constants only where riders use them: other walkers stay one pipeline per S
   // across window sizes (a CPU adapter compiles each for about a minute).
   const rideP = plan.riders ? { MSM_M: M, RED_SEG: plan.seg1, WALK_RIDERS: 1 } : { MSM_M: 1, RED_SEG: 1, WALK_RIDERS: 0 };
-  const walkP = { WALK_S: S, WALK_WG, WALK_MUL13: plan.mul13 ? 1 : 0, G1_MUL13, ...rideP };
+  const walkP = { WALK_S: S, WALK_WG, WALK_MUL13: plan.mul13 ? 1 : 0, ...rideP };
   const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await Promise.all([
     ctx.pipelines.get('msm_sort', 'msm_count', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scan_blocks', sortP, SORT_B),
@@ -279,7 +268,7 @@ export async function runPairCheck(ctx: GpuContext, kernel: KernelName, entry: s
   const bad = ctx.upload(new Uint32Array(1), `${entry} unused`);
   const prm = uniform(ctx, [n, 0]);
   try {
-    const pipe = await ctx.pipelines.get(kernel, entry, prepConsts(ctx, kernel), PREP_B);
+    const pipe = await ctx.pipelines.get(kernel, entry, PREP_CONSTS, PREP_B);
     const enc = ctx.device.createCommandEncoder({ label: entry });
     const pass = enc.beginComputePass();
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);

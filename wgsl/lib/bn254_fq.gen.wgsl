@@ -229,27 +229,6 @@ fn fq_mul(a: Fq, b: Fq) -> Fq {
   return d;
 }
 
-// The same CIOS with rolled loops: ~16x less code. Used by the complete projective formulas
-// (bn254_g1.wgsl), which inline 12 multiplies: the unrolled form there crashes SwiftShader's
-// shader compiler (segfault, seen in Chromium and Dawn), and those passes are not the hot path.
-fn fq_mulc(a: Fq, b: Fq) -> Fq {
-  let p = FQ_P_LIMBS;
-  var t = fq_zero();
-  for (var i = 0u; i < 8u; i++) {
-    var r = fq_mac(t[0], a[0], b[i], 0u); var A = r.y; t[0] = r.x;
-    let m = t[0] * FQ_NP0;
-    r = fq_mac(t[0], m, p[0], 0u); var C = r.y;
-    for (var j = 1u; j < 8u; j++) {
-      r = fq_mac(t[j], a[j], b[i], A); A = r.y; t[j] = r.x;
-      r = fq_mac(t[j], m, p[j], C); C = r.y; t[j - 1u] = r.x;
-    }
-    t[7] = C + A;
-  }
-  var d: Fq; let br = fq_sub_raw(t, fq_p(), &d);
-  if (br == 1u) { return t; }
-  return d;
-}
-
 fn fq_square(a: Fq) -> Fq { return fq_mul(a, a); }
 
 fn fq_to_mont(a: Fq) -> Fq { let r2 = FQ_R2_LIMBS; return fq_mul(a, Fq(r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7])); }

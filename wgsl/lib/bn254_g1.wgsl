@@ -20,16 +20,6 @@ fn g1_mul_b3(t: Fq) -> Fq {
   return fq_add(t8, t);
 }
 
-// The projective formulas' multiply, by the plan constant G1_MUL13: 1 = fq_mul13 (13-bit limbs;
-// H100, 2^20 MSM: bucket reduction 54 -> 31 ms, fix-up 16 -> 9 ms), 0 = fq_mulc (rolled 8x32)
-// for CPU adapters: SwiftShader's shader compiler crashed on g1_add's 12 inlined unrolled
-// multiplies (fq_mul13 here, and the unrolled 8x32 fq_mul before it). g1_add now inlines one;
-// whether SwiftShader takes fq_mul13 there is untried. A constant, so it folds.
-fn g1_fmul(a: Fq, b: Fq) -> Fq {
-  if (G1_MUL13 == 1u) { return fq_mul13(a, b); }
-  return fq_mulc(a, b);
-}
-
 // RCB 2015 Algorithm 7 (complete addition, a = 0): 12M + 2·(mul by 9), no exceptional cases,
 // so P + P, P + (-P) and the identity need no branches. The 12 products run as two rounds of 6
 // independent ones in one loop, so the compiler emits one inlined multiply instead of 12 (each
@@ -37,7 +27,9 @@ fn g1_fmul(a: Fq, b: Fq) -> Fq {
 // instruction fetch (H100 alternating A/B against the straight-line form: MSM 2^12 0.55x,
 // 2^16 0.69x, 2^20 0.875x; fix-up 20.0 -> 12.7 ms, final levels 5.4 -> 2.9 ms at 2^20). The trip
 // count is opaque to the compiler (canonical limbs never have bit 255 set), so it cannot unroll
-// the loop back; the operands live in small arrays indexed by the loop counter.
+// the loop back; the operands live in small arrays indexed by the loop counter. With one inlined
+// multiply, SwiftShader's compiler takes the 13-bit form too (it crashed on 12 inlined unrolled
+// multiplies, which is why CPU adapters used to run a rolled 8x32 multiply here).
 fn g1_add(p: G1P, q: G1P) -> G1P {
   var a = array<Fq, 6>(p.x, p.y, p.z, fq_add(p.x, p.y), fq_add(p.y, p.z), fq_add(p.x, p.z));
   var b = array<Fq, 6>(q.x, q.y, q.z, fq_add(q.x, q.y), fq_add(q.y, q.z), fq_add(q.x, q.z));
@@ -56,7 +48,7 @@ fn g1_add(p: G1P, q: G1P) -> G1P {
       a = array<Fq, 6>(t4, t3, y3, t1, t0, z3);
       b = array<Fq, 6>(y3, t1, t0, z3, t3, t4);
     }
-    m[k % 6u] = g1_fmul(a[k % 6u], b[k % 6u]);
+    m[k % 6u] = fq_mul13(a[k % 6u], b[k % 6u]);
   }
   // X3 = t3·t1 - t4·y3, Y3 = t1·z3 + y3·t0, Z3 = z3·t4 + t0·t3 (RCB's last lines).
   return G1P(fq_sub(m[1], m[0]), fq_add(m[3], m[2]), fq_add(m[5], m[4]));
