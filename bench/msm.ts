@@ -72,7 +72,7 @@ export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
   const fq13 = await checkFq13(ctx, 4096);
   rows.push({ bench: 'msm-check', ...fq13 });
   ok &&= fq13.ok;
-  const names = { '8x32': '8x32 CIOS no-carry, emulated mulhi, unrolled', '20x13': '20x13 no-carry Montgomery, unrolled', '8x32 via 20x13': '8x32 state, fq_mul13 (repack, 20x13 multiply, 4 doublings)',
+  const names = { '8x32': '8x32 CIOS no-carry, emulated mulhi, unrolled', '20x13': '20x13 no-carry Montgomery, unrolled', '8x32 via 20x13': '8x32 state, fq_mul13 (repack a as 16a, 20x13 multiply)',
     '8x32 via 20x13, 32 sites': 'the same job, 32 inlined fq_mul13 per loop turn (code size)' };
   for (const r of await benchFqLayouts(ctx, 1 << 18, 64, 5)) {
     ok &&= r.ok;

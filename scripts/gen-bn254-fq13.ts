@@ -16,6 +16,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packWord, wordBits } from './limb-repack.js';
 
 const N = 20;
 const R = [...Array(N).keys()];
@@ -29,31 +30,14 @@ emit();
 emit('// GENERATED: edit scripts/gen-bn254-fq13.ts, not this file.');
 emit('alias Fq13 = array<u32, 20>;');
 emit();
-// Limb k holds bits [13k, 13k + 13) of the 256-bit value: from word 13k >> 5, plus the next
-// word when the limb straddles a word boundary.
 emit('// Same integer, 8 x 32 -> 20 x 13 (bits 256..259 of the top limb are zero).');
 emit('fn fq13_from_fq(a: Fq) -> Fq13 {');
-emit('  return ' + ctor((k) => {
-  const lo = 13 * k, w = lo >> 5, sh = lo & 31;
-  let e = sh ? `(a[${w}] >> ${sh}u)` : `a[${w}]`;
-  if (sh + 13 > 32 && w + 1 < 8) e = `(${e} | (a[${w + 1}] << ${32 - sh}u))`;
-  return `${e} & 0x1fffu`;
-}) + ';');
+emit('  return ' + ctor((k) => wordBits('a', 13 * k, 13)) + ';');
 emit('}');
 emit();
 emit('// Same integer, 20 x 13 (normalized limbs, value < 2^256) -> 8 x 32.');
 emit('fn fq13_to_fq(a: Fq13) -> Fq {');
-const words: string[] = [];
-for (let w = 0; w < 8; w++) {
-  const parts: string[] = [];
-  for (let k = 0; k < N; k++) {
-    const lo = 13 * k, hi = lo + 13;
-    if (hi <= 32 * w || lo >= 32 * w + 32) continue;
-    const d = lo - 32 * w;
-    parts.push(d >= 0 ? (d ? `(a[${k}] << ${d}u)` : `a[${k}]`) : `(a[${k}] >> ${-d}u)`);
-  }
-  words.push(parts.join(' | '));
-}
+const words = [...Array(8).keys()].map((w) => packWord(w, N, 13, (k) => `a[${k}]`));
 emit('  return Fq(' + words.join(',\n    ') + ');');
 emit('}');
 emit();
@@ -91,14 +75,7 @@ emit();
 // Limb k of 16a holds bits [13k - 4, 13k + 9) of a: the repack shifted by 4 bits, no arithmetic.
 emit('// 16a as 20 x 13 limbs for a < p (16a < 2^258 fits 260 bits; every limb < 2^13 as fq13_mul needs).');
 emit('fn fq13_from_fq_x16(a: Fq) -> Fq13 {');
-emit('  return ' + ctor((k) => {
-  const lo = 13 * k - 4;
-  if (lo < 0) return `(a[0] << ${-lo}u) & 0x1fffu`;
-  const w = lo >> 5, sh = lo & 31;
-  let e = sh ? `(a[${w}] >> ${sh}u)` : `a[${w}]`;
-  if (sh + 13 > 32 && w + 1 < 8) e = `(${e} | (a[${w + 1}] << ${32 - sh}u))`;
-  return `${e} & 0x1fffu`;
-}) + ';');
+emit('  return ' + ctor((k) => wordBits('a', 13 * k - 4, 13)) + ';');
 emit('}');
 emit();
 emit('// fq_mul on 13-bit limbs: state stays 8 x 32 (x·2^256) and only the multiply repacks. The');

@@ -12,6 +12,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FQ_P } from '../src/params/bn254.js';
 import { SG_BITS, SG_E0, SG_LIMBS, SG_MAX_BATCHES, SG_PINV, sgLimbs } from '../src/ref/fq-safegcd.js';
+import { packWord, wordBits } from './limb-repack.js';
 
 const L: string[] = [];
 const emit = (s = '') => L.push(s);
@@ -69,13 +70,7 @@ emit('// (at most 38 on 20000 random inputs); the cap only bounds a non-canonica
 emit('fn fq_inv(a: Fq) -> Fq {');
 emit('  if (fq_is_zero(a)) { return a; }');
 emit(`  var f = ${limbsOf(P)};`);
-const fromWords = (i: number) => {
-  const bit = SG_BITS * i, w = bit >> 5, off = bit & 31;
-  let e = off === 0 ? `a[${w}]` : `(a[${w}] >> ${off}u)`;
-  if (off + SG_BITS > 32 && w + 1 < 8) e += ` | (a[${w + 1}] << ${32 - off}u)`;
-  return `i32((${e}) & ${(1 << SG_BITS) - 1}u)`;
-};
-emit(`  var g = SgInt(${I.map(fromWords).join(', ')});`);
+emit(`  var g = SgInt(${I.map((i) => `i32(${wordBits('a', SG_BITS * i, SG_BITS)})`).join(', ')});`);
 emit(`  var d = ${limbsOf(sgLimbs(0n))};`);
 emit(`  var e = ${limbsOf(sgLimbs(SG_E0))};`);
 emit('  var delta = 0i;');
@@ -114,18 +109,8 @@ emit('  }');
 emit('  var m: SgInt;');
 carryPass('m', (i) => `d[${i}] - ${lit(P[i])}`);
 emit(`  if (m[${TOP}] >= 0i) { d = m; }`);
-const toWord = (w: number) => {
-  const parts: string[] = [];
-  for (const i of I) {
-    const lo = SG_BITS * i, hi = lo + SG_BITS;
-    if (hi <= 32 * w || lo >= 32 * (w + 1)) continue;
-    const sh = lo - 32 * w;
-    parts.push(sh >= 0 ? (sh === 0 ? `u32(d[${i}])` : `(u32(d[${i}]) << ${sh}u)`) : `(u32(d[${i}]) >> ${-sh}u)`);
-  }
-  return parts.join(' | ');
-};
 emit('  return Fq(');
-for (let w = 0; w < 8; w++) emit(`    ${toWord(w)}${w < 7 ? ',' : ''}`);
+for (let w = 0; w < 8; w++) emit(`    ${packWord(w, SG_LIMBS, SG_BITS, (i) => `u32(d[${i}])`)}${w < 7 ? ',' : ''}`);
 emit('  );');
 emit('}');
 

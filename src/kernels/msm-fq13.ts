@@ -18,6 +18,9 @@ import { bindGroup, dispatch, PREP_B, PREP_CONSTS, runPairCheck, uniform } from 
  */
 export type FqLayout = '8x32' | '20x13' | '8x32 via 20x13' | '8x32 via 20x13, 32 sites';
 
+/** Untimed submits run for at least this long before timing (the idle H100 clocks down). */
+const WARM_MS = 300;
+
 /** Kernel and entry of the throughput job per layout. */
 const BENCH: Record<FqLayout, [KernelName, string]> = {
   '8x32': ['msm_prep', 'fq_bench'],
@@ -44,7 +47,7 @@ export interface FqBenchResult {
  * ones for at least `warmMs` (an idle H100 runs at 345 MHz until loaded: with one untimed submit
  * the layout timed first read slow, as the benches' warmUp() found).
  */
-export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: number, iters: number, reps: number, warmMs = 300): Promise<FqBenchResult> {
+export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: number, iters: number, reps: number, warmMs = WARM_MS): Promise<FqBenchResult> {
   const [kernel, entry] = BENCH[layout];
   return { layout, ...await timeJob(ctx, kernel, entry, `fq bench ${layout}`, [threads, iters], threads, reps, warmMs) };
 }
@@ -54,7 +57,7 @@ export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: num
  * ms / iters is one inversion's latency.
  */
 export function fqInvBench(ctx: GpuContext, threads: number, iters: number, reps: number): Promise<{ ms: number[]; out: Uint32Array }> {
-  return timeJob(ctx, 'msm_prep', 'fq_inv_bench', 'fq inv bench', [threads, iters], threads, reps, 300);
+  return timeJob(ctx, 'msm_prep', 'fq_inv_bench', 'fq inv bench', [threads, iters], threads, reps, WARM_MS);
 }
 
 /** One dispatch of `threads` threads (params `words`), timed reps times after warming up; 8 words out per thread. */

@@ -78,9 +78,15 @@ export const FQ13_R = 1n << 260n;
 /** -p^-1 mod 2^13, the per-row reduction factor of the 13-bit layout. */
 export const FQ13_MU = Number(mod(-invMod(FQ_P, 1n << 13n), 1n << 13n));
 
+/** Nonnegative x < 2^(bits·n) -> n little-endian limbs of `bits` bits (bits < 32). */
+export function toLimbsOf(x: bigint, bits: number, n: number): number[] {
+  const mask = (1n << BigInt(bits)) - 1n;
+  return Array.from({ length: n }, (_, i) => Number((x >> BigInt(bits * i)) & mask));
+}
+
 /** bigint in [0, 2^260) -> 20 little-endian 13-bit limbs. */
 export function toLimbs13(x: bigint): number[] {
-  return Array.from({ length: FQ13_LIMBS }, (_, i) => Number((x >> BigInt(13 * i)) & 0x1fffn));
+  return toLimbsOf(x, 13, FQ13_LIMBS);
 }
 
 /** Sum of limbs·2^(13i); limbs may exceed 13 bits (unnormalized accumulators). */

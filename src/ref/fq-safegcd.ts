@@ -20,7 +20,7 @@
  * ±d = R^2 / x: for x = aR (Montgomery form) that is a^-1·R, the Montgomery form of a^-1.
  * @module
  */
-import { FQ_P, FQ_R, invMod, mod } from '../params/bn254.js';
+import { FQ_P, FQ_R, invMod, mod, toLimbsOf } from '../params/bn254.js';
 
 /** Limb width and divsteps per batch. */
 export const SG_BITS = 14;
@@ -40,7 +40,7 @@ export const SG_E0 = mod(FQ_R * FQ_R, FQ_P);
 
 /** Nonnegative x < 2^266 as 14-bit limbs. */
 export function sgLimbs(x: bigint): number[] {
-  return Array.from({ length: SG_LIMBS }, (_, i) => Number((x >> BigInt(SG_BITS * i)) & BigInt(MASK)));
+  return toLimbsOf(x, SG_BITS, SG_LIMBS);
 }
 
 /** The integer of 14-bit limbs whose top limb is signed. */

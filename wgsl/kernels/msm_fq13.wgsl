@@ -14,6 +14,12 @@ fn stp(off: u32, v: Fq) { for (var k = 0u; k < 8u; k++) { pts[off + k] = v[k]; }
 
 fn flat(gid: vec3u, nwg: vec3u) -> u32 { return gid.x + gid.y * nwg.x * PREP_WG; }
 
+// Start values (x, y) of thread i of the bench jobs, canonical (not Montgomery): the same as
+// msm_prep's fq_bench and the bigint replay in test/gpu/fq-layout-check.ts benchRef.
+fn bench_start(i: u32) -> array<Fq, 2> {
+  return array<Fq, 2>(Fq(i, 1u, 2u, 3u, 4u, 5u, 6u, 7u), Fq(i ^ 0x9e3779b9u, 7u, 6u, 5u, 4u, 3u, 2u, 1u));
+}
+
 // Per pair (a, b) of canonical values (32 words per pair, inputs in the first 16), writes:
 // a·b and a·a through the 13-bit domain; a through the layout and Montgomery round trip; and
 // a·b by fq_mul13 on 8x32 Montgomery values (the multiply every MSM kernel runs on GPUs).
@@ -36,8 +42,9 @@ fn fq13_check(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
 fn fq13_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = flat(gid, nwg);
   if (i >= prm.n) { return; }
-  var x = fq13_to_mont(fq13_from_fq(Fq(i, 1u, 2u, 3u, 4u, 5u, 6u, 7u)));
-  var y = fq13_to_mont(fq13_from_fq(Fq(i ^ 0x9e3779b9u, 7u, 6u, 5u, 4u, 3u, 2u, 1u)));
+  let s = bench_start(i);
+  var x = fq13_to_mont(fq13_from_fq(s[0]));
+  var y = fq13_to_mont(fq13_from_fq(s[1]));
   for (var k = 0u; k < prm.iters; k++) { x = fq13_mul(x, y); y = fq13_mul(y, x); }
   stp(8u * i, fq13_to_fq(fq13_from_mont(x)));
 }
@@ -47,8 +54,9 @@ fn fq13_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
 fn fq_mixed_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = flat(gid, nwg);
   if (i >= prm.n) { return; }
-  var x = fq_to_mont(Fq(i, 1u, 2u, 3u, 4u, 5u, 6u, 7u));
-  var y = fq_to_mont(Fq(i ^ 0x9e3779b9u, 7u, 6u, 5u, 4u, 3u, 2u, 1u));
+  let s = bench_start(i);
+  var x = fq_to_mont(s[0]);
+  var y = fq_to_mont(s[1]);
   for (var k = 0u; k < prm.iters; k++) { x = fq_mul13(x, y); y = fq_mul13(y, x); }
   stp(8u * i, fq_from_mont(x));
 }
@@ -60,8 +68,9 @@ fn fq_mixed_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgr
 fn fq_mixed_bench_wide(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = flat(gid, nwg);
   if (i >= prm.n) { return; }
-  var x = fq_to_mont(Fq(i, 1u, 2u, 3u, 4u, 5u, 6u, 7u));
-  var y = fq_to_mont(Fq(i ^ 0x9e3779b9u, 7u, 6u, 5u, 4u, 3u, 2u, 1u));
+  let s = bench_start(i);
+  var x = fq_to_mont(s[0]);
+  var y = fq_to_mont(s[1]);
   for (var k = 0u; k < prm.iters; k += 16u) {
     x = fq_mul13(x, y); y = fq_mul13(y, x);
     x = fq_mul13(x, y); y = fq_mul13(y, x);
