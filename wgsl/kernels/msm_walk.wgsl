@@ -173,37 +173,63 @@ fn walk_classify(w: ptr<function, Walk>) -> WalkStep {
       if (!(*w).has[s]) {
         (*w).ax[s] = px; (*w).ay[s] = entry_y(e); (*w).has[s] = true; (*w).pos[s] = p + 1u;
       } else if (!fq_eq(px, (*w).ax[s])) {
-        (*w).mode[s] = 1u; st.prod = wmul(st.prod, fq_sub(px, (*w).ax[s]));
+        (*w).mode[s] = 1u;
       } else if (fq_eq(entry_y(e), (*w).ay[s])) {
-        (*w).mode[s] = 2u; st.prod = wmul(st.prod, fq_double((*w).ay[s]));
+        (*w).mode[s] = 2u;
       } else {
         (*w).has[s] = false; (*w).pos[s] = p + 1u; // P + (-P)
       }
-      if ((*w).mode[s] != 0u) { st.any = true; }
+      if ((*w).mode[s] != 0u) {
+        st.any = true;
+        st.prod = wmul(st.prod, walk_den((*w).mode[s], px, (*w).ax[s], (*w).ay[s]));
+      }
     }
     (*w).pref[s] = st.prod;
   }
   return st;
 }
 
+// A slot's denominator: x_P - x_A for an addition (mode 1), 2·y_A for a doubling (mode 2).
+fn walk_den(mode: u32, px: Fq, ax: Fq, ay: Fq) -> Fq {
+  if (mode == 2u) { return fq_double(ay); }
+  return fq_sub(px, ax);
+}
+
 // Phase 2: given inv = 1 / (the step's prod), peel it back slot by slot and do the affine additions.
+// One multiply call site: each slot's products are steps of a loop whose trip count the compiler
+// cannot see (ax[7] < 2^30), so the ~1000-instruction multiply is inlined once, not six times
+// (the walker has 3 more: classify, tree up, tree down). H100 A/B against six sites: 2^20 0.855,
+// 2^22 0.919, 2^16 0.952, 2^12 0.977 (bench/RESULTS.md). Steps: 0 inv_s = inv·pref[s-1],
+// 1 inv' = inv·den, 2 x^2 (doublings only), 3 lambda = num·inv_s, 4 lambda^2, 5 lambda·(x_A - x_3).
 fn walk_add(w: ptr<function, Walk>, inv0: Fq) {
   var inv = inv0;
   for (var k = 0u; k < WALK_S; k++) {
     let s = WALK_S - 1u - k;
-    if ((*w).mode[s] == 0u) { continue; }
+    let mode = (*w).mode[s];
+    if (mode == 0u) { continue; }
     let ax = (*w).ax[s]; let ay = (*w).ay[s];
     let e = entries[(*w).pos[s]];
     let px = entry_x(e); let py = entry_y(e);
-    var den: Fq; var num: Fq;
-    if ((*w).mode[s] == 1u) { den = fq_sub(px, ax); num = fq_sub(py, ay); }
-    else { den = fq_double(ay); let x2 = wmul(ax, ax); num = fq_add(fq_double(x2), x2); }
-    var inv_s = inv;
-    if (s > 0u) { inv_s = wmul(inv, (*w).pref[s - 1u]); }
-    inv = wmul(inv, den);
-    let lambda = wmul(num, inv_s);
-    let x3 = fq_sub(fq_sub(wmul(lambda, lambda), ax), px);
-    (*w).ay[s] = fq_sub(wmul(lambda, fq_sub(ax, x3)), ay);
+    let den = walk_den(mode, px, ax, ay);
+    var num = fq_sub(py, ay);
+    var inv_s = inv; var lambda: Fq; var x3: Fq; var a: Fq; var b: Fq;
+    let steps = 6u + (ax[7] >> 31u);
+    for (var j = 0u; j < steps; j++) {
+      if ((j == 0u && s == 0u) || (j == 2u && mode == 1u)) { continue; }
+      if (j == 0u) { a = inv; b = (*w).pref[max(s, 1u) - 1u]; }
+      else if (j == 1u) { a = inv; b = den; }
+      else if (j == 2u) { a = ax; b = ax; }
+      else if (j == 3u) { a = num; b = inv_s; }
+      else if (j == 4u) { a = lambda; b = lambda; }
+      else { a = lambda; b = fq_sub(ax, x3); }
+      let r = wmul(a, b);
+      if (j == 0u) { inv_s = r; }
+      else if (j == 1u) { inv = r; }
+      else if (j == 2u) { num = fq_add(fq_double(r), r); }
+      else if (j == 3u) { lambda = r; }
+      else if (j == 4u) { x3 = fq_sub(fq_sub(r, ax), px); }
+      else { (*w).ay[s] = fq_sub(r, ay); }
+    }
     (*w).ax[s] = x3;
     (*w).pos[s] += 1u;
   }
@@ -271,14 +297,14 @@ fn msm_walk_wg(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocat
     if ((flags & 2u) == 0u) { continue; } // only run starts and cancellations: no inversion
     if (lid == 0u) { wg_tree[1] = fq_inv(wg_tree[1]); }
     workgroupBarrier();
-    // In place: the thread of parent i reads both children before it overwrites them.
+    // Down: each node becomes its inverse, child c = parent · sibling (the parent already is),
+    // one multiply per thread and level, all reads before the writes.
     for (var h = 1u; h < WALK_WG; h <<= 1u) {
-      if (lid < h) {
-        let i = h + lid;
-        let inv = wg_tree[i]; let l = wg_tree[2u * i]; let r = wg_tree[2u * i + 1u];
-        wg_tree[2u * i] = wmul(inv, r);
-        wg_tree[2u * i + 1u] = wmul(inv, l);
-      }
+      let c = 2u * h + lid;
+      var v: Fq;
+      if (lid < 2u * h) { v = wmul(wg_tree[c >> 1u], wg_tree[c ^ 1u]); }
+      workgroupBarrier();
+      if (lid < 2u * h) { wg_tree[c] = v; }
       workgroupBarrier();
     }
     walk_add(&w, wg_tree[WALK_WG + lid]);

@@ -16,18 +16,29 @@
 // K = MSM_M / RED_SEG segments per window.
 const RED_K: u32 = MSM_M / RED_SEG;
 
+// Each body below calls g1_add at one site, in a loop whose trip count the compiler cannot see:
+// the riders put both bodies into the walker and fix-up pipelines, and every inlined call site
+// of g1_add is another copy of its multiply. H100 A/B against the straight-line bodies (3 and 5
+// call sites): MSM 2^20 0.896, 2^18 0.907, 2^12 0.924, 2^22 0.977 (bench/RESULTS.md).
+
 // Thread t of nwin·RED_K (window jj = t / RED_K, segment k): W_k = sum_i (i + 1)·B_{k·SEG + i} and
 // S̃_k = SEG · sum_i B_{k·SEG + i}, by a running sum from the top bucket down; pair out0 + t.
+// Steps 2i: run += B (bucket i from the top), 2i + 1: acc += run; then log2(SEG) doublings of run.
 fn red_seg(t: u32, out0: u32) {
   let jj = t / RED_K; let k = t - jj * RED_K;
-  let first = jj * MSM_M + k * RED_SEG;
-  var run = g1_identity();
-  var acc = g1_identity();
-  for (var i = 0u; i < RED_SEG; i++) {
-    run = g1_add(run, red_bucket(first + RED_SEG - 1u - i));
-    acc = g1_add(acc, run);
+  let top = jj * MSM_M + k * RED_SEG + RED_SEG - 1u;
+  var run = red_bucket(top);
+  var acc = run;
+  // run = acc = the top bucket: steps 0 and 1 done; z < p < 2^254 keeps the bound opaque.
+  let steps = 2u * RED_SEG + countTrailingZeros(RED_SEG) + (run.z[7] >> 31u);
+  for (var i = 2u; i < steps; i++) {
+    var x = run; var y = run; // past 2·SEG: a doubling
+    if (i < 2u * RED_SEG) {
+      if ((i & 1u) == 0u) { y = red_bucket(top - (i >> 1u)); } else { x = acc; }
+    }
+    let r = g1_add(x, y);
+    if (i < 2u * RED_SEG && (i & 1u) == 1u) { acc = r; } else { run = r; }
   }
-  for (var s = 1u; s < RED_SEG; s <<= 1u) { run = g1_double(run); }
   red_put(2u * (out0 + t), acc);
   red_put(2u * (out0 + t) + 1u, run);
 }
@@ -36,18 +47,28 @@ fn red_seg(t: u32, out0: u32) {
 // the group starts at pair t·G; result to pair out0 + t. With k = qG + j:
 //   W'_q = sum_j W_k + sum_j j·S̃_k,   S̃'_q = G · sum_j S̃_k,
 // since sum_k W_k + sum_k k·S̃_k = sum_q W'_q + sum_q q·S̃'_q (src/ref/msm.ts reduceLevel).
+// Steps 3i, 3i + 1, 3i + 2 for j = G - 1 - i: wsum += W_k, run += S̃_k, acc += run (j >= 1);
+// then g doublings of run; last wsum += acc.
 fn red_level(t: u32, g: u32, out0: u32) {
+  let G = 1u << g;
   let first = t << g;
   var wsum = g1_identity();
   var run = g1_identity();
   var acc = g1_identity();
-  for (var i = 0u; i < (1u << g); i++) {
-    let j = (1u << g) - 1u - i;
-    wsum = g1_add(wsum, red_pair(2u * (first + j)));
-    run = g1_add(run, red_pair(2u * (first + j) + 1u));
-    if (j >= 1u) { acc = g1_add(acc, run); }
+  let steps = 3u * G + g + 1u;
+  for (var i = 0u; i < steps; i++) {
+    var x = run; var y = run; var dst = 1u; // 0 wsum, 1 run, 2 acc
+    if (i < 3u * G) {
+      let j = G - 1u - i / 3u; let op = i % 3u;
+      if (op == 0u) { x = wsum; y = red_pair(2u * (first + j)); dst = 0u; }
+      else if (op == 1u) { y = red_pair(2u * (first + j) + 1u); }
+      else if (j == 0u) { continue; }
+      else { x = acc; dst = 2u; }
+    } else if (i == steps - 1u) { x = wsum; y = acc; dst = 0u; }
+    let r = g1_add(x, y);
+    if (dst == 0u) { wsum = r; } else if (dst == 1u) { run = r; } else { acc = r; }
   }
-  for (var d = 0u; d < g; d++) { run = g1_double(run); }
-  red_put(2u * (out0 + t), g1_add(wsum, acc));
+  red_put(2u * (out0 + t), wsum);
   red_put(2u * (out0 + t) + 1u, run);
 }
+
