@@ -57,6 +57,8 @@ export interface MsmPlan {
    * bench/RESULTS.md).
    */
   riders: boolean;
+  /** walker and fix-up workgroup size (WALK_WG by default) */
+  walkWg: number;
   /** estimated peak pool bytes (bases included) with this plan */
   poolBytes: number;
 }
@@ -89,9 +91,18 @@ export interface MsmTuning {
    * all 16 even over it (one submit); unset: by MSM_MEM_BUDGET. For tests and benches.
    */
   lowMemory?: boolean;
+  /** walker and fix-up workgroup size, a power of two <= 128 (WALK_WG by default; bench A/B) */
+  walkWg?: number;
 }
 
-export const WALK_WG = 64;
+/**
+ * Walker (and fix-up) workgroup size by default (MsmPlan.walkWg): msm_walk_wg's threads share one
+ * inversion per step, so 128 halves the inversions per addition against 64 for one more tree
+ * level (tree 8 KiB of workgroup memory; 256 would pass WebGPU's default 16 KiB). H100 A/B, 128
+ * against 64: MSM 2^20 0.936, 2^22 0.785, 2^16 0.967, 2^12 1.008; 128 with S = 4 (twice the
+ * threads) 0.989 at 2^20, 1.147 at 2^22.
+ */
+export const WALK_WG = 128;
 export const SORT_WG = 256;
 export const RED_WG = 64;
 export const PREP_WG = 256;
@@ -183,16 +194,17 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
   const S = t.S ?? defaultSlots(n, wgInv);
   const c = t.c ?? pickC(n, S, wgInv);
   const target = wgInv ? WALK_TARGET_THREADS_WG : WALK_TARGET_THREADS;
+  const walkWg = t.walkWg ?? WALK_WG;
   const T = windowCount(c);
   const M = bucketsPerWindow(c);
   // Pairs of every window stay on the GPU until the last batch: as many as RED_PAIR_BYTES
   // allows (more pairs = shorter segments = more, shorter threads per batch).
   const K = Math.min(M, 2 ** Math.floor(Math.log2((t.pairBytes ?? RED_PAIR_BYTES) / (192 * T))));
   const shape = (nwin: number, slice: number, planes: number): MsmPlan => {
-    const walkThreads = Math.max(WALK_WG, Math.ceil((n * nwin) / (S * slice) / WALK_WG) * WALK_WG);
+    const walkThreads = Math.max(walkWg, Math.ceil((n * nwin) / (S * slice) / walkWg) * walkWg);
     const batches = Math.ceil(T / nwin);
     const riders = wgInv && batches > 1 && (t.riders ?? true);
-    const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders };
+    const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders, walkWg };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {

@@ -13,7 +13,7 @@ import type { BindingKind } from '../gpu/pipeline-cache.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
-import { batchHalves, bucketSumBytes, halfPlaneWords, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, WALK_WG, type MsmPlan } from './msm-plan.js';
+import { batchHalves, bucketSumBytes, halfPlaneWords, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, type MsmPlan } from './msm-plan.js';
 import { reduceSchedule, type ReduceStep, type Reduction } from './msm-schedule.js';
 
 const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
@@ -96,7 +96,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   // The reduction's constants only where riders use them: other walkers stay one pipeline per S
   // across window sizes (a CPU adapter compiles each for about a minute).
   const rideP = plan.riders ? { MSM_M: M, RED_SEG: plan.seg1, WALK_RIDERS: 1 } : { MSM_M: 1, RED_SEG: 1, WALK_RIDERS: 0 };
-  const walkP = { WALK_S: S, WALK_WG, WALK_MUL13: plan.mul13 ? 1 : 0, ...rideP };
+  const walkP = { WALK_S: S, WALK_WG: plan.walkWg, WALK_MUL13: plan.mul13 ? 1 : 0, ...rideP };
   const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await Promise.all([
     ctx.pipelines.get('msm_sort', 'msm_count', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scan_blocks', sortP, SORT_B),
@@ -206,8 +206,8 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
       stage('scan', pTotals, gSort, { groups: 1 });
       stage('scan', pAdd, gSort, { threads: nb + 1 });
       stage('scatter', pScatter, gSort, { threads: n * nw });
-      const walkGroups = plan.walkThreads / WALK_WG;
-      const fixGroups = Math.ceil(nb / WALK_WG);
+      const walkGroups = plan.walkThreads / plan.walkWg;
+      const fixGroups = Math.ceil(nb / plan.walkWg);
       // Walker params with a rider step (rkind 1: first pass, 2: merging level) or none.
       const walkBind = (step: ReduceStep | null, rgroup0: number) => {
         const seg = step?.kind === 'seg' ? segStep(step.r) : null;
@@ -218,13 +218,13 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
         // Rider input and output lists, distinct buffers: the first pass writes seg.dst (scratch =
         // pairs[1] with riders, or the kept pairs[0]); the level reads scratch and writes pairs[0].
         const [rin, rout] = seg && seg.dst === scratch ? [pairs[0], pairs[1]] : [pairs[1], pairs[0]];
-        return { group: bindGroup(ctx, WALK_B, [bases, offsets, entries, bsum, partials, prmW, rin, rout]), riderGroups: Math.ceil(threads / WALK_WG) };
+        return { group: bindGroup(ctx, WALK_B, [bases, offsets, entries, bsum, partials, prmW, rin, rout]), riderGroups: Math.ceil(threads / plan.walkWg) };
       };
       const w = walkBind(walkRider, walkGroups);
       stage('walk', pWalk, w.group, { groups: walkGroups + w.riderGroups });
       const f = walkBind(fixupRider, fixGroups);
       if (fixupRider) stage('fixup', pFix, f.group, { groups: fixGroups + f.riderGroups });
-      else stage('fixup', pFix, f.group, { threads: nb }, WALK_WG);
+      else stage('fixup', pFix, f.group, { threads: nb }, plan.walkWg);
       for (const step of after) alone(step);
       encoded = true;
     }
