@@ -4,9 +4,10 @@
 // bofs: the batch's first bucket in bsum (a ring of two batches with riders). Riders: workgroups
 // from rgroup0 on run rthreads threads of an earlier batch's reduction instead (rkind 1: red_seg
 // over the buckets from bsum bucket rin; 2: red_level with groups of 2^rg pairs of red_in), output
-// pairs from rout on in red_out. The walker and the fix-up are latency-bound at 2^20 (16384 walker
-// threads, one window per batch), and so is the reduction (short chains of projective additions
-// on a few thousand threads): beside them it costs a fraction of its time alone.
+// pairs from rout on in red_out. The walker and the fix-up leave most of the GPU's issue slots
+// idle at 2^20 (16384 walker threads, one window per batch), and so does the reduction (short
+// chains of projective additions on a few thousand threads): beside them it costs a fraction of
+// its time alone.
 struct MsmParams {
   n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, p1: u32, p2: u32,
   bofs: u32, rgroup0: u32, rthreads: u32, rkind: u32, rin: u32, rg: u32, rout: u32, r7: u32,
