@@ -61,7 +61,6 @@ fn red_level(t: u32, g: u32, out0: u32) {
   let steps = 3u * G + g + 1u;
   for (var i = 3u; i < steps; i++) {
     var x = run; var y = run; var dst = 1u; // 0 wsum, 1 run, 2 acc
-    if (i == steps - 1u && G == 1u) { continue; } // acc is the identity
     if (i < 3u * G) {
       let j = G - 1u - i / 3u; let op = i % 3u;
       if (op == 0u) { x = wsum; y = red_pair(2u * (first + j)); dst = 0u; }
