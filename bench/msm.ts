@@ -21,6 +21,7 @@ import { checkFq, checkMsmCase, msmCases, packPoints, seededScalar } from '../te
 import { SplitMix64 } from '../test/support/splitmix.js';
 import { median } from '../test/support/stats.js';
 import { roofline, warmUp } from './node-gpu.js';
+import { ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
 
 const G = bn254.G1.Point;
@@ -59,7 +60,19 @@ function scalarsAndExpected(n: number, dlog: bigint[], seed: number): { bytes: U
   return { bytes, expected: acc === 0n ? G.ZERO : G.BASE.multiply(acc) };
 }
 
+/** The SM clock while this bench runs (rows report smMHz / aMHz, bMHz; null without nvidia-smi). */
+let clock: ClockSampler | null = null;
+
 export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
+  clock = ClockSampler.start(50);
+  try {
+    return await benchMsmRows(gpu);
+  } finally {
+    clock.stop();
+  }
+}
+
+async function benchMsmRows(gpu: GPU): Promise<BenchOutput> {
   const rows: Record<string, unknown>[] = [];
   let ok = true;
   const ctx = await GpuContext.create(gpu);
@@ -154,9 +167,15 @@ async function msmAb(prover: Prover, bases: Uint8Array, sc: Uint8Array, expected
   try {
     const good = (await h.msmProfiled(sc, a)).point.equals(expected) && (await h.msmProfiled(sc, b)).point.equals(expected);
     await warmUp(() => h.msmProfiled(sc, a), 1500);
-    const runs: Record<'a' | 'b', { gpu: number[]; passes: Record<string, number[]> }> = { a: { gpu: [], passes: {} }, b: { gpu: [], passes: {} } };
+    const runs: Record<'a' | 'b', { gpu: number[]; passes: Record<string, number[]>; spans: [number, number][] }> = { a: { gpu: [], passes: {}, spans: [] }, b: { gpu: [], passes: {}, spans: [] } };
+    let last: [number, number] | null = null;
     for (let r = 0; r < AB_REPS; r++) {
       for (const [k, t] of [['a', a], ['b', b]] as const) {
+        // Each run's clock span lasts until the next run starts, so the gaps between runs count too.
+        const started = Date.now();
+        if (last) last[1] = started;
+        last = [started, started];
+        runs[k].spans.push(last);
         const x = await h.msmProfiled(sc, t);
         runs[k].gpu.push(x.profiles.reduce((s, p) => s + (p?.gpuMs ?? 0), 0));
         const by: Record<string, number> = {};
@@ -168,8 +187,10 @@ async function msmAb(prover: Prover, bases: Uint8Array, sc: Uint8Array, expected
       gpuMs: +median(runs[k].gpu).toFixed(3),
       passes: Object.fromEntries(Object.entries(runs[k].passes).map(([l, v]) => [l, +median(v).toFixed(3)])),
     });
+    if (last) last[1] = Date.now();
     const A = summary('a'), B = summary('b');
-    return { ok: good, reps: AB_REPS, aMs: A.gpuMs, bMs: B.gpuMs, bOverA: +(B.gpuMs / A.gpuMs).toFixed(3), aPasses: A.passes, bPasses: B.passes };
+    return { ok: good, reps: AB_REPS, aMs: A.gpuMs, bMs: B.gpuMs, bOverA: +(B.gpuMs / A.gpuMs).toFixed(3),
+      aMHz: clock?.medianOver(runs.a.spans) ?? null, bMHz: clock?.medianOver(runs.b.spans) ?? null, aPasses: A.passes, bPasses: B.passes };
   } finally {
     h.destroy();
   }
@@ -182,6 +203,7 @@ async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint8Array, expect
     const first = await h.msmProfiled(sc, tuning);
     const good = first.point.equals(expected);
     // clocks: after idle CPU seconds the H100 needs ~2 s of load (2^10-2^12 rows read 2x slow after 200 ms)
+    const since = Date.now(); // the clock row: warm-up and timed runs (a 2^10 run is shorter than a sample)
     await warmUp(() => h.msmProfiled(sc, tuning), 1500);
     const walls: number[] = [];
     let best = first;
@@ -196,7 +218,7 @@ async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint8Array, expect
     const gpuMs = best.profiles.reduce((s, p) => s + (p?.gpuMs ?? 0), 0);
     const plan = best.plans[0];
     return { ok: good, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes, mul13: plan.mul13, wgInv: plan.wgInv, riders: plan.riders,
-      gpuMs: +gpuMs.toFixed(3), wallMs: +median(walls).toFixed(3), passes, poolBytes: best.poolBytes, planPoolBytes: plan.poolBytes };
+      gpuMs: +gpuMs.toFixed(3), wallMs: +median(walls).toFixed(3), smMHz: clock?.median(since, Date.now()) ?? null, passes, poolBytes: best.poolBytes, planPoolBytes: plan.poolBytes };
   } finally {
     h.destroy();
   }

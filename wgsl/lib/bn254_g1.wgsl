@@ -30,7 +30,12 @@ fn g1_mul_b3(t: Fq) -> Fq {
 // the loop back; the operands live in small arrays indexed by the loop counter. With one inlined
 // multiply, SwiftShader's compiler takes the 13-bit form too (it crashed on 12 inlined unrolled
 // multiplies, which is why CPU adapters used to run a rolled 8x32 multiply here).
+//
+// When q is affine (Z2 = 1: the walker's pieces in the fix-up, buckets finished inside one slice
+// in the reduction) the product Z1·Z2 is Z1 and its loop turn is skipped: 11 multiplies, not 12
+// (H100 A/B, fix-up only: 2^20 fix-up 16.1 -> 15.5 ms, 2^18 9.3 -> 8.7 at a low clock).
 fn g1_add(p: G1P, q: G1P) -> G1P {
+  let qaff = fq_eq(q.z, fq_one());
   var a = array<Fq, 6>(p.x, p.y, p.z, fq_add(p.x, p.y), fq_add(p.y, p.z), fq_add(p.x, p.z));
   var b = array<Fq, 6>(q.x, q.y, q.z, fq_add(q.x, q.y), fq_add(q.y, q.z), fq_add(q.x, q.z));
   var m: array<Fq, 6>;
@@ -48,6 +53,7 @@ fn g1_add(p: G1P, q: G1P) -> G1P {
       a = array<Fq, 6>(t4, t3, y3, t1, t0, z3);
       b = array<Fq, 6>(y3, t1, t0, z3, t3, t4);
     }
+    if (k == 2u && qaff) { m[2] = p.z; continue; }
     m[k % 6u] = fq_mul13(a[k % 6u], b[k % 6u]);
   }
   // X3 = t3·t1 - t4·y3, Y3 = t1·z3 + y3·t0, Z3 = z3·t4 + t0·t3 (RCB's last lines).
