@@ -44,14 +44,8 @@ export class ClockSampler {
     }
   }
 
-  /** Median SM clock (MHz) of the samples within [t0, t1] (Date.now() times), null if none. */
-  median(t0: number, t1: number): number | null {
-    const v = this.samples.filter((s) => s.at >= t0 && s.at <= t1).map((s) => s.mhz).sort((a, b) => a - b);
-    return v.length ? v[v.length >> 1] : null;
-  }
-
-  /** Median over several spans (e.g. the A runs of an A/B). */
-  medianOver(spans: [number, number][]): number | null {
+  /** Median SM clock (MHz) of the samples within the spans [t0, t1] (Date.now() times; e.g. the A runs of an A/B), null if none. */
+  median(spans: [number, number][]): number | null {
     const v = this.samples.filter((s) => spans.some(([a, b]) => s.at >= a && s.at <= b)).map((s) => s.mhz).sort((a, b) => a - b);
     return v.length ? v[v.length >> 1] : null;
   }

@@ -190,7 +190,7 @@ async function msmAb(prover: Prover, bases: Uint8Array, sc: Uint8Array, expected
     if (last) last[1] = Date.now();
     const A = summary('a'), B = summary('b');
     return { ok: good, reps: AB_REPS, aMs: A.gpuMs, bMs: B.gpuMs, bOverA: +(B.gpuMs / A.gpuMs).toFixed(3),
-      aMHz: clock?.medianOver(runs.a.spans) ?? null, bMHz: clock?.medianOver(runs.b.spans) ?? null, aPasses: A.passes, bPasses: B.passes };
+      aMHz: clock?.median(runs.a.spans) ?? null, bMHz: clock?.median(runs.b.spans) ?? null, aPasses: A.passes, bPasses: B.passes };
   } finally {
     h.destroy();
   }
@@ -218,7 +218,7 @@ async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint8Array, expect
     const gpuMs = best.profiles.reduce((s, p) => s + (p?.gpuMs ?? 0), 0);
     const plan = best.plans[0];
     return { ok: good, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes, mul13: plan.mul13, wgInv: plan.wgInv, riders: plan.riders,
-      gpuMs: +gpuMs.toFixed(3), wallMs: +median(walls).toFixed(3), smMHz: clock?.median(since, Date.now()) ?? null, passes, poolBytes: best.poolBytes, planPoolBytes: plan.poolBytes };
+      gpuMs: +gpuMs.toFixed(3), wallMs: +median(walls).toFixed(3), smMHz: clock?.median([[since, Date.now()]]) ?? null, passes, poolBytes: best.poolBytes, planPoolBytes: plan.poolBytes };
   } finally {
     h.destroy();
   }
