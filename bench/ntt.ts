@@ -26,14 +26,15 @@ import { Profiler } from '../src/gpu/profiler.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createProver, type Prover } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
-import { NTT_WG, nttToGpu, STAGE_BELOW_WIDTH, type NttSpec } from '../src/kernels/ntt.js';
+import { nttToGpu } from '../src/kernels/ntt.js';
+import { NTT_WG, STAGE_BELOW_WIDTH, type NttSpec } from '../src/kernels/ntt-spec.js';
 import * as ref from '../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../src/ref/babybear.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
 import { median } from '../test/support/stats.js';
 import vectors from '../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttVectors } from '../test/gpu/ntt-check.js';
+import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors } from '../test/gpu/ntt-check.js';
 import { roofline, warmUp } from './node-gpu.js';
 import type { BenchOutput } from './field.js';
 
@@ -183,6 +184,10 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   wg64: { workgroup: 64 },
   wg128: { workgroup: 128 },
   tiled: { variant: 'tiled' },
+  registers: { twoLevel: 0 },
+  twolevel10: { twoLevel: 10 },
+  twolevel6: { twoLevel: 6 },
+  groups8: { twoLevelGroups: 8 },
 };
 
 /**
@@ -240,6 +245,8 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
     if (variant === 'stockham') checks.push(await checkNttStaged(ctx, [[16, 1, 32], [14, 2, 32], [12, 8, 32], [16, 1, 16]]));
     if (variant === 'stockham') checks.push(await checkNttTables(ctx, [[21, 1, 32], [16, 8, 32], [16, 1, 16]]));
     if (variant === 'stockham') checks.push(await checkNttFusedLde(ctx, [[19, 1, 1], [14, 8, 1], [13, 4, 2]]));
+    // Two-level passes: the default radix 256 (groups of 16 at width 1, 4 at width 8), 1024 (the 2^14 lde fuses), 16.
+    if (variant === 'stockham') checks.push(await checkNttTwoLevel(ctx, [[20, 1, 8], [16, 8, 8], [14, 1, 10], [13, 2, 4]]));
     ok &&= checks.every((c) => c.ok);
     for (const c of checks) rows.push({ bench: 'ntt-check', variant, step: c.step, ok: c.ok, n: c.n, detail: c.detail });
   }

@@ -21,7 +21,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NTT_FUSED_RADICES } from '../src/kernels/ntt-plan.js';
+import { NTT_FUSED_RADICES, NTT_TWO_LEVEL_RADICES } from '../src/kernels/ntt-plan.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'wgsl', 'kernels', 'ntt_stockham.gen.wgsl');
 export const NTT_RADICES = [1, 2, 4, 8, 16, 32];
@@ -75,6 +75,7 @@ struct NttParams {
 @group(0) @binding(2) var<storage, read> tw: array<u32>;
 @group(0) @binding(3) var<storage, read> sc: array<u32>;  // the last pass's scale table, or a middle pass's twiddles
 @group(0) @binding(4) var<uniform> prm: NttParams;
+@group(0) @binding(5) var<storage, read> tt: array<u32>;  // two-level passes: ω_T^(k·r) between their halves (Shoup)
 
 // The staged first pass's tile: NTT_STAGE_WORDS = 4096 words = 16 KiB, the WebGPU default
 // maxComputeWorkgroupStorageSize, so every adapter has room for it.
@@ -87,6 +88,27 @@ var<workgroup> ntt_stage: array<u32, NTT_STAGE_WORDS>;
 // test/unit/ntt-plan.test.ts; a plain x ^ (x / 32 mod 32) left 2- to 4-way conflicts at R < 32).
 fn ntt_stage_slot(x: u32, q: u32) -> u32 {
   return x ^ ((((x >> 5u) / q) * NTT_W) & 31u);
+}
+
+// The two-level passes' tile (ntt_pass2_*): NTT_TL lanes × T points, NTT_TILE2_WORDS = NTT_TL·T
+// (host-sized per pass; 1 for pipelines without a two-level entry).
+var<workgroup> ntt_tile2: array<u32, NTT_TILE2_WORDS>;
+
+// Tile word of point i (< T = R·R) of lane l in a two-level pass: the first half writes
+// i = j'·R + s (s fixed per instruction, lanes differ in l and j'), the second reads i = j'' + r·R.
+// XORing i's low bits with (i / R) mod 32/NTT_TL gives the j' of one warp distinct banks in the
+// writes and leaves the reads' lanes on distinct banks (test/unit/ntt-plan.test.ts counts both).
+fn ntt_tile2_word(i: u32, log_r: u32) -> u32 {
+  let mask = min(1u << log_r, max(1u, 32u / NTT_TL)) - 1u; // < R: the XOR stays inside i's R-block
+  return (i ^ ((i >> log_r) & mask)) * NTT_TL;
+}
+
+// Tile word of output s (< T) of lane l in a two-level first pass's copy-out: s·NTT_TL + l, l
+// XORed with (s / max(1, 32/NTT_TL)) mod NTT_TL, so both the writes (lanes l, then s) and the linear
+// copy-out (consecutive s) hit distinct banks (test/unit/ntt-two-level.test.ts counts both).
+fn ntt_tile2_out(s: u32, l: u32) -> u32 {
+  if ((NTT_TL & (NTT_TL - 1u)) != 0u) { return s * NTT_TL + l; } // XOR needs a power-of-two lane count
+  return s * NTT_TL + (l ^ ((s / max(1u, 32u / NTT_TL)) & (NTT_TL - 1u)));
 }
 
 // x^e for x = ω_{2^27}, e < 2^27: lo and hi tables (2^14 + 2^13 words), one multiply.
@@ -293,10 +315,96 @@ function ldeFusedEntry(R1: number): string {
   return L.join('\n');
 }
 
+/**
+ * A Stockham pass of radix T = R·R run as two register halves that exchange through workgroup
+ * memory (a two-level pass): one pass over the matrix does the work of two radix-R passes. A
+ * workgroup owns NTT_TG consecutive groups j (all NTT_W columns: NTT_TL lanes) and runs R threads
+ * per lane. Per group the T inputs u[r] = x[j + r·m]·ω_{Ns·T}^(k·r) (m = n/T, k = j mod Ns) go
+ * through a T-point DFT as a Stockham transform of its own: first half (its Ns = 1) thread j' < R
+ * takes u[j' + r1·R], a radix-R DFT, z[j'·R + s1] to the tile; second half (its Ns = R) thread j''
+ * takes z[j'' + r2·R]·ω_T^(j''·r2) (table `tt`), a radix-R DFT, and V[j'' + s2·R] is output s of
+ * the pass, stored like a register pass's (ntt_store: the last pass maps, scales, bit-reverses).
+ * Pre-twiddles: none (Ns = 1), a pass table in `sc` ('table'), or a split table in `tw` ('split').
+ * src/kernels/ntt-plan.ts twoLevelModel runs the same index maths on the CPU.
+ */
+function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
+  const logR = Math.round(Math.log2(R)), T = R * R;
+  const L: string[] = [];
+  L.push(`@compute @workgroup_size(NTT_TL * ${R}u)`);
+  L.push(`fn ntt_pass2_r${R}${tw === 'none' ? '' : `_${tw}`}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,`);
+  L.push(`    @builtin(num_workgroups) nwg: vec3u) {`);
+  L.push(`  let m = prm.n >> ${2 * logR}u;`);
+  L.push(`  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;`);
+  L.push(`  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers`);
+  L.push(`  let lane = lid % NTT_TL;`);
+  L.push(`  let jp = lid / NTT_TL;`);
+  L.push(`  let c = lane / NTT_W;`);
+  L.push(`  let col = lane - c * NTT_W;`);
+  L.push(`  let j = g0 + c;`);
+  L.push(`  let k = j & (prm.ns - 1u);`);
+  L.push(`  ${Array.from({ length: R }, (_, r) => `var v${r} = 0u;`).join(' ')}`);
+  L.push(`  if (live) {`);
+  for (let r1 = 0; r1 < R; r1++) L.push(`    v${r1} = ntt_load(j + (jp + ${r1 * R}u) * m, col);`);
+  if (tw === 'table') {
+    L.push(`    let tq = ${T - 1}u * prm.ns;`);
+    L.push(`    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * prm.ns + k, tq); }`);
+    for (let r1 = 1; r1 < R; r1++) L.push(`    v${r1} = ntt_table_mul(v${r1}, (jp + ${r1 * R - 1}u) * prm.ns + k, tq);`);
+  }
+  if (tw === 'split') {
+    L.push(`    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;`);
+    L.push(`    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;`);
+    L.push(`    let lq = ${T - 1}u * sl; let hb = 2u * lq; let hq = hb + ${T - 1}u * sh;`);
+    for (let r1 = 0; r1 < R; r1++) {
+      const e = r1 === 0 ? '(jp - 1u)' : `(jp + ${r1 * R - 1}u)`; // row r − 1 of the table, r = jp + r1·R
+      const body = `{ let il = ${e} * sl + kl; let ih = ${e} * sh + kh; ` +
+        `v${r1} = bb_mul_shoup(bb_mul_shoup(v${r1}, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }`;
+      L.push(r1 === 0 ? `    if (jp != 0u) ${body}` : `    ${body}`);
+    }
+  }
+  L.push(`    {`);
+  L.push(...butterflies(R, 'none', '      '));
+  L.push(`    }`);
+  for (let s1 = 0; s1 < R; s1++) L.push(`    ntt_tile2[ntt_tile2_word(jp * ${R}u + ${s1}u, ${logR}u) + lane] = v${rev(s1, logR)};`);
+  L.push(`  }`);
+  L.push(`  workgroupBarrier();`);
+  L.push(`  if (live) {`);
+  for (let r2 = 0; r2 < R; r2++) L.push(`    v${r2} = ntt_tile2[ntt_tile2_word(jp + ${r2 * R}u, ${logR}u) + lane];`);
+  L.push(`    if (jp != 0u) {`);
+  for (let r2 = 1; r2 < R; r2++) L.push(`      v${r2} = bb_mul_shoup(v${r2}, tt[${(r2 - 1) * R}u + jp], tt[${(R - 1) * R + (r2 - 1) * R}u + jp]);`);
+  L.push(`    }`);
+  L.push(`    {`);
+  L.push(...butterflies(R, 'none', '      '));
+  L.push(`    }`);
+  L.push(`  }`);
+  L.push(`  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,`);
+  L.push(`  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.`);
+  L.push(`  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {`);
+  L.push(`    workgroupBarrier(); // every thread has read its second-half inputs`);
+  L.push(`    if (live) {`);
+  for (let s2 = 0; s2 < R; s2++) L.push(`      ntt_tile2[ntt_tile2_out(jp + ${s2 * R}u, lane)] = v${rev(s2, logR)};`);
+  L.push(`    }`);
+  L.push(`    workgroupBarrier();`);
+  L.push(`    if (live) {`);
+  L.push(`      for (var i = 0u; i < ${R}u; i++) {`);
+  L.push(`        let x = lid + i * NTT_TL * ${R}u; // word x of the block: group x / (T·W), row s, column`);
+  L.push(`        let jl = x / (${T}u * NTT_W);`);
+  L.push(`        let s = (x / NTT_W) & ${T - 1}u;`);
+  L.push(`        dst[g0 * ${T}u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];`);
+  L.push(`      }`);
+  L.push(`    }`);
+  L.push(`  } else if (live) {`);
+  L.push(`    let base = (j - k) * ${T}u + k;`);
+  for (let s2 = 0; s2 < R; s2++) L.push(`    ntt_store(base, jp + ${s2 * R}u, col, v${rev(s2, logR)});`);
+  L.push(`  }`);
+  L.push(`}`);
+  return L.join('\n');
+}
+
 export function nttWgsl(): string {
   const tables = [...NTT_TABLE_RADICES.map((R) => entry(R, 'table')), ...NTT_TABLE_RADICES.map((R) => entry(R, 'split'))];
   const fused = NTT_FUSED_RADICES.map(ldeFusedEntry);
-  return HEADER + '\n' + [...NTT_RADICES.map((R) => entry(R)), ...tables, ...NTT_STAGED_RADICES.map(stagedEntry), ...fused].join('\n\n') + '\n';
+  const two = NTT_TWO_LEVEL_RADICES.flatMap((R) => (['none', 'table', 'split'] as const).map((tw) => twoLevelEntry(R, tw)));
+  return HEADER + '\n' + [...NTT_RADICES.map((R) => entry(R)), ...tables, ...NTT_STAGED_RADICES.map(stagedEntry), ...fused, ...two].join('\n\n') + '\n';
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

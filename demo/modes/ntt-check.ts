@@ -5,11 +5,12 @@
 // With the register passes, `ntt staged first pass` runs the staged first-pass kernel at widths
 // 1, 2 and 8 on its own GpuContext, against src/ref and the unstaged path (~12 s on SwiftShader,
 // nearly all of it compiling the radix-32 pipelines of each width); `ntt table twiddles` runs
-// the table-twiddle middle passes (Shoup and Montgomery) and computed twiddles against src/ref.
+// the table-twiddle middle passes (Shoup and Montgomery) and computed twiddles against src/ref;
+// `ntt two-level passes` the radix-R·R passes through workgroup memory (NttSpec.twoLevel).
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
+import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
 import { createProver, type Prover } from '../../src/index.js';
 import { GpuContext } from '../../src/gpu/context.js';
 
@@ -22,6 +23,9 @@ const TILED_SHAPES: Array<[number, number]> = [[0, 1], [5, 3], [10, 1], [8, 2]];
 const STAGED_SHAPES: Array<[number, number, number]> = [[12, 1, 32], [11, 2, 32], [9, 8, 32]];
 // Middle passes that read twiddle tables: 2^11 = 32·32·2 (one at Ns = 32), and radix 4 (Ns = 4..64).
 const TABLE_SHAPES: Array<[number, number, number]> = [[11, 1, 32], [10, 3, 4]];
+// [log h, width, two-level log]: 2^12 = 16·16·16 (none, table, split twiddles), odd width, R = 8,
+// and 2^10 = 32·32 (one R = 32 pass, the last) with an lde whose idft [1024] cannot fuse.
+const TWO_LEVEL_SHAPES: Array<[number, number, number]> = [[12, 1, 4], [9, 3, 4], [8, 2, 6], [10, 1, 10]];
 
 async function checkAll(prover: Prover, maxLogH: number, shapes: Array<[number, number]>, emit: (r: NttCheckRow) => void): Promise<void> {
   const cases = (vectors as { cases: DftCase[] }).cases;
@@ -49,6 +53,7 @@ export async function nttCheck({ params, report }: ModeContext): Promise<void> {
       emit(await checkNttStaged(ctx, STAGED_SHAPES));
       emit(await checkNttTables(ctx, TABLE_SHAPES));
       emit(await checkNttFusedLde(ctx, [[9, 4, 1], [14, 1, 1], [8, 4, 2], [7, 8, 3]]));
+      emit(await checkNttTwoLevel(ctx, TWO_LEVEL_SHAPES));
     } finally {
       ctx.destroy();
     }

@@ -7,7 +7,8 @@
  */
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
-import { checkNttSize, nttToGpu, type NttGpuResult, type NttOp, type NttSpec } from '../kernels/ntt.js';
+import { checkNttSize, nttToGpu, type NttGpuResult } from '../kernels/ntt.js';
+import type { NttOp, NttSpec } from '../kernels/ntt-spec.js';
 import { BB_P, BB_TWO_ADICITY } from '../params/babybear.js';
 import { requireCanonical, requireUint32Array } from '../validate.js';
 import type { ApiEnv } from './env.js';

@@ -51,6 +51,11 @@ export interface NttPass {
   /** ω_{Ns·R} = ω_{2^27}^(2^twShift). */
   twShift: number;
   flags: number;
+  /**
+   * 0 for a register pass; R for a two-level pass (ntt_pass2_r${R}*: radix = R·R, two register
+   * halves exchanging through workgroup memory, see twoLevelRadices).
+   */
+  sub: number;
 }
 
 /**
@@ -68,17 +73,40 @@ export function radices(logN: number, maxRadix = NTT_MAX_RADIX): number[] {
   return out;
 }
 
+/** R of the two-level passes (radix R·R = 16, 64, 256, 1024): the register radices with a `_staged`-free entry each. */
+export const NTT_TWO_LEVEL_RADICES = [4, 8, 16, 32];
+
+/**
+ * Two-level layout of a transform: as many two-level passes of 2^tileLog rows (tileLog even, 4..10)
+ * as fit, the remaining bits as register passes (radices()), first or last. 2^24 at tileLog 10:
+ * [1024, 1024, 16], three passes over the matrix instead of five; an lde's dft puts its register
+ * remainder first so that it fuses with the idft's last pass ([32, 1024, 1024] at 2^25).
+ * Entries are [radix, sub]: sub = R for a two-level pass of radix R·R, 0 for a register pass.
+ */
+export function twoLevelRadices(logN: number, tileLog: number, remainderFirst: boolean, maxRadix = NTT_MAX_RADIX): Array<[number, number]> {
+  const q = Math.floor(logN / tileLog);
+  if (q === 0) return radices(logN, maxRadix).map((r) => [r, 0]);
+  const rem = logN - q * tileLog;
+  const tiles: Array<[number, number]> = new Array(q).fill([2 ** tileLog, 2 ** (tileLog / 2)]);
+  const regs: Array<[number, number]> = rem > 0 ? radices(rem, maxRadix).map((r) => [r, 0]) : [];
+  return remainderFirst ? [...regs, ...tiles] : [...tiles, ...regs];
+}
+
+/** Options of planTransform's two-level layout: log2 of the two-level radix, and where the remainder goes. */
+export interface TwoLevelLayout { tileLog: number; remainderFirst: boolean }
+
 /**
  * Passes of one transform of n = 2^logN rows. `inRows` < n zero-pads the input (first pass);
- * `last` flags (inverse, bit reversal, scale) go on the final pass only.
+ * `last` flags (inverse, bit reversal, scale) go on the final pass only. With `two`, two-level
+ * passes (twoLevelRadices) replace pairs of register passes.
  */
-export function planTransform(logN: number, inRows: number, lastFlags: number, maxRadix = NTT_MAX_RADIX): NttPass[] {
+export function planTransform(logN: number, inRows: number, lastFlags: number, maxRadix = NTT_MAX_RADIX, two?: TwoLevelLayout): NttPass[] {
   const n = 2 ** logN;
   let ns = 1;
-  const rs = radices(logN, maxRadix);
-  return rs.map((radix, i) => {
+  const rs: Array<[number, number]> = two ? twoLevelRadices(logN, two.tileLog, two.remainderFirst, maxRadix) : radices(logN, maxRadix).map((r) => [r, 0]);
+  return rs.map(([radix, sub], i) => {
     const pass: NttPass = {
-      radix, n, logN, ns,
+      radix, n, logN, ns, sub,
       inRows: i === 0 ? inRows : n,
       twShift: BB_TWO_ADICITY - Math.round(Math.log2(ns * radix)),
       flags: i === rs.length - 1 ? NTT_FLAG_LAST | lastFlags : 0,
@@ -108,7 +136,7 @@ export function stageWorkgroup(radix: number): number {
  */
 export function stagedQualifies(p: NttPass, w: number): boolean {
   const wg = stageWorkgroup(p.radix);
-  return p.ns === 1 && (p.flags & NTT_FLAG_LAST) === 0 && p.radix >= 4 && w <= wg && wg % w === 0 && (p.n / p.radix) * w >= wg;
+  return p.sub === 0 && p.ns === 1 && (p.flags & NTT_FLAG_LAST) === 0 && p.radix >= 4 && w <= wg && wg % w === 0 && (p.n / p.radix) * w >= wg;
 }
 
 /** Tile slot of tile word x: an XOR within x's 32-word row against bank conflicts (ntt_stage_slot in the kernel). */
@@ -125,6 +153,38 @@ export function stageWord(lid: number, s: number, radix: number, w: number): num
 /** Global word that tile word x (copied out by thread x mod wg) goes to, for the workgroup whose first thread is t0. */
 export function stageCopy(t0: number, x: number, radix: number): number {
   return t0 * radix + x;
+}
+
+/**
+ * Workgroup-memory word of point i (< R·R) of lane `lane` in a two-level pass (the kernel's
+ * ntt_tile2_word plus the lane): i's low log2(R) bits XOR (i / R) mod max(1, 32 / lanes) (a mask
+ * below R, so the XOR stays inside i's R-block); when lanes divides 32, the first half's writes (i = j'·R + s) and the second half's reads (i = j'' + r·R)
+ * each hit 32 distinct banks per warp.
+ */
+export function tile2Word(i: number, logR: number, lanes: number, lane: number): number {
+  const mask = Math.min(2 ** logR, Math.max(1, Math.floor(32 / lanes))) - 1;
+  return (i ^ ((i >>> logR) & mask)) * lanes + lane;
+}
+
+/**
+ * Tile word of output s of lane `lane` in a two-level first pass's copy-out (the kernel's
+ * ntt_tile2_out): s·lanes + (lane XOR (s / max(1, 32 / lanes)) mod lanes) for a power-of-two lane count.
+ */
+export function tile2Out(s: number, lanes: number, lane: number): number {
+  if ((lanes & (lanes - 1)) !== 0) return s * lanes + lane;
+  return s * lanes + (lane ^ (Math.floor(s / Math.max(1, Math.floor(32 / lanes))) & (lanes - 1)));
+}
+
+/**
+ * Groups per workgroup of a two-level pass of R·R rows at width w: the largest power of two
+ * ≤ 8 (8 groups at width 1 = 32-byte runs per load and store), ≤ the pass's groups m, whose
+ * G·w·R threads and G·w·R·R-word tile fit the limits; 0 when not even one group fits.
+ */
+export function twoLevelGroups(R: number, w: number, m: number, lim: { threads: number; tileBytes: number }, most = 8): number {
+  for (let g = Math.min(most, m); g >= 1; g >>= 1) {
+    if (g * w * R <= lim.threads && g * w * R * R * 4 <= lim.tileBytes) return g;
+  }
+  return 0;
 }
 
 /** The 8-word uniform of one pass (field order of NttParams in ntt_stockham.gen.wgsl). */

@@ -14,7 +14,8 @@
  */
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
-import { fusedLdePass, jobPasses, runNtt, stagedPasses, twiddleSources, type NttSpec } from '../../src/kernels/ntt.js';
+import { runNtt } from '../../src/kernels/ntt.js';
+import { fusedLdePass, jobPasses, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt-spec.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
 import * as ref from '../../src/ref/ntt.js';
@@ -262,4 +263,35 @@ async function checkPerPass(ctx: GpuContext, spec: NttSpec, x: Uint32Array, want
   if (!same(got, want)) bad.push(`per-pass ${spec.op}: output != src/ref`);
   if (labels.length !== passes.length || !labels[0].endsWith('ns=1 staged')) bad.push(`per-pass ${spec.op}: compute passes ${labels.join(', ')}`);
   return bad;
+}
+
+/**
+ * Two-level passes (NttSpec.twoLevel, `ntt_pass2_r${R}*`) on shapes [log h, width, tileLog]: dft,
+ * idft, encode and lde (with its fused first pass where it applies) against src/ref. Fails unless
+ * two-level passes ran with each twiddle source: none (Ns = 1), a pass table and a split table.
+ */
+export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, number, number]>, seed = 0x2e1): Promise<NttCheckRow> {
+  const t0 = performance.now();
+  const rng = new SplitMix64(seed);
+  const bad: string[] = [];
+  const seen = new Set<string>();
+  let n = 0;
+  for (const [logH, width, twoLevel] of shapes) {
+    const x = rng.fieldArray(2 ** logH * width);
+    for (const [job, want] of refJobs(x, logH, width)) {
+      const spec: NttSpec = { ...job, variant: 'stockham', twoLevel };
+      const tileLog = twoLevelLog(ctx, spec);
+      if (tileLog !== twoLevel) { bad.push(`${spec.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`); continue; }
+      const passes = jobPasses(spec, tileLog).passes;
+      twiddleSources(spec, passes, stagedPasses(ctx, spec, passes)).forEach((s, i) => { if (passes[i].sub > 0) seen.add(s); });
+      const got = await ctx.run(() => runNtt(ctx, spec, x));
+      if (!same(got, want)) bad.push(`${spec.op} 2^${logH}x${width} two-level 2^${twoLevel} != src/ref`);
+      n++;
+    }
+  }
+  for (const s of ['staged', 'table', 'split']) if (!seen.has(s)) bad.push(`no two-level pass with ${s === 'staged' ? 'no' : s} twiddles ran`);
+  return {
+    step: 'ntt two-level passes', ok: bad.length === 0, n, ms: performance.now() - t0,
+    detail: bad.length === 0 ? `${n} outputs equal src/ref (twiddles: ${[...seen].join(', ')})` : bad.join('; '),
+  };
 }

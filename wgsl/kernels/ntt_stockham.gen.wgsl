@@ -33,6 +33,7 @@ struct NttParams {
 @group(0) @binding(2) var<storage, read> tw: array<u32>;
 @group(0) @binding(3) var<storage, read> sc: array<u32>;  // the last pass's scale table, or a middle pass's twiddles
 @group(0) @binding(4) var<uniform> prm: NttParams;
+@group(0) @binding(5) var<storage, read> tt: array<u32>;  // two-level passes: ω_T^(k·r) between their halves (Shoup)
 
 // The staged first pass's tile: NTT_STAGE_WORDS = 4096 words = 16 KiB, the WebGPU default
 // maxComputeWorkgroupStorageSize, so every adapter has room for it.
@@ -45,6 +46,27 @@ var<workgroup> ntt_stage: array<u32, NTT_STAGE_WORDS>;
 // test/unit/ntt-plan.test.ts; a plain x ^ (x / 32 mod 32) left 2- to 4-way conflicts at R < 32).
 fn ntt_stage_slot(x: u32, q: u32) -> u32 {
   return x ^ ((((x >> 5u) / q) * NTT_W) & 31u);
+}
+
+// The two-level passes' tile (ntt_pass2_*): NTT_TL lanes × T points, NTT_TILE2_WORDS = NTT_TL·T
+// (host-sized per pass; 1 for pipelines without a two-level entry).
+var<workgroup> ntt_tile2: array<u32, NTT_TILE2_WORDS>;
+
+// Tile word of point i (< T = R·R) of lane l in a two-level pass: the first half writes
+// i = j'·R + s (s fixed per instruction, lanes differ in l and j'), the second reads i = j'' + r·R.
+// XORing i's low bits with (i / R) mod 32/NTT_TL gives the j' of one warp distinct banks in the
+// writes and leaves the reads' lanes on distinct banks (test/unit/ntt-plan.test.ts counts both).
+fn ntt_tile2_word(i: u32, log_r: u32) -> u32 {
+  let mask = min(1u << log_r, max(1u, 32u / NTT_TL)) - 1u; // < R: the XOR stays inside i's R-block
+  return (i ^ ((i >> log_r) & mask)) * NTT_TL;
+}
+
+// Tile word of output s (< T) of lane l in a two-level first pass's copy-out: s·NTT_TL + l, l
+// XORed with (s / max(1, 32/NTT_TL)) mod NTT_TL, so both the writes (lanes l, then s) and the linear
+// copy-out (consecutive s) hit distinct banks (test/unit/ntt-two-level.test.ts counts both).
+fn ntt_tile2_out(s: u32, l: u32) -> u32 {
+  if ((NTT_TL & (NTT_TL - 1u)) != 0u) { return s * NTT_TL + l; } // XOR needs a power-of-two lane count
+  return s * NTT_TL + (l ^ ((s / max(1u, 32u / NTT_TL)) & (NTT_TL - 1u)));
 }
 
 // x^e for x = ω_{2^27}, e < 2^27: lo and hi tables (2^14 + 2^13 words), one multiply.
@@ -2686,5 +2708,2661 @@ fn ntt_lde_fused_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(local_i
       let x = lid + i * wg;
       dst[t0 * 32u + x] = ntt_stage[ntt_stage_slot(x, q)];
     }
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 4u)
+fn ntt_pass2_r4(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 4u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 4u) * m, col);
+    v2 = ntt_load(j + (jp + 8u) * m, col);
+    v3 = ntt_load(j + (jp + 12u) * m, col);
+    {
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 4u + 0u, 2u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 1u, 2u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 2u, 2u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 3u, 2u) + lane] = v3;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 2u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 4u, 2u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 8u, 2u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 12u, 2u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[12u + jp]);
+      v2 = bb_mul_shoup(v2, tt[4u + jp], tt[16u + jp]);
+      v3 = bb_mul_shoup(v3, tt[8u + jp], tt[20u + jp]);
+    }
+    {
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 4u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 8u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 12u, lane)] = v3;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 4u; i++) {
+        let x = lid + i * NTT_TL * 4u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (16u * NTT_W);
+        let s = (x / NTT_W) & 15u;
+        dst[g0 * 16u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 16u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 4u, col, v2);
+    ntt_store(base, jp + 8u, col, v1);
+    ntt_store(base, jp + 12u, col, v3);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 4u)
+fn ntt_pass2_r4_table(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 4u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 4u) * m, col);
+    v2 = ntt_load(j + (jp + 8u) * m, col);
+    v3 = ntt_load(j + (jp + 12u) * m, col);
+    let tq = 15u * prm.ns;
+    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * prm.ns + k, tq); }
+    v1 = ntt_table_mul(v1, (jp + 3u) * prm.ns + k, tq);
+    v2 = ntt_table_mul(v2, (jp + 7u) * prm.ns + k, tq);
+    v3 = ntt_table_mul(v3, (jp + 11u) * prm.ns + k, tq);
+    {
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 4u + 0u, 2u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 1u, 2u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 2u, 2u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 3u, 2u) + lane] = v3;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 2u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 4u, 2u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 8u, 2u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 12u, 2u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[12u + jp]);
+      v2 = bb_mul_shoup(v2, tt[4u + jp], tt[16u + jp]);
+      v3 = bb_mul_shoup(v3, tt[8u + jp], tt[20u + jp]);
+    }
+    {
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 4u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 8u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 12u, lane)] = v3;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 4u; i++) {
+        let x = lid + i * NTT_TL * 4u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (16u * NTT_W);
+        let s = (x / NTT_W) & 15u;
+        dst[g0 * 16u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 16u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 4u, col, v2);
+    ntt_store(base, jp + 8u, col, v1);
+    ntt_store(base, jp + 12u, col, v3);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 4u)
+fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 4u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 4u) * m, col);
+    v2 = ntt_load(j + (jp + 8u) * m, col);
+    v3 = ntt_load(j + (jp + 12u) * m, col);
+    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let lq = 15u * sl; let hb = 2u * lq; let hq = hb + 15u * sh;
+    if (jp != 0u) { let il = (jp - 1u) * sl + kl; let ih = (jp - 1u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 3u) * sl + kl; let ih = (jp + 3u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 7u) * sl + kl; let ih = (jp + 7u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 11u) * sl + kl; let ih = (jp + 11u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    {
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 4u + 0u, 2u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 1u, 2u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 2u, 2u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 3u, 2u) + lane] = v3;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 2u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 4u, 2u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 8u, 2u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 12u, 2u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[12u + jp]);
+      v2 = bb_mul_shoup(v2, tt[4u + jp], tt[16u + jp]);
+      v3 = bb_mul_shoup(v3, tt[8u + jp], tt[20u + jp]);
+    }
+    {
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 4u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 8u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 12u, lane)] = v3;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 4u; i++) {
+        let x = lid + i * NTT_TL * 4u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (16u * NTT_W);
+        let s = (x / NTT_W) & 15u;
+        dst[g0 * 16u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 16u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 4u, col, v2);
+    ntt_store(base, jp + 8u, col, v1);
+    ntt_store(base, jp + 12u, col, v3);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 8u)
+fn ntt_pass2_r8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 6u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 8u) * m, col);
+    v2 = ntt_load(j + (jp + 16u) * m, col);
+    v3 = ntt_load(j + (jp + 24u) * m, col);
+    v4 = ntt_load(j + (jp + 32u) * m, col);
+    v5 = ntt_load(j + (jp + 40u) * m, col);
+    v6 = ntt_load(j + (jp + 48u) * m, col);
+    v7 = ntt_load(j + (jp + 56u) * m, col);
+    {
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 8u + 0u, 3u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 1u, 3u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 2u, 3u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 3u, 3u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 4u, 3u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 5u, 3u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 6u, 3u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 7u, 3u) + lane] = v7;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 3u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 8u, 3u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 16u, 3u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 24u, 3u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 32u, 3u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 40u, 3u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 48u, 3u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 56u, 3u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[56u + jp]);
+      v2 = bb_mul_shoup(v2, tt[8u + jp], tt[64u + jp]);
+      v3 = bb_mul_shoup(v3, tt[16u + jp], tt[72u + jp]);
+      v4 = bb_mul_shoup(v4, tt[24u + jp], tt[80u + jp]);
+      v5 = bb_mul_shoup(v5, tt[32u + jp], tt[88u + jp]);
+      v6 = bb_mul_shoup(v6, tt[40u + jp], tt[96u + jp]);
+      v7 = bb_mul_shoup(v7, tt[48u + jp], tt[104u + jp]);
+    }
+    {
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 8u, lane)] = v4;
+      ntt_tile2[ntt_tile2_out(jp + 16u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 24u, lane)] = v6;
+      ntt_tile2[ntt_tile2_out(jp + 32u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 40u, lane)] = v5;
+      ntt_tile2[ntt_tile2_out(jp + 48u, lane)] = v3;
+      ntt_tile2[ntt_tile2_out(jp + 56u, lane)] = v7;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 8u; i++) {
+        let x = lid + i * NTT_TL * 8u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (64u * NTT_W);
+        let s = (x / NTT_W) & 63u;
+        dst[g0 * 64u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 64u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 8u, col, v4);
+    ntt_store(base, jp + 16u, col, v2);
+    ntt_store(base, jp + 24u, col, v6);
+    ntt_store(base, jp + 32u, col, v1);
+    ntt_store(base, jp + 40u, col, v5);
+    ntt_store(base, jp + 48u, col, v3);
+    ntt_store(base, jp + 56u, col, v7);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 8u)
+fn ntt_pass2_r8_table(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 6u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 8u) * m, col);
+    v2 = ntt_load(j + (jp + 16u) * m, col);
+    v3 = ntt_load(j + (jp + 24u) * m, col);
+    v4 = ntt_load(j + (jp + 32u) * m, col);
+    v5 = ntt_load(j + (jp + 40u) * m, col);
+    v6 = ntt_load(j + (jp + 48u) * m, col);
+    v7 = ntt_load(j + (jp + 56u) * m, col);
+    let tq = 63u * prm.ns;
+    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * prm.ns + k, tq); }
+    v1 = ntt_table_mul(v1, (jp + 7u) * prm.ns + k, tq);
+    v2 = ntt_table_mul(v2, (jp + 15u) * prm.ns + k, tq);
+    v3 = ntt_table_mul(v3, (jp + 23u) * prm.ns + k, tq);
+    v4 = ntt_table_mul(v4, (jp + 31u) * prm.ns + k, tq);
+    v5 = ntt_table_mul(v5, (jp + 39u) * prm.ns + k, tq);
+    v6 = ntt_table_mul(v6, (jp + 47u) * prm.ns + k, tq);
+    v7 = ntt_table_mul(v7, (jp + 55u) * prm.ns + k, tq);
+    {
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 8u + 0u, 3u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 1u, 3u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 2u, 3u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 3u, 3u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 4u, 3u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 5u, 3u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 6u, 3u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 7u, 3u) + lane] = v7;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 3u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 8u, 3u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 16u, 3u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 24u, 3u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 32u, 3u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 40u, 3u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 48u, 3u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 56u, 3u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[56u + jp]);
+      v2 = bb_mul_shoup(v2, tt[8u + jp], tt[64u + jp]);
+      v3 = bb_mul_shoup(v3, tt[16u + jp], tt[72u + jp]);
+      v4 = bb_mul_shoup(v4, tt[24u + jp], tt[80u + jp]);
+      v5 = bb_mul_shoup(v5, tt[32u + jp], tt[88u + jp]);
+      v6 = bb_mul_shoup(v6, tt[40u + jp], tt[96u + jp]);
+      v7 = bb_mul_shoup(v7, tt[48u + jp], tt[104u + jp]);
+    }
+    {
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 8u, lane)] = v4;
+      ntt_tile2[ntt_tile2_out(jp + 16u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 24u, lane)] = v6;
+      ntt_tile2[ntt_tile2_out(jp + 32u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 40u, lane)] = v5;
+      ntt_tile2[ntt_tile2_out(jp + 48u, lane)] = v3;
+      ntt_tile2[ntt_tile2_out(jp + 56u, lane)] = v7;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 8u; i++) {
+        let x = lid + i * NTT_TL * 8u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (64u * NTT_W);
+        let s = (x / NTT_W) & 63u;
+        dst[g0 * 64u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 64u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 8u, col, v4);
+    ntt_store(base, jp + 16u, col, v2);
+    ntt_store(base, jp + 24u, col, v6);
+    ntt_store(base, jp + 32u, col, v1);
+    ntt_store(base, jp + 40u, col, v5);
+    ntt_store(base, jp + 48u, col, v3);
+    ntt_store(base, jp + 56u, col, v7);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 8u)
+fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 6u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 8u) * m, col);
+    v2 = ntt_load(j + (jp + 16u) * m, col);
+    v3 = ntt_load(j + (jp + 24u) * m, col);
+    v4 = ntt_load(j + (jp + 32u) * m, col);
+    v5 = ntt_load(j + (jp + 40u) * m, col);
+    v6 = ntt_load(j + (jp + 48u) * m, col);
+    v7 = ntt_load(j + (jp + 56u) * m, col);
+    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let lq = 63u * sl; let hb = 2u * lq; let hq = hb + 63u * sh;
+    if (jp != 0u) { let il = (jp - 1u) * sl + kl; let ih = (jp - 1u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 7u) * sl + kl; let ih = (jp + 7u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 15u) * sl + kl; let ih = (jp + 15u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 23u) * sl + kl; let ih = (jp + 23u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 31u) * sl + kl; let ih = (jp + 31u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 39u) * sl + kl; let ih = (jp + 39u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 47u) * sl + kl; let ih = (jp + 47u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 55u) * sl + kl; let ih = (jp + 55u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    {
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 8u + 0u, 3u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 1u, 3u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 2u, 3u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 3u, 3u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 4u, 3u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 5u, 3u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 6u, 3u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 7u, 3u) + lane] = v7;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 3u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 8u, 3u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 16u, 3u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 24u, 3u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 32u, 3u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 40u, 3u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 48u, 3u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 56u, 3u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[56u + jp]);
+      v2 = bb_mul_shoup(v2, tt[8u + jp], tt[64u + jp]);
+      v3 = bb_mul_shoup(v3, tt[16u + jp], tt[72u + jp]);
+      v4 = bb_mul_shoup(v4, tt[24u + jp], tt[80u + jp]);
+      v5 = bb_mul_shoup(v5, tt[32u + jp], tt[88u + jp]);
+      v6 = bb_mul_shoup(v6, tt[40u + jp], tt[96u + jp]);
+      v7 = bb_mul_shoup(v7, tt[48u + jp], tt[104u + jp]);
+    }
+    {
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 8u, lane)] = v4;
+      ntt_tile2[ntt_tile2_out(jp + 16u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 24u, lane)] = v6;
+      ntt_tile2[ntt_tile2_out(jp + 32u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 40u, lane)] = v5;
+      ntt_tile2[ntt_tile2_out(jp + 48u, lane)] = v3;
+      ntt_tile2[ntt_tile2_out(jp + 56u, lane)] = v7;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 8u; i++) {
+        let x = lid + i * NTT_TL * 8u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (64u * NTT_W);
+        let s = (x / NTT_W) & 63u;
+        dst[g0 * 64u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 64u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 8u, col, v4);
+    ntt_store(base, jp + 16u, col, v2);
+    ntt_store(base, jp + 24u, col, v6);
+    ntt_store(base, jp + 32u, col, v1);
+    ntt_store(base, jp + 40u, col, v5);
+    ntt_store(base, jp + 48u, col, v3);
+    ntt_store(base, jp + 56u, col, v7);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 16u)
+fn ntt_pass2_r16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 8u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 16u) * m, col);
+    v2 = ntt_load(j + (jp + 32u) * m, col);
+    v3 = ntt_load(j + (jp + 48u) * m, col);
+    v4 = ntt_load(j + (jp + 64u) * m, col);
+    v5 = ntt_load(j + (jp + 80u) * m, col);
+    v6 = ntt_load(j + (jp + 96u) * m, col);
+    v7 = ntt_load(j + (jp + 112u) * m, col);
+    v8 = ntt_load(j + (jp + 128u) * m, col);
+    v9 = ntt_load(j + (jp + 144u) * m, col);
+    v10 = ntt_load(j + (jp + 160u) * m, col);
+    v11 = ntt_load(j + (jp + 176u) * m, col);
+    v12 = ntt_load(j + (jp + 192u) * m, col);
+    v13 = ntt_load(j + (jp + 208u) * m, col);
+    v14 = ntt_load(j + (jp + 224u) * m, col);
+    v15 = ntt_load(j + (jp + 240u) * m, col);
+    {
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 16u + 0u, 4u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 1u, 4u) + lane] = v8;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 2u, 4u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 3u, 4u) + lane] = v12;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 4u, 4u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 5u, 4u) + lane] = v10;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 6u, 4u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 7u, 4u) + lane] = v14;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 8u, 4u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 9u, 4u) + lane] = v9;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 10u, 4u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 11u, 4u) + lane] = v13;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 12u, 4u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 13u, 4u) + lane] = v11;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 14u, 4u) + lane] = v7;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 15u, 4u) + lane] = v15;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 4u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 16u, 4u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 32u, 4u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 48u, 4u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 64u, 4u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 80u, 4u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 96u, 4u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 112u, 4u) + lane];
+    v8 = ntt_tile2[ntt_tile2_word(jp + 128u, 4u) + lane];
+    v9 = ntt_tile2[ntt_tile2_word(jp + 144u, 4u) + lane];
+    v10 = ntt_tile2[ntt_tile2_word(jp + 160u, 4u) + lane];
+    v11 = ntt_tile2[ntt_tile2_word(jp + 176u, 4u) + lane];
+    v12 = ntt_tile2[ntt_tile2_word(jp + 192u, 4u) + lane];
+    v13 = ntt_tile2[ntt_tile2_word(jp + 208u, 4u) + lane];
+    v14 = ntt_tile2[ntt_tile2_word(jp + 224u, 4u) + lane];
+    v15 = ntt_tile2[ntt_tile2_word(jp + 240u, 4u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[240u + jp]);
+      v2 = bb_mul_shoup(v2, tt[16u + jp], tt[256u + jp]);
+      v3 = bb_mul_shoup(v3, tt[32u + jp], tt[272u + jp]);
+      v4 = bb_mul_shoup(v4, tt[48u + jp], tt[288u + jp]);
+      v5 = bb_mul_shoup(v5, tt[64u + jp], tt[304u + jp]);
+      v6 = bb_mul_shoup(v6, tt[80u + jp], tt[320u + jp]);
+      v7 = bb_mul_shoup(v7, tt[96u + jp], tt[336u + jp]);
+      v8 = bb_mul_shoup(v8, tt[112u + jp], tt[352u + jp]);
+      v9 = bb_mul_shoup(v9, tt[128u + jp], tt[368u + jp]);
+      v10 = bb_mul_shoup(v10, tt[144u + jp], tt[384u + jp]);
+      v11 = bb_mul_shoup(v11, tt[160u + jp], tt[400u + jp]);
+      v12 = bb_mul_shoup(v12, tt[176u + jp], tt[416u + jp]);
+      v13 = bb_mul_shoup(v13, tt[192u + jp], tt[432u + jp]);
+      v14 = bb_mul_shoup(v14, tt[208u + jp], tt[448u + jp]);
+      v15 = bb_mul_shoup(v15, tt[224u + jp], tt[464u + jp]);
+    }
+    {
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 16u, lane)] = v8;
+      ntt_tile2[ntt_tile2_out(jp + 32u, lane)] = v4;
+      ntt_tile2[ntt_tile2_out(jp + 48u, lane)] = v12;
+      ntt_tile2[ntt_tile2_out(jp + 64u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 80u, lane)] = v10;
+      ntt_tile2[ntt_tile2_out(jp + 96u, lane)] = v6;
+      ntt_tile2[ntt_tile2_out(jp + 112u, lane)] = v14;
+      ntt_tile2[ntt_tile2_out(jp + 128u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 144u, lane)] = v9;
+      ntt_tile2[ntt_tile2_out(jp + 160u, lane)] = v5;
+      ntt_tile2[ntt_tile2_out(jp + 176u, lane)] = v13;
+      ntt_tile2[ntt_tile2_out(jp + 192u, lane)] = v3;
+      ntt_tile2[ntt_tile2_out(jp + 208u, lane)] = v11;
+      ntt_tile2[ntt_tile2_out(jp + 224u, lane)] = v7;
+      ntt_tile2[ntt_tile2_out(jp + 240u, lane)] = v15;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 16u; i++) {
+        let x = lid + i * NTT_TL * 16u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (256u * NTT_W);
+        let s = (x / NTT_W) & 255u;
+        dst[g0 * 256u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 256u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 16u, col, v8);
+    ntt_store(base, jp + 32u, col, v4);
+    ntt_store(base, jp + 48u, col, v12);
+    ntt_store(base, jp + 64u, col, v2);
+    ntt_store(base, jp + 80u, col, v10);
+    ntt_store(base, jp + 96u, col, v6);
+    ntt_store(base, jp + 112u, col, v14);
+    ntt_store(base, jp + 128u, col, v1);
+    ntt_store(base, jp + 144u, col, v9);
+    ntt_store(base, jp + 160u, col, v5);
+    ntt_store(base, jp + 176u, col, v13);
+    ntt_store(base, jp + 192u, col, v3);
+    ntt_store(base, jp + 208u, col, v11);
+    ntt_store(base, jp + 224u, col, v7);
+    ntt_store(base, jp + 240u, col, v15);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 16u)
+fn ntt_pass2_r16_table(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 8u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 16u) * m, col);
+    v2 = ntt_load(j + (jp + 32u) * m, col);
+    v3 = ntt_load(j + (jp + 48u) * m, col);
+    v4 = ntt_load(j + (jp + 64u) * m, col);
+    v5 = ntt_load(j + (jp + 80u) * m, col);
+    v6 = ntt_load(j + (jp + 96u) * m, col);
+    v7 = ntt_load(j + (jp + 112u) * m, col);
+    v8 = ntt_load(j + (jp + 128u) * m, col);
+    v9 = ntt_load(j + (jp + 144u) * m, col);
+    v10 = ntt_load(j + (jp + 160u) * m, col);
+    v11 = ntt_load(j + (jp + 176u) * m, col);
+    v12 = ntt_load(j + (jp + 192u) * m, col);
+    v13 = ntt_load(j + (jp + 208u) * m, col);
+    v14 = ntt_load(j + (jp + 224u) * m, col);
+    v15 = ntt_load(j + (jp + 240u) * m, col);
+    let tq = 255u * prm.ns;
+    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * prm.ns + k, tq); }
+    v1 = ntt_table_mul(v1, (jp + 15u) * prm.ns + k, tq);
+    v2 = ntt_table_mul(v2, (jp + 31u) * prm.ns + k, tq);
+    v3 = ntt_table_mul(v3, (jp + 47u) * prm.ns + k, tq);
+    v4 = ntt_table_mul(v4, (jp + 63u) * prm.ns + k, tq);
+    v5 = ntt_table_mul(v5, (jp + 79u) * prm.ns + k, tq);
+    v6 = ntt_table_mul(v6, (jp + 95u) * prm.ns + k, tq);
+    v7 = ntt_table_mul(v7, (jp + 111u) * prm.ns + k, tq);
+    v8 = ntt_table_mul(v8, (jp + 127u) * prm.ns + k, tq);
+    v9 = ntt_table_mul(v9, (jp + 143u) * prm.ns + k, tq);
+    v10 = ntt_table_mul(v10, (jp + 159u) * prm.ns + k, tq);
+    v11 = ntt_table_mul(v11, (jp + 175u) * prm.ns + k, tq);
+    v12 = ntt_table_mul(v12, (jp + 191u) * prm.ns + k, tq);
+    v13 = ntt_table_mul(v13, (jp + 207u) * prm.ns + k, tq);
+    v14 = ntt_table_mul(v14, (jp + 223u) * prm.ns + k, tq);
+    v15 = ntt_table_mul(v15, (jp + 239u) * prm.ns + k, tq);
+    {
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 16u + 0u, 4u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 1u, 4u) + lane] = v8;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 2u, 4u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 3u, 4u) + lane] = v12;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 4u, 4u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 5u, 4u) + lane] = v10;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 6u, 4u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 7u, 4u) + lane] = v14;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 8u, 4u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 9u, 4u) + lane] = v9;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 10u, 4u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 11u, 4u) + lane] = v13;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 12u, 4u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 13u, 4u) + lane] = v11;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 14u, 4u) + lane] = v7;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 15u, 4u) + lane] = v15;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 4u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 16u, 4u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 32u, 4u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 48u, 4u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 64u, 4u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 80u, 4u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 96u, 4u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 112u, 4u) + lane];
+    v8 = ntt_tile2[ntt_tile2_word(jp + 128u, 4u) + lane];
+    v9 = ntt_tile2[ntt_tile2_word(jp + 144u, 4u) + lane];
+    v10 = ntt_tile2[ntt_tile2_word(jp + 160u, 4u) + lane];
+    v11 = ntt_tile2[ntt_tile2_word(jp + 176u, 4u) + lane];
+    v12 = ntt_tile2[ntt_tile2_word(jp + 192u, 4u) + lane];
+    v13 = ntt_tile2[ntt_tile2_word(jp + 208u, 4u) + lane];
+    v14 = ntt_tile2[ntt_tile2_word(jp + 224u, 4u) + lane];
+    v15 = ntt_tile2[ntt_tile2_word(jp + 240u, 4u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[240u + jp]);
+      v2 = bb_mul_shoup(v2, tt[16u + jp], tt[256u + jp]);
+      v3 = bb_mul_shoup(v3, tt[32u + jp], tt[272u + jp]);
+      v4 = bb_mul_shoup(v4, tt[48u + jp], tt[288u + jp]);
+      v5 = bb_mul_shoup(v5, tt[64u + jp], tt[304u + jp]);
+      v6 = bb_mul_shoup(v6, tt[80u + jp], tt[320u + jp]);
+      v7 = bb_mul_shoup(v7, tt[96u + jp], tt[336u + jp]);
+      v8 = bb_mul_shoup(v8, tt[112u + jp], tt[352u + jp]);
+      v9 = bb_mul_shoup(v9, tt[128u + jp], tt[368u + jp]);
+      v10 = bb_mul_shoup(v10, tt[144u + jp], tt[384u + jp]);
+      v11 = bb_mul_shoup(v11, tt[160u + jp], tt[400u + jp]);
+      v12 = bb_mul_shoup(v12, tt[176u + jp], tt[416u + jp]);
+      v13 = bb_mul_shoup(v13, tt[192u + jp], tt[432u + jp]);
+      v14 = bb_mul_shoup(v14, tt[208u + jp], tt[448u + jp]);
+      v15 = bb_mul_shoup(v15, tt[224u + jp], tt[464u + jp]);
+    }
+    {
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 16u, lane)] = v8;
+      ntt_tile2[ntt_tile2_out(jp + 32u, lane)] = v4;
+      ntt_tile2[ntt_tile2_out(jp + 48u, lane)] = v12;
+      ntt_tile2[ntt_tile2_out(jp + 64u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 80u, lane)] = v10;
+      ntt_tile2[ntt_tile2_out(jp + 96u, lane)] = v6;
+      ntt_tile2[ntt_tile2_out(jp + 112u, lane)] = v14;
+      ntt_tile2[ntt_tile2_out(jp + 128u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 144u, lane)] = v9;
+      ntt_tile2[ntt_tile2_out(jp + 160u, lane)] = v5;
+      ntt_tile2[ntt_tile2_out(jp + 176u, lane)] = v13;
+      ntt_tile2[ntt_tile2_out(jp + 192u, lane)] = v3;
+      ntt_tile2[ntt_tile2_out(jp + 208u, lane)] = v11;
+      ntt_tile2[ntt_tile2_out(jp + 224u, lane)] = v7;
+      ntt_tile2[ntt_tile2_out(jp + 240u, lane)] = v15;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 16u; i++) {
+        let x = lid + i * NTT_TL * 16u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (256u * NTT_W);
+        let s = (x / NTT_W) & 255u;
+        dst[g0 * 256u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 256u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 16u, col, v8);
+    ntt_store(base, jp + 32u, col, v4);
+    ntt_store(base, jp + 48u, col, v12);
+    ntt_store(base, jp + 64u, col, v2);
+    ntt_store(base, jp + 80u, col, v10);
+    ntt_store(base, jp + 96u, col, v6);
+    ntt_store(base, jp + 112u, col, v14);
+    ntt_store(base, jp + 128u, col, v1);
+    ntt_store(base, jp + 144u, col, v9);
+    ntt_store(base, jp + 160u, col, v5);
+    ntt_store(base, jp + 176u, col, v13);
+    ntt_store(base, jp + 192u, col, v3);
+    ntt_store(base, jp + 208u, col, v11);
+    ntt_store(base, jp + 224u, col, v7);
+    ntt_store(base, jp + 240u, col, v15);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 16u)
+fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 8u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 16u) * m, col);
+    v2 = ntt_load(j + (jp + 32u) * m, col);
+    v3 = ntt_load(j + (jp + 48u) * m, col);
+    v4 = ntt_load(j + (jp + 64u) * m, col);
+    v5 = ntt_load(j + (jp + 80u) * m, col);
+    v6 = ntt_load(j + (jp + 96u) * m, col);
+    v7 = ntt_load(j + (jp + 112u) * m, col);
+    v8 = ntt_load(j + (jp + 128u) * m, col);
+    v9 = ntt_load(j + (jp + 144u) * m, col);
+    v10 = ntt_load(j + (jp + 160u) * m, col);
+    v11 = ntt_load(j + (jp + 176u) * m, col);
+    v12 = ntt_load(j + (jp + 192u) * m, col);
+    v13 = ntt_load(j + (jp + 208u) * m, col);
+    v14 = ntt_load(j + (jp + 224u) * m, col);
+    v15 = ntt_load(j + (jp + 240u) * m, col);
+    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let lq = 255u * sl; let hb = 2u * lq; let hq = hb + 255u * sh;
+    if (jp != 0u) { let il = (jp - 1u) * sl + kl; let ih = (jp - 1u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 15u) * sl + kl; let ih = (jp + 15u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 31u) * sl + kl; let ih = (jp + 31u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 47u) * sl + kl; let ih = (jp + 47u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 63u) * sl + kl; let ih = (jp + 63u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 79u) * sl + kl; let ih = (jp + 79u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 95u) * sl + kl; let ih = (jp + 95u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 111u) * sl + kl; let ih = (jp + 111u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 127u) * sl + kl; let ih = (jp + 127u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 143u) * sl + kl; let ih = (jp + 143u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 159u) * sl + kl; let ih = (jp + 159u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 175u) * sl + kl; let ih = (jp + 175u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 191u) * sl + kl; let ih = (jp + 191u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 207u) * sl + kl; let ih = (jp + 207u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 223u) * sl + kl; let ih = (jp + 223u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 239u) * sl + kl; let ih = (jp + 239u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    {
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 16u + 0u, 4u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 1u, 4u) + lane] = v8;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 2u, 4u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 3u, 4u) + lane] = v12;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 4u, 4u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 5u, 4u) + lane] = v10;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 6u, 4u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 7u, 4u) + lane] = v14;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 8u, 4u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 9u, 4u) + lane] = v9;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 10u, 4u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 11u, 4u) + lane] = v13;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 12u, 4u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 13u, 4u) + lane] = v11;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 14u, 4u) + lane] = v7;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 15u, 4u) + lane] = v15;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 4u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 16u, 4u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 32u, 4u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 48u, 4u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 64u, 4u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 80u, 4u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 96u, 4u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 112u, 4u) + lane];
+    v8 = ntt_tile2[ntt_tile2_word(jp + 128u, 4u) + lane];
+    v9 = ntt_tile2[ntt_tile2_word(jp + 144u, 4u) + lane];
+    v10 = ntt_tile2[ntt_tile2_word(jp + 160u, 4u) + lane];
+    v11 = ntt_tile2[ntt_tile2_word(jp + 176u, 4u) + lane];
+    v12 = ntt_tile2[ntt_tile2_word(jp + 192u, 4u) + lane];
+    v13 = ntt_tile2[ntt_tile2_word(jp + 208u, 4u) + lane];
+    v14 = ntt_tile2[ntt_tile2_word(jp + 224u, 4u) + lane];
+    v15 = ntt_tile2[ntt_tile2_word(jp + 240u, 4u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[240u + jp]);
+      v2 = bb_mul_shoup(v2, tt[16u + jp], tt[256u + jp]);
+      v3 = bb_mul_shoup(v3, tt[32u + jp], tt[272u + jp]);
+      v4 = bb_mul_shoup(v4, tt[48u + jp], tt[288u + jp]);
+      v5 = bb_mul_shoup(v5, tt[64u + jp], tt[304u + jp]);
+      v6 = bb_mul_shoup(v6, tt[80u + jp], tt[320u + jp]);
+      v7 = bb_mul_shoup(v7, tt[96u + jp], tt[336u + jp]);
+      v8 = bb_mul_shoup(v8, tt[112u + jp], tt[352u + jp]);
+      v9 = bb_mul_shoup(v9, tt[128u + jp], tt[368u + jp]);
+      v10 = bb_mul_shoup(v10, tt[144u + jp], tt[384u + jp]);
+      v11 = bb_mul_shoup(v11, tt[160u + jp], tt[400u + jp]);
+      v12 = bb_mul_shoup(v12, tt[176u + jp], tt[416u + jp]);
+      v13 = bb_mul_shoup(v13, tt[192u + jp], tt[432u + jp]);
+      v14 = bb_mul_shoup(v14, tt[208u + jp], tt[448u + jp]);
+      v15 = bb_mul_shoup(v15, tt[224u + jp], tt[464u + jp]);
+    }
+    {
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 16u, lane)] = v8;
+      ntt_tile2[ntt_tile2_out(jp + 32u, lane)] = v4;
+      ntt_tile2[ntt_tile2_out(jp + 48u, lane)] = v12;
+      ntt_tile2[ntt_tile2_out(jp + 64u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 80u, lane)] = v10;
+      ntt_tile2[ntt_tile2_out(jp + 96u, lane)] = v6;
+      ntt_tile2[ntt_tile2_out(jp + 112u, lane)] = v14;
+      ntt_tile2[ntt_tile2_out(jp + 128u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 144u, lane)] = v9;
+      ntt_tile2[ntt_tile2_out(jp + 160u, lane)] = v5;
+      ntt_tile2[ntt_tile2_out(jp + 176u, lane)] = v13;
+      ntt_tile2[ntt_tile2_out(jp + 192u, lane)] = v3;
+      ntt_tile2[ntt_tile2_out(jp + 208u, lane)] = v11;
+      ntt_tile2[ntt_tile2_out(jp + 224u, lane)] = v7;
+      ntt_tile2[ntt_tile2_out(jp + 240u, lane)] = v15;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 16u; i++) {
+        let x = lid + i * NTT_TL * 16u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (256u * NTT_W);
+        let s = (x / NTT_W) & 255u;
+        dst[g0 * 256u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 256u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 16u, col, v8);
+    ntt_store(base, jp + 32u, col, v4);
+    ntt_store(base, jp + 48u, col, v12);
+    ntt_store(base, jp + 64u, col, v2);
+    ntt_store(base, jp + 80u, col, v10);
+    ntt_store(base, jp + 96u, col, v6);
+    ntt_store(base, jp + 112u, col, v14);
+    ntt_store(base, jp + 128u, col, v1);
+    ntt_store(base, jp + 144u, col, v9);
+    ntt_store(base, jp + 160u, col, v5);
+    ntt_store(base, jp + 176u, col, v13);
+    ntt_store(base, jp + 192u, col, v3);
+    ntt_store(base, jp + 208u, col, v11);
+    ntt_store(base, jp + 224u, col, v7);
+    ntt_store(base, jp + 240u, col, v15);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 32u)
+fn ntt_pass2_r32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 10u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u; var v16 = 0u; var v17 = 0u; var v18 = 0u; var v19 = 0u; var v20 = 0u; var v21 = 0u; var v22 = 0u; var v23 = 0u; var v24 = 0u; var v25 = 0u; var v26 = 0u; var v27 = 0u; var v28 = 0u; var v29 = 0u; var v30 = 0u; var v31 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 32u) * m, col);
+    v2 = ntt_load(j + (jp + 64u) * m, col);
+    v3 = ntt_load(j + (jp + 96u) * m, col);
+    v4 = ntt_load(j + (jp + 128u) * m, col);
+    v5 = ntt_load(j + (jp + 160u) * m, col);
+    v6 = ntt_load(j + (jp + 192u) * m, col);
+    v7 = ntt_load(j + (jp + 224u) * m, col);
+    v8 = ntt_load(j + (jp + 256u) * m, col);
+    v9 = ntt_load(j + (jp + 288u) * m, col);
+    v10 = ntt_load(j + (jp + 320u) * m, col);
+    v11 = ntt_load(j + (jp + 352u) * m, col);
+    v12 = ntt_load(j + (jp + 384u) * m, col);
+    v13 = ntt_load(j + (jp + 416u) * m, col);
+    v14 = ntt_load(j + (jp + 448u) * m, col);
+    v15 = ntt_load(j + (jp + 480u) * m, col);
+    v16 = ntt_load(j + (jp + 512u) * m, col);
+    v17 = ntt_load(j + (jp + 544u) * m, col);
+    v18 = ntt_load(j + (jp + 576u) * m, col);
+    v19 = ntt_load(j + (jp + 608u) * m, col);
+    v20 = ntt_load(j + (jp + 640u) * m, col);
+    v21 = ntt_load(j + (jp + 672u) * m, col);
+    v22 = ntt_load(j + (jp + 704u) * m, col);
+    v23 = ntt_load(j + (jp + 736u) * m, col);
+    v24 = ntt_load(j + (jp + 768u) * m, col);
+    v25 = ntt_load(j + (jp + 800u) * m, col);
+    v26 = ntt_load(j + (jp + 832u) * m, col);
+    v27 = ntt_load(j + (jp + 864u) * m, col);
+    v28 = ntt_load(j + (jp + 896u) * m, col);
+    v29 = ntt_load(j + (jp + 928u) * m, col);
+    v30 = ntt_load(j + (jp + 960u) * m, col);
+    v31 = ntt_load(j + (jp + 992u) * m, col);
+    {
+      const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+      { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+      { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+      { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+      { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+      { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+      { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+      { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+      { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+      { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+      { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+      { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+      { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+      { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+      { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 32u + 0u, 5u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 1u, 5u) + lane] = v16;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 2u, 5u) + lane] = v8;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 3u, 5u) + lane] = v24;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 4u, 5u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 5u, 5u) + lane] = v20;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 6u, 5u) + lane] = v12;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 7u, 5u) + lane] = v28;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 8u, 5u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 9u, 5u) + lane] = v18;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 10u, 5u) + lane] = v10;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 11u, 5u) + lane] = v26;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 12u, 5u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 13u, 5u) + lane] = v22;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 14u, 5u) + lane] = v14;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 15u, 5u) + lane] = v30;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 16u, 5u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 17u, 5u) + lane] = v17;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 18u, 5u) + lane] = v9;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 19u, 5u) + lane] = v25;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 20u, 5u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 21u, 5u) + lane] = v21;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 22u, 5u) + lane] = v13;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 23u, 5u) + lane] = v29;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 24u, 5u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 25u, 5u) + lane] = v19;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 26u, 5u) + lane] = v11;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 27u, 5u) + lane] = v27;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 28u, 5u) + lane] = v7;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 29u, 5u) + lane] = v23;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 30u, 5u) + lane] = v15;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 31u, 5u) + lane] = v31;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 5u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 32u, 5u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 64u, 5u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 96u, 5u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 128u, 5u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 160u, 5u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 192u, 5u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 224u, 5u) + lane];
+    v8 = ntt_tile2[ntt_tile2_word(jp + 256u, 5u) + lane];
+    v9 = ntt_tile2[ntt_tile2_word(jp + 288u, 5u) + lane];
+    v10 = ntt_tile2[ntt_tile2_word(jp + 320u, 5u) + lane];
+    v11 = ntt_tile2[ntt_tile2_word(jp + 352u, 5u) + lane];
+    v12 = ntt_tile2[ntt_tile2_word(jp + 384u, 5u) + lane];
+    v13 = ntt_tile2[ntt_tile2_word(jp + 416u, 5u) + lane];
+    v14 = ntt_tile2[ntt_tile2_word(jp + 448u, 5u) + lane];
+    v15 = ntt_tile2[ntt_tile2_word(jp + 480u, 5u) + lane];
+    v16 = ntt_tile2[ntt_tile2_word(jp + 512u, 5u) + lane];
+    v17 = ntt_tile2[ntt_tile2_word(jp + 544u, 5u) + lane];
+    v18 = ntt_tile2[ntt_tile2_word(jp + 576u, 5u) + lane];
+    v19 = ntt_tile2[ntt_tile2_word(jp + 608u, 5u) + lane];
+    v20 = ntt_tile2[ntt_tile2_word(jp + 640u, 5u) + lane];
+    v21 = ntt_tile2[ntt_tile2_word(jp + 672u, 5u) + lane];
+    v22 = ntt_tile2[ntt_tile2_word(jp + 704u, 5u) + lane];
+    v23 = ntt_tile2[ntt_tile2_word(jp + 736u, 5u) + lane];
+    v24 = ntt_tile2[ntt_tile2_word(jp + 768u, 5u) + lane];
+    v25 = ntt_tile2[ntt_tile2_word(jp + 800u, 5u) + lane];
+    v26 = ntt_tile2[ntt_tile2_word(jp + 832u, 5u) + lane];
+    v27 = ntt_tile2[ntt_tile2_word(jp + 864u, 5u) + lane];
+    v28 = ntt_tile2[ntt_tile2_word(jp + 896u, 5u) + lane];
+    v29 = ntt_tile2[ntt_tile2_word(jp + 928u, 5u) + lane];
+    v30 = ntt_tile2[ntt_tile2_word(jp + 960u, 5u) + lane];
+    v31 = ntt_tile2[ntt_tile2_word(jp + 992u, 5u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[992u + jp]);
+      v2 = bb_mul_shoup(v2, tt[32u + jp], tt[1024u + jp]);
+      v3 = bb_mul_shoup(v3, tt[64u + jp], tt[1056u + jp]);
+      v4 = bb_mul_shoup(v4, tt[96u + jp], tt[1088u + jp]);
+      v5 = bb_mul_shoup(v5, tt[128u + jp], tt[1120u + jp]);
+      v6 = bb_mul_shoup(v6, tt[160u + jp], tt[1152u + jp]);
+      v7 = bb_mul_shoup(v7, tt[192u + jp], tt[1184u + jp]);
+      v8 = bb_mul_shoup(v8, tt[224u + jp], tt[1216u + jp]);
+      v9 = bb_mul_shoup(v9, tt[256u + jp], tt[1248u + jp]);
+      v10 = bb_mul_shoup(v10, tt[288u + jp], tt[1280u + jp]);
+      v11 = bb_mul_shoup(v11, tt[320u + jp], tt[1312u + jp]);
+      v12 = bb_mul_shoup(v12, tt[352u + jp], tt[1344u + jp]);
+      v13 = bb_mul_shoup(v13, tt[384u + jp], tt[1376u + jp]);
+      v14 = bb_mul_shoup(v14, tt[416u + jp], tt[1408u + jp]);
+      v15 = bb_mul_shoup(v15, tt[448u + jp], tt[1440u + jp]);
+      v16 = bb_mul_shoup(v16, tt[480u + jp], tt[1472u + jp]);
+      v17 = bb_mul_shoup(v17, tt[512u + jp], tt[1504u + jp]);
+      v18 = bb_mul_shoup(v18, tt[544u + jp], tt[1536u + jp]);
+      v19 = bb_mul_shoup(v19, tt[576u + jp], tt[1568u + jp]);
+      v20 = bb_mul_shoup(v20, tt[608u + jp], tt[1600u + jp]);
+      v21 = bb_mul_shoup(v21, tt[640u + jp], tt[1632u + jp]);
+      v22 = bb_mul_shoup(v22, tt[672u + jp], tt[1664u + jp]);
+      v23 = bb_mul_shoup(v23, tt[704u + jp], tt[1696u + jp]);
+      v24 = bb_mul_shoup(v24, tt[736u + jp], tt[1728u + jp]);
+      v25 = bb_mul_shoup(v25, tt[768u + jp], tt[1760u + jp]);
+      v26 = bb_mul_shoup(v26, tt[800u + jp], tt[1792u + jp]);
+      v27 = bb_mul_shoup(v27, tt[832u + jp], tt[1824u + jp]);
+      v28 = bb_mul_shoup(v28, tt[864u + jp], tt[1856u + jp]);
+      v29 = bb_mul_shoup(v29, tt[896u + jp], tt[1888u + jp]);
+      v30 = bb_mul_shoup(v30, tt[928u + jp], tt[1920u + jp]);
+      v31 = bb_mul_shoup(v31, tt[960u + jp], tt[1952u + jp]);
+    }
+    {
+      const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+      { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+      { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+      { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+      { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+      { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+      { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+      { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+      { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+      { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+      { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+      { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+      { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+      { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+      { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 32u, lane)] = v16;
+      ntt_tile2[ntt_tile2_out(jp + 64u, lane)] = v8;
+      ntt_tile2[ntt_tile2_out(jp + 96u, lane)] = v24;
+      ntt_tile2[ntt_tile2_out(jp + 128u, lane)] = v4;
+      ntt_tile2[ntt_tile2_out(jp + 160u, lane)] = v20;
+      ntt_tile2[ntt_tile2_out(jp + 192u, lane)] = v12;
+      ntt_tile2[ntt_tile2_out(jp + 224u, lane)] = v28;
+      ntt_tile2[ntt_tile2_out(jp + 256u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 288u, lane)] = v18;
+      ntt_tile2[ntt_tile2_out(jp + 320u, lane)] = v10;
+      ntt_tile2[ntt_tile2_out(jp + 352u, lane)] = v26;
+      ntt_tile2[ntt_tile2_out(jp + 384u, lane)] = v6;
+      ntt_tile2[ntt_tile2_out(jp + 416u, lane)] = v22;
+      ntt_tile2[ntt_tile2_out(jp + 448u, lane)] = v14;
+      ntt_tile2[ntt_tile2_out(jp + 480u, lane)] = v30;
+      ntt_tile2[ntt_tile2_out(jp + 512u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 544u, lane)] = v17;
+      ntt_tile2[ntt_tile2_out(jp + 576u, lane)] = v9;
+      ntt_tile2[ntt_tile2_out(jp + 608u, lane)] = v25;
+      ntt_tile2[ntt_tile2_out(jp + 640u, lane)] = v5;
+      ntt_tile2[ntt_tile2_out(jp + 672u, lane)] = v21;
+      ntt_tile2[ntt_tile2_out(jp + 704u, lane)] = v13;
+      ntt_tile2[ntt_tile2_out(jp + 736u, lane)] = v29;
+      ntt_tile2[ntt_tile2_out(jp + 768u, lane)] = v3;
+      ntt_tile2[ntt_tile2_out(jp + 800u, lane)] = v19;
+      ntt_tile2[ntt_tile2_out(jp + 832u, lane)] = v11;
+      ntt_tile2[ntt_tile2_out(jp + 864u, lane)] = v27;
+      ntt_tile2[ntt_tile2_out(jp + 896u, lane)] = v7;
+      ntt_tile2[ntt_tile2_out(jp + 928u, lane)] = v23;
+      ntt_tile2[ntt_tile2_out(jp + 960u, lane)] = v15;
+      ntt_tile2[ntt_tile2_out(jp + 992u, lane)] = v31;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 32u; i++) {
+        let x = lid + i * NTT_TL * 32u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (1024u * NTT_W);
+        let s = (x / NTT_W) & 1023u;
+        dst[g0 * 1024u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 1024u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 32u, col, v16);
+    ntt_store(base, jp + 64u, col, v8);
+    ntt_store(base, jp + 96u, col, v24);
+    ntt_store(base, jp + 128u, col, v4);
+    ntt_store(base, jp + 160u, col, v20);
+    ntt_store(base, jp + 192u, col, v12);
+    ntt_store(base, jp + 224u, col, v28);
+    ntt_store(base, jp + 256u, col, v2);
+    ntt_store(base, jp + 288u, col, v18);
+    ntt_store(base, jp + 320u, col, v10);
+    ntt_store(base, jp + 352u, col, v26);
+    ntt_store(base, jp + 384u, col, v6);
+    ntt_store(base, jp + 416u, col, v22);
+    ntt_store(base, jp + 448u, col, v14);
+    ntt_store(base, jp + 480u, col, v30);
+    ntt_store(base, jp + 512u, col, v1);
+    ntt_store(base, jp + 544u, col, v17);
+    ntt_store(base, jp + 576u, col, v9);
+    ntt_store(base, jp + 608u, col, v25);
+    ntt_store(base, jp + 640u, col, v5);
+    ntt_store(base, jp + 672u, col, v21);
+    ntt_store(base, jp + 704u, col, v13);
+    ntt_store(base, jp + 736u, col, v29);
+    ntt_store(base, jp + 768u, col, v3);
+    ntt_store(base, jp + 800u, col, v19);
+    ntt_store(base, jp + 832u, col, v11);
+    ntt_store(base, jp + 864u, col, v27);
+    ntt_store(base, jp + 896u, col, v7);
+    ntt_store(base, jp + 928u, col, v23);
+    ntt_store(base, jp + 960u, col, v15);
+    ntt_store(base, jp + 992u, col, v31);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 32u)
+fn ntt_pass2_r32_table(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 10u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u; var v16 = 0u; var v17 = 0u; var v18 = 0u; var v19 = 0u; var v20 = 0u; var v21 = 0u; var v22 = 0u; var v23 = 0u; var v24 = 0u; var v25 = 0u; var v26 = 0u; var v27 = 0u; var v28 = 0u; var v29 = 0u; var v30 = 0u; var v31 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 32u) * m, col);
+    v2 = ntt_load(j + (jp + 64u) * m, col);
+    v3 = ntt_load(j + (jp + 96u) * m, col);
+    v4 = ntt_load(j + (jp + 128u) * m, col);
+    v5 = ntt_load(j + (jp + 160u) * m, col);
+    v6 = ntt_load(j + (jp + 192u) * m, col);
+    v7 = ntt_load(j + (jp + 224u) * m, col);
+    v8 = ntt_load(j + (jp + 256u) * m, col);
+    v9 = ntt_load(j + (jp + 288u) * m, col);
+    v10 = ntt_load(j + (jp + 320u) * m, col);
+    v11 = ntt_load(j + (jp + 352u) * m, col);
+    v12 = ntt_load(j + (jp + 384u) * m, col);
+    v13 = ntt_load(j + (jp + 416u) * m, col);
+    v14 = ntt_load(j + (jp + 448u) * m, col);
+    v15 = ntt_load(j + (jp + 480u) * m, col);
+    v16 = ntt_load(j + (jp + 512u) * m, col);
+    v17 = ntt_load(j + (jp + 544u) * m, col);
+    v18 = ntt_load(j + (jp + 576u) * m, col);
+    v19 = ntt_load(j + (jp + 608u) * m, col);
+    v20 = ntt_load(j + (jp + 640u) * m, col);
+    v21 = ntt_load(j + (jp + 672u) * m, col);
+    v22 = ntt_load(j + (jp + 704u) * m, col);
+    v23 = ntt_load(j + (jp + 736u) * m, col);
+    v24 = ntt_load(j + (jp + 768u) * m, col);
+    v25 = ntt_load(j + (jp + 800u) * m, col);
+    v26 = ntt_load(j + (jp + 832u) * m, col);
+    v27 = ntt_load(j + (jp + 864u) * m, col);
+    v28 = ntt_load(j + (jp + 896u) * m, col);
+    v29 = ntt_load(j + (jp + 928u) * m, col);
+    v30 = ntt_load(j + (jp + 960u) * m, col);
+    v31 = ntt_load(j + (jp + 992u) * m, col);
+    let tq = 1023u * prm.ns;
+    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * prm.ns + k, tq); }
+    v1 = ntt_table_mul(v1, (jp + 31u) * prm.ns + k, tq);
+    v2 = ntt_table_mul(v2, (jp + 63u) * prm.ns + k, tq);
+    v3 = ntt_table_mul(v3, (jp + 95u) * prm.ns + k, tq);
+    v4 = ntt_table_mul(v4, (jp + 127u) * prm.ns + k, tq);
+    v5 = ntt_table_mul(v5, (jp + 159u) * prm.ns + k, tq);
+    v6 = ntt_table_mul(v6, (jp + 191u) * prm.ns + k, tq);
+    v7 = ntt_table_mul(v7, (jp + 223u) * prm.ns + k, tq);
+    v8 = ntt_table_mul(v8, (jp + 255u) * prm.ns + k, tq);
+    v9 = ntt_table_mul(v9, (jp + 287u) * prm.ns + k, tq);
+    v10 = ntt_table_mul(v10, (jp + 319u) * prm.ns + k, tq);
+    v11 = ntt_table_mul(v11, (jp + 351u) * prm.ns + k, tq);
+    v12 = ntt_table_mul(v12, (jp + 383u) * prm.ns + k, tq);
+    v13 = ntt_table_mul(v13, (jp + 415u) * prm.ns + k, tq);
+    v14 = ntt_table_mul(v14, (jp + 447u) * prm.ns + k, tq);
+    v15 = ntt_table_mul(v15, (jp + 479u) * prm.ns + k, tq);
+    v16 = ntt_table_mul(v16, (jp + 511u) * prm.ns + k, tq);
+    v17 = ntt_table_mul(v17, (jp + 543u) * prm.ns + k, tq);
+    v18 = ntt_table_mul(v18, (jp + 575u) * prm.ns + k, tq);
+    v19 = ntt_table_mul(v19, (jp + 607u) * prm.ns + k, tq);
+    v20 = ntt_table_mul(v20, (jp + 639u) * prm.ns + k, tq);
+    v21 = ntt_table_mul(v21, (jp + 671u) * prm.ns + k, tq);
+    v22 = ntt_table_mul(v22, (jp + 703u) * prm.ns + k, tq);
+    v23 = ntt_table_mul(v23, (jp + 735u) * prm.ns + k, tq);
+    v24 = ntt_table_mul(v24, (jp + 767u) * prm.ns + k, tq);
+    v25 = ntt_table_mul(v25, (jp + 799u) * prm.ns + k, tq);
+    v26 = ntt_table_mul(v26, (jp + 831u) * prm.ns + k, tq);
+    v27 = ntt_table_mul(v27, (jp + 863u) * prm.ns + k, tq);
+    v28 = ntt_table_mul(v28, (jp + 895u) * prm.ns + k, tq);
+    v29 = ntt_table_mul(v29, (jp + 927u) * prm.ns + k, tq);
+    v30 = ntt_table_mul(v30, (jp + 959u) * prm.ns + k, tq);
+    v31 = ntt_table_mul(v31, (jp + 991u) * prm.ns + k, tq);
+    {
+      const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+      { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+      { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+      { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+      { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+      { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+      { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+      { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+      { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+      { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+      { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+      { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+      { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+      { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+      { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 32u + 0u, 5u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 1u, 5u) + lane] = v16;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 2u, 5u) + lane] = v8;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 3u, 5u) + lane] = v24;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 4u, 5u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 5u, 5u) + lane] = v20;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 6u, 5u) + lane] = v12;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 7u, 5u) + lane] = v28;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 8u, 5u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 9u, 5u) + lane] = v18;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 10u, 5u) + lane] = v10;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 11u, 5u) + lane] = v26;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 12u, 5u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 13u, 5u) + lane] = v22;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 14u, 5u) + lane] = v14;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 15u, 5u) + lane] = v30;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 16u, 5u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 17u, 5u) + lane] = v17;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 18u, 5u) + lane] = v9;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 19u, 5u) + lane] = v25;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 20u, 5u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 21u, 5u) + lane] = v21;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 22u, 5u) + lane] = v13;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 23u, 5u) + lane] = v29;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 24u, 5u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 25u, 5u) + lane] = v19;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 26u, 5u) + lane] = v11;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 27u, 5u) + lane] = v27;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 28u, 5u) + lane] = v7;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 29u, 5u) + lane] = v23;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 30u, 5u) + lane] = v15;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 31u, 5u) + lane] = v31;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 5u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 32u, 5u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 64u, 5u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 96u, 5u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 128u, 5u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 160u, 5u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 192u, 5u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 224u, 5u) + lane];
+    v8 = ntt_tile2[ntt_tile2_word(jp + 256u, 5u) + lane];
+    v9 = ntt_tile2[ntt_tile2_word(jp + 288u, 5u) + lane];
+    v10 = ntt_tile2[ntt_tile2_word(jp + 320u, 5u) + lane];
+    v11 = ntt_tile2[ntt_tile2_word(jp + 352u, 5u) + lane];
+    v12 = ntt_tile2[ntt_tile2_word(jp + 384u, 5u) + lane];
+    v13 = ntt_tile2[ntt_tile2_word(jp + 416u, 5u) + lane];
+    v14 = ntt_tile2[ntt_tile2_word(jp + 448u, 5u) + lane];
+    v15 = ntt_tile2[ntt_tile2_word(jp + 480u, 5u) + lane];
+    v16 = ntt_tile2[ntt_tile2_word(jp + 512u, 5u) + lane];
+    v17 = ntt_tile2[ntt_tile2_word(jp + 544u, 5u) + lane];
+    v18 = ntt_tile2[ntt_tile2_word(jp + 576u, 5u) + lane];
+    v19 = ntt_tile2[ntt_tile2_word(jp + 608u, 5u) + lane];
+    v20 = ntt_tile2[ntt_tile2_word(jp + 640u, 5u) + lane];
+    v21 = ntt_tile2[ntt_tile2_word(jp + 672u, 5u) + lane];
+    v22 = ntt_tile2[ntt_tile2_word(jp + 704u, 5u) + lane];
+    v23 = ntt_tile2[ntt_tile2_word(jp + 736u, 5u) + lane];
+    v24 = ntt_tile2[ntt_tile2_word(jp + 768u, 5u) + lane];
+    v25 = ntt_tile2[ntt_tile2_word(jp + 800u, 5u) + lane];
+    v26 = ntt_tile2[ntt_tile2_word(jp + 832u, 5u) + lane];
+    v27 = ntt_tile2[ntt_tile2_word(jp + 864u, 5u) + lane];
+    v28 = ntt_tile2[ntt_tile2_word(jp + 896u, 5u) + lane];
+    v29 = ntt_tile2[ntt_tile2_word(jp + 928u, 5u) + lane];
+    v30 = ntt_tile2[ntt_tile2_word(jp + 960u, 5u) + lane];
+    v31 = ntt_tile2[ntt_tile2_word(jp + 992u, 5u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[992u + jp]);
+      v2 = bb_mul_shoup(v2, tt[32u + jp], tt[1024u + jp]);
+      v3 = bb_mul_shoup(v3, tt[64u + jp], tt[1056u + jp]);
+      v4 = bb_mul_shoup(v4, tt[96u + jp], tt[1088u + jp]);
+      v5 = bb_mul_shoup(v5, tt[128u + jp], tt[1120u + jp]);
+      v6 = bb_mul_shoup(v6, tt[160u + jp], tt[1152u + jp]);
+      v7 = bb_mul_shoup(v7, tt[192u + jp], tt[1184u + jp]);
+      v8 = bb_mul_shoup(v8, tt[224u + jp], tt[1216u + jp]);
+      v9 = bb_mul_shoup(v9, tt[256u + jp], tt[1248u + jp]);
+      v10 = bb_mul_shoup(v10, tt[288u + jp], tt[1280u + jp]);
+      v11 = bb_mul_shoup(v11, tt[320u + jp], tt[1312u + jp]);
+      v12 = bb_mul_shoup(v12, tt[352u + jp], tt[1344u + jp]);
+      v13 = bb_mul_shoup(v13, tt[384u + jp], tt[1376u + jp]);
+      v14 = bb_mul_shoup(v14, tt[416u + jp], tt[1408u + jp]);
+      v15 = bb_mul_shoup(v15, tt[448u + jp], tt[1440u + jp]);
+      v16 = bb_mul_shoup(v16, tt[480u + jp], tt[1472u + jp]);
+      v17 = bb_mul_shoup(v17, tt[512u + jp], tt[1504u + jp]);
+      v18 = bb_mul_shoup(v18, tt[544u + jp], tt[1536u + jp]);
+      v19 = bb_mul_shoup(v19, tt[576u + jp], tt[1568u + jp]);
+      v20 = bb_mul_shoup(v20, tt[608u + jp], tt[1600u + jp]);
+      v21 = bb_mul_shoup(v21, tt[640u + jp], tt[1632u + jp]);
+      v22 = bb_mul_shoup(v22, tt[672u + jp], tt[1664u + jp]);
+      v23 = bb_mul_shoup(v23, tt[704u + jp], tt[1696u + jp]);
+      v24 = bb_mul_shoup(v24, tt[736u + jp], tt[1728u + jp]);
+      v25 = bb_mul_shoup(v25, tt[768u + jp], tt[1760u + jp]);
+      v26 = bb_mul_shoup(v26, tt[800u + jp], tt[1792u + jp]);
+      v27 = bb_mul_shoup(v27, tt[832u + jp], tt[1824u + jp]);
+      v28 = bb_mul_shoup(v28, tt[864u + jp], tt[1856u + jp]);
+      v29 = bb_mul_shoup(v29, tt[896u + jp], tt[1888u + jp]);
+      v30 = bb_mul_shoup(v30, tt[928u + jp], tt[1920u + jp]);
+      v31 = bb_mul_shoup(v31, tt[960u + jp], tt[1952u + jp]);
+    }
+    {
+      const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+      { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+      { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+      { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+      { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+      { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+      { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+      { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+      { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+      { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+      { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+      { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+      { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+      { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+      { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 32u, lane)] = v16;
+      ntt_tile2[ntt_tile2_out(jp + 64u, lane)] = v8;
+      ntt_tile2[ntt_tile2_out(jp + 96u, lane)] = v24;
+      ntt_tile2[ntt_tile2_out(jp + 128u, lane)] = v4;
+      ntt_tile2[ntt_tile2_out(jp + 160u, lane)] = v20;
+      ntt_tile2[ntt_tile2_out(jp + 192u, lane)] = v12;
+      ntt_tile2[ntt_tile2_out(jp + 224u, lane)] = v28;
+      ntt_tile2[ntt_tile2_out(jp + 256u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 288u, lane)] = v18;
+      ntt_tile2[ntt_tile2_out(jp + 320u, lane)] = v10;
+      ntt_tile2[ntt_tile2_out(jp + 352u, lane)] = v26;
+      ntt_tile2[ntt_tile2_out(jp + 384u, lane)] = v6;
+      ntt_tile2[ntt_tile2_out(jp + 416u, lane)] = v22;
+      ntt_tile2[ntt_tile2_out(jp + 448u, lane)] = v14;
+      ntt_tile2[ntt_tile2_out(jp + 480u, lane)] = v30;
+      ntt_tile2[ntt_tile2_out(jp + 512u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 544u, lane)] = v17;
+      ntt_tile2[ntt_tile2_out(jp + 576u, lane)] = v9;
+      ntt_tile2[ntt_tile2_out(jp + 608u, lane)] = v25;
+      ntt_tile2[ntt_tile2_out(jp + 640u, lane)] = v5;
+      ntt_tile2[ntt_tile2_out(jp + 672u, lane)] = v21;
+      ntt_tile2[ntt_tile2_out(jp + 704u, lane)] = v13;
+      ntt_tile2[ntt_tile2_out(jp + 736u, lane)] = v29;
+      ntt_tile2[ntt_tile2_out(jp + 768u, lane)] = v3;
+      ntt_tile2[ntt_tile2_out(jp + 800u, lane)] = v19;
+      ntt_tile2[ntt_tile2_out(jp + 832u, lane)] = v11;
+      ntt_tile2[ntt_tile2_out(jp + 864u, lane)] = v27;
+      ntt_tile2[ntt_tile2_out(jp + 896u, lane)] = v7;
+      ntt_tile2[ntt_tile2_out(jp + 928u, lane)] = v23;
+      ntt_tile2[ntt_tile2_out(jp + 960u, lane)] = v15;
+      ntt_tile2[ntt_tile2_out(jp + 992u, lane)] = v31;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 32u; i++) {
+        let x = lid + i * NTT_TL * 32u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (1024u * NTT_W);
+        let s = (x / NTT_W) & 1023u;
+        dst[g0 * 1024u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 1024u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 32u, col, v16);
+    ntt_store(base, jp + 64u, col, v8);
+    ntt_store(base, jp + 96u, col, v24);
+    ntt_store(base, jp + 128u, col, v4);
+    ntt_store(base, jp + 160u, col, v20);
+    ntt_store(base, jp + 192u, col, v12);
+    ntt_store(base, jp + 224u, col, v28);
+    ntt_store(base, jp + 256u, col, v2);
+    ntt_store(base, jp + 288u, col, v18);
+    ntt_store(base, jp + 320u, col, v10);
+    ntt_store(base, jp + 352u, col, v26);
+    ntt_store(base, jp + 384u, col, v6);
+    ntt_store(base, jp + 416u, col, v22);
+    ntt_store(base, jp + 448u, col, v14);
+    ntt_store(base, jp + 480u, col, v30);
+    ntt_store(base, jp + 512u, col, v1);
+    ntt_store(base, jp + 544u, col, v17);
+    ntt_store(base, jp + 576u, col, v9);
+    ntt_store(base, jp + 608u, col, v25);
+    ntt_store(base, jp + 640u, col, v5);
+    ntt_store(base, jp + 672u, col, v21);
+    ntt_store(base, jp + 704u, col, v13);
+    ntt_store(base, jp + 736u, col, v29);
+    ntt_store(base, jp + 768u, col, v3);
+    ntt_store(base, jp + 800u, col, v19);
+    ntt_store(base, jp + 832u, col, v11);
+    ntt_store(base, jp + 864u, col, v27);
+    ntt_store(base, jp + 896u, col, v7);
+    ntt_store(base, jp + 928u, col, v23);
+    ntt_store(base, jp + 960u, col, v15);
+    ntt_store(base, jp + 992u, col, v31);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 32u)
+fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.n >> 10u;
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let j = g0 + c;
+  let k = j & (prm.ns - 1u);
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u; var v16 = 0u; var v17 = 0u; var v18 = 0u; var v19 = 0u; var v20 = 0u; var v21 = 0u; var v22 = 0u; var v23 = 0u; var v24 = 0u; var v25 = 0u; var v26 = 0u; var v27 = 0u; var v28 = 0u; var v29 = 0u; var v30 = 0u; var v31 = 0u;
+  if (live) {
+    v0 = ntt_load(j + (jp + 0u) * m, col);
+    v1 = ntt_load(j + (jp + 32u) * m, col);
+    v2 = ntt_load(j + (jp + 64u) * m, col);
+    v3 = ntt_load(j + (jp + 96u) * m, col);
+    v4 = ntt_load(j + (jp + 128u) * m, col);
+    v5 = ntt_load(j + (jp + 160u) * m, col);
+    v6 = ntt_load(j + (jp + 192u) * m, col);
+    v7 = ntt_load(j + (jp + 224u) * m, col);
+    v8 = ntt_load(j + (jp + 256u) * m, col);
+    v9 = ntt_load(j + (jp + 288u) * m, col);
+    v10 = ntt_load(j + (jp + 320u) * m, col);
+    v11 = ntt_load(j + (jp + 352u) * m, col);
+    v12 = ntt_load(j + (jp + 384u) * m, col);
+    v13 = ntt_load(j + (jp + 416u) * m, col);
+    v14 = ntt_load(j + (jp + 448u) * m, col);
+    v15 = ntt_load(j + (jp + 480u) * m, col);
+    v16 = ntt_load(j + (jp + 512u) * m, col);
+    v17 = ntt_load(j + (jp + 544u) * m, col);
+    v18 = ntt_load(j + (jp + 576u) * m, col);
+    v19 = ntt_load(j + (jp + 608u) * m, col);
+    v20 = ntt_load(j + (jp + 640u) * m, col);
+    v21 = ntt_load(j + (jp + 672u) * m, col);
+    v22 = ntt_load(j + (jp + 704u) * m, col);
+    v23 = ntt_load(j + (jp + 736u) * m, col);
+    v24 = ntt_load(j + (jp + 768u) * m, col);
+    v25 = ntt_load(j + (jp + 800u) * m, col);
+    v26 = ntt_load(j + (jp + 832u) * m, col);
+    v27 = ntt_load(j + (jp + 864u) * m, col);
+    v28 = ntt_load(j + (jp + 896u) * m, col);
+    v29 = ntt_load(j + (jp + 928u) * m, col);
+    v30 = ntt_load(j + (jp + 960u) * m, col);
+    v31 = ntt_load(j + (jp + 992u) * m, col);
+    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let lq = 1023u * sl; let hb = 2u * lq; let hq = hb + 1023u * sh;
+    if (jp != 0u) { let il = (jp - 1u) * sl + kl; let ih = (jp - 1u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 31u) * sl + kl; let ih = (jp + 31u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 63u) * sl + kl; let ih = (jp + 63u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 95u) * sl + kl; let ih = (jp + 95u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 127u) * sl + kl; let ih = (jp + 127u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 159u) * sl + kl; let ih = (jp + 159u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 191u) * sl + kl; let ih = (jp + 191u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 223u) * sl + kl; let ih = (jp + 223u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 255u) * sl + kl; let ih = (jp + 255u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 287u) * sl + kl; let ih = (jp + 287u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 319u) * sl + kl; let ih = (jp + 319u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 351u) * sl + kl; let ih = (jp + 351u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 383u) * sl + kl; let ih = (jp + 383u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 415u) * sl + kl; let ih = (jp + 415u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 447u) * sl + kl; let ih = (jp + 447u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 479u) * sl + kl; let ih = (jp + 479u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 511u) * sl + kl; let ih = (jp + 511u) * sh + kh; v16 = bb_mul_shoup(bb_mul_shoup(v16, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 543u) * sl + kl; let ih = (jp + 543u) * sh + kh; v17 = bb_mul_shoup(bb_mul_shoup(v17, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 575u) * sl + kl; let ih = (jp + 575u) * sh + kh; v18 = bb_mul_shoup(bb_mul_shoup(v18, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 607u) * sl + kl; let ih = (jp + 607u) * sh + kh; v19 = bb_mul_shoup(bb_mul_shoup(v19, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 639u) * sl + kl; let ih = (jp + 639u) * sh + kh; v20 = bb_mul_shoup(bb_mul_shoup(v20, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 671u) * sl + kl; let ih = (jp + 671u) * sh + kh; v21 = bb_mul_shoup(bb_mul_shoup(v21, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 703u) * sl + kl; let ih = (jp + 703u) * sh + kh; v22 = bb_mul_shoup(bb_mul_shoup(v22, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 735u) * sl + kl; let ih = (jp + 735u) * sh + kh; v23 = bb_mul_shoup(bb_mul_shoup(v23, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 767u) * sl + kl; let ih = (jp + 767u) * sh + kh; v24 = bb_mul_shoup(bb_mul_shoup(v24, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 799u) * sl + kl; let ih = (jp + 799u) * sh + kh; v25 = bb_mul_shoup(bb_mul_shoup(v25, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 831u) * sl + kl; let ih = (jp + 831u) * sh + kh; v26 = bb_mul_shoup(bb_mul_shoup(v26, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 863u) * sl + kl; let ih = (jp + 863u) * sh + kh; v27 = bb_mul_shoup(bb_mul_shoup(v27, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 895u) * sl + kl; let ih = (jp + 895u) * sh + kh; v28 = bb_mul_shoup(bb_mul_shoup(v28, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 927u) * sl + kl; let ih = (jp + 927u) * sh + kh; v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 959u) * sl + kl; let ih = (jp + 959u) * sh + kh; v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 991u) * sl + kl; let ih = (jp + 991u) * sh + kh; v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    {
+      const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+      { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+      { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+      { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+      { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+      { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+      { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+      { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+      { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+      { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+      { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+      { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+      { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+      { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+      { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 32u + 0u, 5u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 1u, 5u) + lane] = v16;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 2u, 5u) + lane] = v8;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 3u, 5u) + lane] = v24;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 4u, 5u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 5u, 5u) + lane] = v20;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 6u, 5u) + lane] = v12;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 7u, 5u) + lane] = v28;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 8u, 5u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 9u, 5u) + lane] = v18;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 10u, 5u) + lane] = v10;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 11u, 5u) + lane] = v26;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 12u, 5u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 13u, 5u) + lane] = v22;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 14u, 5u) + lane] = v14;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 15u, 5u) + lane] = v30;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 16u, 5u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 17u, 5u) + lane] = v17;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 18u, 5u) + lane] = v9;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 19u, 5u) + lane] = v25;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 20u, 5u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 21u, 5u) + lane] = v21;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 22u, 5u) + lane] = v13;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 23u, 5u) + lane] = v29;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 24u, 5u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 25u, 5u) + lane] = v19;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 26u, 5u) + lane] = v11;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 27u, 5u) + lane] = v27;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 28u, 5u) + lane] = v7;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 29u, 5u) + lane] = v23;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 30u, 5u) + lane] = v15;
+    ntt_tile2[ntt_tile2_word(jp * 32u + 31u, 5u) + lane] = v31;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 5u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 32u, 5u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 64u, 5u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 96u, 5u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 128u, 5u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 160u, 5u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 192u, 5u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 224u, 5u) + lane];
+    v8 = ntt_tile2[ntt_tile2_word(jp + 256u, 5u) + lane];
+    v9 = ntt_tile2[ntt_tile2_word(jp + 288u, 5u) + lane];
+    v10 = ntt_tile2[ntt_tile2_word(jp + 320u, 5u) + lane];
+    v11 = ntt_tile2[ntt_tile2_word(jp + 352u, 5u) + lane];
+    v12 = ntt_tile2[ntt_tile2_word(jp + 384u, 5u) + lane];
+    v13 = ntt_tile2[ntt_tile2_word(jp + 416u, 5u) + lane];
+    v14 = ntt_tile2[ntt_tile2_word(jp + 448u, 5u) + lane];
+    v15 = ntt_tile2[ntt_tile2_word(jp + 480u, 5u) + lane];
+    v16 = ntt_tile2[ntt_tile2_word(jp + 512u, 5u) + lane];
+    v17 = ntt_tile2[ntt_tile2_word(jp + 544u, 5u) + lane];
+    v18 = ntt_tile2[ntt_tile2_word(jp + 576u, 5u) + lane];
+    v19 = ntt_tile2[ntt_tile2_word(jp + 608u, 5u) + lane];
+    v20 = ntt_tile2[ntt_tile2_word(jp + 640u, 5u) + lane];
+    v21 = ntt_tile2[ntt_tile2_word(jp + 672u, 5u) + lane];
+    v22 = ntt_tile2[ntt_tile2_word(jp + 704u, 5u) + lane];
+    v23 = ntt_tile2[ntt_tile2_word(jp + 736u, 5u) + lane];
+    v24 = ntt_tile2[ntt_tile2_word(jp + 768u, 5u) + lane];
+    v25 = ntt_tile2[ntt_tile2_word(jp + 800u, 5u) + lane];
+    v26 = ntt_tile2[ntt_tile2_word(jp + 832u, 5u) + lane];
+    v27 = ntt_tile2[ntt_tile2_word(jp + 864u, 5u) + lane];
+    v28 = ntt_tile2[ntt_tile2_word(jp + 896u, 5u) + lane];
+    v29 = ntt_tile2[ntt_tile2_word(jp + 928u, 5u) + lane];
+    v30 = ntt_tile2[ntt_tile2_word(jp + 960u, 5u) + lane];
+    v31 = ntt_tile2[ntt_tile2_word(jp + 992u, 5u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[992u + jp]);
+      v2 = bb_mul_shoup(v2, tt[32u + jp], tt[1024u + jp]);
+      v3 = bb_mul_shoup(v3, tt[64u + jp], tt[1056u + jp]);
+      v4 = bb_mul_shoup(v4, tt[96u + jp], tt[1088u + jp]);
+      v5 = bb_mul_shoup(v5, tt[128u + jp], tt[1120u + jp]);
+      v6 = bb_mul_shoup(v6, tt[160u + jp], tt[1152u + jp]);
+      v7 = bb_mul_shoup(v7, tt[192u + jp], tt[1184u + jp]);
+      v8 = bb_mul_shoup(v8, tt[224u + jp], tt[1216u + jp]);
+      v9 = bb_mul_shoup(v9, tt[256u + jp], tt[1248u + jp]);
+      v10 = bb_mul_shoup(v10, tt[288u + jp], tt[1280u + jp]);
+      v11 = bb_mul_shoup(v11, tt[320u + jp], tt[1312u + jp]);
+      v12 = bb_mul_shoup(v12, tt[352u + jp], tt[1344u + jp]);
+      v13 = bb_mul_shoup(v13, tt[384u + jp], tt[1376u + jp]);
+      v14 = bb_mul_shoup(v14, tt[416u + jp], tt[1408u + jp]);
+      v15 = bb_mul_shoup(v15, tt[448u + jp], tt[1440u + jp]);
+      v16 = bb_mul_shoup(v16, tt[480u + jp], tt[1472u + jp]);
+      v17 = bb_mul_shoup(v17, tt[512u + jp], tt[1504u + jp]);
+      v18 = bb_mul_shoup(v18, tt[544u + jp], tt[1536u + jp]);
+      v19 = bb_mul_shoup(v19, tt[576u + jp], tt[1568u + jp]);
+      v20 = bb_mul_shoup(v20, tt[608u + jp], tt[1600u + jp]);
+      v21 = bb_mul_shoup(v21, tt[640u + jp], tt[1632u + jp]);
+      v22 = bb_mul_shoup(v22, tt[672u + jp], tt[1664u + jp]);
+      v23 = bb_mul_shoup(v23, tt[704u + jp], tt[1696u + jp]);
+      v24 = bb_mul_shoup(v24, tt[736u + jp], tt[1728u + jp]);
+      v25 = bb_mul_shoup(v25, tt[768u + jp], tt[1760u + jp]);
+      v26 = bb_mul_shoup(v26, tt[800u + jp], tt[1792u + jp]);
+      v27 = bb_mul_shoup(v27, tt[832u + jp], tt[1824u + jp]);
+      v28 = bb_mul_shoup(v28, tt[864u + jp], tt[1856u + jp]);
+      v29 = bb_mul_shoup(v29, tt[896u + jp], tt[1888u + jp]);
+      v30 = bb_mul_shoup(v30, tt[928u + jp], tt[1920u + jp]);
+      v31 = bb_mul_shoup(v31, tt[960u + jp], tt[1952u + jp]);
+    }
+    {
+      const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+      { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+      { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+      { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+      { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+      { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+      { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+      { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+      { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+      { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+      { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+      { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+      { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+      { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+      { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+      { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+      { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+      { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+      { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+      { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+      { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+      { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+    }
+  }
+  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
+  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
+  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+    workgroupBarrier(); // every thread has read its second-half inputs
+    if (live) {
+      ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
+      ntt_tile2[ntt_tile2_out(jp + 32u, lane)] = v16;
+      ntt_tile2[ntt_tile2_out(jp + 64u, lane)] = v8;
+      ntt_tile2[ntt_tile2_out(jp + 96u, lane)] = v24;
+      ntt_tile2[ntt_tile2_out(jp + 128u, lane)] = v4;
+      ntt_tile2[ntt_tile2_out(jp + 160u, lane)] = v20;
+      ntt_tile2[ntt_tile2_out(jp + 192u, lane)] = v12;
+      ntt_tile2[ntt_tile2_out(jp + 224u, lane)] = v28;
+      ntt_tile2[ntt_tile2_out(jp + 256u, lane)] = v2;
+      ntt_tile2[ntt_tile2_out(jp + 288u, lane)] = v18;
+      ntt_tile2[ntt_tile2_out(jp + 320u, lane)] = v10;
+      ntt_tile2[ntt_tile2_out(jp + 352u, lane)] = v26;
+      ntt_tile2[ntt_tile2_out(jp + 384u, lane)] = v6;
+      ntt_tile2[ntt_tile2_out(jp + 416u, lane)] = v22;
+      ntt_tile2[ntt_tile2_out(jp + 448u, lane)] = v14;
+      ntt_tile2[ntt_tile2_out(jp + 480u, lane)] = v30;
+      ntt_tile2[ntt_tile2_out(jp + 512u, lane)] = v1;
+      ntt_tile2[ntt_tile2_out(jp + 544u, lane)] = v17;
+      ntt_tile2[ntt_tile2_out(jp + 576u, lane)] = v9;
+      ntt_tile2[ntt_tile2_out(jp + 608u, lane)] = v25;
+      ntt_tile2[ntt_tile2_out(jp + 640u, lane)] = v5;
+      ntt_tile2[ntt_tile2_out(jp + 672u, lane)] = v21;
+      ntt_tile2[ntt_tile2_out(jp + 704u, lane)] = v13;
+      ntt_tile2[ntt_tile2_out(jp + 736u, lane)] = v29;
+      ntt_tile2[ntt_tile2_out(jp + 768u, lane)] = v3;
+      ntt_tile2[ntt_tile2_out(jp + 800u, lane)] = v19;
+      ntt_tile2[ntt_tile2_out(jp + 832u, lane)] = v11;
+      ntt_tile2[ntt_tile2_out(jp + 864u, lane)] = v27;
+      ntt_tile2[ntt_tile2_out(jp + 896u, lane)] = v7;
+      ntt_tile2[ntt_tile2_out(jp + 928u, lane)] = v23;
+      ntt_tile2[ntt_tile2_out(jp + 960u, lane)] = v15;
+      ntt_tile2[ntt_tile2_out(jp + 992u, lane)] = v31;
+    }
+    workgroupBarrier();
+    if (live) {
+      for (var i = 0u; i < 32u; i++) {
+        let x = lid + i * NTT_TL * 32u; // word x of the block: group x / (T·W), row s, column
+        let jl = x / (1024u * NTT_W);
+        let s = (x / NTT_W) & 1023u;
+        dst[g0 * 1024u * NTT_W + x] = ntt_tile2[ntt_tile2_out(s, jl * NTT_W + x % NTT_W)];
+      }
+    }
+  } else if (live) {
+    let base = (j - k) * 1024u + k;
+    ntt_store(base, jp + 0u, col, v0);
+    ntt_store(base, jp + 32u, col, v16);
+    ntt_store(base, jp + 64u, col, v8);
+    ntt_store(base, jp + 96u, col, v24);
+    ntt_store(base, jp + 128u, col, v4);
+    ntt_store(base, jp + 160u, col, v20);
+    ntt_store(base, jp + 192u, col, v12);
+    ntt_store(base, jp + 224u, col, v28);
+    ntt_store(base, jp + 256u, col, v2);
+    ntt_store(base, jp + 288u, col, v18);
+    ntt_store(base, jp + 320u, col, v10);
+    ntt_store(base, jp + 352u, col, v26);
+    ntt_store(base, jp + 384u, col, v6);
+    ntt_store(base, jp + 416u, col, v22);
+    ntt_store(base, jp + 448u, col, v14);
+    ntt_store(base, jp + 480u, col, v30);
+    ntt_store(base, jp + 512u, col, v1);
+    ntt_store(base, jp + 544u, col, v17);
+    ntt_store(base, jp + 576u, col, v9);
+    ntt_store(base, jp + 608u, col, v25);
+    ntt_store(base, jp + 640u, col, v5);
+    ntt_store(base, jp + 672u, col, v21);
+    ntt_store(base, jp + 704u, col, v13);
+    ntt_store(base, jp + 736u, col, v29);
+    ntt_store(base, jp + 768u, col, v3);
+    ntt_store(base, jp + 800u, col, v19);
+    ntt_store(base, jp + 832u, col, v11);
+    ntt_store(base, jp + 864u, col, v27);
+    ntt_store(base, jp + 896u, col, v7);
+    ntt_store(base, jp + 928u, col, v23);
+    ntt_store(base, jp + 960u, col, v15);
+    ntt_store(base, jp + 992u, col, v31);
   }
 }

@@ -1,0 +1,216 @@
+/**
+ * An NTT job (NttSpec) and the choices made for each of its passes, in plain TypeScript apart
+ * from the adapter's limits: the pass layout (jobPasses: register radices, two-level passes),
+ * which first passes store through a tile (stagedPasses), where each pass's twiddles come from
+ * (twiddleSources), whether an lde fuses its idft's last pass with its dft's first (fusedLdePass).
+ * src/kernels/ntt.ts records the passes; the defaults here cite the H100 A/Bs that set them.
+ * @module
+ */
+import type { GpuContext } from '../gpu/context.js';
+import { bbInv } from '../ref/babybear.js';
+import {
+  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_SCALE, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
+  tableQualifies, twoLevelGroups, NTT_STAGE_WORDS, type NttPass,
+} from './ntt-plan.js';
+import type { NttVariant } from './ntt-tile.js';
+
+/** 256 threads per workgroup: on the H100 the 2^24 -> 2^25 encode took 4.72 ms at 256, 6.03 ms at 128, 4.85 ms at 64 (bench/RESULTS.md). */
+export const NTT_WG = 256;
+
+export type NttOp = 'dft' | 'idft' | 'lde' | 'encode';
+
+/** One job. `height` is the input height; lde/encode output height·2^addedBits rows. */
+export interface NttSpec {
+  op: NttOp;
+  height: number;
+  width: number;
+  addedBits?: number;
+  /** Coset shift for lde (canonical, nonzero); Plonky3's PCS uses the generator 31. */
+  shift?: number;
+  /** Store rows in bit-reversed order (fused into the last pass). */
+  bitReversed?: boolean;
+  /** Largest radix per pass (2..32; default 32): for benchmarks comparing plans. */
+  maxRadix?: number;
+  /** Threads per workgroup (default NTT_WG): for benchmarks comparing shapes. */
+  workgroup?: number;
+  /** 'stockham' (register passes, the default) or 'tiled' (workgroup-memory passes, src/kernels/ntt-tile.ts). */
+  variant?: NttVariant;
+  /** Tiled variant: workgroup tile in u32 words (default 4096 = 16 KiB) and target run per row group (default 8 words). */
+  tileWords?: number;
+  tileRun?: number;
+  /** Tiled variant: threads per workgroup (default NTT_TILE_WG, NTT_TILE_WG_CPU on SwiftShader). */
+  tileWg?: number;
+  /**
+   * Stockham: store each transform's first pass (when not also its last) through a workgroup tile
+   * as contiguous blocks instead of R-word strides. Default: below width 8 (STAGE_BELOW_WIDTH),
+   * where each strided store fills 4·W bytes of a 32-byte sector; true / false force it (tests,
+   * benchmarks). H100, alternating A/B: 2^24 x1 encode 0.85 vs 1.31 ms, lde 1.31 vs 2.03, dft
+   * 1.31 vs 1.84; at width 8 (whole sectors already) staging measured 2-6% slower.
+   */
+  stagedFirstPass?: boolean;
+  /**
+   * Stockham: middle passes (Ns·R ≤ NTT_TABLE_MAX, see tableQualifies) read their twiddles from a
+   * per-(Ns, R) table cached on the device, one multiply per value, instead of computing them
+   * (two). Default TABLE_TWIDDLES; false for benchmarks and tests comparing the two.
+   */
+  twiddleTables?: boolean;
+  /**
+   * Largest Ns·R with a single twiddle table (default NTT_TABLE_MAX); passes past it (and last
+   * passes) compute their twiddles, or read a split table with splitTables. Tests lower it.
+   */
+  tableMax?: number;
+  /**
+   * Passes past a single table (the last) read a split table with Shoup multiplies instead of
+   * computing their twiddles (Montgomery). Default SPLIT_TABLES (off): H100, alternating A/B at
+   * 2^24 x1, split was 2-2.5% slower for dft, lde and encode (two table multiplies per value
+   * against a running product and one multiply); kept selectable for other GPUs and for A/B runs.
+   */
+  splitTables?: boolean;
+  /**
+   * Stockham: multiply by the butterfly roots and table twiddles with Shoup's precomputed
+   * quotients (bb_mul_shoup: one emulated mulhi, no Montgomery reduction) instead of Montgomery
+   * multiplication. Default SHOUP_TWIDDLES; false for benchmarks and tests comparing the two.
+   * Computed twiddles (passes past a single table, unless splitTables) stay Montgomery: their
+   * quotients would need a division.
+   */
+  shoup?: boolean;
+  /**
+   * lde: run the idft's last pass and the dft's first as one kernel (ntt_lde_fused_rR1, see
+   * fusedLdePass) where their radices allow: one pass over the matrix fewer. Default FUSE_LDE.
+   */
+  fuseLde?: boolean;
+  /**
+   * Stockham: log2 of the two-level radix (even, 4..10; 0 for register passes only): passes of
+   * 2^twoLevel rows run as two register halves exchanging through workgroup memory
+   * (twoLevelRadices in ./ntt-plan.ts). Needs Shoup and table twiddles, and a workgroup tile that
+   * fits the adapter (twoLevelLog). Default: TWO_LEVEL for jobs of width 1 and ≥ TWO_LEVEL_MIN_ROWS rows.
+   */
+  twoLevel?: number;
+  /** Most groups per two-level workgroup (twoLevelGroups; default TWO_LEVEL_GROUPS): a bench knob. */
+  twoLevelGroups?: number;
+}
+
+/**
+ * Two-level radix (log2) by default, for width-1 jobs of ≥ TWO_LEVEL_MIN_ROWS rows: 256 = 16·16
+ * in groups of TWO_LEVEL_GROUPS (64-byte runs per load and store). H100 alternating A/B against
+ * the register passes at 2^24 x1: dft 0.79, encode 0.87, lde 0.90 (bench/RESULTS.md); 1024 =
+ * 32·32 (groups of 8, the tile limit) 1.10-1.22 slower, 64 = 8·8 0.91-1.10, 256 in groups of 8
+ * 0.95-1.0 and of 32 0.98-1.12; width 8 (fewer groups fit) 1.0-1.13 slower, so not there.
+ */
+export const TWO_LEVEL = 8;
+export const TWO_LEVEL_GROUPS = 16;
+/** Rows (of the job's input) from which width-1 jobs take two-level passes by default: 2^24, the size measured. */
+export const TWO_LEVEL_MIN_ROWS = 2 ** 24;
+
+/**
+ * Whether lde fuses the idft's last pass with the dft's first by default (NttSpec.fuseLde). On:
+ * H100 alternating A/B at 2^24 -> 2^25, lde x1 1.073 -> 1.040 ms, x8 7.33 -> 7.28 ms (less than
+ * the pass's memory time suggested: the passes are integer-ALU bound).
+ */
+export const FUSE_LDE = true;
+
+/** Whether last passes read split tables by default (NttSpec.splitTables). */
+export const SPLIT_TABLES = false;
+
+/** Whether butterfly roots and table twiddles use Shoup multiplication by default (NttSpec.shoup). */
+export const SHOUP_TWIDDLES = true;
+
+/** Whether middle passes read table twiddles by default (NttSpec.twiddleTables). */
+export const TABLE_TWIDDLES = true;
+
+/** Output height of a job. */
+export function outputHeight(spec: NttSpec): number {
+  return spec.op === 'lde' || spec.op === 'encode' ? spec.height * 2 ** (spec.addedBits ?? 0) : spec.height;
+}
+
+/**
+ * The job's passes: for lde an inverse transform (1/h and shift^j fused) then the padded forward
+ * one. `tileLog` > 0 (twoLevelLog) lays transforms out with two-level passes, the lde's dft with
+ * its register remainder first (it fuses with the idft's last pass, see fusedLdePass).
+ */
+export function jobPasses(spec: NttSpec, tileLog = 0): { passes: NttPass[]; scale: [number, number, number] | null } {
+  const h = spec.height;
+  const logH = Math.round(Math.log2(h));
+  const bits = spec.addedBits ?? 0;
+  const br = spec.bitReversed ? NTT_FLAG_BITREV : 0;
+  const mr = spec.maxRadix;
+  const two = (remainderFirst: boolean) => (tileLog > 0 ? { tileLog, remainderFirst } : undefined);
+  switch (spec.op) {
+    case 'dft': return { passes: planTransform(logH, h, br, mr, two(false)), scale: null };
+    case 'idft': return { passes: planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE | br, mr, two(false)), scale: [bbInv(h), 1, h] };
+    case 'encode': return { passes: planTransform(logH + bits, h, br, mr, two(false)), scale: null };
+    case 'lde': return {
+      passes: [...planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, mr, two(false)), ...planTransform(logH + bits, h, br, mr, two(true))],
+      scale: [bbInv(h), spec.shift ?? 1, h],
+    };
+  }
+}
+
+/** The adapter's limits as twoLevelGroups takes them. */
+export function twoLevelLimits(ctx: GpuContext): { threads: number; tileBytes: number } {
+  const lim = ctx.limits;
+  return { threads: Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX), tileBytes: lim.maxComputeWorkgroupStorageSize };
+}
+
+/**
+ * The two-level radix's log2 a job runs with: spec.twoLevel (else the default above) when it is even,
+ * 4..10, the passes use Shoup table twiddles, and one group of the job's width fits a workgroup
+ * here; else 0 (register passes only).
+ */
+export function twoLevelLog(ctx: GpuContext, spec: NttSpec): number {
+  const t = spec.twoLevel ?? (spec.width === 1 && spec.height >= TWO_LEVEL_MIN_ROWS ? TWO_LEVEL : 0);
+  if (!(t >= 4 && t <= 10 && t % 2 === 0) || spec.variant === 'tiled') return 0;
+  if (!(spec.shoup ?? SHOUP_TWIDDLES) || !(spec.twiddleTables ?? TABLE_TWIDDLES)) return 0;
+  return twoLevelGroups(2 ** (t / 2), spec.width, 1, twoLevelLimits(ctx)) > 0 ? t : 0;
+}
+
+/** The staged first pass is the default below this width (see NttSpec.stagedFirstPass). */
+export const STAGE_BELOW_WIDTH = 8;
+
+/**
+ * Which passes run the staged kernel: wanted (NttSpec.stagedFirstPass, else the width default),
+ * stagedQualifies (./ntt-plan.ts) and the adapter's limits (wg threads and a NTT_STAGE_WORDS-word
+ * tile; radix 4 needs 1024 threads, past WebGPU's default 256).
+ */
+export function stagedPasses(ctx: GpuContext, spec: NttSpec, passes: NttPass[]): boolean[] {
+  const lim = ctx.limits;
+  const want = spec.stagedFirstPass ?? spec.width < STAGE_BELOW_WIDTH;
+  return passes.map((p) => {
+    if (!want || !stagedQualifies(p, spec.width)) return false;
+    const wg = stageWorkgroup(p.radix);
+    return wg <= lim.maxComputeInvocationsPerWorkgroup && wg <= lim.maxComputeWorkgroupSizeX && NTT_STAGE_WORDS * 4 <= lim.maxComputeWorkgroupStorageSize;
+  });
+}
+
+/**
+ * How each Stockham pass gets its twiddles: 'staged' (first pass, none; also a two-level pass at Ns = 1), 'table' (tableQualifies),
+ * 'split' (splitQualifies, Shoup only), or 'running' (computed: lo/hi power, running product).
+ */
+export type TwiddleSource = 'staged' | 'table' | 'split' | 'running';
+export function twiddleSources(spec: NttSpec, passes: NttPass[], staged: boolean[]): TwiddleSource[] {
+  const tables = spec.twiddleTables ?? TABLE_TWIDDLES;
+  const max = spec.tableMax;
+  return passes.map((p, i) => {
+    if (staged[i] || (p.sub > 0 && p.ns === 1)) return 'staged';
+    if (tables && tableQualifies(p, max)) return 'table';
+    if (p.sub > 0) return 'split'; // two-level passes have no running-product entry (twoLevelLog: Shoup tables only)
+    if (tables && (spec.shoup ?? SHOUP_TWIDDLES) && (spec.splitTables ?? SPLIT_TABLES) && splitQualifies(p, max)) return 'split';
+    return 'running';
+  });
+}
+
+/**
+ * Index of the lde idft's last pass when it fuses with the next (the dft's first) pass: wanted
+ * (NttSpec.fuseLde), the dft's first pass is radix 32 and can store through the tile (at any
+ * width: the fused kernel always does), and its row stride n'/32 equals the idft's last stride
+ * n/R1 (R1 = 32 / 2^addedBits, one of NTT_FUSED_RADICES); else -1.
+ */
+export function fusedLdePass(ctx: GpuContext, spec: NttSpec, passes: NttPass[]): number {
+  if (spec.op !== 'lde' || !(spec.fuseLde ?? FUSE_LDE)) return -1;
+  const staged = stagedPasses(ctx, { ...spec, stagedFirstPass: true }, passes);
+  const i = passes.findIndex((p) => (p.flags & NTT_FLAG_INVERSE) !== 0);
+  const p = passes[i], q = passes[i + 1];
+  if (!p || !q || !staged[i + 1] || q.radix !== 32 || q.ns !== 1 || q.n / q.radix !== p.n / p.radix || !NTT_FUSED_RADICES.includes(p.radix)) return -1;
+  return i;
+}
+

@@ -1,0 +1,175 @@
+// Two-level NTT passes (ntt_pass2_r${R}*: a radix-R·R Stockham pass run as two register halves that
+// exchange through workgroup memory), executed on the CPU with the kernel's own index maths and
+// tables (src/kernels/ntt-plan.ts: twoLevelRadices, tile2Word, twoLevelGroups, the pass and split
+// tables), against src/ref/ntt.ts. Register passes in the same plans run as plain Stockham passes
+// (their own index maths is checked in ntt-plan.test.ts).
+import { describe, it, expect } from 'vitest';
+import * as ntt from '../../src/ref/ntt.js';
+import { bbAdd, bbInv, bbMul, bbPow, montMul } from '../../src/ref/babybear.js';
+import {
+  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_LO_BITS, NTT_TWO_LEVEL_RADICES, passSplitTable, passTwiddleTable,
+  planTransform, scaleTable, splitBits, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
+} from '../../src/kernels/ntt-plan.js';
+import { twoAdicGenerator } from '../../src/ref/ntt.js';
+import { nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
+import { SplitMix64 } from '../support/splitmix.js';
+
+const rev = (x: number, bits: number) => (bits === 0 ? 0 : parseInt(x.toString(2).padStart(bits, '0').split('').reverse().join(''), 2));
+
+/** DFT_R of v (V[s] = Σ v[r]·ω_R^(r·s)): what the generated radix-R butterflies compute. */
+function dftR(v: number[]): number[] {
+  const R = v.length, w = twoAdicGenerator(Math.log2(R));
+  return v.map((_, s) => v.reduce((acc, x, r) => bbAdd(acc, bbMul(x, bbPow(w, r * s))), 0));
+}
+
+/** Output s of a pass's group (j, k) with the last pass's index mapping and scale, as ntt_store does it. */
+function store(p: NttPass, dst: Uint32Array, w: number, col: number, base: number, s: number, val: number, sc: Uint32Array | null): void {
+  let dest = base + s * p.ns;
+  if (p.flags & NTT_FLAG_LAST) {
+    if (p.flags & NTT_FLAG_INVERSE) dest = (p.n - dest) % p.n;
+    if (p.flags & NTT_FLAG_SCALE) val = montMul(val, montMul(sc![dest % 2 ** NTT_TW_LO_BITS], sc![2 ** NTT_TW_LO_BITS + Math.floor(dest / 2 ** NTT_TW_LO_BITS)]));
+    if (p.flags & NTT_FLAG_BITREV) dest = rev(dest, p.logN);
+  }
+  dst[dest * w + col] = val;
+}
+
+/** A register pass, by its definition (twiddles ω_{Ns·R}^(k·r) computed directly). */
+function runRegisterPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null): void {
+  const R = p.radix, m = p.n / R, wr = twoAdicGenerator(Math.log2(p.ns * R));
+  for (let t = 0; t < m * w; t++) {
+    const col = t % w, j = Math.floor(t / w), k = j % p.ns;
+    const v = Array.from({ length: R }, (_, r) => { const row = j + r * m; return bbMul(row < p.inRows ? src[row * w + col] : 0, bbPow(wr, k * r)); });
+    dftR(v).forEach((x, s) => store(p, dst, w, col, (j - k) * R + k, s, x, sc));
+  }
+}
+
+/**
+ * A two-level pass as ntt_pass2_r${R}* runs it: per workgroup of G groups, the first half's threads
+ * (lid = j'·L + lane) load, pre-twiddle (pass table or split table, by the host's choice) and write
+ * the tile; then the second half's threads read it, multiply by the inner table and store.
+ */
+function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null, G: number): void {
+  const R = p.sub, logR = Math.log2(R), T = R * R, m = p.n / T, L = G * w;
+  const table = p.ns > 1 && tableQualifies(p) ? passTwiddleTable(p.ns, T, true) : null;
+  const split = p.ns > 1 && !table ? passSplitTable(p.ns, T) : null;
+  const inner = passTwiddleTable(R, R, true);
+  const tile = new Int32Array(L * T);
+  const twiddle = (k: number, r: number): number => {
+    if (table) return table[(r - 1) * p.ns + k];
+    const h = splitBits(p.ns), sl = 2 ** h, sh = p.ns / sl, kl = k % sl, kh = Math.floor(k / sl), hb = 2 * (T - 1) * sl;
+    return bbMul(split![(r - 1) * sl + kl], split![hb + (r - 1) * sh + kh]);
+  };
+  for (let g0 = 0; g0 < m; g0 += G) {
+    tile.fill(-1);
+    for (let lid = 0; lid < L * R; lid++) {
+      const lane = lid % L, jp = Math.floor(lid / L), c = Math.floor(lane / w), col = lane - c * w, j = g0 + c, k = j % p.ns;
+      const v = Array.from({ length: R }, (_, r1) => {
+        const r = jp + r1 * R, row = j + r * m;
+        const x = row < p.inRows ? src[row * w + col] : 0;
+        return p.ns > 1 && r > 0 ? bbMul(x, twiddle(k, r)) : x;
+      });
+      dftR(v).forEach((x, s1) => {
+        const word = tile2Word(jp * R + s1, logR, L, lane);
+        if (tile[word] !== -1) throw new Error(`R ${R} L ${L}: tile word ${word} written twice`);
+        tile[word] = x;
+      });
+    }
+    // A first pass that is not the last stages its outputs and copies the block out linearly.
+    const staged = p.ns === 1 && !(p.flags & NTT_FLAG_LAST);
+    const out = new Int32Array(L * T).fill(-1);
+    for (let lid = 0; lid < L * R; lid++) {
+      const lane = lid % L, jp = Math.floor(lid / L), c = Math.floor(lane / w), col = lane - c * w, j = g0 + c, k = j % p.ns;
+      const v = Array.from({ length: R }, (_, r2) => {
+        const x = tile[tile2Word(jp + r2 * R, logR, L, lane)];
+        return jp > 0 && r2 > 0 ? bbMul(x, inner[(r2 - 1) * R + jp]) : x;
+      });
+      dftR(v).forEach((x, s2) => {
+        if (!staged) return store(p, dst, w, col, (j - k) * T + k, jp + s2 * R, x, sc);
+        const word = tile2Out(jp + s2 * R, L, lane);
+        if (out[word] !== -1) throw new Error(`R ${R} L ${L}: output tile word ${word} written twice`);
+        out[word] = x;
+      });
+    }
+    if (staged) {
+      for (let x = 0; x < L * T; x++) {
+        const jl = Math.floor(x / (T * w)), s = Math.floor(x / w) % T;
+        dst[g0 * T * w + x] = out[tile2Out(s, L, jl * w + (x % w))];
+      }
+    }
+  }
+}
+
+const LIMITS = { threads: 256, tileBytes: 16384 };
+
+function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null): Uint32Array {
+  let src = input;
+  for (const p of passes) {
+    const dst = new Uint32Array(p.n * w);
+    if (p.sub > 0) runTwoLevelPass(p, src, dst, w, sc, twoLevelGroups(p.sub, w, p.n / p.radix, LIMITS));
+    else runRegisterPass(p, src, dst, w, sc);
+    src = dst;
+  }
+  return src;
+}
+
+describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
+  it('each R has an entry point per twiddle source', () => {
+    const wgsl = nttWgsl();
+    for (const R of NTT_TWO_LEVEL_RADICES) for (const s of ['', '_table', '_split']) expect(wgsl).toContain(`fn ntt_pass2_r${R}${s}(`);
+  });
+
+  it('layouts: 2^24 -> [1024, 1024, 16], the lde dft 2^25 -> [32, 1024, 1024], short transforms stay register passes', () => {
+    expect(twoLevelRadices(24, 10, false)).toEqual([[1024, 32], [1024, 32], [16, 0]]);
+    expect(twoLevelRadices(25, 10, true)).toEqual([[32, 0], [1024, 32], [1024, 32]]);
+    expect(twoLevelRadices(20, 10, false)).toEqual([[1024, 32], [1024, 32]]);
+    expect(twoLevelRadices(9, 10, false)).toEqual([[32, 0], [16, 0]]);
+    expect(twoLevelRadices(13, 4, false)).toEqual([[16, 4], [16, 4], [16, 4], [2, 0]]);
+  });
+
+  it('groups per workgroup: 8 at width 1, fewer where the tile or thread limit binds', () => {
+    expect(twoLevelGroups(32, 1, 2 ** 14, { threads: 1024, tileBytes: 49152 })).toBe(8);
+    expect(twoLevelGroups(32, 1, 2 ** 14, LIMITS)).toBe(4);
+    expect(twoLevelGroups(32, 8, 2 ** 14, { threads: 1024, tileBytes: 49152 })).toBe(1);
+    expect(twoLevelGroups(32, 16, 2 ** 14, LIMITS)).toBe(0);
+    expect(twoLevelGroups(16, 1, 2, LIMITS)).toBe(2);
+  });
+
+  it('tile writes, reads and the first pass\'s copy-out are free of bank conflicts (32 banks, 32-lane warps)', () => {
+    let worst = 0;
+    for (const R of NTT_TWO_LEVEL_RADICES) for (const L of [1, 2, 4, 8]) {
+      const threads = L * R, logR = Math.log2(R);
+      if (threads < 32) continue;
+      for (let warp = 0; warp < threads; warp += 32) for (let s = 0; s < R; s++) {
+        const banks = (f: (lid: number) => number) => {
+          const n = new Uint8Array(32);
+          for (let l = 0; l < 32; l++) n[f(warp + l) % 32]++;
+          return Math.max(...n);
+        };
+        worst = Math.max(worst, banks((lid) => tile2Word(Math.floor(lid / L) * R + s, logR, L, lid % L)));
+        worst = Math.max(worst, banks((lid) => tile2Word(Math.floor(lid / L) + s * R, logR, L, lid % L)));
+        worst = Math.max(worst, banks((lid) => tile2Out(Math.floor(lid / L) + s * R, L, lid % L)));
+        // the copy-out at width 1 (lane = group): word x of the block is output x mod T of group x / T
+        // (T ≥ 32: a warp's words stay in one group; at T = 16 two groups share a warp, 2-way)
+        if (R * R >= 32) worst = Math.max(worst, banks((lid) => { const x = lid + s * L * R; return tile2Out(x % (R * R), L, Math.floor(x / (R * R))); }));
+      }
+    }
+    expect(worst).toBe(1);
+  });
+
+  const rng = new SplitMix64(0x7e0);
+  for (const [logN, w, tileLog] of [[12, 1, 4], [12, 1, 6], [13, 1, 8], [11, 3, 4], [10, 2, 8], [9, 8, 4], [12, 1, 10], [10, 1, 10]]) {
+    it(`dft / idft / encode / lde / bitrev with two-level passes of 2^${tileLog} at 2^${logN} x ${w}`, () => {
+      const n = 2 ** logN;
+      const x = rng.fieldArray(n * w);
+      const two = { tileLog, remainderFirst: false }, first = { tileLog, remainderFirst: true };
+      expect(planTransform(logN, n, 0, 32, two).some((p) => p.sub > 0)).toBe(true);
+      expect(runPlan(planTransform(logN, n, 0, 32, two), x, w, null)).toEqual(ntt.dft(x, w));
+      expect(runPlan(planTransform(logN, n, NTT_FLAG_BITREV, 32, first), x, w, null)).toEqual(ntt.bitReverseRows(ntt.dft(x, w), w));
+      const inv = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), x, w, scaleTable(bbInv(n), 1, n));
+      expect(inv).toEqual(ntt.idft(x, w));
+      expect(runPlan(planTransform(logN + 1, n, 0, 32, two), x, w, null)).toEqual(ntt.encode(x, w, 1));
+      const coeffs = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), x, w, scaleTable(bbInv(n), 31, n));
+      expect(runPlan(planTransform(logN + 1, n, 0, 32, first), coeffs, w, null)).toEqual(ntt.cosetLde(x, w, 1, 31));
+    });
+  }
+});
