@@ -9,7 +9,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import { bbInv } from '../ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_SCALE, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
+  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_SCALE, fuseReplication, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
   tableQualifies, twoLevelGroups, NTT_STAGE_WORDS, type NttPass,
 } from './ntt-plan.js';
 import type { NttVariant } from './ntt-tile.js';
@@ -76,7 +76,9 @@ export interface NttSpec {
   shoup?: boolean;
   /**
    * lde: run the idft's last pass and the dft's first as one kernel (ntt_lde_fused_rR1, see
-   * fusedLdePass) where their radices allow: one pass over the matrix fewer. Default FUSE_LDE.
+   * fusedLdePass) where their radices allow, or with two-level passes store the idft's last
+   * values twice in place of the dft's zero-padded radix-2 first pass (fuseReplication): one
+   * pass over the matrix fewer. Default FUSE_LDE.
    */
   fuseLde?: boolean;
   /**
@@ -140,7 +142,8 @@ export function jobPasses(spec: NttSpec, tileLog = 0): { passes: NttPass[]; scal
     case 'idft': return { passes: planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE | br, mr, two(false)), scale: [bbInv(h), 1, h] };
     case 'encode': return { passes: planTransform(logH + bits, h, br, mr, two(false)), scale: null };
     case 'lde': return {
-      passes: [...planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, mr, two(false)), ...planTransform(logH + bits, h, br, mr, two(true))],
+      passes: (spec.fuseLde ?? FUSE_LDE ? fuseReplication : (ps: NttPass[]) => ps)(
+        [...planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, mr, two(false)), ...planTransform(logH + bits, h, br, mr, two(true))]),
       scale: [bbInv(h), spec.shift ?? 1, h],
     };
   }

@@ -18,6 +18,7 @@ import { runNtt } from '../../src/kernels/ntt.js';
 import { fusedLdePass, jobPasses, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt-spec.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
+import { NTT_FLAG_REP } from '../../src/kernels/ntt-plan.js';
 import * as ref from '../../src/ref/ntt.js';
 import { caseInput, caseLabel, compareOutput, type DftCase, type DftOp } from '../support/dft-vectors.js';
 import { SplitMix64 } from '../support/splitmix.js';
@@ -267,8 +268,9 @@ async function checkPerPass(ctx: GpuContext, spec: NttSpec, x: Uint32Array, want
 
 /**
  * Two-level passes (NttSpec.twoLevel, `ntt_pass2_r${R}*`) on shapes [log h, width, tileLog]: dft,
- * idft, encode and lde (with its fused first pass where it applies) against src/ref. Fails unless
- * two-level passes ran with each twiddle source: none (Ns = 1), a pass table and a split table.
+ * idft, encode and lde (its idft storing twice where the dft starts with a zero-padded radix 2,
+ * fuseReplication) against src/ref. Fails unless two-level passes ran with each twiddle source
+ * (none at Ns = 1, a pass table, a split table) and some lde replicated.
  */
 export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, number, number]>, seed = 0x2e1): Promise<NttCheckRow> {
   const t0 = performance.now();
@@ -284,12 +286,14 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
       if (tileLog !== twoLevel) { bad.push(`${spec.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`); continue; }
       const passes = jobPasses(spec, tileLog).passes;
       twiddleSources(spec, passes, stagedPasses(ctx, spec, passes)).forEach((s, i) => { if (passes[i].sub > 0) seen.add(s); });
+      if (passes.some((p) => (p.flags & NTT_FLAG_REP) !== 0)) seen.add('replicating');
       const got = await ctx.run(() => runNtt(ctx, spec, x));
       if (!same(got, want)) bad.push(`${spec.op} 2^${logH}x${width} two-level 2^${twoLevel} != src/ref`);
       n++;
     }
   }
   for (const s of ['staged', 'table', 'split']) if (!seen.has(s)) bad.push(`no two-level pass with ${s === 'staged' ? 'no' : s} twiddles ran`);
+  if (!seen.has('replicating')) bad.push('no lde with its idft storing twice (fuseReplication) ran');
   return {
     step: 'ntt two-level passes', ok: bad.length === 0, n, ms: performance.now() - t0,
     detail: bad.length === 0 ? `${n} outputs equal src/ref (twiddles: ${[...seen].join(', ')})` : bad.join('; '),

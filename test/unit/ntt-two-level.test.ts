@@ -7,7 +7,7 @@ import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow, montMul } from '../../src/ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_LO_BITS, NTT_TWO_LEVEL_RADICES, passSplitTable, passTwiddleTable,
+  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_REP, NTT_FLAG_SCALE, fuseReplication, NTT_TW_LO_BITS, NTT_TWO_LEVEL_RADICES, passSplitTable, passTwiddleTable,
   planTransform, scaleTable, splitBits, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
@@ -29,6 +29,7 @@ function store(p: NttPass, dst: Uint32Array, w: number, col: number, base: numbe
     if (p.flags & NTT_FLAG_INVERSE) dest = (p.n - dest) % p.n;
     if (p.flags & NTT_FLAG_SCALE) val = montMul(val, montMul(sc![dest % 2 ** NTT_TW_LO_BITS], sc![2 ** NTT_TW_LO_BITS + Math.floor(dest / 2 ** NTT_TW_LO_BITS)]));
     if (p.flags & NTT_FLAG_BITREV) dest = rev(dest, p.logN);
+    if (p.flags & NTT_FLAG_REP) { dst[2 * dest * w + col] = val; dest = 2 * dest + 1; }
   }
   dst[dest * w + col] = val;
 }
@@ -104,7 +105,7 @@ const LIMITS = { threads: 256, tileBytes: 16384 };
 function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null): Uint32Array {
   let src = input;
   for (const p of passes) {
-    const dst = new Uint32Array(p.n * w);
+    const dst = new Uint32Array((p.flags & NTT_FLAG_REP ? 2 : 1) * p.n * w);
     if (p.sub > 0) runTwoLevelPass(p, src, dst, w, sc, twoLevelGroups(p.sub, w, p.n / p.radix, LIMITS));
     else runRegisterPass(p, src, dst, w, sc);
     src = dst;
@@ -157,7 +158,7 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
   });
 
   const rng = new SplitMix64(0x7e0);
-  for (const [logN, w, tileLog] of [[12, 1, 4], [12, 1, 6], [13, 1, 8], [11, 3, 4], [10, 2, 8], [9, 8, 4], [12, 1, 10], [10, 1, 10]]) {
+  for (const [logN, w, tileLog] of [[12, 1, 4], [12, 1, 6], [13, 1, 8], [11, 3, 4], [10, 2, 8], [9, 8, 4], [12, 1, 10], [10, 1, 10], [8, 2, 8], [8, 1, 4]]) {
     it(`dft / idft / encode / lde / bitrev with two-level passes of 2^${tileLog} at 2^${logN} x ${w}`, () => {
       const n = 2 ** logN;
       const x = rng.fieldArray(n * w);
@@ -170,6 +171,11 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
       expect(runPlan(planTransform(logN + 1, n, 0, 32, two), x, w, null)).toEqual(ntt.encode(x, w, 1));
       const coeffs = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), x, w, scaleTable(bbInv(n), 31, n));
       expect(runPlan(planTransform(logN + 1, n, 0, 32, first), coeffs, w, null)).toEqual(ntt.cosetLde(x, w, 1, 31));
+      // The lde as one list, the dft's zero-padded radix-2 first pass fused into the idft's last store.
+      const lde = [...planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), ...planTransform(logN + 1, n, 0, 32, first)];
+      const fusedRep = fuseReplication(lde);
+      expect(fusedRep.length).toBe(lde.length - (lde.some((p) => p.radix === 2 && p.ns === 1) ? 1 : 0));
+      expect(runPlan(fusedRep, x, w, scaleTable(bbInv(n), 31, n))).toEqual(ntt.cosetLde(x, w, 1, 31));
     });
   }
 });
