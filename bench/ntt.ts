@@ -188,6 +188,7 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   twolevel10: { twoLevel: 10 },
   twolevel6: { twoLevel: 6 },
   groups8: { twoLevelGroups: 8 },
+  groups1: { twoLevelGroups: 1 },
 };
 
 /**

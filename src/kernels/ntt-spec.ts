@@ -85,24 +85,32 @@ export interface NttSpec {
    * Stockham: log2 of the two-level radix (even, 4..10; 0 for register passes only): passes of
    * 2^twoLevel rows run as two register halves exchanging through workgroup memory
    * (twoLevelRadices in ./ntt-plan.ts). Needs Shoup and table twiddles, and a workgroup tile that
-   * fits the adapter (twoLevelLog). Default: TWO_LEVEL for jobs of width 1 and ≥ TWO_LEVEL_MIN_ROWS rows.
+   * fits the adapter (twoLevelLog). Default: TWO_LEVEL for jobs of width ≤ TWO_LEVEL_MAX_WIDTH
+   * and ≥ TWO_LEVEL_MIN_ROWS rows.
    */
   twoLevel?: number;
-  /** Most groups per two-level workgroup (twoLevelGroups; default TWO_LEVEL_GROUPS): a bench knob. */
+  /** Most groups per two-level workgroup (twoLevelGroups; default twoLevelGroupsFor): a bench knob. */
   twoLevelGroups?: number;
 }
 
 /**
- * Two-level radix (log2) by default, for width-1 jobs of ≥ TWO_LEVEL_MIN_ROWS rows: 256 = 16·16
- * in groups of TWO_LEVEL_GROUPS (64-byte runs per load and store). H100 alternating A/B against
- * the register passes at 2^24 x1: dft 0.79, encode 0.87, lde 0.90 (bench/RESULTS.md); 1024 =
- * 32·32 (groups of 8, the tile limit) 1.10-1.22 slower, 64 = 8·8 0.91-1.10, 256 in groups of 8
- * 0.95-1.0 and of 32 0.98-1.12; width 8 (fewer groups fit) 1.0-1.13 slower, so not there.
+ * Two-level radix (log2) by default: 256 = 16·16, in workgroups of TWO_LEVEL_LANES lanes (groups
+ * × columns: 64-byte runs per load and store). H100 alternating A/B against the register passes
+ * at 2^24: x1 (16 groups) dft 0.79, encode 0.87, lde 0.90; x8 (2 groups) dft 0.86, lde 0.87,
+ * encode 0.94 (bench/RESULTS.md). Worse: 1024 = 32·32 (8 groups, the tile limit) 1.10-1.22,
+ * 64 = 8·8 0.91-1.10; 256 with 8 or 32 lanes at width 1 0.95-1.12, with 32 or 8 at width 8 1.0-1.13 / 0.87-0.98.
  */
 export const TWO_LEVEL = 8;
-export const TWO_LEVEL_GROUPS = 16;
-/** Rows (of the job's input) from which width-1 jobs take two-level passes by default: 2^24, the size measured. */
+export const TWO_LEVEL_LANES = 16;
+/** Rows (of the job's input) from which jobs take two-level passes by default: 2^24, the size measured. */
 export const TWO_LEVEL_MIN_ROWS = 2 ** 24;
+/** Widest job that takes two-level passes by default: 8, the widest measured. */
+export const TWO_LEVEL_MAX_WIDTH = 8;
+
+/** Groups per two-level workgroup by default at width w: TWO_LEVEL_LANES / w, a power of two, at least 1. */
+export function twoLevelGroupsFor(w: number): number {
+  return 2 ** Math.max(0, Math.floor(Math.log2(TWO_LEVEL_LANES / w)));
+}
 
 /**
  * Whether lde fuses the idft's last pass with the dft's first by default (NttSpec.fuseLde). On:
@@ -161,7 +169,7 @@ export function twoLevelLimits(ctx: GpuContext): { threads: number; tileBytes: n
  * here; else 0 (register passes only).
  */
 export function twoLevelLog(ctx: GpuContext, spec: NttSpec): number {
-  const t = spec.twoLevel ?? (spec.width === 1 && spec.height >= TWO_LEVEL_MIN_ROWS ? TWO_LEVEL : 0);
+  const t = spec.twoLevel ?? (spec.width <= TWO_LEVEL_MAX_WIDTH && spec.height >= TWO_LEVEL_MIN_ROWS ? TWO_LEVEL : 0);
   if (!(t >= 4 && t <= 10 && t % 2 === 0) || spec.variant === 'tiled') return 0;
   if (!(spec.shoup ?? SHOUP_TWIDDLES) || !(spec.twiddleTables ?? TABLE_TWIDDLES)) return 0;
   return twoLevelGroups(2 ** (t / 2), spec.width, 1, twoLevelLimits(ctx)) > 0 ? t : 0;

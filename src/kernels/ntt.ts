@@ -11,7 +11,7 @@
  * are precomputed with them; computed twiddles stay Montgomery.
  * The first pass of a transform that has more passes stores through a workgroup tile
  * (`ntt_pass_r${R}_staged`, see stagedQualifies in ./ntt-plan.ts) at widths below 8 (stagedPasses).
- * Width-1 jobs from 2^24 rows run two-level passes (`ntt_pass2_r${R}*`: radix R·R through
+ * Jobs of width ≤ 8 from 2^24 rows run two-level passes (`ntt_pass2_r${R}*`: radix R·R through
  * workgroup memory, TWO_LEVEL), so 2^24 takes 3 passes over the matrix instead of 5. Which pass
  * runs which kernel is decided in ./ntt-spec.ts; this file records the passes.
  *
@@ -31,7 +31,7 @@ import {
 } from './ntt-plan.js';
 import { nttVariant, recordTilePasses, tileWordsFor } from './ntt-tile.js';
 import {
-  fusedLdePass, jobPasses, NTT_WG, outputHeight, SHOUP_TWIDDLES, stagedPasses, twiddleSources, TWO_LEVEL_GROUPS, twoLevelLimits, twoLevelLog,
+  fusedLdePass, jobPasses, NTT_WG, outputHeight, SHOUP_TWIDDLES, stagedPasses, twiddleSources, twoLevelGroupsFor, twoLevelLimits, twoLevelLog,
   type NttSpec,
 } from './ntt-spec.js';
 
@@ -147,7 +147,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const fused = tiled ? -1 : fusedLdePass(ctx, spec, passes);
   const entry = (p: NttPass, i: number) => (i === fused ? `ntt_lde_fused_r${p.radix}` : p.sub > 0 ? `ntt_pass2_r${p.sub}${kind(i)}` : `ntt_pass_r${p.radix}${kind(i)}`);
   // Two-level passes: groups per workgroup (their tile and thread count are plan constants).
-  const groups = passes.map((p) => (p.sub > 0 ? twoLevelGroups(p.sub, w, p.n / p.radix, twoLevelLimits(ctx), spec.twoLevelGroups ?? TWO_LEVEL_GROUPS) : 0));
+  const groups = passes.map((p) => (p.sub > 0 ? twoLevelGroups(p.sub, w, p.n / p.radix, twoLevelLimits(ctx), spec.twoLevelGroups ?? twoLevelGroupsFor(w)) : 0));
   const key = (p: NttPass, i: number) => `${entry(p, i)} ${groups[i]}`;
   const shoup = spec.shoup ?? SHOUP_TWIDDLES;
   const pipelines = new Map<string, GPUComputePipeline>();

@@ -11,6 +11,7 @@ import {
   planTransform, scaleTable, splitBits, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
+import { twoLevelGroupsFor } from '../../src/kernels/ntt-spec.js';
 import { nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 import { SplitMix64 } from '../support/splitmix.js';
 
@@ -133,6 +134,8 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
     expect(twoLevelGroups(32, 8, 2 ** 14, { threads: 1024, tileBytes: 49152 })).toBe(1);
     expect(twoLevelGroups(32, 16, 2 ** 14, LIMITS)).toBe(0);
     expect(twoLevelGroups(16, 1, 2, LIMITS)).toBe(2);
+    // the default cap: 16 lanes (groups × columns), a power of two of groups, at least one
+    expect([1, 2, 3, 8, 16, 64].map(twoLevelGroupsFor)).toEqual([16, 8, 4, 2, 1, 1]);
   });
 
   it('tile writes, reads and the first pass\'s copy-out are free of bank conflicts (32 banks, 32-lane warps)', () => {
