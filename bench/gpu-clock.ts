@@ -55,3 +55,13 @@ export class ClockSampler {
     this.proc = null;
   }
 }
+
+/** Runs `body` with a sampler started (every `everyMs`) and stopped afterwards, however it ends. */
+export async function withClock<T>(body: (clock: ClockSampler) => Promise<T>, everyMs = 50): Promise<T> {
+  const clock = ClockSampler.start(everyMs);
+  try {
+    return await body(clock);
+  } finally {
+    clock.stop();
+  }
+}

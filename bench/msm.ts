@@ -21,7 +21,7 @@ import { checkFq, checkMsmCase, msmCases, packPoints, seededScalar } from '../te
 import { SplitMix64 } from '../test/support/splitmix.js';
 import { median } from '../test/support/stats.js';
 import { roofline, warmUp } from './node-gpu.js';
-import { ClockSampler } from './gpu-clock.js';
+import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
 
 const G = bn254.G1.Point;
@@ -63,13 +63,8 @@ function scalarsAndExpected(n: number, dlog: bigint[], seed: number): { bytes: U
 /** The SM clock while this bench runs (rows report smMHz / aMHz, bMHz; null without nvidia-smi). */
 let clock: ClockSampler | null = null;
 
-export async function benchMsm(gpu: GPU): Promise<BenchOutput> {
-  clock = ClockSampler.start(50);
-  try {
-    return await benchMsmRows(gpu);
-  } finally {
-    clock.stop();
-  }
+export function benchMsm(gpu: GPU): Promise<BenchOutput> {
+  return withClock((c) => { clock = c; return benchMsmRows(gpu); });
 }
 
 async function benchMsmRows(gpu: GPU): Promise<BenchOutput> {

@@ -36,6 +36,7 @@ import vectors from '../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
 import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors } from '../test/gpu/ntt-check.js';
 import { roofline, warmUp } from './node-gpu.js';
+import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
 
 type Op = 'dft' | 'lde' | 'encode';
@@ -214,9 +215,17 @@ async function jobAb(ctx: GpuContext, name: string, logs: number[], widths: numb
       await warmUp(async () => { await time(a, input); await time(b, input); }, warm);
       warm = 600;
       const ta: number[] = [], tb: number[] = [];
-      for (let r = 0; r < 15; r++) { ta.push(await time(a, input)); tb.push(await time(b, input)); }
+      const sa: Array<[number, number]> = [], sb: Array<[number, number]> = [];
+      for (let r = 0; r < 15; r++) {
+        let t0 = Date.now();
+        ta.push(await time(a, input));
+        sa.push([t0, t0 = Date.now()]);
+        tb.push(await time(b, input));
+        sb.push([t0, Date.now()]);
+      }
       const ma = median(ta), mb = median(tb);
-      rows.push({ bench: 'ntt-ab', b: name, op, logN, width: w, aMs: +ma.toFixed(4), bMs: +mb.toFixed(4), bOverA: +(mb / ma).toFixed(3), batch: NTT_BATCH });
+      rows.push({ bench: 'ntt-ab', b: name, op, logN, width: w, aMs: +ma.toFixed(4), bMs: +mb.toFixed(4), bOverA: +(mb / ma).toFixed(3), batch: NTT_BATCH,
+        aMHz: clock?.median(sa) ?? null, bMHz: clock?.median(sb) ?? null });
       console.error(JSON.stringify(rows.at(-1)));
     }
     ctx.pool.release(input);
@@ -225,7 +234,14 @@ async function jobAb(ctx: GpuContext, name: string, logs: number[], widths: numb
   return rows;
 }
 
-export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
+/** The SM clock while this bench runs (rows carry smMHz, A/B rows aMHz / bMHz; null without nvidia-smi). */
+let clock: ClockSampler | null = null;
+
+export function benchNtt(gpu: GPU): Promise<BenchOutput> {
+  return withClock((c) => { clock = c; return benchNttRows(gpu); });
+}
+
+async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
   const rows: Record<string, unknown>[] = [];
   const logs = list(process.env.NTT_LOGS, [20, 22, 24]);
   const widths = list(process.env.NTT_WIDTHS, [1, 8]);
@@ -323,11 +339,13 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         const gpuMs: number[] = [];
         const wallMs: number[] = [];
         let err: string | null = null;
+        let since = Date.now();
         try {
           const once = () => profiledRun(ctx, sp, input, false);
           // pipelines, pool, clocks: after the spot check's idle CPU seconds the H100 needs ~2 s of load
           // (a 2^24 dft read 1.44 ms after 0.6 s of warm-up, 0.59 ms after 2 s, in alternating A/B runs)
           await warmUp(once, 2500);
+          since = Date.now();
           for (let r = 0; r < 10; r++) {
             const report = await once();
             wallMs.push(report.wallMs);
@@ -344,8 +362,9 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
           for (const r of await profileNttPasses(ctx, sp, input)) rows.push({ bench: 'ntt-pass', op, logN, width: w, staged, ...r });
         }
         const resident = gpuMs.length ? median(gpuMs) : median(wallMs);
+        const smMHz = clock?.median([[since, Date.now()]]) ?? null;
         if (!mainRow) {
-          rows.push({ bench: 'ntt', variant, staged, ...tileOpts, op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4), batch: NTT_BATCH });
+          rows.push({ bench: 'ntt', variant, staged, ...tileOpts, op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4), batch: NTT_BATCH, smMHz });
           continue;
         }
         // End to end through the public API (upload, passes, readback), and a spot check of that output.
@@ -366,7 +385,7 @@ export async function benchNtt(gpu: GPU): Promise<BenchOutput> {
         const anchor = native.get(`${op}:${logN}:${w}`);
         rows.push({
           bench: 'ntt', variant, staged, op, maxRadix, logN, width: w, outRows: nOut / w,
-          residentMs: +resident.toFixed(4), residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done', batch: NTT_BATCH,
+          residentMs: +resident.toFixed(4), residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done', batch: NTT_BATCH, smMHz,
           submitToDoneMs: +median(wallMs).toFixed(4), endToEndMs: +median(e2e).toFixed(3),
           gElemPerS: +(nOut / resident / 1e6).toFixed(2),
           tLimitMs: +tLimit.toFixed(4), limitBy: tCopy > tMul ? 'copy' : 'mont', ratioToLimit: +(resident / tLimit).toFixed(2),
