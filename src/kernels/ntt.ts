@@ -137,8 +137,8 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const w = spec.width;
   const outRows = outputHeight(spec);
   const bytes = outRows * w * 4;
-  const { passes, scale } = jobPasses(spec, twoLevelLog(ctx, spec));
   const tiled = nttVariant(ctx, spec.variant) === 'tiled';
+  const { passes, scale } = jobPasses(spec, tiled ? 0 : twoLevelLog(ctx, spec));
   if (tiled) tileWordsFor(ctx, spec); // INVALID_ARGUMENT before any buffer is taken
   const wg = spec.workgroup ?? NTT_WG;
   const staged = tiled ? [] : stagedPasses(ctx, spec, passes);
