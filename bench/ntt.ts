@@ -186,6 +186,7 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   wg128: { workgroup: 128 },
   tiled: { variant: 'tiled' },
   registers: { twoLevel: 0 },
+  nofold: { foldPadding: false },
   twolevel10: { twoLevel: 10 },
   twolevel6: { twoLevel: 6 },
   groups8: { twoLevelGroups: 8 },

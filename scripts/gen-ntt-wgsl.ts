@@ -50,8 +50,9 @@ const HEADER = `// ntt_stockham.gen.wgsl: Stockham radix-R passes (R = 1..32, on
 // row (j − k)·R + k + s·Ns. Data stay canonical: every Montgomery-form table entry is t·2^32,
 // so bb_mul(x, t·2^32) = x·t with no conversions (Shoup entries: plain t and its quotient). The last pass of a transform maps indices:
 // dest = (n − idx) mod n for the inverse (idft(x)[i] = dft(x)[−i] / n, so no inverse twiddles),
-// then out ·= c·g^dest (1/n, and the coset shift powers of an LDE), then bit-reverses dest; with
-// NTT_FLAG_REP (an lde's idft before a zero-padded radix-2 pass) it stores at rows 2·dest and 2·dest + 1.
+// then out ·= c·g^dest (1/n, and the coset shift powers of an LDE), then bit-reverses dest.
+// A pass with NTT_FLAG_HALF loads row ρ from input row ρ >> 1 (its transform's zero-padded
+// radix-2 first pass, which only copies rows, folded in: ntt-plan.ts foldPadding).
 // A first pass that is not the last (Ns = 1: k = 0, no twiddles) runs ntt_pass_rR_staged instead,
 // when the host finds W | NTT_STAGE_WORDS / R and (n/R)·W ≥ NTT_STAGE_WORDS / R: the same values,
 // stored into the workgroup tile, then copied out as one contiguous NTT_STAGE_WORDS-word block.
@@ -139,7 +140,8 @@ fn ntt_scale(d: u32) -> u32 {
 
 // Row \`row\` of column \`col\`, or 0 past the rows the source holds (zero padding of encode / lde).
 fn ntt_load(row: u32, col: u32) -> u32 {
-  if (row < prm.in_rows) { return src[row * NTT_W + col]; }
+  let r = select(row, row >> 1u, (prm.flags & NTT_FLAG_HALF) != 0u);
+  if (r < prm.in_rows) { return src[r * NTT_W + col]; }
   return 0u;
 }
 
@@ -151,10 +153,6 @@ fn ntt_store(base: u32, s: u32, col: u32, value: u32) {
     if ((prm.flags & NTT_FLAG_INVERSE) != 0u) { dest = (prm.n - dest) & (prm.n - 1u); }
     if ((prm.flags & NTT_FLAG_SCALE) != 0u) { val = bb_mul(val, ntt_scale(dest)); }
     if ((prm.flags & NTT_FLAG_BITREV) != 0u) { dest = (reverseBits(dest) >> 1u) >> (31u - prm.log_n); }
-    if ((prm.flags & NTT_FLAG_REP) != 0u) { // the next transform's zero-padded radix-2 first pass, fused
-      dst[2u * dest * NTT_W + col] = val;
-      dest = 2u * dest + 1u;
-    }
   }
   dst[dest * NTT_W + col] = val;
 }

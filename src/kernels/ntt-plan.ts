@@ -38,7 +38,7 @@ export const NTT_FLAG_LAST = 1; // map and scale output indices (the last pass o
 export const NTT_FLAG_INVERSE = 2; // dest = (n − idx) mod n: idft = reversed dft, no inverse twiddles
 export const NTT_FLAG_BITREV = 4; // dest = bitrev(dest): bit-reversed row order, fused into the store
 export const NTT_FLAG_SCALE = 8; // out = V · c · g^dest from the scale table
-export const NTT_FLAG_REP = 16; // store at rows 2·dest and 2·dest + 1: a zero-padded radix-2 first pass, fused (fuseReplication)
+export const NTT_FLAG_HALF = 16; // load row ρ from input row ρ >> 1: a zero-padded radix-2 first pass, folded in (foldPadding)
 
 export interface NttPass {
   radix: number;
@@ -75,16 +75,17 @@ export function radices(logN: number, maxRadix = NTT_MAX_RADIX): number[] {
 }
 
 /**
- * An lde's idft followed by a dft whose first pass is radix 2 over zero-padded rows (the two-level
- * layout at one added bit: 2^25 = 2·256·256·256): that pass only copies row j to rows 2j and
- * 2j + 1 (V = v0 ± 0), so the idft's last pass stores each value twice instead (NTT_FLAG_REP) and
- * the copy pass goes: one pass over the matrix fewer. Other passes come back unchanged.
+ * A transform whose first pass is radix 2 over zero-padded rows (inRows = n/2; the two-level
+ * layout at one added bit: 2^25 = 2·256·256·256) only copies row j to rows 2j and 2j + 1 in that
+ * pass (V = v0 ± 0). So the pass goes, and the next one loads row ρ from input row ρ >> 1
+ * (NTT_FLAG_HALF): one pass over the matrix fewer for encode and lde, and that pass reads the
+ * half-size input (rows ρ and ρ ^ 1 are neighbouring lanes of one load). Other passes come back unchanged.
  */
-export function fuseReplication(passes: NttPass[]): NttPass[] {
-  const i = passes.findIndex((p) => (p.flags & NTT_FLAG_INVERSE) !== 0);
-  const p = passes[i], q = passes[i + 1];
-  if (!p || !q || q.radix !== 2 || q.sub !== 0 || q.ns !== 1 || q.inRows * 2 !== q.n || q.n !== 2 * p.n || (q.flags & NTT_FLAG_LAST) !== 0) return passes;
-  return [...passes.slice(0, i), { ...p, flags: p.flags | NTT_FLAG_REP }, ...passes.slice(i + 2)];
+export function foldPadding(passes: NttPass[]): NttPass[] {
+  const i = passes.findIndex((q) => q.ns === 1 && q.radix === 2 && q.sub === 0 && q.inRows * 2 === q.n);
+  const q = passes[i], r = passes[i + 1];
+  if (!q || !r || (q.flags & NTT_FLAG_LAST) !== 0 || r.ns !== 2) return passes;
+  return [...passes.slice(0, i), { ...r, flags: r.flags | NTT_FLAG_HALF, inRows: q.inRows }, ...passes.slice(i + 2)];
 }
 
 /** R of the two-level passes (radix R·R = 16, 64, 256, 1024): the register radices with a `_staged`-free entry each. */

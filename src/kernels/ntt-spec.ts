@@ -9,7 +9,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import { bbInv } from '../ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_SCALE, fuseReplication, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
+  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
   tableQualifies, twoLevelGroups, NTT_STAGE_WORDS, type NttPass,
 } from './ntt-plan.js';
 import type { NttVariant } from './ntt-tile.js';
@@ -76,11 +76,14 @@ export interface NttSpec {
   shoup?: boolean;
   /**
    * lde: run the idft's last pass and the dft's first as one kernel (ntt_lde_fused_rR1, see
-   * fusedLdePass) where their radices allow, or with two-level passes store the idft's last
-   * values twice in place of the dft's zero-padded radix-2 first pass (fuseReplication): one
-   * pass over the matrix fewer. Default FUSE_LDE.
+   * fusedLdePass) where their radices allow: one pass over the matrix fewer. Default FUSE_LDE.
    */
   fuseLde?: boolean;
+  /**
+   * encode / lde with two-level passes: fold the zero-padded radix-2 first pass into the next
+   * pass's loads (foldPadding in ./ntt-plan.ts). Default FOLD_PADDING.
+   */
+  foldPadding?: boolean;
   /**
    * Stockham: log2 of the two-level radix (even, 4..10; 0 for register passes only): passes of
    * 2^twoLevel rows run as two register halves exchanging through workgroup memory
@@ -119,6 +122,12 @@ export function twoLevelGroupsFor(w: number): number {
  */
 export const FUSE_LDE = true;
 
+/**
+ * Whether encode / lde fold a zero-padded radix-2 first pass into the next pass's loads by default
+ * (NttSpec.foldPadding). H100 alternating A/B at 2^24 -> 2^25 x1 in bench/RESULTS.md.
+ */
+export const FOLD_PADDING = true;
+
 /** Whether last passes read split tables by default (NttSpec.splitTables). */
 export const SPLIT_TABLES = false;
 
@@ -145,13 +154,13 @@ export function jobPasses(spec: NttSpec, tileLog = 0): { passes: NttPass[]; scal
   const br = spec.bitReversed ? NTT_FLAG_BITREV : 0;
   const mr = spec.maxRadix;
   const two = (remainderFirst: boolean) => (tileLog > 0 ? { tileLog, remainderFirst } : undefined);
+  const fold = (ps: NttPass[]) => (spec.foldPadding ?? FOLD_PADDING ? foldPadding(ps) : ps);
   switch (spec.op) {
     case 'dft': return { passes: planTransform(logH, h, br, mr, two(false)), scale: null };
     case 'idft': return { passes: planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE | br, mr, two(false)), scale: [bbInv(h), 1, h] };
-    case 'encode': return { passes: planTransform(logH + bits, h, br, mr, two(false)), scale: null };
+    case 'encode': return { passes: fold(planTransform(logH + bits, h, br, mr, two(true))), scale: null };
     case 'lde': return {
-      passes: (spec.fuseLde ?? FUSE_LDE ? fuseReplication : (ps: NttPass[]) => ps)(
-        [...planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, mr, two(false)), ...planTransform(logH + bits, h, br, mr, two(true))]),
+      passes: fold([...planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, mr, two(false)), ...planTransform(logH + bits, h, br, mr, two(true))]),
       scale: [bbInv(h), spec.shift ?? 1, h],
     };
   }

@@ -26,7 +26,7 @@ import { grid2d } from '../gpu/dispatch.js';
 import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_REP, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
+  NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
   passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
 } from './ntt-plan.js';
 import { nttVariant, recordTilePasses, tileWordsFor } from './ntt-tile.js';
@@ -156,7 +156,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
     const g = Math.max(groups[i], 1);
     pipelines.set(key(p, i), await ctx.pipelines.get('ntt_stockham', entry(p, i), {
       NTT_W: w, NTT_WG: wg, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
-      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_FLAG_REP, NTT_SHOUP: shoup ? 1 : 0,
+      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_SHOUP: shoup ? 1 : 0,
       NTT_TG: g, NTT_TL: g * w, NTT_TILE2_WORDS: p.sub > 0 ? g * w * p.radix : 1,
     }, p.sub > 0 ? BINDINGS_TWO : BINDINGS));
   }
@@ -176,7 +176,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
     const dst = bufs[(fused >= 0 && i > fused ? i - 1 : i) % 2];
     // The fused pass writes the dft's first-pass output: its rows, its staged grid.
     const isFused = i === fused;
-    const dstBytes = (isFused ? passes[i + 1].n : (p.flags & NTT_FLAG_REP) !== 0 ? 2 * p.n : p.n) * w * 4;
+    const dstBytes = (isFused ? passes[i + 1].n : p.n) * w * 4;
     const two = p.sub > 0;
     const group = ctx.device.createBindGroup({
       layout: ctx.pipelines.layout(two ? BINDINGS_TWO : BINDINGS),

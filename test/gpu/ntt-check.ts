@@ -18,7 +18,7 @@ import { runNtt } from '../../src/kernels/ntt.js';
 import { fusedLdePass, jobPasses, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt-spec.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
-import { NTT_FLAG_REP } from '../../src/kernels/ntt-plan.js';
+import { NTT_FLAG_HALF } from '../../src/kernels/ntt-plan.js';
 import * as ref from '../../src/ref/ntt.js';
 import { caseInput, caseLabel, compareOutput, type DftCase, type DftOp } from '../support/dft-vectors.js';
 import { SplitMix64 } from '../support/splitmix.js';
@@ -268,9 +268,9 @@ async function checkPerPass(ctx: GpuContext, spec: NttSpec, x: Uint32Array, want
 
 /**
  * Two-level passes (NttSpec.twoLevel, `ntt_pass2_r${R}*`) on shapes [log h, width, tileLog]: dft,
- * idft, encode and lde (its idft storing twice where the dft starts with a zero-padded radix 2,
- * fuseReplication) against src/ref. Fails unless two-level passes ran with each twiddle source
- * (none at Ns = 1, a pass table, a split table) and some lde replicated.
+ * idft, encode and lde (a zero-padded radix-2 first pass folded into the next pass's loads where
+ * the layout has one, foldPadding) against src/ref. Fails unless two-level passes ran with each
+ * twiddle source (none at Ns = 1, a pass table, a split table) and an encode and an lde folded.
  */
 export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, number, number]>, seed = 0x2e1): Promise<NttCheckRow> {
   const t0 = performance.now();
@@ -286,14 +286,14 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
       if (tileLog !== twoLevel) { bad.push(`${spec.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`); continue; }
       const passes = jobPasses(spec, tileLog).passes;
       twiddleSources(spec, passes, stagedPasses(ctx, spec, passes)).forEach((s, i) => { if (passes[i].sub > 0) seen.add(s); });
-      if (passes.some((p) => (p.flags & NTT_FLAG_REP) !== 0)) seen.add('replicating');
+      if (passes.some((p) => (p.flags & NTT_FLAG_HALF) !== 0)) seen.add(`folded ${spec.op}`);
       const got = await ctx.run(() => runNtt(ctx, spec, x));
       if (!same(got, want)) bad.push(`${spec.op} 2^${logH}x${width} two-level 2^${twoLevel} != src/ref`);
       n++;
     }
   }
   for (const s of ['staged', 'table', 'split']) if (!seen.has(s)) bad.push(`no two-level pass with ${s === 'staged' ? 'no' : s} twiddles ran`);
-  if (!seen.has('replicating')) bad.push('no lde with its idft storing twice (fuseReplication) ran');
+  for (const op of ['encode', 'lde']) if (!seen.has(`folded ${op}`)) bad.push(`no ${op} with its padded radix-2 pass folded into the next pass's loads (foldPadding) ran`);
   return {
     step: 'ntt two-level passes', ok: bad.length === 0, n, ms: performance.now() - t0,
     detail: bad.length === 0 ? `${n} outputs equal src/ref (twiddles: ${[...seen].join(', ')})` : bad.join('; '),

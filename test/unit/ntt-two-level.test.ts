@@ -7,7 +7,7 @@ import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow, montMul } from '../../src/ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_REP, NTT_FLAG_SCALE, fuseReplication, NTT_TW_LO_BITS, NTT_TWO_LEVEL_RADICES, passSplitTable, passTwiddleTable,
+  NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, foldPadding, NTT_TW_LO_BITS, NTT_TWO_LEVEL_RADICES, passSplitTable, passTwiddleTable,
   planTransform, scaleTable, splitBits, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
@@ -30,9 +30,14 @@ function store(p: NttPass, dst: Uint32Array, w: number, col: number, base: numbe
     if (p.flags & NTT_FLAG_INVERSE) dest = (p.n - dest) % p.n;
     if (p.flags & NTT_FLAG_SCALE) val = montMul(val, montMul(sc![dest % 2 ** NTT_TW_LO_BITS], sc![2 ** NTT_TW_LO_BITS + Math.floor(dest / 2 ** NTT_TW_LO_BITS)]));
     if (p.flags & NTT_FLAG_BITREV) dest = rev(dest, p.logN);
-    if (p.flags & NTT_FLAG_REP) { dst[2 * dest * w + col] = val; dest = 2 * dest + 1; }
   }
   dst[dest * w + col] = val;
+}
+
+/** Row `row` of column `col` as ntt_load reads it: input row row >> 1 in a folded pass (NTT_FLAG_HALF), 0 past inRows. */
+function load(p: NttPass, src: Uint32Array, w: number, row: number, col: number): number {
+  const r = p.flags & NTT_FLAG_HALF ? row >> 1 : row;
+  return r < p.inRows ? src[r * w + col] : 0;
 }
 
 /** A register pass, by its definition (twiddles ω_{Ns·R}^(k·r) computed directly). */
@@ -40,7 +45,7 @@ function runRegisterPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
   const R = p.radix, m = p.n / R, wr = twoAdicGenerator(Math.log2(p.ns * R));
   for (let t = 0; t < m * w; t++) {
     const col = t % w, j = Math.floor(t / w), k = j % p.ns;
-    const v = Array.from({ length: R }, (_, r) => { const row = j + r * m; return bbMul(row < p.inRows ? src[row * w + col] : 0, bbPow(wr, k * r)); });
+    const v = Array.from({ length: R }, (_, r) => bbMul(load(p, src, w, j + r * m, col), bbPow(wr, k * r)));
     dftR(v).forEach((x, s) => store(p, dst, w, col, (j - k) * R + k, s, x, sc));
   }
 }
@@ -66,8 +71,8 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
     for (let lid = 0; lid < L * R; lid++) {
       const lane = lid % L, jp = Math.floor(lid / L), c = Math.floor(lane / w), col = lane - c * w, j = g0 + c, k = j % p.ns;
       const v = Array.from({ length: R }, (_, r1) => {
-        const r = jp + r1 * R, row = j + r * m;
-        const x = row < p.inRows ? src[row * w + col] : 0;
+        const r = jp + r1 * R;
+        const x = load(p, src, w, j + r * m, col);
         return p.ns > 1 && r > 0 ? bbMul(x, twiddle(k, r)) : x;
       });
       dftR(v).forEach((x, s1) => {
@@ -106,7 +111,7 @@ const LIMITS = { threads: 256, tileBytes: 16384 };
 function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null): Uint32Array {
   let src = input;
   for (const p of passes) {
-    const dst = new Uint32Array((p.flags & NTT_FLAG_REP ? 2 : 1) * p.n * w);
+    const dst = new Uint32Array(p.n * w);
     if (p.sub > 0) runTwoLevelPass(p, src, dst, w, sc, twoLevelGroups(p.sub, w, p.n / p.radix, LIMITS));
     else runRegisterPass(p, src, dst, w, sc);
     src = dst;
@@ -174,11 +179,14 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
       expect(runPlan(planTransform(logN + 1, n, 0, 32, two), x, w, null)).toEqual(ntt.encode(x, w, 1));
       const coeffs = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), x, w, scaleTable(bbInv(n), 31, n));
       expect(runPlan(planTransform(logN + 1, n, 0, 32, first), coeffs, w, null)).toEqual(ntt.cosetLde(x, w, 1, 31));
-      // The lde as one list, the dft's zero-padded radix-2 first pass fused into the idft's last store.
+      // encode and the lde as one list, with a zero-padded radix-2 first pass folded into the next pass's loads.
       const lde = [...planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), ...planTransform(logN + 1, n, 0, 32, first)];
-      const fusedRep = fuseReplication(lde);
-      expect(fusedRep.length).toBe(lde.length - (lde.some((p) => p.radix === 2 && p.ns === 1) ? 1 : 0));
-      expect(runPlan(fusedRep, x, w, scaleTable(bbInv(n), 31, n))).toEqual(ntt.cosetLde(x, w, 1, 31));
+      const enc = planTransform(logN + 1, n, 0, 32, first);
+      const padded = (ps: NttPass[]) => (ps.some((p) => p.radix === 2 && p.ns === 1 && p.inRows * 2 === p.n) ? 1 : 0);
+      expect(foldPadding(lde).length).toBe(lde.length - padded(lde));
+      expect(foldPadding(enc).length).toBe(enc.length - padded(enc));
+      expect(runPlan(foldPadding(lde), x, w, scaleTable(bbInv(n), 31, n))).toEqual(ntt.cosetLde(x, w, 1, 31));
+      expect(runPlan(foldPadding(enc), x, w, null)).toEqual(ntt.encode(x, w, 1));
     });
   }
 });
