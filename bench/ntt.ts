@@ -10,11 +10,7 @@
  * with copyBW and montRate from .gpu-kit/roofline.mjs in the same run, and to the native CPU
  * anchor (Plonky3 p3-dft, all cores) when NTT_NATIVE names its JSON-lines output from the same
  * device command. NTT_LOGS=20,22 and NTT_WIDTHS=1 narrow the sweep.
- * NTT_VARIANT=tiled also checks the workgroup-memory path (src/kernels/ntt-tile.ts) the same way
- * (vectors, properties, errors, src/ref, 2^24 spot checks through a { nttVariant: 'tiled' } prover)
- * and times it next to the register path on the same input: a full row per op (variant 'tiled'),
- * plus at 2^24 × 1 tile shapes (threads 64/128/256, 32-byte vs 4-byte runs, largest tile allowed).
- * Register-path rows carry `staged` (the first pass of each transform stored through a workgroup
+ * Rows carry `staged` (the first pass of each transform stored through a workgroup
  * tile, the default; src/kernels/ntt.ts): at 2^24 × 1, encode / lde / dft also run with
  * stagedFirstPass: false on the same input (checked first: checkNttStaged, staged vs src/ref and
  * vs unstaged). NTT_PASS_PROFILE=1 adds `ntt-pass` rows there for encode and lde, staged on and
@@ -184,7 +180,6 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   radix16: { maxRadix: 16 },
   wg64: { workgroup: 64 },
   wg128: { workgroup: 128 },
-  tiled: { variant: 'tiled' },
   registers: { twoLevel: 0 },
   nofold: { foldPadding: false },
   twolevel10: { twoLevel: 10 },
@@ -211,7 +206,7 @@ async function jobAb(ctx: GpuContext, name: string, logs: number[], widths: numb
   for (const logN of logs) for (const w of widths) {
     const input = ctx.upload(rng.fieldArray(2 ** logN * w), 'bench input');
     for (const op of OPS) {
-      const a: NttSpec = { ...spec(op, logN, w), variant: 'stockham' };
+      const a: NttSpec = spec(op, logN, w);
       const b: NttSpec = { ...a, ...change };
       await warmUp(async () => { await time(a, input); await time(b, input); }, warm);
       warm = 600;
@@ -247,44 +242,37 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
   const logs = list(process.env.NTT_LOGS, [20, 22, 24]);
   const widths = list(process.env.NTT_WIDTHS, [1, 8]);
   // 1. Correctness on this adapter before any timing.
-  const prover = await createProver({ gpu, nttVariant: 'stockham' });
-  const tiled = process.env.NTT_VARIANT === 'tiled';
-  const tprover = tiled ? await createProver({ gpu, nttVariant: 'tiled' }) : null;
-  const provers: Array<[string, Prover]> = tprover ? [['stockham', prover], ['tiled', tprover]] : [['stockham', prover]];
+  const prover = await createProver({ gpu });
   const cases = (vectors as { cases: DftCase[] }).cases;
   const ctx = await GpuContext.create(gpu);
-  let ok = true;
-  for (const [variant, pv] of provers) {
-    const checks = [];
-    for (const op of ['dft', 'idft', 'coset_lde', 'encode'] as DftOp[]) checks.push(await checkNttVectors(pv, cases, op, 12));
-    checks.push(await checkNttProperties(pv, [[0, 1], [3, 7], [10, 8], [14, 1], [16, 3]]));
-    checks.push(await checkNttErrors(pv));
-    // Staged first passes vs src/ref and unstaged, radix 32 at widths 1, 2, 8 and the radix-16 plan timed below.
-    if (variant === 'stockham') checks.push(await checkNttStaged(ctx, [[16, 1, 32], [14, 2, 32], [12, 8, 32], [16, 1, 16]]));
-    if (variant === 'stockham') checks.push(await checkNttTables(ctx, [[21, 1, 32], [16, 8, 32], [16, 1, 16]]));
-    if (variant === 'stockham') checks.push(await checkNttFusedLde(ctx, [[19, 1, 1], [14, 8, 1], [13, 4, 2]]));
-    // Two-level passes: the default radix 256 (groups of 16 at width 1, 4 at width 8), 1024 (the 2^14 lde fuses), 16.
-    if (variant === 'stockham') checks.push(await checkNttTwoLevel(ctx, [[20, 1, 8], [16, 8, 8], [14, 1, 10], [13, 2, 4]]));
-    ok &&= checks.every((c) => c.ok);
-    for (const c of checks) rows.push({ bench: 'ntt-check', variant, step: c.step, ok: c.ok, n: c.n, detail: c.detail });
-  }
+  const checks = [];
+  for (const op of ['dft', 'idft', 'coset_lde', 'encode'] as DftOp[]) checks.push(await checkNttVectors(prover, cases, op, 12));
+  checks.push(await checkNttProperties(prover, [[0, 1], [3, 7], [10, 8], [14, 1], [16, 3]]));
+  checks.push(await checkNttErrors(prover));
+  // Staged first passes vs src/ref and unstaged, radix 32 at widths 1, 2, 8 and the radix-16 plan timed below.
+  checks.push(await checkNttStaged(ctx, [[16, 1, 32], [14, 2, 32], [12, 8, 32], [16, 1, 16]]));
+  checks.push(await checkNttTables(ctx, [[21, 1, 32], [16, 8, 32], [16, 1, 16]]));
+  checks.push(await checkNttFusedLde(ctx, [[19, 1, 1], [14, 8, 1], [13, 4, 2]]));
+  // Two-level passes: the default radix 256 (16 lanes: 16 groups at width 1, 2 at width 8), 1024 (the 2^14 lde fuses), 16.
+  checks.push(await checkNttTwoLevel(ctx, [[20, 1, 8], [16, 8, 8], [14, 1, 10], [13, 2, 4]]));
+  let ok = checks.every((c) => c.ok);
+  for (const c of checks) rows.push({ bench: 'ntt-check', step: c.step, ok: c.ok, n: c.n, detail: c.detail });
   const rng = new SplitMix64(0xbe7c);
-  for (const [variant, pv] of provers) for (const w of widths) {
+  for (const w of widths) {
     // Full src/ref comparison: 2^20 rows at width 1, 2^16 at wider (JS reference time ~ h·w·log h).
     const logH = w === 1 ? 20 : 16;
     const x = rng.fieldArray(2 ** logH * w);
     for (const op of OPS) {
-      const got = await callApi(pv, op, x, w);
+      const got = await callApi(prover, op, x, w);
       const want = op === 'dft' ? ref.dft(x, w) : op === 'lde' ? ref.cosetLde(x, w, 1, SHIFT) : ref.encode(x, w, 1);
       let bad = -1;
       for (let i = 0; i < want.length && bad < 0; i++) if (got[i] !== want[i]) bad = i;
       ok &&= bad < 0 && got.length === want.length;
-      rows.push({ bench: 'ntt-check', variant, step: `src/ref ${op} 2^${logH}x${w}`, ok: bad < 0, detail: bad < 0 ? 'all values equal' : `first difference at ${bad}` });
+      rows.push({ bench: 'ntt-check', step: `src/ref ${op} 2^${logH}x${w}`, ok: bad < 0, detail: bad < 0 ? 'all values equal' : `first difference at ${bad}` });
     }
   }
   if (!ok) {
     prover.destroy();
-    tprover?.destroy();
     ctx.destroy();
     return { rows, ok };
   }
@@ -293,7 +281,6 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
   if (process.env.NTT_AB) {
     for (const name of process.env.NTT_AB.split(',')) rows.push(...await jobAb(ctx, name, logs, widths, rng));
     prover.destroy();
-    tprover?.destroy();
     ctx.destroy();
     return { rows, ok };
   }
@@ -301,7 +288,7 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
   // The checks leave the GPU idle for CPU seconds: without sustained load first, the roofline read
   // 196-213 G mul/s (warm: ~1080) in two runs, and every ratio to the limit with it.
   const warmIn = ctx.upload(rng.fieldArray(2 ** 22), 'warm-up input');
-  await warmUp(() => profiledRun(ctx, { ...spec('encode', 22, 1), variant: 'stockham' }, warmIn, false), 1500);
+  await warmUp(() => profiledRun(ctx, spec('encode', 22, 1), warmIn, false), 1500);
   ctx.pool.release(warmIn);
   const limit = await roofline(ctx.device, gpu);
   const native = nativeAnchor();
@@ -312,31 +299,15 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
       // Radix-16 plan next to the default radix-32 one, at the largest width-1 size (same input).
       // ...and workgroups of 64 and 128 threads next to the default NTT_WG.
       // ...and the first passes stored straight from registers (R-word strides) next to the staged default.
-      type Tile = Pick<NttSpec, 'variant' | 'tileWg' | 'tileWords' | 'tileRun' | 'stagedFirstPass'>;
-      const variants: Array<[Op, number, number, Tile?]> = OPS.map((op) => [op, 32, NTT_WG]);
+      const variants: Array<[Op, number, number, Pick<NttSpec, 'stagedFirstPass'>?]> = OPS.map((op) => [op, 32, NTT_WG]);
       if (logN >= 24 && w === 1) {
         variants.push(['encode', 16, NTT_WG], ['lde', 16, NTT_WG], ['encode', 32, 64], ['encode', 32, 128]);
         for (const op of ['encode', 'lde', 'dft'] as Op[]) variants.push([op, 32, NTT_WG, { stagedFirstPass: false }]);
       }
-      if (tiled) {
-        // Tiled rows on the same input; the full rows (e2e + spot check) are the default tile shape.
-        for (const op of OPS) variants.push([op, 32, NTT_WG, { variant: 'tiled' }]);
-        if (logN >= 24) {
-          // Shapes next to the default (256 threads, 4096-word tile, 8-word runs), same input.
-          const maxWords = 2 ** Math.floor(Math.log2(ctx.limits.maxComputeWorkgroupStorageSize / 4));
-          const maxWg = Math.min(1024, ctx.limits.maxComputeInvocationsPerWorkgroup);
-          for (const t of [{ tileWg: 128 }, { tileWg: 512 }, { tileWg: maxWg }, { tileRun: 16 }, { tileRun: 32 }, { tileWords: maxWords }, { tileWords: maxWords, tileWg: maxWg }]) {
-            variants.push(['encode', 32, NTT_WG, { variant: 'tiled', ...t }], ['lde', 32, NTT_WG, { variant: 'tiled', ...t }]);
-          }
-        }
-      }
-      for (const [op, maxRadix, workgroup, tile] of variants) {
-        const sp: NttSpec = { ...spec(op, logN, w), maxRadix, workgroup, variant: 'stockham', ...tile };
-        const variant = sp.variant!;
-        const tileOpts = tile ? { tileWg: tile.tileWg, tileWords: tile.tileWords, tileRun: tile.tileRun } : {};
-        const staged = variant === 'stockham' ? sp.stagedFirstPass ?? w < STAGE_BELOW_WIDTH : undefined;
-        const mainRow = maxRadix === 32 && workgroup === NTT_WG && Object.values(tileOpts).every((v) => v === undefined) && tile?.stagedFirstPass === undefined;
-        const pv = variant === 'tiled' ? tprover! : prover;
+      for (const [op, maxRadix, workgroup, opts] of variants) {
+        const sp: NttSpec = { ...spec(op, logN, w), maxRadix, workgroup, ...opts };
+        const staged = sp.stagedFirstPass ?? w < STAGE_BELOW_WIDTH;
+        const mainRow = maxRadix === 32 && workgroup === NTT_WG && opts?.stagedFirstPass === undefined;
         const gpuMs: number[] = [];
         const wallMs: number[] = [];
         let err: string | null = null;
@@ -356,16 +327,16 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
           err = String((e as Error).message ?? e);
         }
         if (err) {
-          rows.push({ bench: 'ntt', variant, staged, ...tileOpts, op, maxRadix, logN, width: w, error: err });
+          rows.push({ bench: 'ntt', staged, op, maxRadix, logN, width: w, error: err });
           continue;
         }
-        if (profilePasses && logN >= 24 && w === 1 && (op === 'encode' || op === 'lde') && variant === 'stockham' && maxRadix === 32 && workgroup === NTT_WG) {
+        if (profilePasses && logN >= 24 && w === 1 && (op === 'encode' || op === 'lde') && maxRadix === 32 && workgroup === NTT_WG) {
           for (const r of await profileNttPasses(ctx, sp, input)) rows.push({ bench: 'ntt-pass', op, logN, width: w, staged, ...r });
         }
         const resident = gpuMs.length ? median(gpuMs) : median(wallMs);
         const smMHz = clock?.median([[since, Date.now()]]) ?? null;
         if (!mainRow) {
-          rows.push({ bench: 'ntt', variant, staged, ...tileOpts, op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4), batch: NTT_BATCH, smMHz });
+          rows.push({ bench: 'ntt', staged, op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4), batch: NTT_BATCH, smMHz });
           continue;
         }
         // End to end through the public API (upload, passes, readback), and a spot check of that output.
@@ -373,10 +344,10 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
         let last: Uint32Array | null = null;
         for (let r = 0; r < (logN >= 24 ? 3 : 4); r++) {
           const t0 = performance.now();
-          last = await callApi(pv, op, x, w);
+          last = await callApi(prover, op, x, w);
           if (r > 0) e2e.push(performance.now() - t0);
         }
-        const spot = logN >= 24 ? await spotCheck(pv, op, x, w, last!) : null;
+        const spot = logN >= 24 ? await spotCheck(prover, op, x, w, last!) : null;
         if (spot) ok = false;
         const nOut = last!.length;
         const bytes = (x.length + nOut) * 4;
@@ -385,7 +356,7 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
         const tLimit = Math.max(tCopy, tMul);
         const anchor = native.get(`${op}:${logN}:${w}`);
         rows.push({
-          bench: 'ntt', variant, staged, op, maxRadix, logN, width: w, outRows: nOut / w,
+          bench: 'ntt', staged, op, maxRadix, logN, width: w, outRows: nOut / w,
           residentMs: +resident.toFixed(4), residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done', batch: NTT_BATCH, smMHz,
           submitToDoneMs: +median(wallMs).toFixed(4), endToEndMs: +median(e2e).toFixed(3),
           gElemPerS: +(nOut / resident / 1e6).toFixed(2),
@@ -402,7 +373,6 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
   }
   rows.push({ bench: 'ntt-roofline', adapter: ctx.description, copyGBs: limit.copyGBs, montGmuls: limit.montGmuls, maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize });
   prover.destroy();
-  tprover?.destroy();
   ctx.destroy();
   return { rows, ok };
 }

@@ -12,7 +12,6 @@ import type { ApiEnv } from './api/env.js';
 import { fieldMethods, type FieldMethods } from './api/field.js';
 import { msmMethods, type MsmMethods } from './api/msm.js';
 import { nttMethods, type NttMethods } from './api/ntt.js';
-import { setNttVariant, type NttVariant } from './kernels/ntt-tile.js';
 import { poseidon2Methods, type Poseidon2Methods } from './api/poseidon2.js';
 import { merkleMethods, type MerkleMethods } from './api/merkle.js';
 import { grindMethods, type GrindMethods } from './api/grind.js';
@@ -27,12 +26,6 @@ export interface ProverOptions {
   powerPreference?: GPUPowerPreference;
   /** Use the software fallback adapter (SwiftShader), for tests on machines without a GPU. */
   forceFallbackAdapter?: boolean;
-  /**
-   * NTT path for every job: 'stockham' (register passes) or 'tiled' (workgroup-memory passes).
-   * Unset: 'stockham', which the H100 runs 2-3x faster than 'tiled' for every op measured
-   * (bench/RESULTS.md). Same results either way.
-   */
-  nttVariant?: NttVariant;
 }
 
 export interface ProverInfo {
@@ -66,9 +59,6 @@ export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods &
 export async function createProver(opts: ProverOptions = {}): Promise<Prover> {
   const gpu = opts.gpu ?? (globalThis.navigator as Navigator | undefined)?.gpu;
   const ctx = await GpuContext.create(gpu, opts);
-  if (opts.nttVariant !== undefined) {
-    try { setNttVariant(ctx, opts.nttVariant); } catch (e) { ctx.destroy(); throw e; }
-  }
   let destroyed = false;
   const env: ApiEnv = {
     ctx,

@@ -1,24 +1,19 @@
 // Autorun mode `ntt-check`: the GPU NTT against every Plonky3 dft.json case up to 2^12 rows
-// (`?maxLogH=` lowers it), random-data properties, and bad-input codes (test/gpu/ntt-check.ts),
-// on each NTT path (`?variants=stockham,tiled`, the default), each on its own prover made with
-// { nttVariant }: the register passes, then the workgroup-memory passes (rows prefixed `tiled `).
-// With the register passes, `ntt staged first pass` runs the staged first-pass kernel at widths
-// 1, 2 and 8 on its own GpuContext, against src/ref and the unstaged path (~12 s on SwiftShader,
-// nearly all of it compiling the radix-32 pipelines of each width); `ntt table twiddles` runs
-// the table-twiddle middle passes (Shoup and Montgomery) and computed twiddles against src/ref;
-// `ntt two-level passes` the radix-R·R passes through workgroup memory (NttSpec.twoLevel).
+// (`?maxLogH=` lowers it), random-data properties, and bad-input codes (test/gpu/ntt-check.ts) on
+// the page's prover. Then, on a GpuContext of its own: `ntt staged first pass` runs the staged
+// first-pass kernel at widths 1, 2 and 8 against src/ref and the unstaged path (~12 s on
+// SwiftShader, nearly all of it compiling the radix-32 pipelines of each width); `ntt table
+// twiddles` the table-twiddle middle passes (Shoup and Montgomery) and computed twiddles against
+// src/ref; `ntt two-level passes` the radix-R·R passes through workgroup memory (NttSpec.twoLevel).
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../test/support/dft-vectors.js';
 import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
-import { createProver, type Prover } from '../../src/index.js';
+import type { Prover } from '../../src/index.js';
 import { GpuContext } from '../../src/gpu/context.js';
 
-// Random shapes for the properties. The tiled path gets smaller ones (its SwiftShader run of the
-// vectors costs ~22 s on top of the register path's); both cover 1 row, odd widths,
-// several tile passes, and cj > 1 and cj = 1 tiles.
+// Random shapes for the properties: 1 row, odd widths, several passes.
 const SHAPES: Array<[number, number]> = [[0, 1], [1, 2], [5, 3], [9, 1], [11, 5]];
-const TILED_SHAPES: Array<[number, number]> = [[0, 1], [5, 3], [10, 1], [8, 2]];
 // [log h, width, maxRadix] with h·width ≥ 4096, the least at which a first pass stages.
 const STAGED_SHAPES: Array<[number, number, number]> = [[12, 1, 32], [11, 2, 32], [9, 8, 32]];
 // Middle passes that read twiddle tables: 2^11 = 32·32·2 (one at Ns = 32), and radix 4 (Ns = 4..64).
@@ -34,28 +29,17 @@ async function checkAll(prover: Prover, maxLogH: number, shapes: Array<[number, 
   emit(await checkNttErrors(prover));
 }
 
-export async function nttCheck({ params, report }: ModeContext): Promise<void> {
+export async function nttCheck({ prover, params, report }: ModeContext): Promise<void> {
   const maxLogH = Number(params.get('maxLogH') ?? 12);
-  const variants = (params.get('variants') ?? 'stockham,tiled').split(',');
-  for (const v of variants) {
-    const prefix = v === 'stockham' ? '' : `${v} `;
-    const emit = (r: NttCheckRow) => report(prefix + r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
-    // An explicit prover per variant: the page's default prover picks its variant by adapter.
-    const other = await createProver({ nttVariant: v as 'stockham' | 'tiled' });
-    try {
-      await checkAll(other, maxLogH, v === 'stockham' ? SHAPES : TILED_SHAPES, emit);
-    } finally {
-      other.destroy();
-    }
-    if (v !== 'stockham') continue;
-    const ctx = await GpuContext.create(navigator.gpu);
-    try {
-      emit(await checkNttStaged(ctx, STAGED_SHAPES));
-      emit(await checkNttTables(ctx, TABLE_SHAPES));
-      emit(await checkNttFusedLde(ctx, [[9, 4, 1], [14, 1, 1], [8, 4, 2], [7, 8, 3]]));
-      emit(await checkNttTwoLevel(ctx, TWO_LEVEL_SHAPES));
-    } finally {
-      ctx.destroy();
-    }
+  const emit = (r: NttCheckRow) => report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
+  await checkAll(prover, maxLogH, SHAPES, emit);
+  const ctx = await GpuContext.create(navigator.gpu);
+  try {
+    emit(await checkNttStaged(ctx, STAGED_SHAPES));
+    emit(await checkNttTables(ctx, TABLE_SHAPES));
+    emit(await checkNttFusedLde(ctx, [[9, 4, 1], [14, 1, 1], [8, 4, 2], [7, 8, 3]]));
+    emit(await checkNttTwoLevel(ctx, TWO_LEVEL_SHAPES));
+  } finally {
+    ctx.destroy();
   }
 }

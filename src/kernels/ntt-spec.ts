@@ -12,7 +12,6 @@ import {
   NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
   tableQualifies, twoLevelGroups, NTT_STAGE_WORDS, type NttPass,
 } from './ntt-plan.js';
-import type { NttVariant } from './ntt-tile.js';
 
 /** 256 threads per workgroup: on the H100 the 2^24 -> 2^25 encode took 4.72 ms at 256, 6.03 ms at 128, 4.85 ms at 64 (bench/RESULTS.md). */
 export const NTT_WG = 256;
@@ -33,13 +32,6 @@ export interface NttSpec {
   maxRadix?: number;
   /** Threads per workgroup (default NTT_WG): for benchmarks comparing shapes. */
   workgroup?: number;
-  /** 'stockham' (register passes, the default) or 'tiled' (workgroup-memory passes, src/kernels/ntt-tile.ts). */
-  variant?: NttVariant;
-  /** Tiled variant: workgroup tile in u32 words (default 4096 = 16 KiB) and target run per row group (default 8 words). */
-  tileWords?: number;
-  tileRun?: number;
-  /** Tiled variant: threads per workgroup (default NTT_TILE_WG, NTT_TILE_WG_CPU on SwiftShader). */
-  tileWg?: number;
   /**
    * Stockham: store each transform's first pass (when not also its last) through a workgroup tile
    * as contiguous blocks instead of R-word strides. Default: below width 8 (STAGE_BELOW_WIDTH),
@@ -179,7 +171,7 @@ export function twoLevelLimits(ctx: GpuContext): { threads: number; tileBytes: n
  */
 export function twoLevelLog(ctx: GpuContext, spec: NttSpec): number {
   const t = spec.twoLevel ?? (spec.width <= TWO_LEVEL_MAX_WIDTH && spec.height >= TWO_LEVEL_MIN_ROWS ? TWO_LEVEL : 0);
-  if (!(t >= 4 && t <= 10 && t % 2 === 0) || spec.variant === 'tiled') return 0;
+  if (!(t >= 4 && t <= 10 && t % 2 === 0)) return 0;
   if (!(spec.shoup ?? SHOUP_TWIDDLES) || !(spec.twiddleTables ?? TABLE_TWIDDLES)) return 0;
   return twoLevelGroups(2 ** (t / 2), spec.width, 1, twoLevelLimits(ctx)) > 0 ? t : 0;
 }

@@ -29,7 +29,6 @@ import {
   NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
   passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
 } from './ntt-plan.js';
-import { nttVariant, recordTilePasses, tileWordsFor } from './ntt-tile.js';
 import {
   fusedLdePass, jobPasses, NTT_WG, outputHeight, SHOUP_TWIDDLES, stagedPasses, twiddleSources, twoLevelGroupsFor, twoLevelLimits, twoLevelLog,
   type NttSpec,
@@ -38,7 +37,7 @@ import {
 /**
  * nttToGpu's last argument: timestamp writes for its one compute pass, or a function giving them
  * per compute pass; with a function the Stockham path opens one compute pass per NTT pass,
- * labelled like `r32 ns=1 staged` (for per-pass timing; the tiled path still opens one).
+ * labelled like `r32 ns=1 staged` (for per-pass timing).
  */
 export type NttTimestamps = GPUComputePassTimestampWrites | ((label: string) => GPUComputePassTimestampWrites | undefined);
 
@@ -137,14 +136,12 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const w = spec.width;
   const outRows = outputHeight(spec);
   const bytes = outRows * w * 4;
-  const tiled = nttVariant(ctx, spec.variant) === 'tiled';
-  const { passes, scale } = jobPasses(spec, tiled ? 0 : twoLevelLog(ctx, spec));
-  if (tiled) tileWordsFor(ctx, spec); // INVALID_ARGUMENT before any buffer is taken
+  const { passes, scale } = jobPasses(spec, twoLevelLog(ctx, spec));
   const wg = spec.workgroup ?? NTT_WG;
-  const staged = tiled ? [] : stagedPasses(ctx, spec, passes);
-  const sources = tiled ? [] : twiddleSources(spec, passes, staged);
+  const staged = stagedPasses(ctx, spec, passes);
+  const sources = twiddleSources(spec, passes, staged);
   const kind = (i: number) => (sources[i] === 'running' || (passes[i].sub > 0 && sources[i] === 'staged') ? '' : `_${sources[i]}`);
-  const fused = tiled ? -1 : fusedLdePass(ctx, spec, passes);
+  const fused = fusedLdePass(ctx, spec, passes);
   const entry = (p: NttPass, i: number) => (i === fused ? `ntt_lde_fused_r${p.radix}` : p.sub > 0 ? `ntt_pass2_r${p.sub}${kind(i)}` : `ntt_pass_r${p.radix}${kind(i)}`);
   // Two-level passes: groups per workgroup (their tile and thread count are plan constants).
   const groups = passes.map((p) => (p.sub > 0 ? twoLevelGroups(p.sub, w, p.n / p.radix, twoLevelLimits(ctx), spec.twoLevelGroups ?? twoLevelGroupsFor(w)) : 0));
@@ -152,7 +149,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const shoup = spec.shoup ?? SHOUP_TWIDDLES;
   const pipelines = new Map<string, GPUComputePipeline>();
   for (const [i, p] of passes.entries()) {
-    if (tiled || (fused >= 0 && i === fused + 1) || pipelines.has(key(p, i))) continue;
+    if ((fused >= 0 && i === fused + 1) || pipelines.has(key(p, i))) continue;
     const g = Math.max(groups[i], 1);
     pipelines.set(key(p, i), await ctx.pipelines.get('ntt_stockham', entry(p, i), {
       NTT_W: w, NTT_WG: wg, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
@@ -165,13 +162,11 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const label = `ntt ${spec.op} ${spec.height}x${w}`;
   const perPass = typeof timestampWrites === 'function' ? timestampWrites : null;
   // One compute pass for the whole job, unless the caller times each NTT pass.
-  const pass = perPass && !tiled ? null
-    : encoder.beginComputePass({ label, timestampWrites: perPass ? perPass(`${label} tiled`) : timestampWrites as GPUComputePassTimestampWrites | undefined });
+  const pass = perPass ? null : encoder.beginComputePass({ label, timestampWrites: timestampWrites as GPUComputePassTimestampWrites | undefined });
   let src = input;
   let srcBytes = spec.height * w * 4;
   let out = bufs[0];
-  if (tiled) out = await recordTilePasses(ctx, pass!, spec, { input, bufs, tw: res.tw, scale: scaleBuf });
-  else passes.forEach((p, i) => {
+  passes.forEach((p, i) => {
     if (fused >= 0 && i === fused + 1) return; // ran inside the fused pass
     const dst = bufs[(fused >= 0 && i > fused ? i - 1 : i) % 2];
     // The fused pass writes the dft's first-pass output: its rows, its staged grid.

@@ -156,7 +156,7 @@ export async function checkNttStaged(ctx: GpuContext, shapes: Array<[number, num
     const x = rng.fieldArray(2 ** logH * width);
     const jobs = refJobs(x, logH, width);
     for (const [job, want] of jobs) {
-      const spec: NttSpec = { ...job, maxRadix, variant: 'stockham', stagedFirstPass: true }; // forced: width 8 is unstaged by default
+      const spec: NttSpec = { ...job, maxRadix, stagedFirstPass: true }; // forced: width 8 is unstaged by default
       const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
       const flags = stagedPasses(ctx, spec, jobPasses(spec).passes);
       staged += flags.filter(Boolean).length;
@@ -210,7 +210,7 @@ export async function checkNttTables(ctx: GpuContext, shapes: Array<[number, num
   for (const [logH, width, maxRadix] of shapes) {
     const x = rng.fieldArray(2 ** logH * width);
     for (const [job, want] of refJobs(x, logH, width)) {
-      const spec: NttSpec = { ...job, maxRadix, variant: 'stockham', twiddleTables: true };
+      const spec: NttSpec = { ...job, maxRadix, twiddleTables: true };
       const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
       const passes = jobPasses(spec).passes;
       const staged = stagedPasses(ctx, spec, passes); // no twiddle option changes staging
@@ -243,7 +243,7 @@ export async function checkNttFusedLde(ctx: GpuContext, shapes: Array<[number, n
   for (const [logH, width, addedBits] of shapes) {
     const h = 2 ** logH;
     const x = rng.fieldArray(h * width);
-    const spec: NttSpec = { op: 'lde', height: h, width, addedBits, shift: 31, variant: 'stockham', fuseLde: true };
+    const spec: NttSpec = { op: 'lde', height: h, width, addedBits, shift: 31, fuseLde: true };
     const passes = jobPasses(spec).passes;
     if (fusedLdePass(ctx, spec, passes) < 0) bad.push(`2^${logH}x${width} +${addedBits}: not fused`);
     const got = await ctx.run(() => runNtt(ctx, spec, x));
@@ -258,7 +258,7 @@ export async function checkNttFusedLde(ctx: GpuContext, shapes: Array<[number, n
 /** nttToGpu with per-pass timestamp writes (the bench's NTT_PASS_PROFILE): one labelled compute pass per NTT pass, same output. */
 async function checkPerPass(ctx: GpuContext, spec: NttSpec, x: Uint32Array, want: Uint32Array): Promise<string[]> {
   const labels: string[] = [];
-  const got = await ctx.run(() => runNtt(ctx, { ...spec, variant: 'stockham' }, x, (label) => { labels.push(label); return undefined; }));
+  const got = await ctx.run(() => runNtt(ctx, spec, x, (label) => { labels.push(label); return undefined; }));
   const bad: string[] = [];
   const passes = jobPasses(spec).passes;
   if (!same(got, want)) bad.push(`per-pass ${spec.op}: output != src/ref`);
@@ -281,7 +281,7 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
   for (const [logH, width, twoLevel] of shapes) {
     const x = rng.fieldArray(2 ** logH * width);
     for (const [job, want] of refJobs(x, logH, width)) {
-      const spec: NttSpec = { ...job, variant: 'stockham', twoLevel };
+      const spec: NttSpec = { ...job, twoLevel };
       const tileLog = twoLevelLog(ctx, spec);
       if (tileLog !== twoLevel) { bad.push(`${spec.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`); continue; }
       const passes = jobPasses(spec, tileLog).passes;
