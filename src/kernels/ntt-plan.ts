@@ -88,14 +88,15 @@ export function foldPadding(passes: NttPass[]): NttPass[] {
   return [...passes.slice(0, i), { ...r, flags: r.flags | NTT_FLAG_HALF, inRows: q.inRows }, ...passes.slice(i + 2)];
 }
 
-/** R of the two-level passes (radix R·R = 16, 64, 256, 1024): the register radices with a `_staged`-free entry each. */
+/** R of the two-level entry points (radix R·R = 16, 64, 256, 1024), each with none / table / split pre-twiddles. */
 export const NTT_TWO_LEVEL_RADICES = [4, 8, 16, 32];
 
 /**
  * Two-level layout of a transform: as many two-level passes of 2^tileLog rows (tileLog even, 4..10)
- * as fit, the remaining bits as register passes (radices()), first or last. 2^24 at tileLog 10:
- * [1024, 1024, 16], three passes over the matrix instead of five; an lde's dft puts its register
- * remainder first so that it fuses with the idft's last pass ([32, 1024, 1024] at 2^25).
+ * as fit, the remaining bits as register passes (radices()), first or last. 2^24 at tileLog 8:
+ * [256, 256, 256], three passes over the matrix instead of five. Encode and an lde's dft put the
+ * remainder first: a radix-2 one over zero-padded rows then folds into the next pass's loads
+ * (foldPadding; 2^25 = [2, 256, 256, 256]), a radix-32 one fuses with the lde's idft (fusedLdePass).
  * Entries are [radix, sub]: sub = R for a two-level pass of radix R·R, 0 for a register pass.
  */
 export function twoLevelRadices(logN: number, tileLog: number, remainderFirst: boolean, maxRadix = NTT_MAX_RADIX): Array<[number, number]> {
@@ -172,9 +173,9 @@ export function stageCopy(t0: number, x: number, radix: number): number {
 
 /**
  * Workgroup-memory word of point i (< R·R) of lane `lane` in a two-level pass (the kernel's
- * ntt_tile2_word plus the lane): i's low log2(R) bits XOR (i / R) mod max(1, 32 / lanes) (a mask
- * below R, so the XOR stays inside i's R-block); when lanes divides 32, the first half's writes (i = j'·R + s) and the second half's reads (i = j'' + r·R)
- * each hit 32 distinct banks per warp.
+ * ntt_tile2_word plus the lane): i's low log2(R) bits XOR (i / R) mod max(1, 32 / lanes), a mask
+ * below R, so the XOR stays inside i's R-block. When lanes divides 32, the first half's writes
+ * (i = j'·R + s) and the second half's reads (i = j'' + r·R) each hit 32 distinct banks per warp.
  */
 export function tile2Word(i: number, logR: number, lanes: number, lane: number): number {
   const mask = Math.min(2 ** logR, Math.max(1, Math.floor(32 / lanes))) - 1;
@@ -192,8 +193,8 @@ export function tile2Out(s: number, lanes: number, lane: number): number {
 
 /**
  * Groups per workgroup of a two-level pass of R·R rows at width w: the largest power of two
- * ≤ 8 (8 groups at width 1 = 32-byte runs per load and store), ≤ the pass's groups m, whose
- * G·w·R threads and G·w·R·R-word tile fit the limits; 0 when not even one group fits.
+ * ≤ `most` (the caller's cap; ntt-spec.ts twoLevelGroupsFor: 16 lanes) and ≤ the pass's groups m
+ * whose G·w·R threads and G·w·R·R-word tile fit the limits; 0 when not even one group fits.
  */
 export function twoLevelGroups(R: number, w: number, m: number, lim: { threads: number; tileBytes: number }, most = 8): number {
   for (let g = Math.min(most, m); g >= 1; g >>= 1) {

@@ -136,8 +136,8 @@ export function outputHeight(spec: NttSpec): number {
 
 /**
  * The job's passes: for lde an inverse transform (1/h and shift^j fused) then the padded forward
- * one. `tileLog` > 0 (twoLevelLog) lays transforms out with two-level passes, the lde's dft with
- * its register remainder first (it fuses with the idft's last pass, see fusedLdePass).
+ * one. `tileLog` > 0 (twoLevelLog) lays transforms out with two-level passes, encode's and the
+ * lde's dft with their register remainder first (foldPadding, fusedLdePass: ntt-plan.ts twoLevelRadices).
  */
 export function jobPasses(spec: NttSpec, tileLog = 0): { passes: NttPass[]; scale: [number, number, number] | null } {
   const h = spec.height;

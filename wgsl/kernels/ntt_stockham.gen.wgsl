@@ -57,7 +57,7 @@ var<workgroup> ntt_tile2: array<u32, NTT_TILE2_WORDS>;
 // Tile word of point i (< T = R·R) of lane l in a two-level pass: the first half writes
 // i = j'·R + s (s fixed per instruction, lanes differ in l and j'), the second reads i = j'' + r·R.
 // XORing i's low bits with (i / R) mod 32/NTT_TL gives the j' of one warp distinct banks in the
-// writes and leaves the reads' lanes on distinct banks (test/unit/ntt-plan.test.ts counts both).
+// writes and leaves the reads' lanes on distinct banks (test/unit/ntt-two-level.test.ts counts both).
 fn ntt_tile2_word(i: u32, log_r: u32) -> u32 {
   let mask = min(1u << log_r, max(1u, 32u / NTT_TL)) - 1u; // < R: the XOR stays inside i's R-block
   return (i ^ ((i >> log_r) & mask)) * NTT_TL;
