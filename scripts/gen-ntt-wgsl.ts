@@ -22,6 +22,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NTT_FUSED_RADICES, NTT_TWO_LEVEL_RADICES } from '../src/kernels/ntt-plan.js';
+import { reverseBits } from '../src/ref/ntt.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'wgsl', 'kernels', 'ntt_stockham.gen.wgsl');
 export const NTT_RADICES = [1, 2, 4, 8, 16, 32];
@@ -34,11 +35,22 @@ export const NTT_STAGED_RADICES = [4, 8, 16, 32];
 export const NTT_TABLE_RADICES = [2, 4, 8, 16, 32];
 const MAX_RADIX = 32;
 
-const rev = (x: number, bits: number) => {
-  let r = 0;
-  for (let i = 0; i < bits; i++) r = (r << 1) | ((x >> i) & 1);
-  return r;
-};
+/**
+ * Split-table twiddles (ntt-plan.ts passSplitTable for a pass of `radix`, bound at `tw`, Shoup):
+ * the per-thread offsets, then per value ω^(k·r) = lo[r − 1, kl] · hi[r − 1, kh] with `row` the
+ * WGSL expression for r − 1. Register and two-level passes emit the same code through these.
+ */
+function splitPrologue(radix: number, ind: string): string[] {
+  return [
+    `${ind}let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;`,
+    `${ind}let kl = k & (sl - 1u); let kh = k >> prm.split_bits;`,
+    `${ind}let lq = ${radix - 1}u * sl; let hb = 2u * lq; let hq = hb + ${radix - 1}u * sh;`,
+  ];
+}
+
+function splitMul(v: string, row: string): string {
+  return `{ let il = ${row} * sl + kl; let ih = ${row} * sh + kh; ${v} = bb_mul_shoup(bb_mul_shoup(${v}, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }`;
+}
 
 const HEADER = `// ntt_stockham.gen.wgsl: Stockham radix-R passes (R = 1..32, one entry point each) of a batched BabyBear DFT over a row-major matrix of NTT_W columns; natural order in and out.
 // requires: babybear
@@ -168,14 +180,8 @@ function butterflies(R: number, twiddles: 'none' | 'running' | 'table' | 'split'
   const L: string[] = [];
   if (R === 1) return L;
   if (twiddles === 'split') {
-    // ω^(k·r) = lo[kl, r] · hi[kh, r] from the split table in \`tw\` (ntt-plan.ts passSplitTable), Shoup.
-    L.push(`${ind}let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;`);
-    L.push(`${ind}let kl = k & (sl - 1u); let kh = k >> prm.split_bits;`);
-    L.push(`${ind}let lq = ${R - 1}u * sl; let hb = 2u * lq; let hq = hb + ${R - 1}u * sh;`);
-    for (let r = 1; r < R; r++) {
-      L.push(`${ind}{ let il = ${r - 1}u * sl + kl; let ih = ${r - 1}u * sh + kh;`);
-      L.push(`${ind}  v${r} = bb_mul_shoup(bb_mul_shoup(v${r}, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }`);
-    }
+    L.push(...splitPrologue(R, ind));
+    for (let r = 1; r < R; r++) L.push(`${ind}${splitMul(`v${r}`, `${r - 1}u`)}`);
   }
   if (twiddles === 'table') {
     L.push(`${ind}let tq = ${R - 1}u * prm.ns;`);
@@ -224,7 +230,7 @@ function entry(R: number, tw: 'running' | 'table' | 'split' = 'running'): string
   for (let r = 0; r < R; r++) L.push(`  var v${r} = ntt_load(j + ${r}u * m, col);`);
   L.push(...butterflies(R, tw, '  '));
   L.push(`  let base = (j - k) * ${R}u + k;`);
-  for (let q = 0; q < R; q++) L.push(`  ntt_store(base, ${rev(q, logR)}u, col, v${q});`);
+  for (let q = 0; q < R; q++) L.push(`  ntt_store(base, ${reverseBits(q, logR)}u, col, v${q});`);
   L.push(`}`);
   return L.join('\n');
 }
@@ -264,7 +270,7 @@ function stagedStore(R: number): string[] {
   const logR = Math.round(Math.log2(R));
   const L: string[] = [];
   L.push(`    let base = (lid / NTT_W) * ${R}u;`);
-  for (let q = 0; q < R; q++) L.push(`    ntt_stage[ntt_stage_slot((base + ${rev(q, logR)}u) * NTT_W + col, q)] = v${q};`);
+  for (let q = 0; q < R; q++) L.push(`    ntt_stage[ntt_stage_slot((base + ${reverseBits(q, logR)}u) * NTT_W + col, q)] = v${q};`);
   L.push(`  }`);
   L.push(`  workgroupBarrier();`);
   L.push(`  let t0 = t - lid; // the workgroup's first thread: its block starts at word t0·R`);
@@ -306,7 +312,7 @@ function ldeFusedEntry(R1: number): string {
   L.push(...rename(butterflies(R1, 'running', '      ')));
   L.push(`    }`);
   // a_{rev(s)} holds V[s]; dft input r' takes V[R1 − 1 − r'] (V[(R1 − r') mod R1] for jd = 0), scaled at row jd + r'·Ns.
-  const V = (s: number) => `a${rev(s, log1)}`;
+  const V = (s: number) => `a${reverseBits(s, log1)}`;
   for (let r = 0; r < R; r++) {
     if (r >= R1) { L.push(`    var v${r} = 0u;`); continue; }
     L.push(`    var v${r} = bb_mul(select(${V(R1 - 1 - r)}, ${V((R1 - r) % R1)}, jd == 0u), ntt_scale(jd + ${r}u * m));`);
@@ -354,20 +360,16 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
     for (let r1 = 1; r1 < R; r1++) L.push(`    v${r1} = ntt_table_mul(v${r1}, (jp + ${r1 * R - 1}u) * prm.ns + k, tq);`);
   }
   if (tw === 'split') {
-    L.push(`    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;`);
-    L.push(`    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;`);
-    L.push(`    let lq = ${T - 1}u * sl; let hb = 2u * lq; let hq = hb + ${T - 1}u * sh;`);
+    L.push(...splitPrologue(T, '    '));
     for (let r1 = 0; r1 < R; r1++) {
-      const e = r1 === 0 ? '(jp - 1u)' : `(jp + ${r1 * R - 1}u)`; // row r − 1 of the table, r = jp + r1·R
-      const body = `{ let il = ${e} * sl + kl; let ih = ${e} * sh + kh; ` +
-        `v${r1} = bb_mul_shoup(bb_mul_shoup(v${r1}, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }`;
-      L.push(r1 === 0 ? `    if (jp != 0u) ${body}` : `    ${body}`);
+      const row = r1 === 0 ? '(jp - 1u)' : `(jp + ${r1 * R - 1}u)`; // r − 1 for r = jp + r1·R
+      L.push(`    ${r1 === 0 ? 'if (jp != 0u) ' : ''}${splitMul(`v${r1}`, row)}`);
     }
   }
   L.push(`    {`);
   L.push(...butterflies(R, 'none', '      '));
   L.push(`    }`);
-  for (let s1 = 0; s1 < R; s1++) L.push(`    ntt_tile2[ntt_tile2_word(jp * ${R}u + ${s1}u, ${logR}u) + lane] = v${rev(s1, logR)};`);
+  for (let s1 = 0; s1 < R; s1++) L.push(`    ntt_tile2[ntt_tile2_word(jp * ${R}u + ${s1}u, ${logR}u) + lane] = v${reverseBits(s1, logR)};`);
   L.push(`  }`);
   L.push(`  workgroupBarrier();`);
   L.push(`  if (live) {`);
@@ -384,7 +386,7 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
   L.push(`  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {`);
   L.push(`    workgroupBarrier(); // every thread has read its second-half inputs`);
   L.push(`    if (live) {`);
-  for (let s2 = 0; s2 < R; s2++) L.push(`      ntt_tile2[ntt_tile2_out(jp + ${s2 * R}u, lane)] = v${rev(s2, logR)};`);
+  for (let s2 = 0; s2 < R; s2++) L.push(`      ntt_tile2[ntt_tile2_out(jp + ${s2 * R}u, lane)] = v${reverseBits(s2, logR)};`);
   L.push(`    }`);
   L.push(`    workgroupBarrier();`);
   L.push(`    if (live) {`);
@@ -397,7 +399,7 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
   L.push(`    }`);
   L.push(`  } else if (live) {`);
   L.push(`    let base = (j - k) * ${T}u + k;`);
-  for (let s2 = 0; s2 < R; s2++) L.push(`    ntt_store(base, jp + ${s2 * R}u, col, v${rev(s2, logR)});`);
+  for (let s2 = 0; s2 < R; s2++) L.push(`    ntt_store(base, jp + ${s2 * R}u, col, v${reverseBits(s2, logR)});`);
   L.push(`  }`);
   L.push(`}`);
   return L.join('\n');

@@ -158,8 +158,8 @@ export function jobPasses(spec: NttSpec, tileLog = 0): { passes: NttPass[]; scal
   }
 }
 
-/** The adapter's limits as twoLevelGroups takes them. */
-export function twoLevelLimits(ctx: GpuContext): { threads: number; tileBytes: number } {
+/** The adapter's workgroup limits: threads (1-D) and workgroup-memory bytes (staged and two-level passes). */
+export function workgroupLimits(ctx: GpuContext): { threads: number; tileBytes: number } {
   const lim = ctx.limits;
   return { threads: Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX), tileBytes: lim.maxComputeWorkgroupStorageSize };
 }
@@ -173,7 +173,12 @@ export function twoLevelLog(ctx: GpuContext, spec: NttSpec): number {
   const t = spec.twoLevel ?? (spec.width <= TWO_LEVEL_MAX_WIDTH && spec.height >= TWO_LEVEL_MIN_ROWS ? TWO_LEVEL : 0);
   if (!(t >= 4 && t <= 10 && t % 2 === 0)) return 0;
   if (!(spec.shoup ?? SHOUP_TWIDDLES) || !(spec.twiddleTables ?? TABLE_TWIDDLES)) return 0;
-  return twoLevelGroups(2 ** (t / 2), spec.width, 1, twoLevelLimits(ctx)) > 0 ? t : 0;
+  return twoLevelGroups(2 ** (t / 2), spec.width, 1, workgroupLimits(ctx)) > 0 ? t : 0;
+}
+
+/** The passes a job runs on this device: jobPasses with the two-level layout twoLevelLog picks here. */
+export function devicePasses(ctx: GpuContext, spec: NttSpec): { passes: NttPass[]; scale: [number, number, number] | null } {
+  return jobPasses(spec, twoLevelLog(ctx, spec));
 }
 
 /** The staged first pass is the default below this width (see NttSpec.stagedFirstPass). */
@@ -185,13 +190,9 @@ export const STAGE_BELOW_WIDTH = 8;
  * tile; radix 4 needs 1024 threads, past WebGPU's default 256).
  */
 export function stagedPasses(ctx: GpuContext, spec: NttSpec, passes: NttPass[]): boolean[] {
-  const lim = ctx.limits;
+  const lim = workgroupLimits(ctx);
   const want = spec.stagedFirstPass ?? spec.width < STAGE_BELOW_WIDTH;
-  return passes.map((p) => {
-    if (!want || !stagedQualifies(p, spec.width)) return false;
-    const wg = stageWorkgroup(p.radix);
-    return wg <= lim.maxComputeInvocationsPerWorkgroup && wg <= lim.maxComputeWorkgroupSizeX && NTT_STAGE_WORDS * 4 <= lim.maxComputeWorkgroupStorageSize;
-  });
+  return passes.map((p) => want && stagedQualifies(p, spec.width) && stageWorkgroup(p.radix) <= lim.threads && NTT_STAGE_WORDS * 4 <= lim.tileBytes);
 }
 
 /**

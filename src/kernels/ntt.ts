@@ -30,7 +30,7 @@ import {
   passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
 } from './ntt-plan.js';
 import {
-  fusedLdePass, jobPasses, NTT_WG, outputHeight, SHOUP_TWIDDLES, stagedPasses, twiddleSources, twoLevelGroupsFor, twoLevelLimits, twoLevelLog,
+  devicePasses, fusedLdePass, NTT_WG, outputHeight, SHOUP_TWIDDLES, stagedPasses, twiddleSources, twoLevelGroupsFor, workgroupLimits,
   type NttSpec,
 } from './ntt-spec.js';
 
@@ -136,7 +136,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const w = spec.width;
   const outRows = outputHeight(spec);
   const bytes = outRows * w * 4;
-  const { passes, scale } = jobPasses(spec, twoLevelLog(ctx, spec));
+  const { passes, scale } = devicePasses(ctx, spec);
   const wg = spec.workgroup ?? NTT_WG;
   const staged = stagedPasses(ctx, spec, passes);
   const sources = twiddleSources(spec, passes, staged);
@@ -144,7 +144,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const fused = fusedLdePass(ctx, spec, passes);
   const entry = (p: NttPass, i: number) => (i === fused ? `ntt_lde_fused_r${p.radix}` : p.sub > 0 ? `ntt_pass2_r${p.sub}${kind(i)}` : `ntt_pass_r${p.radix}${kind(i)}`);
   // Two-level passes: groups per workgroup (their tile and thread count are plan constants).
-  const groups = passes.map((p) => (p.sub > 0 ? twoLevelGroups(p.sub, w, p.n / p.radix, twoLevelLimits(ctx), spec.twoLevelGroups ?? twoLevelGroupsFor(w)) : 0));
+  const groups = passes.map((p) => (p.sub > 0 ? twoLevelGroups(p.sub, w, p.n / p.radix, workgroupLimits(ctx), spec.twoLevelGroups ?? twoLevelGroupsFor(w)) : 0));
   const key = (p: NttPass, i: number) => `${entry(p, i)} ${groups[i]}`;
   const shoup = spec.shoup ?? SHOUP_TWIDDLES;
   const pipelines = new Map<string, GPUComputePipeline>();

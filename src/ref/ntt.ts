@@ -25,7 +25,8 @@ export function twoAdicGenerator(bits: number): number {
   return BB_TWO_ADIC_GENERATORS[bits];
 }
 
-function reverseBits(x: number, bits: number): number {
+/** The low `bits` bits of x, reversed (0 for bits = 0). */
+export function reverseBits(x: number, bits: number): number {
   let r = 0;
   for (let i = 0; i < bits; i++) r = (r << 1) | ((x >>> i) & 1);
   return r >>> 0;

@@ -15,7 +15,7 @@
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { runNtt } from '../../src/kernels/ntt.js';
-import { fusedLdePass, jobPasses, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt-spec.js';
+import { devicePasses, fusedLdePass, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt-spec.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { NTT_FLAG_HALF } from '../../src/kernels/ntt-plan.js';
@@ -158,7 +158,7 @@ export async function checkNttStaged(ctx: GpuContext, shapes: Array<[number, num
     for (const [job, want] of jobs) {
       const spec: NttSpec = { ...job, maxRadix, stagedFirstPass: true }; // forced: width 8 is unstaged by default
       const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
-      const flags = stagedPasses(ctx, spec, jobPasses(spec).passes);
+      const flags = stagedPasses(ctx, spec, devicePasses(ctx, spec).passes);
       staged += flags.filter(Boolean).length;
       if (!flags[0]) bad.push(`${tag}: first pass not staged`);
       const on = await ctx.run(() => runNtt(ctx, spec, x));
@@ -212,7 +212,7 @@ export async function checkNttTables(ctx: GpuContext, shapes: Array<[number, num
     for (const [job, want] of refJobs(x, logH, width)) {
       const spec: NttSpec = { ...job, maxRadix, twiddleTables: true };
       const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
-      const passes = jobPasses(spec).passes;
+      const passes = devicePasses(ctx, spec).passes;
       const staged = stagedPasses(ctx, spec, passes); // no twiddle option changes staging
       for (const [name, opts] of TWIDDLE_OPTIONS) {
         const sources = twiddleSources({ ...spec, ...opts }, passes, staged);
@@ -244,7 +244,7 @@ export async function checkNttFusedLde(ctx: GpuContext, shapes: Array<[number, n
     const h = 2 ** logH;
     const x = rng.fieldArray(h * width);
     const spec: NttSpec = { op: 'lde', height: h, width, addedBits, shift: 31, fuseLde: true };
-    const passes = jobPasses(spec).passes;
+    const passes = devicePasses(ctx, spec).passes;
     if (fusedLdePass(ctx, spec, passes) < 0) bad.push(`2^${logH}x${width} +${addedBits}: not fused`);
     const got = await ctx.run(() => runNtt(ctx, spec, x));
     if (!same(got, ref.cosetLde(x, width, addedBits, 31))) bad.push(`2^${logH}x${width} +${addedBits}: fused lde != src/ref`);
@@ -260,7 +260,7 @@ async function checkPerPass(ctx: GpuContext, spec: NttSpec, x: Uint32Array, want
   const labels: string[] = [];
   const got = await ctx.run(() => runNtt(ctx, spec, x, (label) => { labels.push(label); return undefined; }));
   const bad: string[] = [];
-  const passes = jobPasses(spec).passes;
+  const passes = devicePasses(ctx, spec).passes;
   if (!same(got, want)) bad.push(`per-pass ${spec.op}: output != src/ref`);
   if (labels.length !== passes.length || !labels[0].endsWith('ns=1 staged')) bad.push(`per-pass ${spec.op}: compute passes ${labels.join(', ')}`);
   return bad;
@@ -282,9 +282,8 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
     const x = rng.fieldArray(2 ** logH * width);
     for (const [job, want] of refJobs(x, logH, width)) {
       const spec: NttSpec = { ...job, twoLevel };
-      const tileLog = twoLevelLog(ctx, spec);
-      if (tileLog !== twoLevel) { bad.push(`${spec.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`); continue; }
-      const passes = jobPasses(spec, tileLog).passes;
+      if (twoLevelLog(ctx, spec) !== twoLevel) { bad.push(`${spec.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`); continue; }
+      const passes = devicePasses(ctx, spec).passes;
       twiddleSources(spec, passes, stagedPasses(ctx, spec, passes)).forEach((s, i) => { if (passes[i].sub > 0) seen.add(s); });
       if (passes.some((p) => (p.flags & NTT_FLAG_HALF) !== 0)) seen.add(`folded ${spec.op}`);
       const got = await ctx.run(() => runNtt(ctx, spec, x));

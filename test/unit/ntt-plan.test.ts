@@ -10,6 +10,7 @@ import {
   tableQualifies, twiddleTable, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { SplitMix64 } from '../support/splitmix.js';
+import { storeOutput } from '../support/ntt-store.js';
 import { bbShoupQuotient } from '../../src/params/babybear.js';
 import { WGSL_PARAM_CONSTS } from '../../src/params/wgsl-consts.js';
 import { readFileSync } from 'node:fs';
@@ -18,7 +19,6 @@ import { NTT_RADICES, NTT_STAGED_RADICES, NTT_TABLE_RADICES, nttWgsl } from '../
 const TW = twiddleTable();
 /** The butterflies' ω_32^e in Montgomery form: the WGSL constants the kernel multiplies by. */
 const ROOTS_32 = WGSL_PARAM_CONSTS.BB_ROOTS_32 as readonly number[];
-const rev = (x: number, bits: number) => (bits === 0 ? 0 : parseInt(x.toString(2).padStart(bits, '0').split('').reverse().join(''), 2));
 
 const TABLES = new Map<string, Uint32Array>();
 function tableOf(p: NttPass, split: boolean): Uint32Array {
@@ -58,7 +58,7 @@ function threadValues(p: NttPass, src: Uint32Array, w: number, t: number, source
       v[b + i + half] = montMul(bbSub(a, c), ROOTS_32[i * (NTT_MAX_RADIX / (2 * half))]);
     }
   }
-  return v.map((_, s) => v[rev(s, logR)]);
+  return v.map((_, s) => v[ntt.reverseBits(s, logR)]);
 }
 
 /** One pass over all threads, as `ntt_pass_r${R}` (or `_table`) does it. */
@@ -67,16 +67,7 @@ function runPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: 
   for (let t = 0; t < m * w; t++) {
     const col = t % w, j = Math.floor(t / w), k = j % p.ns;
     const V = threadValues(p, src, w, t, source);
-    for (let s = 0; s < R; s++) {
-      let dest = (j - k) * R + k + s * p.ns;
-      let val = V[s];
-      if (p.flags & NTT_FLAG_LAST) {
-        if (p.flags & NTT_FLAG_INVERSE) dest = (p.n - dest) % p.n;
-        if (p.flags & NTT_FLAG_SCALE) val = montMul(val, montMul(sc![dest % 2 ** NTT_TW_LO_BITS], sc![2 ** NTT_TW_LO_BITS + Math.floor(dest / 2 ** NTT_TW_LO_BITS)]));
-        if (p.flags & NTT_FLAG_BITREV) dest = rev(dest, p.logN);
-      }
-      dst[dest * w + col] = val;
-    }
+    for (let s = 0; s < R; s++) storeOutput(p, dst, w, col, (j - k) * R + k, s, V[s], sc);
   }
 }
 

@@ -5,33 +5,21 @@
 // (their own index maths is checked in ntt-plan.test.ts).
 import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
-import { bbAdd, bbInv, bbMul, bbPow, montMul } from '../../src/ref/babybear.js';
+import { bbAdd, bbInv, bbMul, bbPow } from '../../src/ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, foldPadding, NTT_TW_LO_BITS, NTT_TWO_LEVEL_RADICES, passSplitTable, passTwiddleTable,
+  NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES, passSplitTable, passTwiddleTable,
   planTransform, scaleTable, splitBits, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
 import { twoLevelGroupsFor } from '../../src/kernels/ntt-spec.js';
 import { nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 import { SplitMix64 } from '../support/splitmix.js';
-
-const rev = (x: number, bits: number) => (bits === 0 ? 0 : parseInt(x.toString(2).padStart(bits, '0').split('').reverse().join(''), 2));
+import { storeOutput } from '../support/ntt-store.js';
 
 /** DFT_R of v (V[s] = Σ v[r]·ω_R^(r·s)): what the generated radix-R butterflies compute. */
 function dftR(v: number[]): number[] {
   const R = v.length, w = twoAdicGenerator(Math.log2(R));
   return v.map((_, s) => v.reduce((acc, x, r) => bbAdd(acc, bbMul(x, bbPow(w, r * s))), 0));
-}
-
-/** Output s of a pass's group (j, k) with the last pass's index mapping and scale, as ntt_store does it. */
-function store(p: NttPass, dst: Uint32Array, w: number, col: number, base: number, s: number, val: number, sc: Uint32Array | null): void {
-  let dest = base + s * p.ns;
-  if (p.flags & NTT_FLAG_LAST) {
-    if (p.flags & NTT_FLAG_INVERSE) dest = (p.n - dest) % p.n;
-    if (p.flags & NTT_FLAG_SCALE) val = montMul(val, montMul(sc![dest % 2 ** NTT_TW_LO_BITS], sc![2 ** NTT_TW_LO_BITS + Math.floor(dest / 2 ** NTT_TW_LO_BITS)]));
-    if (p.flags & NTT_FLAG_BITREV) dest = rev(dest, p.logN);
-  }
-  dst[dest * w + col] = val;
 }
 
 /** Row `row` of column `col` as ntt_load reads it: input row row >> 1 in a folded pass (NTT_FLAG_HALF), 0 past inRows. */
@@ -46,7 +34,7 @@ function runRegisterPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
   for (let t = 0; t < m * w; t++) {
     const col = t % w, j = Math.floor(t / w), k = j % p.ns;
     const v = Array.from({ length: R }, (_, r) => bbMul(load(p, src, w, j + r * m, col), bbPow(wr, k * r)));
-    dftR(v).forEach((x, s) => store(p, dst, w, col, (j - k) * R + k, s, x, sc));
+    dftR(v).forEach((x, s) => storeOutput(p, dst, w, col, (j - k) * R + k, s, x, sc));
   }
 }
 
@@ -91,7 +79,7 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
         return jp > 0 && r2 > 0 ? bbMul(x, inner[(r2 - 1) * R + jp]) : x;
       });
       dftR(v).forEach((x, s2) => {
-        if (!staged) return store(p, dst, w, col, (j - k) * T + k, jp + s2 * R, x, sc);
+        if (!staged) return storeOutput(p, dst, w, col, (j - k) * T + k, jp + s2 * R, x, sc);
         const word = tile2Out(jp + s2 * R, L, lane);
         if (out[word] !== -1) throw new Error(`R ${R} L ${L}: output tile word ${word} written twice`);
         out[word] = x;

@@ -1000,8 +1000,7 @@ fn ntt_pass_r2_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
   let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
   let lq = 1u * sl; let hb = 2u * lq; let hq = hb + 1u * sh;
-  { let il = 0u * sl + kl; let ih = 0u * sh + kh;
-    v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 0u * sl + kl; let ih = 0u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
   let base = (j - k) * 2u + k;
   ntt_store(base, 0u, col, v0);
@@ -1023,12 +1022,9 @@ fn ntt_pass_r4_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
   let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
   let lq = 3u * sl; let hb = 2u * lq; let hq = hb + 3u * sh;
-  { let il = 0u * sl + kl; let ih = 0u * sh + kh;
-    v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 1u * sl + kl; let ih = 1u * sh + kh;
-    v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 2u * sl + kl; let ih = 2u * sh + kh;
-    v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 0u * sl + kl; let ih = 0u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
   { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
   { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
@@ -1060,20 +1056,13 @@ fn ntt_pass_r8_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
   let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
   let lq = 7u * sl; let hb = 2u * lq; let hq = hb + 7u * sh;
-  { let il = 0u * sl + kl; let ih = 0u * sh + kh;
-    v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 1u * sl + kl; let ih = 1u * sh + kh;
-    v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 2u * sl + kl; let ih = 2u * sh + kh;
-    v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 3u * sl + kl; let ih = 3u * sh + kh;
-    v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 4u * sl + kl; let ih = 4u * sh + kh;
-    v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 5u * sl + kl; let ih = 5u * sh + kh;
-    v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 6u * sl + kl; let ih = 6u * sh + kh;
-    v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 0u * sl + kl; let ih = 0u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 3u * sl + kl; let ih = 3u * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 4u * sl + kl; let ih = 4u * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 5u * sl + kl; let ih = 5u * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 6u * sl + kl; let ih = 6u * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
   const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
   const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
@@ -1127,36 +1116,21 @@ fn ntt_pass_r16_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
   let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
   let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
   let lq = 15u * sl; let hb = 2u * lq; let hq = hb + 15u * sh;
-  { let il = 0u * sl + kl; let ih = 0u * sh + kh;
-    v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 1u * sl + kl; let ih = 1u * sh + kh;
-    v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 2u * sl + kl; let ih = 2u * sh + kh;
-    v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 3u * sl + kl; let ih = 3u * sh + kh;
-    v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 4u * sl + kl; let ih = 4u * sh + kh;
-    v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 5u * sl + kl; let ih = 5u * sh + kh;
-    v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 6u * sl + kl; let ih = 6u * sh + kh;
-    v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 7u * sl + kl; let ih = 7u * sh + kh;
-    v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 8u * sl + kl; let ih = 8u * sh + kh;
-    v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 9u * sl + kl; let ih = 9u * sh + kh;
-    v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 10u * sl + kl; let ih = 10u * sh + kh;
-    v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 11u * sl + kl; let ih = 11u * sh + kh;
-    v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 12u * sl + kl; let ih = 12u * sh + kh;
-    v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 13u * sl + kl; let ih = 13u * sh + kh;
-    v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 14u * sl + kl; let ih = 14u * sh + kh;
-    v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 0u * sl + kl; let ih = 0u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 3u * sl + kl; let ih = 3u * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 4u * sl + kl; let ih = 4u * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 5u * sl + kl; let ih = 5u * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 6u * sl + kl; let ih = 6u * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 7u * sl + kl; let ih = 7u * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 8u * sl + kl; let ih = 8u * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 9u * sl + kl; let ih = 9u * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 10u * sl + kl; let ih = 10u * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 11u * sl + kl; let ih = 11u * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 12u * sl + kl; let ih = 12u * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 13u * sl + kl; let ih = 13u * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 14u * sl + kl; let ih = 14u * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
   const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
   const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
@@ -1258,68 +1232,37 @@ fn ntt_pass_r32_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
   let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
   let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
   let lq = 31u * sl; let hb = 2u * lq; let hq = hb + 31u * sh;
-  { let il = 0u * sl + kl; let ih = 0u * sh + kh;
-    v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 1u * sl + kl; let ih = 1u * sh + kh;
-    v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 2u * sl + kl; let ih = 2u * sh + kh;
-    v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 3u * sl + kl; let ih = 3u * sh + kh;
-    v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 4u * sl + kl; let ih = 4u * sh + kh;
-    v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 5u * sl + kl; let ih = 5u * sh + kh;
-    v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 6u * sl + kl; let ih = 6u * sh + kh;
-    v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 7u * sl + kl; let ih = 7u * sh + kh;
-    v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 8u * sl + kl; let ih = 8u * sh + kh;
-    v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 9u * sl + kl; let ih = 9u * sh + kh;
-    v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 10u * sl + kl; let ih = 10u * sh + kh;
-    v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 11u * sl + kl; let ih = 11u * sh + kh;
-    v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 12u * sl + kl; let ih = 12u * sh + kh;
-    v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 13u * sl + kl; let ih = 13u * sh + kh;
-    v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 14u * sl + kl; let ih = 14u * sh + kh;
-    v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 15u * sl + kl; let ih = 15u * sh + kh;
-    v16 = bb_mul_shoup(bb_mul_shoup(v16, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 16u * sl + kl; let ih = 16u * sh + kh;
-    v17 = bb_mul_shoup(bb_mul_shoup(v17, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 17u * sl + kl; let ih = 17u * sh + kh;
-    v18 = bb_mul_shoup(bb_mul_shoup(v18, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 18u * sl + kl; let ih = 18u * sh + kh;
-    v19 = bb_mul_shoup(bb_mul_shoup(v19, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 19u * sl + kl; let ih = 19u * sh + kh;
-    v20 = bb_mul_shoup(bb_mul_shoup(v20, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 20u * sl + kl; let ih = 20u * sh + kh;
-    v21 = bb_mul_shoup(bb_mul_shoup(v21, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 21u * sl + kl; let ih = 21u * sh + kh;
-    v22 = bb_mul_shoup(bb_mul_shoup(v22, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 22u * sl + kl; let ih = 22u * sh + kh;
-    v23 = bb_mul_shoup(bb_mul_shoup(v23, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 23u * sl + kl; let ih = 23u * sh + kh;
-    v24 = bb_mul_shoup(bb_mul_shoup(v24, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 24u * sl + kl; let ih = 24u * sh + kh;
-    v25 = bb_mul_shoup(bb_mul_shoup(v25, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 25u * sl + kl; let ih = 25u * sh + kh;
-    v26 = bb_mul_shoup(bb_mul_shoup(v26, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 26u * sl + kl; let ih = 26u * sh + kh;
-    v27 = bb_mul_shoup(bb_mul_shoup(v27, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 27u * sl + kl; let ih = 27u * sh + kh;
-    v28 = bb_mul_shoup(bb_mul_shoup(v28, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 28u * sl + kl; let ih = 28u * sh + kh;
-    v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 29u * sl + kl; let ih = 29u * sh + kh;
-    v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 30u * sl + kl; let ih = 30u * sh + kh;
-    v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 0u * sl + kl; let ih = 0u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 3u * sl + kl; let ih = 3u * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 4u * sl + kl; let ih = 4u * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 5u * sl + kl; let ih = 5u * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 6u * sl + kl; let ih = 6u * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 7u * sl + kl; let ih = 7u * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 8u * sl + kl; let ih = 8u * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 9u * sl + kl; let ih = 9u * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 10u * sl + kl; let ih = 10u * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 11u * sl + kl; let ih = 11u * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 12u * sl + kl; let ih = 12u * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 13u * sl + kl; let ih = 13u * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 14u * sl + kl; let ih = 14u * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 15u * sl + kl; let ih = 15u * sh + kh; v16 = bb_mul_shoup(bb_mul_shoup(v16, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 16u * sl + kl; let ih = 16u * sh + kh; v17 = bb_mul_shoup(bb_mul_shoup(v17, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 17u * sl + kl; let ih = 17u * sh + kh; v18 = bb_mul_shoup(bb_mul_shoup(v18, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 18u * sl + kl; let ih = 18u * sh + kh; v19 = bb_mul_shoup(bb_mul_shoup(v19, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 19u * sl + kl; let ih = 19u * sh + kh; v20 = bb_mul_shoup(bb_mul_shoup(v20, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 20u * sl + kl; let ih = 20u * sh + kh; v21 = bb_mul_shoup(bb_mul_shoup(v21, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 21u * sl + kl; let ih = 21u * sh + kh; v22 = bb_mul_shoup(bb_mul_shoup(v22, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 22u * sl + kl; let ih = 22u * sh + kh; v23 = bb_mul_shoup(bb_mul_shoup(v23, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 23u * sl + kl; let ih = 23u * sh + kh; v24 = bb_mul_shoup(bb_mul_shoup(v24, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 24u * sl + kl; let ih = 24u * sh + kh; v25 = bb_mul_shoup(bb_mul_shoup(v25, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 25u * sl + kl; let ih = 25u * sh + kh; v26 = bb_mul_shoup(bb_mul_shoup(v26, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 26u * sl + kl; let ih = 26u * sh + kh; v27 = bb_mul_shoup(bb_mul_shoup(v27, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 27u * sl + kl; let ih = 27u * sh + kh; v28 = bb_mul_shoup(bb_mul_shoup(v28, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 28u * sl + kl; let ih = 28u * sh + kh; v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 29u * sl + kl; let ih = 29u * sh + kh; v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 30u * sl + kl; let ih = 30u * sh + kh; v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
   const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
   const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
