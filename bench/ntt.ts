@@ -182,6 +182,7 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   wg128: { workgroup: 128 },
   registers: { twoLevel: 0 },
   nofold: { foldPadding: false },
+  noscalefold: { foldScale: false },
   twolevel10: { twoLevel: 10 },
   twolevel6: { twoLevel: 6 },
   groups8: { twoLevelGroups: 8 },

@@ -37,14 +37,14 @@ const MAX_RADIX = 32;
 
 /**
  * Split-table twiddles (ntt-plan.ts passSplitTable for a pass of `radix`, bound at `tw`, Shoup):
- * the per-thread offsets, then per value ω^(k·r) = lo[r − 1, kl] · hi[r − 1, kh] with `row` the
- * WGSL expression for r − 1. Register and two-level passes emit the same code through these.
+ * the per-thread offsets, then per value ω^(k·r) = lo[r, kl] · hi[r, kh] with `row` the WGSL
+ * expression for r (ntt-plan.ts splitTwiddle). Register and two-level passes emit the same code through these.
  */
 function splitPrologue(radix: number, ind: string): string[] {
   return [
     `${ind}let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;`,
     `${ind}let kl = k & (sl - 1u); let kh = k >> prm.split_bits;`,
-    `${ind}let lq = ${radix - 1}u * sl; let hb = 2u * lq; let hq = hb + ${radix - 1}u * sh;`,
+    `${ind}let lq = ${radix}u * sl; let hb = 2u * lq; let hq = hb + ${radix}u * sh;`,
   ];
 }
 
@@ -72,6 +72,8 @@ const HEADER = `// ntt_stockham.gen.wgsl: Stockham radix-R passes (R = 1..32, on
 // come precomputed from \`sc\` (entry (r − 1)·Ns + k; sc holds no scale table before the last pass).
 // With splitTables (off by default), any other pass with twiddles (the last, or Ns·R past NTT_TABLE_MAX) runs ntt_pass_rR_split
 // when multiplies are Shoup: two factors from a split table bound at \`tw\` (ntt-plan.ts passSplitTable).
+// An lde's idft last two-level pass may carry its scale in that split table instead of the store
+// (NTT_FLAG_FOLDED_SCALE, no NTT_FLAG_SCALE; ntt-spec.ts ldeScaleFold).
 
 struct NttParams {
   n: u32,        // rows of this transform
@@ -181,7 +183,7 @@ function butterflies(R: number, twiddles: 'none' | 'running' | 'table' | 'split'
   if (R === 1) return L;
   if (twiddles === 'split') {
     L.push(...splitPrologue(R, ind));
-    for (let r = 1; r < R; r++) L.push(`${ind}${splitMul(`v${r}`, `${r - 1}u`)}`);
+    for (let r = 1; r < R; r++) L.push(`${ind}${splitMul(`v${r}`, `${r}u`)}`);
   }
   if (twiddles === 'table') {
     L.push(`${ind}let tq = ${R - 1}u * prm.ns;`);
@@ -360,11 +362,17 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
     for (let r1 = 1; r1 < R; r1++) L.push(`    v${r1} = ntt_table_mul(v${r1}, (jp + ${r1 * R - 1}u) * prm.ns + k, tq);`);
   }
   if (tw === 'split') {
+    // With NTT_FLAG_FOLDED_SCALE the table also carries an lde's scale (ntt-plan.ts SplitScale):
+    // row 0 multiplies too, and group 0 takes the table's last two words (g^−Ns) on top.
+    L.push(`    let folded = (prm.flags & NTT_FLAG_FOLDED_SCALE) != 0u;`);
     L.push(...splitPrologue(T, '    '));
     for (let r1 = 0; r1 < R; r1++) {
-      const row = r1 === 0 ? '(jp - 1u)' : `(jp + ${r1 * R - 1}u)`; // r − 1 for r = jp + r1·R
-      L.push(`    ${r1 === 0 ? 'if (jp != 0u) ' : ''}${splitMul(`v${r1}`, row)}`);
+      L.push(`    ${r1 === 0 ? 'if (jp != 0u || folded) ' : ''}${splitMul(`v${r1}`, `(jp + ${r1 * R}u)`)}`);
     }
+    L.push(`    if (folded && k == 0u) {`);
+    L.push(`      let fi = hq + ${T}u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];`);
+    L.push(`      ${Array.from({ length: R }, (_, r) => `v${r} = bb_mul_shoup(v${r}, fw, fq);`).join(' ')}`);
+    L.push(`    }`);
   }
   L.push(`    {`);
   L.push(...butterflies(R, 'none', '      '));

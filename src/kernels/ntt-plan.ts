@@ -17,7 +17,7 @@
  * @module
  */
 import { BB_TWO_ADICITY, bbShoupQuotient } from '../params/babybear.js';
-import { bbMul, bbPow, toMonty } from '../ref/babybear.js';
+import { bbInv, bbMul, bbPow, toMonty } from '../ref/babybear.js';
 import { twoAdicGenerator } from '../ref/ntt.js';
 
 /** Largest radix: 32 values per thread fit in registers. */
@@ -39,6 +39,8 @@ export const NTT_FLAG_INVERSE = 2; // dest = (n − idx) mod n: idft = reversed 
 export const NTT_FLAG_BITREV = 4; // dest = bitrev(dest): bit-reversed row order, fused into the store
 export const NTT_FLAG_SCALE = 8; // out = V · c · g^dest from the scale table
 export const NTT_FLAG_HALF = 16; // load row ρ from input row ρ >> 1: a zero-padded radix-2 first pass, folded in (foldPadding)
+/** An lde's idft last pass whose split table carries the scale (passSplitTable with a SplitScale): row 0 multiplies too, group 0 also by g^−Ns. */
+export const NTT_FLAG_FOLDED_SCALE = 32;
 
 export interface NttPass {
   radix: number;
@@ -270,32 +272,61 @@ export function splitBits(ns: number): number {
 }
 
 /**
+ * The scale an lde folds into its tables instead of multiplying each idft output by c·g^i
+ * (ntt-spec.ts ldeScaleFold): c = 1/h and the coset shift g. Coefficient i = a + q·Ns, a < Ns
+ * (Ns of the idft's last pass): c·g^a goes into that pass's split table as a per-group factor,
+ * g^(Ns·q) into the dft's first-pass table as a per-row factor (passTwiddleTable's rowFactor).
+ */
+export interface SplitScale { c: number; g: number }
+
+/**
  * Twiddles of a pass too large for one table, as two small ones: ω^(k·r) = ω^(kl·r) · ω^(kh·2^h·r)
  * with k = kh·2^h + kl, h = splitBits(Ns), ω = ω_{Ns·R}. Layout (L = 2^h, H = Ns / L, plain values
- * each followed by their Shoup quotients): lo[(r − 1)·L + kl], quotients at + (R − 1)·L; then from
- * 2(R − 1)·L, hi[(r − 1)·H + kh], quotients at + (R − 1)·H. 2^24 and 2^25's last pass (Ns = 2^20,
- * R = 16 or 32): 2 · 2 · 31 · 1024 words = 248 KiB, so two Shoup multiplies from cached tables
- * replace a Montgomery running product and a Montgomery multiply. Measured 2.3% slower than
- * that on the H100, so only NttSpec.splitTables uses it.
+ * each followed by their Shoup quotients): lo[r·L + kl] for 0 ≤ r < R, quotients at + R·L; then from
+ * 2R·L, hi[r·H + kh], quotients at + R·H; then two words (the group-0 fix below and its quotient).
+ * Row 0 is ones unless scaled. 2^24's last two-level pass (Ns = 2^16, R = 256): 2 · 2 · 256 · 256
+ * words = 1 MiB, read from L2.
+ *
+ * With `scale` (an lde's idft last pass, NTT_FLAG_FOLDED_SCALE) the pass's outputs in group k are
+ * coefficients i ≡ (Ns − k) mod Ns, so the group's inputs also take c·g^(Ns − k) = [g^−kl] · [c·g^Ns·g^−kh·L],
+ * one factor in each half (row 0 included), with no multiply of its own. Group 0 wants c, not
+ * c·g^Ns: the last two words hold g^−Ns for it.
  */
-export function passSplitTable(ns: number, radix: number): Uint32Array {
+export function passSplitTable(ns: number, radix: number, scale?: SplitScale): Uint32Array {
   const h = splitBits(ns), L = 2 ** h, H = ns / L;
   const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)));
-  const t = new Uint32Array(2 * (radix - 1) * (L + H));
-  const fill = (base: number, count: number, step: number) => {
-    const q = (radix - 1) * count;
+  const t = new Uint32Array(2 * radix * (L + H) + 2);
+  const gInv = scale ? bbInv(scale.g) : 1;
+  // entry (r, k) = ω^(k·step·r) · first · ratio^k
+  const fill = (base: number, count: number, step: number, first: number, ratio: number) => {
+    const q = radix * count;
     const wStep = bbPow(w, step);
-    for (let r = 1; r < radix; r++) {
-      const wr = bbPow(wStep, r);
-      for (let k = 0, x = 1; k < count; k++, x = bbMul(x, wr)) {
-        t[base + (r - 1) * count + k] = x;
-        t[base + q + (r - 1) * count + k] = bbShoupQuotient(x);
+    for (let r = 0; r < radix; r++) {
+      const wr = bbMul(bbPow(wStep, r), ratio);
+      for (let k = 0, x = first; k < count; k++, x = bbMul(x, wr)) {
+        t[base + r * count + k] = x;
+        t[base + q + r * count + k] = bbShoupQuotient(x);
       }
     }
   };
-  fill(0, L, 1);
-  fill(2 * (radix - 1) * L, H, L);
+  fill(0, L, 1, 1, gInv);
+  fill(2 * radix * L, H, L, scale ? bbMul(scale.c, bbPow(scale.g, ns)) : 1, bbPow(gInv, L));
+  const fix = scale ? bbPow(gInv, ns) : 1;
+  t[2 * radix * (L + H)] = fix;
+  t[2 * radix * (L + H) + 1] = bbShoupQuotient(fix);
   return t;
+}
+
+/** Twiddle (plain value) of group k, row r from a split table, as the kernels index it (splitMul in scripts/gen-ntt-wgsl.ts). */
+export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number): number {
+  const h = splitBits(ns), L = 2 ** h, H = ns / L;
+  return bbMul(t[r * L + (k % L)], t[2 * radix * L + r * H + Math.floor(k / L)]);
+}
+
+/** The group-0 fix of a scaled split table (passSplitTable): g^−Ns, plain. */
+export function splitFix(t: Uint32Array, ns: number, radix: number): number {
+  const h = splitBits(ns), L = 2 ** h;
+  return t[2 * radix * (L + ns / L)];
 }
 
 /**
@@ -303,17 +334,18 @@ export function passSplitTable(ns: number, radix: number): Uint32Array {
  * (consecutive k, i.e. consecutive threads, read consecutive words), in Montgomery form; with
  * `shoup`, plain values and then, (R − 1)·Ns words on, their Shoup quotients (bbShoupQuotient).
  * Ns·R multiplies on the CPU, once per (Ns, R, form) and device (src/kernels/ntt.ts caches it).
+ * `rowFactor` f multiplies row r by f^r too: an lde's dft first pass takes its scale's g^(Ns·q) so (SplitScale).
  */
-export function passTwiddleTable(ns: number, radix: number, shoup = false): Uint32Array {
+export function passTwiddleTable(ns: number, radix: number, shoup = false, rowFactor = 1): Uint32Array {
   const size = ns * radix;
   const w = twoAdicGenerator(Math.round(Math.log2(size)));
   const pow = new Uint32Array(size);
   for (let e = 0, x = 1; e < size; e++, x = bbMul(x, w)) pow[e] = x;
   const half = (radix - 1) * ns;
   const t = new Uint32Array(shoup ? 2 * half : half);
-  for (let r = 1; r < radix; r++) {
+  for (let r = 1, f = rowFactor; r < radix; r++, f = bbMul(f, rowFactor)) {
     for (let k = 0; k < ns; k++) {
-      const x = pow[k * r], i = (r - 1) * ns + k;
+      const x = bbMul(pow[k * r], f), i = (r - 1) * ns + k;
       if (!shoup) t[i] = toMonty(x);
       else { t[i] = x; t[half + i] = bbShoupQuotient(x); }
     }

@@ -7,10 +7,10 @@
  * @module
  */
 import type { GpuContext } from '../gpu/context.js';
-import { bbInv } from '../ref/babybear.js';
+import { bbInv, bbPow } from '../ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
-  tableQualifies, twoLevelGroups, NTT_STAGE_WORDS, type NttPass,
+  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
+  tableQualifies, twoLevelGroups, NTT_STAGE_WORDS, type NttPass, type SplitScale,
 } from './ntt-plan.js';
 
 /** 256 threads per workgroup: on the H100 the 2^24 -> 2^25 encode took 4.72 ms at 256, 6.03 ms at 128, 4.85 ms at 64 (bench/RESULTS.md). */
@@ -86,6 +86,12 @@ export interface NttSpec {
   twoLevel?: number;
   /** Most groups per two-level workgroup (twoLevelGroups; default twoLevelGroupsFor): a bench knob. */
   twoLevelGroups?: number;
+  /**
+   * lde with two-level passes: carry the scale c·g^i in the twiddle tables of the idft's last pass
+   * and the dft's first instead of two multiplies per value in the idft's store (ldeScaleFold).
+   * Default FOLD_SCALE.
+   */
+  foldScale?: boolean;
 }
 
 /**
@@ -119,6 +125,9 @@ export const FUSE_LDE = true;
  * (NttSpec.foldPadding). H100 alternating A/B at 2^24 -> 2^25 x1 in bench/RESULTS.md.
  */
 export const FOLD_PADDING = true;
+
+/** Whether an lde folds its scale into its tables by default where it can (NttSpec.foldScale, ldeScaleFold). */
+export const FOLD_SCALE = true;
 
 /** Whether last passes read split tables by default (NttSpec.splitTables). */
 export const SPLIT_TABLES = false;
@@ -227,3 +236,38 @@ export function fusedLdePass(ctx: GpuContext, spec: NttSpec, passes: NttPass[]):
   return i;
 }
 
+
+/** How an lde carries its scale in its tables (ldeScaleFold): which pass, and the two tables' factors. */
+export interface LdeScaleFold {
+  /** Index of the idft's last pass; the dft's first pass is the next. */
+  index: number;
+  /** The idft's last pass's split table scale (passSplitTable). */
+  split: SplitScale;
+  /** The dft's first pass table's row factor g^Ns (passTwiddleTable). */
+  rowFactor: number;
+}
+
+/**
+ * Whether an lde carries its scale c·g^i (c = 1/h, g the shift, i the coefficient) in its twiddle
+ * tables instead of two Montgomery multiplies per value in the idft's last store. It can when the
+ * idft ends with a two-level split pass of radix T (Ns = h/T: its group k writes the coefficients
+ * i ≡ −k mod Ns) and the dft starts with a folded two-level table pass of the same radix at Ns = 2
+ * (its row r reads coefficient a + r·h/T): then i = a + q·Ns splits into c·g^a, a factor per idft
+ * group (in its split table, NTT_FLAG_FOLDED_SCALE), and (g^Ns)^q, a factor per dft row (in that
+ * pass's table). The 2^24 -> 2^25 lde at widths ≤ 8 has this layout. Returns null otherwise, and
+ * `passes` with the idft's last pass reflagged (FOLDED_SCALE instead of SCALE) when it applies.
+ */
+export function ldeScaleFold(spec: NttSpec, passes: NttPass[], sources: TwiddleSource[]): { passes: NttPass[]; fold: LdeScaleFold | null } {
+  const none = { passes, fold: null };
+  if (spec.op !== 'lde' || !(spec.foldScale ?? FOLD_SCALE)) return none;
+  const i = passes.findIndex((p) => (p.flags & NTT_FLAG_INVERSE) !== 0);
+  const p = passes[i], q = passes[i + 1];
+  if (!p || !q || p.sub === 0 || q.sub !== p.sub || sources[i] !== 'split' || sources[i + 1] !== 'table') return none;
+  if (q.ns !== 2 || (q.flags & NTT_FLAG_HALF) === 0 || q.n !== 2 * p.n || (p.flags & NTT_FLAG_SCALE) === 0) return none;
+  const g = spec.shift ?? 1;
+  const folded = { ...p, flags: (p.flags & ~NTT_FLAG_SCALE) | NTT_FLAG_FOLDED_SCALE };
+  return {
+    passes: passes.map((x, j) => (j === i ? folded : x)),
+    fold: { index: i, split: { c: bbInv(p.n), g }, rowFactor: bbPow(g, p.ns) },
+  };
+}

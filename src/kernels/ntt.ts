@@ -26,12 +26,12 @@ import { grid2d } from '../gpu/dispatch.js';
 import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
+  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
   passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
 } from './ntt-plan.js';
 import {
-  devicePasses, fusedLdePass, NTT_WG, outputHeight, SHOUP_TWIDDLES, stagedPasses, twiddleSources, twoLevelGroupsFor, workgroupLimits,
-  type NttSpec,
+  devicePasses, fusedLdePass, ldeScaleFold, NTT_WG, outputHeight, SHOUP_TWIDDLES, stagedPasses, twiddleSources, twoLevelGroupsFor, workgroupLimits,
+  type LdeScaleFold, type NttSpec,
 } from './ntt-spec.js';
 
 /**
@@ -103,6 +103,19 @@ function tableFor(ctx: GpuContext, res: NttResources, p: NttPass, kind: 'montgom
   return buf;
 }
 
+/** An lde's tables with its scale folded in (ldeScaleFold): per (pass, c, g), kept with the scale tables. */
+function foldedTableFor(ctx: GpuContext, res: NttResources, p: NttPass, fold: LdeScaleFold, split: boolean): GPUBuffer {
+  const key = `${split ? 'split' : 'rows'} ${p.ns},${p.radix} c${fold.split.c} g${fold.split.g}`;
+  let buf = res.scales.get(key);
+  if (!buf) {
+    if (res.scales.size >= MAX_SCALES) res.scales.clear(); // as in scaleFor
+    const words = split ? passSplitTable(p.ns, p.radix, fold.split) : passTwiddleTable(p.ns, p.radix, true, fold.rowFactor);
+    buf = ctx.constantBuffer(words, GPUBufferUsage.STORAGE, `ntt folded ${key}`);
+    res.scales.set(key, buf);
+  }
+  return buf;
+}
+
 /**
  * Largest matrix (u32 words) one NTT buffer may hold here: one storage binding (we do not yet
  * split a matrix across bindings) and ≤ 2^32 bytes of indices.
@@ -136,10 +149,12 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const w = spec.width;
   const outRows = outputHeight(spec);
   const bytes = outRows * w * 4;
-  const { passes, scale } = devicePasses(ctx, spec);
+  const planned = devicePasses(ctx, spec);
   const wg = spec.workgroup ?? NTT_WG;
-  const staged = stagedPasses(ctx, spec, passes);
-  const sources = twiddleSources(spec, passes, staged);
+  const staged = stagedPasses(ctx, spec, planned.passes);
+  const sources = twiddleSources(spec, planned.passes, staged);
+  const { passes, fold } = ldeScaleFold(spec, planned.passes, sources);
+  const scale = planned.scale;
   const kind = (i: number) => (sources[i] === 'running' || (passes[i].sub > 0 && sources[i] === 'staged') ? '' : `_${sources[i]}`);
   const fused = fusedLdePass(ctx, spec, passes);
   const entry = (p: NttPass, i: number) => (i === fused ? `ntt_lde_fused_r${p.radix}` : p.sub > 0 ? `ntt_pass2_r${p.sub}${kind(i)}` : `ntt_pass_r${p.radix}${kind(i)}`);
@@ -153,7 +168,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
     const g = Math.max(groups[i], 1);
     pipelines.set(key(p, i), await ctx.pipelines.get('ntt_stockham', entry(p, i), {
       NTT_W: w, NTT_WG: wg, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
-      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_SHOUP: shoup ? 1 : 0,
+      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_FOLDED_SCALE, NTT_SHOUP: shoup ? 1 : 0,
       NTT_TG: g, NTT_TL: g * w, NTT_TILE2_WORDS: p.sub > 0 ? g * w * p.radix : 1,
     }, p.sub > 0 ? BINDINGS_TWO : BINDINGS));
   }
@@ -182,8 +197,10 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
         { binding: 1, resource: { buffer: dst, size: dstBytes } },
         // A split pass reads no lo/hi powers, so `tw` is free for its split table; a table pass is
         // never the last, so `sc` is free for its table (tableQualifies).
-        { binding: 2, resource: { buffer: sources[i] === 'split' ? tableFor(ctx, res, p, 'split') : res.tw } },
-        { binding: 3, resource: { buffer: sources[i] === 'table' ? tableFor(ctx, res, p, shoup ? 'shoup' : 'montgomery') : scaleBuf } },
+        // An lde with its scale folded (ldeScaleFold) reads its own tables in these two passes.
+        { binding: 2, resource: { buffer: sources[i] !== 'split' ? res.tw : i === fold?.index ? foldedTableFor(ctx, res, p, fold, true) : tableFor(ctx, res, p, 'split') } },
+        { binding: 3, resource: { buffer: sources[i] !== 'table' ? scaleBuf
+          : fold && i === fold.index + 1 ? foldedTableFor(ctx, res, p, fold, false) : tableFor(ctx, res, p, shoup ? 'shoup' : 'montgomery') } },
         { binding: 4, resource: { buffer: uniformFor(ctx, res, p) } },
       ],
     });

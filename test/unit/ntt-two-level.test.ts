@@ -7,11 +7,11 @@ import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../../src/ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES, passSplitTable, passTwiddleTable,
-  planTransform, scaleTable, splitBits, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
+  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES, passSplitTable, passTwiddleTable,
+  planTransform, scaleTable, splitFix, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
-import { twoLevelGroupsFor } from '../../src/kernels/ntt-spec.js';
+import { ldeScaleFold, twiddleSources, twoLevelGroupsFor, type LdeScaleFold } from '../../src/kernels/ntt-spec.js';
 import { nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { storeOutput } from '../support/ntt-store.js';
@@ -43,16 +43,19 @@ function runRegisterPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
  * (lid = j'·L + lane) load, pre-twiddle (pass table or split table, by the host's choice) and write
  * the tile; then the second half's threads read it, multiply by the inner table and store.
  */
-function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null, G: number): void {
+function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null, G: number,
+  own: Uint32Array | null = null): void {
   const R = p.sub, logR = Math.log2(R), T = R * R, m = p.n / T, L = G * w;
-  const table = p.ns > 1 && tableQualifies(p) ? passTwiddleTable(p.ns, T, true) : null;
-  const split = p.ns > 1 && !table ? passSplitTable(p.ns, T) : null;
+  // `own`: the pass's table when the host binds its own (an lde's scale folded in: ldeScaleFold).
+  const table = p.ns > 1 && tableQualifies(p) ? own ?? passTwiddleTable(p.ns, T, true) : null;
+  const split = p.ns > 1 && !table ? own ?? passSplitTable(p.ns, T) : null;
+  const folded = (p.flags & NTT_FLAG_FOLDED_SCALE) !== 0;
   const inner = passTwiddleTable(R, R, true);
   const tile = new Int32Array(L * T);
   const twiddle = (k: number, r: number): number => {
     if (table) return table[(r - 1) * p.ns + k];
-    const h = splitBits(p.ns), sl = 2 ** h, sh = p.ns / sl, kl = k % sl, kh = Math.floor(k / sl), hb = 2 * (T - 1) * sl;
-    return bbMul(split![(r - 1) * sl + kl], split![hb + (r - 1) * sh + kh]);
+    const x = splitTwiddle(split!, p.ns, T, k, r);
+    return folded && k === 0 ? bbMul(x, splitFix(split!, p.ns, T)) : x;
   };
   for (let g0 = 0; g0 < m; g0 += G) {
     tile.fill(-1);
@@ -61,7 +64,7 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
       const v = Array.from({ length: R }, (_, r1) => {
         const r = jp + r1 * R;
         const x = load(p, src, w, j + r * m, col);
-        return p.ns > 1 && r > 0 ? bbMul(x, twiddle(k, r)) : x;
+        return p.ns > 1 && (r > 0 || folded) ? bbMul(x, twiddle(k, r)) : x;
       });
       dftR(v).forEach((x, s1) => {
         const word = tile2Word(jp * R + s1, logR, L, lane);
@@ -96,14 +99,17 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
 
 const LIMITS = { threads: 256, tileBytes: 16384 };
 
-function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null): Uint32Array {
+/** Run `passes`; with `fold` (ldeScaleFold) its two passes read the tables the host builds for it. */
+function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null, fold: LdeScaleFold | null = null): Uint32Array {
   let src = input;
-  for (const p of passes) {
+  passes.forEach((p, i) => {
     const dst = new Uint32Array(p.n * w);
-    if (p.sub > 0) runTwoLevelPass(p, src, dst, w, sc, twoLevelGroups(p.sub, w, p.n / p.radix, LIMITS));
+    const own = fold?.index === i ? passSplitTable(p.ns, p.radix, fold.split)
+      : fold && i === fold.index + 1 ? passTwiddleTable(p.ns, p.radix, true, fold.rowFactor) : null;
+    if (p.sub > 0) runTwoLevelPass(p, src, dst, w, sc, twoLevelGroups(p.sub, w, p.n / p.radix, LIMITS), own);
     else runRegisterPass(p, src, dst, w, sc);
     src = dst;
-  }
+  });
   return src;
 }
 
@@ -175,6 +181,12 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
       expect(foldPadding(enc).length).toBe(enc.length - padded(enc));
       expect(runPlan(foldPadding(lde), x, w, scaleTable(bbInv(n), 31, n))).toEqual(ntt.cosetLde(x, w, 1, 31));
       expect(runPlan(foldPadding(enc), x, w, null)).toEqual(ntt.encode(x, w, 1));
+      // ...and with the lde's scale carried in the tables of its idft's last and its dft's first pass, where the layout allows.
+      const spec = { op: 'lde' as const, height: n, width: w, addedBits: 1, shift: 31 };
+      const folded = foldPadding(lde);
+      const { passes, fold } = ldeScaleFold(spec, folded, twiddleSources(spec, folded, folded.map(() => false)));
+      expect(fold !== null).toBe(logN % tileLog === 0 && logN > tileLog); // the idft ends, the dft starts (after its folded radix 2) with a two-level pass
+      if (fold) expect(runPlan(passes, x, w, null, fold)).toEqual(ntt.cosetLde(x, w, 1, 31));
     });
   }
 });

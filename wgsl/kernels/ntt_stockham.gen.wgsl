@@ -18,6 +18,8 @@
 // come precomputed from `sc` (entry (r − 1)·Ns + k; sc holds no scale table before the last pass).
 // With splitTables (off by default), any other pass with twiddles (the last, or Ns·R past NTT_TABLE_MAX) runs ntt_pass_rR_split
 // when multiplies are Shoup: two factors from a split table bound at `tw` (ntt-plan.ts passSplitTable).
+// An lde's idft last two-level pass may carry its scale in that split table instead of the store
+// (NTT_FLAG_FOLDED_SCALE, no NTT_FLAG_SCALE; ntt-spec.ts ldeScaleFold).
 
 struct NttParams {
   n: u32,        // rows of this transform
@@ -999,8 +1001,8 @@ fn ntt_pass_r2_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   var v1 = ntt_load(j + 1u * m, col);
   let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
   let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
-  let lq = 1u * sl; let hb = 2u * lq; let hq = hb + 1u * sh;
-  { let il = 0u * sl + kl; let ih = 0u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  let lq = 2u * sl; let hb = 2u * lq; let hq = hb + 2u * sh;
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
   let base = (j - k) * 2u + k;
   ntt_store(base, 0u, col, v0);
@@ -1021,10 +1023,10 @@ fn ntt_pass_r4_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   var v3 = ntt_load(j + 3u * m, col);
   let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
   let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
-  let lq = 3u * sl; let hb = 2u * lq; let hq = hb + 3u * sh;
-  { let il = 0u * sl + kl; let ih = 0u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  let lq = 4u * sl; let hb = 2u * lq; let hq = hb + 4u * sh;
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 3u * sl + kl; let ih = 3u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
   { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
   { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
@@ -1055,14 +1057,14 @@ fn ntt_pass_r8_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   var v7 = ntt_load(j + 7u * m, col);
   let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
   let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
-  let lq = 7u * sl; let hb = 2u * lq; let hq = hb + 7u * sh;
-  { let il = 0u * sl + kl; let ih = 0u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 3u * sl + kl; let ih = 3u * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 4u * sl + kl; let ih = 4u * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 5u * sl + kl; let ih = 5u * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 6u * sl + kl; let ih = 6u * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  let lq = 8u * sl; let hb = 2u * lq; let hq = hb + 8u * sh;
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 3u * sl + kl; let ih = 3u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 4u * sl + kl; let ih = 4u * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 5u * sl + kl; let ih = 5u * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 6u * sl + kl; let ih = 6u * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 7u * sl + kl; let ih = 7u * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
   const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
   const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
@@ -1115,22 +1117,22 @@ fn ntt_pass_r16_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
   var v15 = ntt_load(j + 15u * m, col);
   let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
   let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
-  let lq = 15u * sl; let hb = 2u * lq; let hq = hb + 15u * sh;
-  { let il = 0u * sl + kl; let ih = 0u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 3u * sl + kl; let ih = 3u * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 4u * sl + kl; let ih = 4u * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 5u * sl + kl; let ih = 5u * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 6u * sl + kl; let ih = 6u * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 7u * sl + kl; let ih = 7u * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 8u * sl + kl; let ih = 8u * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 9u * sl + kl; let ih = 9u * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 10u * sl + kl; let ih = 10u * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 11u * sl + kl; let ih = 11u * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 12u * sl + kl; let ih = 12u * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 13u * sl + kl; let ih = 13u * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 14u * sl + kl; let ih = 14u * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  let lq = 16u * sl; let hb = 2u * lq; let hq = hb + 16u * sh;
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 3u * sl + kl; let ih = 3u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 4u * sl + kl; let ih = 4u * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 5u * sl + kl; let ih = 5u * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 6u * sl + kl; let ih = 6u * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 7u * sl + kl; let ih = 7u * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 8u * sl + kl; let ih = 8u * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 9u * sl + kl; let ih = 9u * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 10u * sl + kl; let ih = 10u * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 11u * sl + kl; let ih = 11u * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 12u * sl + kl; let ih = 12u * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 13u * sl + kl; let ih = 13u * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 14u * sl + kl; let ih = 14u * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 15u * sl + kl; let ih = 15u * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
   const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
   const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
@@ -1231,38 +1233,38 @@ fn ntt_pass_r32_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
   var v31 = ntt_load(j + 31u * m, col);
   let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
   let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
-  let lq = 31u * sl; let hb = 2u * lq; let hq = hb + 31u * sh;
-  { let il = 0u * sl + kl; let ih = 0u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 3u * sl + kl; let ih = 3u * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 4u * sl + kl; let ih = 4u * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 5u * sl + kl; let ih = 5u * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 6u * sl + kl; let ih = 6u * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 7u * sl + kl; let ih = 7u * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 8u * sl + kl; let ih = 8u * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 9u * sl + kl; let ih = 9u * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 10u * sl + kl; let ih = 10u * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 11u * sl + kl; let ih = 11u * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 12u * sl + kl; let ih = 12u * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 13u * sl + kl; let ih = 13u * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 14u * sl + kl; let ih = 14u * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 15u * sl + kl; let ih = 15u * sh + kh; v16 = bb_mul_shoup(bb_mul_shoup(v16, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 16u * sl + kl; let ih = 16u * sh + kh; v17 = bb_mul_shoup(bb_mul_shoup(v17, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 17u * sl + kl; let ih = 17u * sh + kh; v18 = bb_mul_shoup(bb_mul_shoup(v18, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 18u * sl + kl; let ih = 18u * sh + kh; v19 = bb_mul_shoup(bb_mul_shoup(v19, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 19u * sl + kl; let ih = 19u * sh + kh; v20 = bb_mul_shoup(bb_mul_shoup(v20, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 20u * sl + kl; let ih = 20u * sh + kh; v21 = bb_mul_shoup(bb_mul_shoup(v21, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 21u * sl + kl; let ih = 21u * sh + kh; v22 = bb_mul_shoup(bb_mul_shoup(v22, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 22u * sl + kl; let ih = 22u * sh + kh; v23 = bb_mul_shoup(bb_mul_shoup(v23, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 23u * sl + kl; let ih = 23u * sh + kh; v24 = bb_mul_shoup(bb_mul_shoup(v24, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 24u * sl + kl; let ih = 24u * sh + kh; v25 = bb_mul_shoup(bb_mul_shoup(v25, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 25u * sl + kl; let ih = 25u * sh + kh; v26 = bb_mul_shoup(bb_mul_shoup(v26, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 26u * sl + kl; let ih = 26u * sh + kh; v27 = bb_mul_shoup(bb_mul_shoup(v27, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 27u * sl + kl; let ih = 27u * sh + kh; v28 = bb_mul_shoup(bb_mul_shoup(v28, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 28u * sl + kl; let ih = 28u * sh + kh; v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 29u * sl + kl; let ih = 29u * sh + kh; v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-  { let il = 30u * sl + kl; let ih = 30u * sh + kh; v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  let lq = 32u * sl; let hb = 2u * lq; let hq = hb + 32u * sh;
+  { let il = 1u * sl + kl; let ih = 1u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 2u * sl + kl; let ih = 2u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 3u * sl + kl; let ih = 3u * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 4u * sl + kl; let ih = 4u * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 5u * sl + kl; let ih = 5u * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 6u * sl + kl; let ih = 6u * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 7u * sl + kl; let ih = 7u * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 8u * sl + kl; let ih = 8u * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 9u * sl + kl; let ih = 9u * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 10u * sl + kl; let ih = 10u * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 11u * sl + kl; let ih = 11u * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 12u * sl + kl; let ih = 12u * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 13u * sl + kl; let ih = 13u * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 14u * sl + kl; let ih = 14u * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 15u * sl + kl; let ih = 15u * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 16u * sl + kl; let ih = 16u * sh + kh; v16 = bb_mul_shoup(bb_mul_shoup(v16, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 17u * sl + kl; let ih = 17u * sh + kh; v17 = bb_mul_shoup(bb_mul_shoup(v17, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 18u * sl + kl; let ih = 18u * sh + kh; v18 = bb_mul_shoup(bb_mul_shoup(v18, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 19u * sl + kl; let ih = 19u * sh + kh; v19 = bb_mul_shoup(bb_mul_shoup(v19, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 20u * sl + kl; let ih = 20u * sh + kh; v20 = bb_mul_shoup(bb_mul_shoup(v20, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 21u * sl + kl; let ih = 21u * sh + kh; v21 = bb_mul_shoup(bb_mul_shoup(v21, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 22u * sl + kl; let ih = 22u * sh + kh; v22 = bb_mul_shoup(bb_mul_shoup(v22, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 23u * sl + kl; let ih = 23u * sh + kh; v23 = bb_mul_shoup(bb_mul_shoup(v23, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 24u * sl + kl; let ih = 24u * sh + kh; v24 = bb_mul_shoup(bb_mul_shoup(v24, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 25u * sl + kl; let ih = 25u * sh + kh; v25 = bb_mul_shoup(bb_mul_shoup(v25, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 26u * sl + kl; let ih = 26u * sh + kh; v26 = bb_mul_shoup(bb_mul_shoup(v26, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 27u * sl + kl; let ih = 27u * sh + kh; v27 = bb_mul_shoup(bb_mul_shoup(v27, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 28u * sl + kl; let ih = 28u * sh + kh; v28 = bb_mul_shoup(bb_mul_shoup(v28, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 29u * sl + kl; let ih = 29u * sh + kh; v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 30u * sl + kl; let ih = 30u * sh + kh; v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+  { let il = 31u * sl + kl; let ih = 31u * sh + kh; v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
   const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
   const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
@@ -2834,13 +2836,18 @@ fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v1 = ntt_load(j + (jp + 4u) * m, col);
     v2 = ntt_load(j + (jp + 8u) * m, col);
     v3 = ntt_load(j + (jp + 12u) * m, col);
+    let folded = (prm.flags & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
     let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
-    let lq = 15u * sl; let hb = 2u * lq; let hq = hb + 15u * sh;
-    if (jp != 0u) { let il = (jp - 1u) * sl + kl; let ih = (jp - 1u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 3u) * sl + kl; let ih = (jp + 3u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 7u) * sl + kl; let ih = (jp + 7u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 11u) * sl + kl; let ih = (jp + 11u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    let lq = 16u * sl; let hb = 2u * lq; let hq = hb + 16u * sh;
+    if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 4u) * sl + kl; let ih = (jp + 4u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 8u) * sl + kl; let ih = (jp + 8u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 12u) * sl + kl; let ih = (jp + 12u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (folded && k == 0u) {
+      let fi = hq + 16u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
+      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq);
+    }
     {
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
       { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
@@ -3173,17 +3180,22 @@ fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v5 = ntt_load(j + (jp + 40u) * m, col);
     v6 = ntt_load(j + (jp + 48u) * m, col);
     v7 = ntt_load(j + (jp + 56u) * m, col);
+    let folded = (prm.flags & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
     let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
-    let lq = 63u * sl; let hb = 2u * lq; let hq = hb + 63u * sh;
-    if (jp != 0u) { let il = (jp - 1u) * sl + kl; let ih = (jp - 1u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 7u) * sl + kl; let ih = (jp + 7u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 15u) * sl + kl; let ih = (jp + 15u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 23u) * sl + kl; let ih = (jp + 23u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 31u) * sl + kl; let ih = (jp + 31u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 39u) * sl + kl; let ih = (jp + 39u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 47u) * sl + kl; let ih = (jp + 47u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 55u) * sl + kl; let ih = (jp + 55u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    let lq = 64u * sl; let hb = 2u * lq; let hq = hb + 64u * sh;
+    if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 8u) * sl + kl; let ih = (jp + 8u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 16u) * sl + kl; let ih = (jp + 16u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 24u) * sl + kl; let ih = (jp + 24u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 32u) * sl + kl; let ih = (jp + 32u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 40u) * sl + kl; let ih = (jp + 40u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 48u) * sl + kl; let ih = (jp + 48u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 56u) * sl + kl; let ih = (jp + 56u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (folded && k == 0u) {
+      let fi = hq + 64u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
+      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq); v4 = bb_mul_shoup(v4, fw, fq); v5 = bb_mul_shoup(v5, fw, fq); v6 = bb_mul_shoup(v6, fw, fq); v7 = bb_mul_shoup(v7, fw, fq);
+    }
     {
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
@@ -3764,25 +3776,30 @@ fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v13 = ntt_load(j + (jp + 208u) * m, col);
     v14 = ntt_load(j + (jp + 224u) * m, col);
     v15 = ntt_load(j + (jp + 240u) * m, col);
+    let folded = (prm.flags & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
     let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
-    let lq = 255u * sl; let hb = 2u * lq; let hq = hb + 255u * sh;
-    if (jp != 0u) { let il = (jp - 1u) * sl + kl; let ih = (jp - 1u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 15u) * sl + kl; let ih = (jp + 15u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 31u) * sl + kl; let ih = (jp + 31u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 47u) * sl + kl; let ih = (jp + 47u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 63u) * sl + kl; let ih = (jp + 63u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 79u) * sl + kl; let ih = (jp + 79u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 95u) * sl + kl; let ih = (jp + 95u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 111u) * sl + kl; let ih = (jp + 111u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 127u) * sl + kl; let ih = (jp + 127u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 143u) * sl + kl; let ih = (jp + 143u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 159u) * sl + kl; let ih = (jp + 159u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 175u) * sl + kl; let ih = (jp + 175u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 191u) * sl + kl; let ih = (jp + 191u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 207u) * sl + kl; let ih = (jp + 207u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 223u) * sl + kl; let ih = (jp + 223u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 239u) * sl + kl; let ih = (jp + 239u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    let lq = 256u * sl; let hb = 2u * lq; let hq = hb + 256u * sh;
+    if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 16u) * sl + kl; let ih = (jp + 16u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 32u) * sl + kl; let ih = (jp + 32u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 48u) * sl + kl; let ih = (jp + 48u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 64u) * sl + kl; let ih = (jp + 64u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 80u) * sl + kl; let ih = (jp + 80u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 96u) * sl + kl; let ih = (jp + 96u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 112u) * sl + kl; let ih = (jp + 112u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 128u) * sl + kl; let ih = (jp + 128u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 144u) * sl + kl; let ih = (jp + 144u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 160u) * sl + kl; let ih = (jp + 160u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 176u) * sl + kl; let ih = (jp + 176u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 192u) * sl + kl; let ih = (jp + 192u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 208u) * sl + kl; let ih = (jp + 208u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 224u) * sl + kl; let ih = (jp + 224u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 240u) * sl + kl; let ih = (jp + 240u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (folded && k == 0u) {
+      let fi = hq + 256u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
+      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq); v4 = bb_mul_shoup(v4, fw, fq); v5 = bb_mul_shoup(v5, fw, fq); v6 = bb_mul_shoup(v6, fw, fq); v7 = bb_mul_shoup(v7, fw, fq); v8 = bb_mul_shoup(v8, fw, fq); v9 = bb_mul_shoup(v9, fw, fq); v10 = bb_mul_shoup(v10, fw, fq); v11 = bb_mul_shoup(v11, fw, fq); v12 = bb_mul_shoup(v12, fw, fq); v13 = bb_mul_shoup(v13, fw, fq); v14 = bb_mul_shoup(v14, fw, fq); v15 = bb_mul_shoup(v15, fw, fq);
+    }
     {
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
@@ -4899,41 +4916,46 @@ fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v29 = ntt_load(j + (jp + 928u) * m, col);
     v30 = ntt_load(j + (jp + 960u) * m, col);
     v31 = ntt_load(j + (jp + 992u) * m, col);
+    let folded = (prm.flags & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
     let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
-    let lq = 1023u * sl; let hb = 2u * lq; let hq = hb + 1023u * sh;
-    if (jp != 0u) { let il = (jp - 1u) * sl + kl; let ih = (jp - 1u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 31u) * sl + kl; let ih = (jp + 31u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 63u) * sl + kl; let ih = (jp + 63u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 95u) * sl + kl; let ih = (jp + 95u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 127u) * sl + kl; let ih = (jp + 127u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 159u) * sl + kl; let ih = (jp + 159u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 191u) * sl + kl; let ih = (jp + 191u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 223u) * sl + kl; let ih = (jp + 223u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 255u) * sl + kl; let ih = (jp + 255u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 287u) * sl + kl; let ih = (jp + 287u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 319u) * sl + kl; let ih = (jp + 319u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 351u) * sl + kl; let ih = (jp + 351u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 383u) * sl + kl; let ih = (jp + 383u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 415u) * sl + kl; let ih = (jp + 415u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 447u) * sl + kl; let ih = (jp + 447u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 479u) * sl + kl; let ih = (jp + 479u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 511u) * sl + kl; let ih = (jp + 511u) * sh + kh; v16 = bb_mul_shoup(bb_mul_shoup(v16, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 543u) * sl + kl; let ih = (jp + 543u) * sh + kh; v17 = bb_mul_shoup(bb_mul_shoup(v17, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 575u) * sl + kl; let ih = (jp + 575u) * sh + kh; v18 = bb_mul_shoup(bb_mul_shoup(v18, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 607u) * sl + kl; let ih = (jp + 607u) * sh + kh; v19 = bb_mul_shoup(bb_mul_shoup(v19, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 639u) * sl + kl; let ih = (jp + 639u) * sh + kh; v20 = bb_mul_shoup(bb_mul_shoup(v20, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 671u) * sl + kl; let ih = (jp + 671u) * sh + kh; v21 = bb_mul_shoup(bb_mul_shoup(v21, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 703u) * sl + kl; let ih = (jp + 703u) * sh + kh; v22 = bb_mul_shoup(bb_mul_shoup(v22, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 735u) * sl + kl; let ih = (jp + 735u) * sh + kh; v23 = bb_mul_shoup(bb_mul_shoup(v23, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 767u) * sl + kl; let ih = (jp + 767u) * sh + kh; v24 = bb_mul_shoup(bb_mul_shoup(v24, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 799u) * sl + kl; let ih = (jp + 799u) * sh + kh; v25 = bb_mul_shoup(bb_mul_shoup(v25, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 831u) * sl + kl; let ih = (jp + 831u) * sh + kh; v26 = bb_mul_shoup(bb_mul_shoup(v26, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 863u) * sl + kl; let ih = (jp + 863u) * sh + kh; v27 = bb_mul_shoup(bb_mul_shoup(v27, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 895u) * sl + kl; let ih = (jp + 895u) * sh + kh; v28 = bb_mul_shoup(bb_mul_shoup(v28, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 927u) * sl + kl; let ih = (jp + 927u) * sh + kh; v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 959u) * sl + kl; let ih = (jp + 959u) * sh + kh; v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 991u) * sl + kl; let ih = (jp + 991u) * sh + kh; v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    let lq = 1024u * sl; let hb = 2u * lq; let hq = hb + 1024u * sh;
+    if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 32u) * sl + kl; let ih = (jp + 32u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 64u) * sl + kl; let ih = (jp + 64u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 96u) * sl + kl; let ih = (jp + 96u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 128u) * sl + kl; let ih = (jp + 128u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 160u) * sl + kl; let ih = (jp + 160u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 192u) * sl + kl; let ih = (jp + 192u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 224u) * sl + kl; let ih = (jp + 224u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 256u) * sl + kl; let ih = (jp + 256u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 288u) * sl + kl; let ih = (jp + 288u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 320u) * sl + kl; let ih = (jp + 320u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 352u) * sl + kl; let ih = (jp + 352u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 384u) * sl + kl; let ih = (jp + 384u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 416u) * sl + kl; let ih = (jp + 416u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 448u) * sl + kl; let ih = (jp + 448u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 480u) * sl + kl; let ih = (jp + 480u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 512u) * sl + kl; let ih = (jp + 512u) * sh + kh; v16 = bb_mul_shoup(bb_mul_shoup(v16, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 544u) * sl + kl; let ih = (jp + 544u) * sh + kh; v17 = bb_mul_shoup(bb_mul_shoup(v17, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 576u) * sl + kl; let ih = (jp + 576u) * sh + kh; v18 = bb_mul_shoup(bb_mul_shoup(v18, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 608u) * sl + kl; let ih = (jp + 608u) * sh + kh; v19 = bb_mul_shoup(bb_mul_shoup(v19, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 640u) * sl + kl; let ih = (jp + 640u) * sh + kh; v20 = bb_mul_shoup(bb_mul_shoup(v20, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 672u) * sl + kl; let ih = (jp + 672u) * sh + kh; v21 = bb_mul_shoup(bb_mul_shoup(v21, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 704u) * sl + kl; let ih = (jp + 704u) * sh + kh; v22 = bb_mul_shoup(bb_mul_shoup(v22, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 736u) * sl + kl; let ih = (jp + 736u) * sh + kh; v23 = bb_mul_shoup(bb_mul_shoup(v23, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 768u) * sl + kl; let ih = (jp + 768u) * sh + kh; v24 = bb_mul_shoup(bb_mul_shoup(v24, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 800u) * sl + kl; let ih = (jp + 800u) * sh + kh; v25 = bb_mul_shoup(bb_mul_shoup(v25, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 832u) * sl + kl; let ih = (jp + 832u) * sh + kh; v26 = bb_mul_shoup(bb_mul_shoup(v26, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 864u) * sl + kl; let ih = (jp + 864u) * sh + kh; v27 = bb_mul_shoup(bb_mul_shoup(v27, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 896u) * sl + kl; let ih = (jp + 896u) * sh + kh; v28 = bb_mul_shoup(bb_mul_shoup(v28, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 928u) * sl + kl; let ih = (jp + 928u) * sh + kh; v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 960u) * sl + kl; let ih = (jp + 960u) * sh + kh; v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 992u) * sl + kl; let ih = (jp + 992u) * sh + kh; v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (folded && k == 0u) {
+      let fi = hq + 1024u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
+      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq); v4 = bb_mul_shoup(v4, fw, fq); v5 = bb_mul_shoup(v5, fw, fq); v6 = bb_mul_shoup(v6, fw, fq); v7 = bb_mul_shoup(v7, fw, fq); v8 = bb_mul_shoup(v8, fw, fq); v9 = bb_mul_shoup(v9, fw, fq); v10 = bb_mul_shoup(v10, fw, fq); v11 = bb_mul_shoup(v11, fw, fq); v12 = bb_mul_shoup(v12, fw, fq); v13 = bb_mul_shoup(v13, fw, fq); v14 = bb_mul_shoup(v14, fw, fq); v15 = bb_mul_shoup(v15, fw, fq); v16 = bb_mul_shoup(v16, fw, fq); v17 = bb_mul_shoup(v17, fw, fq); v18 = bb_mul_shoup(v18, fw, fq); v19 = bb_mul_shoup(v19, fw, fq); v20 = bb_mul_shoup(v20, fw, fq); v21 = bb_mul_shoup(v21, fw, fq); v22 = bb_mul_shoup(v22, fw, fq); v23 = bb_mul_shoup(v23, fw, fq); v24 = bb_mul_shoup(v24, fw, fq); v25 = bb_mul_shoup(v25, fw, fq); v26 = bb_mul_shoup(v26, fw, fq); v27 = bb_mul_shoup(v27, fw, fq); v28 = bb_mul_shoup(v28, fw, fq); v29 = bb_mul_shoup(v29, fw, fq); v30 = bb_mul_shoup(v30, fw, fq); v31 = bb_mul_shoup(v31, fw, fq);
+    }
     {
       const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
