@@ -41,6 +41,14 @@ export const NTT_FLAG_SCALE = 8; // out = V · c · g^dest from the scale table
 export const NTT_FLAG_HALF = 16; // load row ρ from input row ρ >> 1: a zero-padded radix-2 first pass, folded in (foldPadding)
 /** An lde's idft last pass whose split table carries the scale (passSplitTable with a SplitScale): row 0 multiplies too, group 0 also by g^−Ns. */
 export const NTT_FLAG_FOLDED_SCALE = 32;
+/** Rows at or past inRows read as zero (a zero-padded first pass): set by the host (passFlags), not the plan. */
+export const NTT_FLAG_PADDED = 64;
+
+/** A pass's flags as its kernel reads them: the plan's, and NTT_FLAG_PADDED where its loads can pass inRows. */
+export function passFlags(p: NttPass): number {
+  const rows = p.flags & NTT_FLAG_HALF ? p.n / 2 : p.n;
+  return p.flags | (p.inRows < rows ? NTT_FLAG_PADDED : 0);
+}
 
 export interface NttPass {
   radix: number;
@@ -59,6 +67,8 @@ export interface NttPass {
    * halves exchanging through workgroup memory, see twoLevelRadices).
    */
   sub: number;
+  /** Low bits h of a split-table pass's k (default splitBits(ns)); see passSplitTable. */
+  splitLo?: number;
 }
 
 /**
@@ -92,6 +102,8 @@ export function foldPadding(passes: NttPass[]): NttPass[] {
 
 /** R of the two-level entry points (radix R·R = 16, 64, 256, 1024), each with none / table / split pre-twiddles. */
 export const NTT_TWO_LEVEL_RADICES = [4, 8, 16, 32];
+/** R of `ntt_lde2_r${R}`, an lde's idft last two-level pass fused with its dft's first (R = 32 would hold 64 values a thread). */
+export const NTT_LDE2_RADICES = [4, 8, 16];
 
 /**
  * Two-level layout of a transform: as many two-level passes of 2^tileLog rows (tileLog even, 4..10)
@@ -194,6 +206,17 @@ export function tile2Out(s: number, lanes: number, lane: number): number {
 }
 
 /**
+ * Tile word of output row ρ (< 2T) of lane `lane` (of `lanes`, w columns) in a fused two-level lde
+ * pass (the kernel's ntt_lde_out): s = ρ with bits 0 and 1 swapped, s·lanes + (lane XOR
+ * (s / max(1, 32 / lanes))·w mod lanes) for a power-of-two lane count.
+ */
+export function tileLdeOut(row: number, lanes: number, lane: number, w: number): number {
+  const s = (row & ~3) | ((row & 1) << 1) | ((row >> 1) & 1);
+  if ((lanes & (lanes - 1)) !== 0) return s * lanes + lane;
+  return s * lanes + (lane ^ ((Math.floor(s / Math.max(1, Math.floor(32 / lanes))) * w) & (lanes - 1)));
+}
+
+/**
  * Groups per workgroup of a two-level pass of R·R rows at width w: the largest power of two
  * ≤ `most` (the caller's cap; ntt-spec.ts twoLevelGroupsFor: 16 lanes) and ≤ the pass's groups m
  * whose G·w·R threads and G·w·R·R-word tile fit the limits; 0 when not even one group fits.
@@ -207,7 +230,7 @@ export function twoLevelGroups(R: number, w: number, m: number, lim: { threads: 
 
 /** The 8-word uniform of one pass (field order of NttParams in ntt_stockham.gen.wgsl). */
 export function passUniform(p: NttPass): Uint32Array {
-  return Uint32Array.from([p.n, p.ns, p.inRows, p.twShift, p.flags, p.logN, splitBits(p.ns), 0]);
+  return Uint32Array.from([p.n, p.ns, p.inRows, p.twShift, passFlags(p), p.logN, p.splitLo ?? splitBits(p.ns), 0]);
 }
 
 /** Twiddle table (Montgomery form), the same for every size: see the NTT_TW_* layout above. */
@@ -292,8 +315,8 @@ export interface SplitScale { c: number; g: number }
  * one factor in each half (row 0 included), with no multiply of its own. Group 0 wants c, not
  * c·g^Ns: the last two words hold g^−Ns for it.
  */
-export function passSplitTable(ns: number, radix: number, scale?: SplitScale): Uint32Array {
-  const h = splitBits(ns), L = 2 ** h, H = ns / L;
+export function passSplitTable(ns: number, radix: number, scale?: SplitScale, h = splitBits(ns)): Uint32Array {
+  const L = 2 ** h, H = ns / L;
   const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)));
   const t = new Uint32Array(2 * radix * (L + H) + 2);
   const gInv = scale ? bbInv(scale.g) : 1;
@@ -318,14 +341,14 @@ export function passSplitTable(ns: number, radix: number, scale?: SplitScale): U
 }
 
 /** Twiddle (plain value) of group k, row r from a split table, as the kernels index it (splitMul in scripts/gen-ntt-wgsl.ts). */
-export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number): number {
-  const h = splitBits(ns), L = 2 ** h, H = ns / L;
+export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number, h = splitBits(ns)): number {
+  const L = 2 ** h, H = ns / L;
   return bbMul(t[r * L + (k % L)], t[2 * radix * L + r * H + Math.floor(k / L)]);
 }
 
 /** The group-0 fix of a scaled split table (passSplitTable): g^−Ns, plain. */
-export function splitFix(t: Uint32Array, ns: number, radix: number): number {
-  const h = splitBits(ns), L = 2 ** h;
+export function splitFix(t: Uint32Array, ns: number, radix: number, h = splitBits(ns)): number {
+  const L = 2 ** h;
   return t[2 * radix * (L + ns / L)];
 }
 

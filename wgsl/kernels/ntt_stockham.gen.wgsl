@@ -73,6 +73,17 @@ fn ntt_tile2_out(s: u32, l: u32) -> u32 {
   return s * NTT_TL + (l ^ ((s / max(1u, 32u / NTT_TL)) & (NTT_TL - 1u)));
 }
 
+// Tile word of output row ρ (< 2T) of lane l in a fused two-level lde pass (ntt_lde2_r*): like
+// ntt_tile2_out at s = ρ with bits 0 and 1 swapped, so that a warp's writes (rows ρ and ρ + 2 of
+// 16 lanes) land on both bank halves, and the lane XORed with (s / max(1, 32/NTT_TL))·NTT_W, so
+// that the copy-out's lanes of one group (columns) spread too (test/unit/ntt-two-level.test.ts
+// counts both: ntt-plan.ts tileLdeOut).
+fn ntt_lde_out(row: u32, l: u32) -> u32 {
+  let s = (row & ~3u) | ((row & 1u) << 1u) | ((row >> 1u) & 1u);
+  if ((NTT_TL & (NTT_TL - 1u)) != 0u) { return s * NTT_TL + l; }
+  return s * NTT_TL + (l ^ (((s / max(1u, 32u / NTT_TL)) * NTT_W) & (NTT_TL - 1u)));
+}
+
 // x^e for x = ω_{2^27}, e < 2^27: lo and hi tables (2^14 + 2^13 words), one multiply.
 fn ntt_root_pow(e: u32) -> u32 {
   return bb_mul(tw[NTT_TW_LO + (e & ((1u << NTT_LO_BITS) - 1u))], tw[NTT_TW_HI + (e >> NTT_LO_BITS)]);
@@ -98,10 +109,17 @@ fn ntt_scale(d: u32) -> u32 {
   return bb_mul(sc[d & ((1u << NTT_LO_BITS) - 1u)], sc[(1u << NTT_LO_BITS) + (d >> NTT_LO_BITS)]);
 }
 
+// The pass's flags: a pipeline constant (NTT_FLAGS, so the branches on them fold away) where the
+// host specializes pipelines by flags (NTT_STATIC_FLAGS = 1), else the uniform's.
+fn ntt_flags() -> u32 {
+  if (NTT_STATIC_FLAGS == 1u) { return NTT_FLAGS; }
+  return prm.flags;
+}
+
 // Row `row` of column `col`, or 0 past the rows the source holds (zero padding of encode / lde).
 fn ntt_load(row: u32, col: u32) -> u32 {
-  let r = select(row, row >> 1u, (prm.flags & NTT_FLAG_HALF) != 0u);
-  if (r < prm.in_rows) { return src[r * NTT_W + col]; }
+  let r = select(row, row >> 1u, (ntt_flags() & NTT_FLAG_HALF) != 0u);
+  if ((ntt_flags() & NTT_FLAG_PADDED) == 0u || r < prm.in_rows) { return src[r * NTT_W + col]; }
   return 0u;
 }
 
@@ -109,10 +127,10 @@ fn ntt_load(row: u32, col: u32) -> u32 {
 fn ntt_store(base: u32, s: u32, col: u32, value: u32) {
   var dest = base + s * prm.ns;
   var val = value;
-  if ((prm.flags & NTT_FLAG_LAST) != 0u) {
-    if ((prm.flags & NTT_FLAG_INVERSE) != 0u) { dest = (prm.n - dest) & (prm.n - 1u); }
-    if ((prm.flags & NTT_FLAG_SCALE) != 0u) { val = bb_mul(val, ntt_scale(dest)); }
-    if ((prm.flags & NTT_FLAG_BITREV) != 0u) { dest = (reverseBits(dest) >> 1u) >> (31u - prm.log_n); }
+  if ((ntt_flags() & NTT_FLAG_LAST) != 0u) {
+    if ((ntt_flags() & NTT_FLAG_INVERSE) != 0u) { dest = (prm.n - dest) & (prm.n - 1u); }
+    if ((ntt_flags() & NTT_FLAG_SCALE) != 0u) { val = bb_mul(val, ntt_scale(dest)); }
+    if ((ntt_flags() & NTT_FLAG_BITREV) != 0u) { dest = (reverseBits(dest) >> 1u) >> (31u - prm.log_n); }
   }
   dst[dest * NTT_W + col] = val;
 }
@@ -2710,7 +2728,7 @@ fn ntt_pass2_r4(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -2792,7 +2810,7 @@ fn ntt_pass2_r4_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -2836,7 +2854,7 @@ fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v1 = ntt_load(j + (jp + 4u) * m, col);
     v2 = ntt_load(j + (jp + 8u) * m, col);
     v3 = ntt_load(j + (jp + 12u) * m, col);
-    let folded = (prm.flags & NTT_FLAG_FOLDED_SCALE) != 0u;
+    let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
     let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
     let lq = 16u * sl; let hb = 2u * lq; let hq = hb + 16u * sh;
@@ -2881,7 +2899,7 @@ fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -2994,7 +3012,7 @@ fn ntt_pass2_r8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3124,7 +3142,7 @@ fn ntt_pass2_r8_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3180,7 +3198,7 @@ fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v5 = ntt_load(j + (jp + 40u) * m, col);
     v6 = ntt_load(j + (jp + 48u) * m, col);
     v7 = ntt_load(j + (jp + 56u) * m, col);
-    let folded = (prm.flags & NTT_FLAG_FOLDED_SCALE) != 0u;
+    let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
     let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
     let lq = 64u * sl; let hb = 2u * lq; let hq = hb + 64u * sh;
@@ -3261,7 +3279,7 @@ fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3462,7 +3480,7 @@ fn ntt_pass2_r16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3696,7 +3714,7 @@ fn ntt_pass2_r16_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3776,7 +3794,7 @@ fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v13 = ntt_load(j + (jp + 208u) * m, col);
     v14 = ntt_load(j + (jp + 224u) * m, col);
     v15 = ntt_load(j + (jp + 240u) * m, col);
-    let folded = (prm.flags & NTT_FLAG_FOLDED_SCALE) != 0u;
+    let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
     let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
     let lq = 256u * sl; let hb = 2u * lq; let hq = hb + 256u * sh;
@@ -3937,7 +3955,7 @@ fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -4330,7 +4348,7 @@ fn ntt_pass2_r32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -4788,7 +4806,7 @@ fn ntt_pass2_r32_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -4916,7 +4934,7 @@ fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v29 = ntt_load(j + (jp + 928u) * m, col);
     v30 = ntt_load(j + (jp + 960u) * m, col);
     v31 = ntt_load(j + (jp + 992u) * m, col);
-    let folded = (prm.flags & NTT_FLAG_FOLDED_SCALE) != 0u;
+    let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
     let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
     let lq = 1024u * sl; let hb = 2u * lq; let hq = hb + 1024u * sh;
@@ -5253,7 +5271,7 @@ fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (prm.flags & NTT_FLAG_LAST) == 0u) {
+  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -5332,5 +5350,1042 @@ fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     ntt_store(base, jp + 928u, col, v23);
     ntt_store(base, jp + 960u, col, v15);
     ntt_store(base, jp + 992u, col, v31);
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 4u)
+fn ntt_lde2_r4(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.ns; // the idft's last pass: Ns = n/T groups k, row stride Ns
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup, as in ntt_pass2_*
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let k = g0 + c;
+  const tb = NTT_TL * 16u; // tile B: the e = 1 exchange
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u;
+  if (live) {
+    v0 = src[(k + (jp + 0u) * m) * NTT_W + col];
+    v1 = src[(k + (jp + 4u) * m) * NTT_W + col];
+    v2 = src[(k + (jp + 8u) * m) * NTT_W + col];
+    v3 = src[(k + (jp + 12u) * m) * NTT_W + col];
+    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let lq = 16u * sl; let hb = 2u * lq; let hq = hb + 16u * sh;
+    { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 4u) * sl + kl; let ih = (jp + 4u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 8u) * sl + kl; let ih = (jp + 8u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 12u) * sl + kl; let ih = (jp + 12u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (k == 0u) {
+      let fi = hq + 16u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
+      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq);
+    }
+    {
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 4u + 0u, 2u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 1u, 2u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 2u, 2u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 4u + 3u, 2u) + lane] = v3;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 2u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 4u, 2u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 8u, 2u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 12u, 2u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[12u + jp]);
+      v2 = bb_mul_shoup(v2, tt[4u + jp], tt[16u + jp]);
+      v3 = bb_mul_shoup(v3, tt[8u + jp], tt[20u + jp]);
+    }
+    {
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+    }
+  }
+  workgroupBarrier(); // every thread has read its idft inputs: the tile takes the dft's
+  let f = select(3u - jp, (4u - jp) & 3u, k == 0u); // this thread's dft first-half identity
+  let z0 = k == 0u && jp == 0u;
+  if (live) {
+    let tq = 30u;
+    {
+      var a0 = select(v3, v0, z0);
+      if (f != 0u) { a0 = ntt_table_mul(a0, (f - 1u) * 2u + 0u, tq); }
+      var a1 = select(v1, v3, z0);
+      a1 = ntt_table_mul(a1, (f + 3u) * 2u + 0u, tq);
+      var a2 = select(v2, v1, z0);
+      a2 = ntt_table_mul(a2, (f + 7u) * 2u + 0u, tq);
+      var a3 = select(v0, v2, z0);
+      a3 = ntt_table_mul(a3, (f + 11u) * 2u + 0u, tq);
+      {
+        const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+        { let d = bb_sub(a0, a2); a0 = bb_add(a0, a2); a2 = d; }
+        { let d = ntt_root_mul(bb_sub(a1, a3), rt8, rp8, rq8); a1 = bb_add(a1, a3); a3 = d; }
+        { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
+        { let d = bb_sub(a2, a3); a2 = bb_add(a2, a3); a3 = d; }
+      }
+      ntt_tile2[ntt_tile2_word(f * 4u + 0u, 2u) + lane] = a0;
+      ntt_tile2[ntt_tile2_word(f * 4u + 1u, 2u) + lane] = a2;
+      ntt_tile2[ntt_tile2_word(f * 4u + 2u, 2u) + lane] = a1;
+      ntt_tile2[ntt_tile2_word(f * 4u + 3u, 2u) + lane] = a3;
+    }
+    {
+      var b0 = select(v3, v0, z0);
+      if (f != 0u) { b0 = ntt_table_mul(b0, (f - 1u) * 2u + 1u, tq); }
+      var b1 = select(v1, v3, z0);
+      b1 = ntt_table_mul(b1, (f + 3u) * 2u + 1u, tq);
+      var b2 = select(v2, v1, z0);
+      b2 = ntt_table_mul(b2, (f + 7u) * 2u + 1u, tq);
+      var b3 = select(v0, v2, z0);
+      b3 = ntt_table_mul(b3, (f + 11u) * 2u + 1u, tq);
+      {
+        const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+        { let d = bb_sub(b0, b2); b0 = bb_add(b0, b2); b2 = d; }
+        { let d = ntt_root_mul(bb_sub(b1, b3), rt8, rp8, rq8); b1 = bb_add(b1, b3); b3 = d; }
+        { let d = bb_sub(b0, b1); b0 = bb_add(b0, b1); b1 = d; }
+        { let d = bb_sub(b2, b3); b2 = bb_add(b2, b3); b3 = d; }
+      }
+      ntt_tile2[tb + ntt_tile2_word(f * 4u + 0u, 2u) + lane] = b0;
+      ntt_tile2[tb + ntt_tile2_word(f * 4u + 1u, 2u) + lane] = b2;
+      ntt_tile2[tb + ntt_tile2_word(f * 4u + 2u, 2u) + lane] = b1;
+      ntt_tile2[tb + ntt_tile2_word(f * 4u + 3u, 2u) + lane] = b3;
+    }
+  }
+  workgroupBarrier();
+  var a0 = 0u; var b0 = 0u; var a1 = 0u; var b1 = 0u; var a2 = 0u; var b2 = 0u; var a3 = 0u; var b3 = 0u;
+  if (live) {
+    a0 = ntt_tile2[ntt_tile2_word(jp + 0u, 2u) + lane];
+    a1 = ntt_tile2[ntt_tile2_word(jp + 4u, 2u) + lane];
+    a2 = ntt_tile2[ntt_tile2_word(jp + 8u, 2u) + lane];
+    a3 = ntt_tile2[ntt_tile2_word(jp + 12u, 2u) + lane];
+    if (jp != 0u) {
+      a1 = bb_mul_shoup(a1, tt[0u + jp], tt[12u + jp]);
+      a2 = bb_mul_shoup(a2, tt[4u + jp], tt[16u + jp]);
+      a3 = bb_mul_shoup(a3, tt[8u + jp], tt[20u + jp]);
+    }
+    {
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(a0, a2); a0 = bb_add(a0, a2); a2 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a3), rt8, rp8, rq8); a1 = bb_add(a1, a3); a3 = d; }
+      { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
+      { let d = bb_sub(a2, a3); a2 = bb_add(a2, a3); a3 = d; }
+    }
+    b0 = ntt_tile2[tb + ntt_tile2_word(jp + 0u, 2u) + lane];
+    b1 = ntt_tile2[tb + ntt_tile2_word(jp + 4u, 2u) + lane];
+    b2 = ntt_tile2[tb + ntt_tile2_word(jp + 8u, 2u) + lane];
+    b3 = ntt_tile2[tb + ntt_tile2_word(jp + 12u, 2u) + lane];
+    if (jp != 0u) {
+      b1 = bb_mul_shoup(b1, tt[0u + jp], tt[12u + jp]);
+      b2 = bb_mul_shoup(b2, tt[4u + jp], tt[16u + jp]);
+      b3 = bb_mul_shoup(b3, tt[8u + jp], tt[20u + jp]);
+    }
+    {
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      { let d = bb_sub(b0, b2); b0 = bb_add(b0, b2); b2 = d; }
+      { let d = ntt_root_mul(bb_sub(b1, b3), rt8, rp8, rq8); b1 = bb_add(b1, b3); b3 = d; }
+      { let d = bb_sub(b0, b1); b0 = bb_add(b0, b1); b1 = d; }
+      { let d = bb_sub(b2, b3); b2 = bb_add(b2, b3); b3 = d; }
+    }
+  }
+  workgroupBarrier(); // every thread has read its dft second-half inputs: the tile takes the outputs
+  if (live) {
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 0u), lane)] = a0;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 4u), lane)] = a2;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 8u), lane)] = a1;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 12u), lane)] = a3;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 0u), lane)] = b0;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 4u), lane)] = b2;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 8u), lane)] = b1;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 12u), lane)] = b3;
+  }
+  workgroupBarrier();
+  if (live) {
+    for (var i = 0u; i < 8u; i++) {
+      let x = lid + i * NTT_TL * 4u; // word x: group jl = x / (2T·W), its row ρ, column
+      let jl = x / (32u * NTT_W);
+      let within = x - jl * 32u * NTT_W;
+      let a = (m - g0 - jl) & (m - 1u); // the coefficient group of lane group g0 + jl
+      dst[a * 32u * NTT_W + within] = ntt_tile2[ntt_lde_out(within / NTT_W, jl * NTT_W + within % NTT_W)];
+    }
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 8u)
+fn ntt_lde2_r8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.ns; // the idft's last pass: Ns = n/T groups k, row stride Ns
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup, as in ntt_pass2_*
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let k = g0 + c;
+  const tb = NTT_TL * 64u; // tile B: the e = 1 exchange
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u;
+  if (live) {
+    v0 = src[(k + (jp + 0u) * m) * NTT_W + col];
+    v1 = src[(k + (jp + 8u) * m) * NTT_W + col];
+    v2 = src[(k + (jp + 16u) * m) * NTT_W + col];
+    v3 = src[(k + (jp + 24u) * m) * NTT_W + col];
+    v4 = src[(k + (jp + 32u) * m) * NTT_W + col];
+    v5 = src[(k + (jp + 40u) * m) * NTT_W + col];
+    v6 = src[(k + (jp + 48u) * m) * NTT_W + col];
+    v7 = src[(k + (jp + 56u) * m) * NTT_W + col];
+    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let lq = 64u * sl; let hb = 2u * lq; let hq = hb + 64u * sh;
+    { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 8u) * sl + kl; let ih = (jp + 8u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 16u) * sl + kl; let ih = (jp + 16u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 24u) * sl + kl; let ih = (jp + 24u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 32u) * sl + kl; let ih = (jp + 32u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 40u) * sl + kl; let ih = (jp + 40u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 48u) * sl + kl; let ih = (jp + 48u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 56u) * sl + kl; let ih = (jp + 56u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (k == 0u) {
+      let fi = hq + 64u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
+      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq); v4 = bb_mul_shoup(v4, fw, fq); v5 = bb_mul_shoup(v5, fw, fq); v6 = bb_mul_shoup(v6, fw, fq); v7 = bb_mul_shoup(v7, fw, fq);
+    }
+    {
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 8u + 0u, 3u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 1u, 3u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 2u, 3u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 3u, 3u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 4u, 3u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 5u, 3u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 6u, 3u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 8u + 7u, 3u) + lane] = v7;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 3u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 8u, 3u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 16u, 3u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 24u, 3u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 32u, 3u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 40u, 3u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 48u, 3u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 56u, 3u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[56u + jp]);
+      v2 = bb_mul_shoup(v2, tt[8u + jp], tt[64u + jp]);
+      v3 = bb_mul_shoup(v3, tt[16u + jp], tt[72u + jp]);
+      v4 = bb_mul_shoup(v4, tt[24u + jp], tt[80u + jp]);
+      v5 = bb_mul_shoup(v5, tt[32u + jp], tt[88u + jp]);
+      v6 = bb_mul_shoup(v6, tt[40u + jp], tt[96u + jp]);
+      v7 = bb_mul_shoup(v7, tt[48u + jp], tt[104u + jp]);
+    }
+    {
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+    }
+  }
+  workgroupBarrier(); // every thread has read its idft inputs: the tile takes the dft's
+  let f = select(7u - jp, (8u - jp) & 7u, k == 0u); // this thread's dft first-half identity
+  let z0 = k == 0u && jp == 0u;
+  if (live) {
+    let tq = 126u;
+    {
+      var a0 = select(v7, v0, z0);
+      if (f != 0u) { a0 = ntt_table_mul(a0, (f - 1u) * 2u + 0u, tq); }
+      var a1 = select(v3, v7, z0);
+      a1 = ntt_table_mul(a1, (f + 7u) * 2u + 0u, tq);
+      var a2 = select(v5, v3, z0);
+      a2 = ntt_table_mul(a2, (f + 15u) * 2u + 0u, tq);
+      var a3 = select(v1, v5, z0);
+      a3 = ntt_table_mul(a3, (f + 23u) * 2u + 0u, tq);
+      var a4 = select(v6, v1, z0);
+      a4 = ntt_table_mul(a4, (f + 31u) * 2u + 0u, tq);
+      var a5 = select(v2, v6, z0);
+      a5 = ntt_table_mul(a5, (f + 39u) * 2u + 0u, tq);
+      var a6 = select(v4, v2, z0);
+      a6 = ntt_table_mul(a6, (f + 47u) * 2u + 0u, tq);
+      var a7 = select(v0, v4, z0);
+      a7 = ntt_table_mul(a7, (f + 55u) * 2u + 0u, tq);
+      {
+        const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+        const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+        const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+        { let d = bb_sub(a0, a4); a0 = bb_add(a0, a4); a4 = d; }
+        { let d = ntt_root_mul(bb_sub(a1, a5), rt4, rp4, rq4); a1 = bb_add(a1, a5); a5 = d; }
+        { let d = ntt_root_mul(bb_sub(a2, a6), rt8, rp8, rq8); a2 = bb_add(a2, a6); a6 = d; }
+        { let d = ntt_root_mul(bb_sub(a3, a7), rt12, rp12, rq12); a3 = bb_add(a3, a7); a7 = d; }
+        { let d = bb_sub(a0, a2); a0 = bb_add(a0, a2); a2 = d; }
+        { let d = ntt_root_mul(bb_sub(a1, a3), rt8, rp8, rq8); a1 = bb_add(a1, a3); a3 = d; }
+        { let d = bb_sub(a4, a6); a4 = bb_add(a4, a6); a6 = d; }
+        { let d = ntt_root_mul(bb_sub(a5, a7), rt8, rp8, rq8); a5 = bb_add(a5, a7); a7 = d; }
+        { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
+        { let d = bb_sub(a2, a3); a2 = bb_add(a2, a3); a3 = d; }
+        { let d = bb_sub(a4, a5); a4 = bb_add(a4, a5); a5 = d; }
+        { let d = bb_sub(a6, a7); a6 = bb_add(a6, a7); a7 = d; }
+      }
+      ntt_tile2[ntt_tile2_word(f * 8u + 0u, 3u) + lane] = a0;
+      ntt_tile2[ntt_tile2_word(f * 8u + 1u, 3u) + lane] = a4;
+      ntt_tile2[ntt_tile2_word(f * 8u + 2u, 3u) + lane] = a2;
+      ntt_tile2[ntt_tile2_word(f * 8u + 3u, 3u) + lane] = a6;
+      ntt_tile2[ntt_tile2_word(f * 8u + 4u, 3u) + lane] = a1;
+      ntt_tile2[ntt_tile2_word(f * 8u + 5u, 3u) + lane] = a5;
+      ntt_tile2[ntt_tile2_word(f * 8u + 6u, 3u) + lane] = a3;
+      ntt_tile2[ntt_tile2_word(f * 8u + 7u, 3u) + lane] = a7;
+    }
+    {
+      var b0 = select(v7, v0, z0);
+      if (f != 0u) { b0 = ntt_table_mul(b0, (f - 1u) * 2u + 1u, tq); }
+      var b1 = select(v3, v7, z0);
+      b1 = ntt_table_mul(b1, (f + 7u) * 2u + 1u, tq);
+      var b2 = select(v5, v3, z0);
+      b2 = ntt_table_mul(b2, (f + 15u) * 2u + 1u, tq);
+      var b3 = select(v1, v5, z0);
+      b3 = ntt_table_mul(b3, (f + 23u) * 2u + 1u, tq);
+      var b4 = select(v6, v1, z0);
+      b4 = ntt_table_mul(b4, (f + 31u) * 2u + 1u, tq);
+      var b5 = select(v2, v6, z0);
+      b5 = ntt_table_mul(b5, (f + 39u) * 2u + 1u, tq);
+      var b6 = select(v4, v2, z0);
+      b6 = ntt_table_mul(b6, (f + 47u) * 2u + 1u, tq);
+      var b7 = select(v0, v4, z0);
+      b7 = ntt_table_mul(b7, (f + 55u) * 2u + 1u, tq);
+      {
+        const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+        const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+        const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+        { let d = bb_sub(b0, b4); b0 = bb_add(b0, b4); b4 = d; }
+        { let d = ntt_root_mul(bb_sub(b1, b5), rt4, rp4, rq4); b1 = bb_add(b1, b5); b5 = d; }
+        { let d = ntt_root_mul(bb_sub(b2, b6), rt8, rp8, rq8); b2 = bb_add(b2, b6); b6 = d; }
+        { let d = ntt_root_mul(bb_sub(b3, b7), rt12, rp12, rq12); b3 = bb_add(b3, b7); b7 = d; }
+        { let d = bb_sub(b0, b2); b0 = bb_add(b0, b2); b2 = d; }
+        { let d = ntt_root_mul(bb_sub(b1, b3), rt8, rp8, rq8); b1 = bb_add(b1, b3); b3 = d; }
+        { let d = bb_sub(b4, b6); b4 = bb_add(b4, b6); b6 = d; }
+        { let d = ntt_root_mul(bb_sub(b5, b7), rt8, rp8, rq8); b5 = bb_add(b5, b7); b7 = d; }
+        { let d = bb_sub(b0, b1); b0 = bb_add(b0, b1); b1 = d; }
+        { let d = bb_sub(b2, b3); b2 = bb_add(b2, b3); b3 = d; }
+        { let d = bb_sub(b4, b5); b4 = bb_add(b4, b5); b5 = d; }
+        { let d = bb_sub(b6, b7); b6 = bb_add(b6, b7); b7 = d; }
+      }
+      ntt_tile2[tb + ntt_tile2_word(f * 8u + 0u, 3u) + lane] = b0;
+      ntt_tile2[tb + ntt_tile2_word(f * 8u + 1u, 3u) + lane] = b4;
+      ntt_tile2[tb + ntt_tile2_word(f * 8u + 2u, 3u) + lane] = b2;
+      ntt_tile2[tb + ntt_tile2_word(f * 8u + 3u, 3u) + lane] = b6;
+      ntt_tile2[tb + ntt_tile2_word(f * 8u + 4u, 3u) + lane] = b1;
+      ntt_tile2[tb + ntt_tile2_word(f * 8u + 5u, 3u) + lane] = b5;
+      ntt_tile2[tb + ntt_tile2_word(f * 8u + 6u, 3u) + lane] = b3;
+      ntt_tile2[tb + ntt_tile2_word(f * 8u + 7u, 3u) + lane] = b7;
+    }
+  }
+  workgroupBarrier();
+  var a0 = 0u; var b0 = 0u; var a1 = 0u; var b1 = 0u; var a2 = 0u; var b2 = 0u; var a3 = 0u; var b3 = 0u; var a4 = 0u; var b4 = 0u; var a5 = 0u; var b5 = 0u; var a6 = 0u; var b6 = 0u; var a7 = 0u; var b7 = 0u;
+  if (live) {
+    a0 = ntt_tile2[ntt_tile2_word(jp + 0u, 3u) + lane];
+    a1 = ntt_tile2[ntt_tile2_word(jp + 8u, 3u) + lane];
+    a2 = ntt_tile2[ntt_tile2_word(jp + 16u, 3u) + lane];
+    a3 = ntt_tile2[ntt_tile2_word(jp + 24u, 3u) + lane];
+    a4 = ntt_tile2[ntt_tile2_word(jp + 32u, 3u) + lane];
+    a5 = ntt_tile2[ntt_tile2_word(jp + 40u, 3u) + lane];
+    a6 = ntt_tile2[ntt_tile2_word(jp + 48u, 3u) + lane];
+    a7 = ntt_tile2[ntt_tile2_word(jp + 56u, 3u) + lane];
+    if (jp != 0u) {
+      a1 = bb_mul_shoup(a1, tt[0u + jp], tt[56u + jp]);
+      a2 = bb_mul_shoup(a2, tt[8u + jp], tt[64u + jp]);
+      a3 = bb_mul_shoup(a3, tt[16u + jp], tt[72u + jp]);
+      a4 = bb_mul_shoup(a4, tt[24u + jp], tt[80u + jp]);
+      a5 = bb_mul_shoup(a5, tt[32u + jp], tt[88u + jp]);
+      a6 = bb_mul_shoup(a6, tt[40u + jp], tt[96u + jp]);
+      a7 = bb_mul_shoup(a7, tt[48u + jp], tt[104u + jp]);
+    }
+    {
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(a0, a4); a0 = bb_add(a0, a4); a4 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a5), rt4, rp4, rq4); a1 = bb_add(a1, a5); a5 = d; }
+      { let d = ntt_root_mul(bb_sub(a2, a6), rt8, rp8, rq8); a2 = bb_add(a2, a6); a6 = d; }
+      { let d = ntt_root_mul(bb_sub(a3, a7), rt12, rp12, rq12); a3 = bb_add(a3, a7); a7 = d; }
+      { let d = bb_sub(a0, a2); a0 = bb_add(a0, a2); a2 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a3), rt8, rp8, rq8); a1 = bb_add(a1, a3); a3 = d; }
+      { let d = bb_sub(a4, a6); a4 = bb_add(a4, a6); a6 = d; }
+      { let d = ntt_root_mul(bb_sub(a5, a7), rt8, rp8, rq8); a5 = bb_add(a5, a7); a7 = d; }
+      { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
+      { let d = bb_sub(a2, a3); a2 = bb_add(a2, a3); a3 = d; }
+      { let d = bb_sub(a4, a5); a4 = bb_add(a4, a5); a5 = d; }
+      { let d = bb_sub(a6, a7); a6 = bb_add(a6, a7); a7 = d; }
+    }
+    b0 = ntt_tile2[tb + ntt_tile2_word(jp + 0u, 3u) + lane];
+    b1 = ntt_tile2[tb + ntt_tile2_word(jp + 8u, 3u) + lane];
+    b2 = ntt_tile2[tb + ntt_tile2_word(jp + 16u, 3u) + lane];
+    b3 = ntt_tile2[tb + ntt_tile2_word(jp + 24u, 3u) + lane];
+    b4 = ntt_tile2[tb + ntt_tile2_word(jp + 32u, 3u) + lane];
+    b5 = ntt_tile2[tb + ntt_tile2_word(jp + 40u, 3u) + lane];
+    b6 = ntt_tile2[tb + ntt_tile2_word(jp + 48u, 3u) + lane];
+    b7 = ntt_tile2[tb + ntt_tile2_word(jp + 56u, 3u) + lane];
+    if (jp != 0u) {
+      b1 = bb_mul_shoup(b1, tt[0u + jp], tt[56u + jp]);
+      b2 = bb_mul_shoup(b2, tt[8u + jp], tt[64u + jp]);
+      b3 = bb_mul_shoup(b3, tt[16u + jp], tt[72u + jp]);
+      b4 = bb_mul_shoup(b4, tt[24u + jp], tt[80u + jp]);
+      b5 = bb_mul_shoup(b5, tt[32u + jp], tt[88u + jp]);
+      b6 = bb_mul_shoup(b6, tt[40u + jp], tt[96u + jp]);
+      b7 = bb_mul_shoup(b7, tt[48u + jp], tt[104u + jp]);
+    }
+    {
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      { let d = bb_sub(b0, b4); b0 = bb_add(b0, b4); b4 = d; }
+      { let d = ntt_root_mul(bb_sub(b1, b5), rt4, rp4, rq4); b1 = bb_add(b1, b5); b5 = d; }
+      { let d = ntt_root_mul(bb_sub(b2, b6), rt8, rp8, rq8); b2 = bb_add(b2, b6); b6 = d; }
+      { let d = ntt_root_mul(bb_sub(b3, b7), rt12, rp12, rq12); b3 = bb_add(b3, b7); b7 = d; }
+      { let d = bb_sub(b0, b2); b0 = bb_add(b0, b2); b2 = d; }
+      { let d = ntt_root_mul(bb_sub(b1, b3), rt8, rp8, rq8); b1 = bb_add(b1, b3); b3 = d; }
+      { let d = bb_sub(b4, b6); b4 = bb_add(b4, b6); b6 = d; }
+      { let d = ntt_root_mul(bb_sub(b5, b7), rt8, rp8, rq8); b5 = bb_add(b5, b7); b7 = d; }
+      { let d = bb_sub(b0, b1); b0 = bb_add(b0, b1); b1 = d; }
+      { let d = bb_sub(b2, b3); b2 = bb_add(b2, b3); b3 = d; }
+      { let d = bb_sub(b4, b5); b4 = bb_add(b4, b5); b5 = d; }
+      { let d = bb_sub(b6, b7); b6 = bb_add(b6, b7); b7 = d; }
+    }
+  }
+  workgroupBarrier(); // every thread has read its dft second-half inputs: the tile takes the outputs
+  if (live) {
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 0u), lane)] = a0;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 8u), lane)] = a4;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 16u), lane)] = a2;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 24u), lane)] = a6;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 32u), lane)] = a1;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 40u), lane)] = a5;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 48u), lane)] = a3;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 56u), lane)] = a7;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 0u), lane)] = b0;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 8u), lane)] = b4;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 16u), lane)] = b2;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 24u), lane)] = b6;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 32u), lane)] = b1;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 40u), lane)] = b5;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 48u), lane)] = b3;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 56u), lane)] = b7;
+  }
+  workgroupBarrier();
+  if (live) {
+    for (var i = 0u; i < 16u; i++) {
+      let x = lid + i * NTT_TL * 8u; // word x: group jl = x / (2T·W), its row ρ, column
+      let jl = x / (128u * NTT_W);
+      let within = x - jl * 128u * NTT_W;
+      let a = (m - g0 - jl) & (m - 1u); // the coefficient group of lane group g0 + jl
+      dst[a * 128u * NTT_W + within] = ntt_tile2[ntt_lde_out(within / NTT_W, jl * NTT_W + within % NTT_W)];
+    }
+  }
+}
+
+@compute @workgroup_size(NTT_TL * 16u)
+fn ntt_lde2_r16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) nwg: vec3u) {
+  let m = prm.ns; // the idft's last pass: Ns = n/T groups k, row stride Ns
+  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
+  let live = g0 < m; // uniform per workgroup, as in ntt_pass2_*
+  let lane = lid % NTT_TL;
+  let jp = lid / NTT_TL;
+  let c = lane / NTT_W;
+  let col = lane - c * NTT_W;
+  let k = g0 + c;
+  const tb = NTT_TL * 256u; // tile B: the e = 1 exchange
+  var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u;
+  if (live) {
+    v0 = src[(k + (jp + 0u) * m) * NTT_W + col];
+    v1 = src[(k + (jp + 16u) * m) * NTT_W + col];
+    v2 = src[(k + (jp + 32u) * m) * NTT_W + col];
+    v3 = src[(k + (jp + 48u) * m) * NTT_W + col];
+    v4 = src[(k + (jp + 64u) * m) * NTT_W + col];
+    v5 = src[(k + (jp + 80u) * m) * NTT_W + col];
+    v6 = src[(k + (jp + 96u) * m) * NTT_W + col];
+    v7 = src[(k + (jp + 112u) * m) * NTT_W + col];
+    v8 = src[(k + (jp + 128u) * m) * NTT_W + col];
+    v9 = src[(k + (jp + 144u) * m) * NTT_W + col];
+    v10 = src[(k + (jp + 160u) * m) * NTT_W + col];
+    v11 = src[(k + (jp + 176u) * m) * NTT_W + col];
+    v12 = src[(k + (jp + 192u) * m) * NTT_W + col];
+    v13 = src[(k + (jp + 208u) * m) * NTT_W + col];
+    v14 = src[(k + (jp + 224u) * m) * NTT_W + col];
+    v15 = src[(k + (jp + 240u) * m) * NTT_W + col];
+    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
+    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let lq = 256u * sl; let hb = 2u * lq; let hq = hb + 256u * sh;
+    { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 16u) * sl + kl; let ih = (jp + 16u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 32u) * sl + kl; let ih = (jp + 32u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 48u) * sl + kl; let ih = (jp + 48u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 64u) * sl + kl; let ih = (jp + 64u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 80u) * sl + kl; let ih = (jp + 80u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 96u) * sl + kl; let ih = (jp + 96u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 112u) * sl + kl; let ih = (jp + 112u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 128u) * sl + kl; let ih = (jp + 128u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 144u) * sl + kl; let ih = (jp + 144u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 160u) * sl + kl; let ih = (jp + 160u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 176u) * sl + kl; let ih = (jp + 176u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 192u) * sl + kl; let ih = (jp + 192u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 208u) * sl + kl; let ih = (jp + 208u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 224u) * sl + kl; let ih = (jp + 224u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = (jp + 240u) * sl + kl; let ih = (jp + 240u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (k == 0u) {
+      let fi = hq + 256u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
+      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq); v4 = bb_mul_shoup(v4, fw, fq); v5 = bb_mul_shoup(v5, fw, fq); v6 = bb_mul_shoup(v6, fw, fq); v7 = bb_mul_shoup(v7, fw, fq); v8 = bb_mul_shoup(v8, fw, fq); v9 = bb_mul_shoup(v9, fw, fq); v10 = bb_mul_shoup(v10, fw, fq); v11 = bb_mul_shoup(v11, fw, fq); v12 = bb_mul_shoup(v12, fw, fq); v13 = bb_mul_shoup(v13, fw, fq); v14 = bb_mul_shoup(v14, fw, fq); v15 = bb_mul_shoup(v15, fw, fq);
+    }
+    {
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+    }
+    ntt_tile2[ntt_tile2_word(jp * 16u + 0u, 4u) + lane] = v0;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 1u, 4u) + lane] = v8;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 2u, 4u) + lane] = v4;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 3u, 4u) + lane] = v12;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 4u, 4u) + lane] = v2;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 5u, 4u) + lane] = v10;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 6u, 4u) + lane] = v6;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 7u, 4u) + lane] = v14;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 8u, 4u) + lane] = v1;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 9u, 4u) + lane] = v9;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 10u, 4u) + lane] = v5;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 11u, 4u) + lane] = v13;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 12u, 4u) + lane] = v3;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 13u, 4u) + lane] = v11;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 14u, 4u) + lane] = v7;
+    ntt_tile2[ntt_tile2_word(jp * 16u + 15u, 4u) + lane] = v15;
+  }
+  workgroupBarrier();
+  if (live) {
+    v0 = ntt_tile2[ntt_tile2_word(jp + 0u, 4u) + lane];
+    v1 = ntt_tile2[ntt_tile2_word(jp + 16u, 4u) + lane];
+    v2 = ntt_tile2[ntt_tile2_word(jp + 32u, 4u) + lane];
+    v3 = ntt_tile2[ntt_tile2_word(jp + 48u, 4u) + lane];
+    v4 = ntt_tile2[ntt_tile2_word(jp + 64u, 4u) + lane];
+    v5 = ntt_tile2[ntt_tile2_word(jp + 80u, 4u) + lane];
+    v6 = ntt_tile2[ntt_tile2_word(jp + 96u, 4u) + lane];
+    v7 = ntt_tile2[ntt_tile2_word(jp + 112u, 4u) + lane];
+    v8 = ntt_tile2[ntt_tile2_word(jp + 128u, 4u) + lane];
+    v9 = ntt_tile2[ntt_tile2_word(jp + 144u, 4u) + lane];
+    v10 = ntt_tile2[ntt_tile2_word(jp + 160u, 4u) + lane];
+    v11 = ntt_tile2[ntt_tile2_word(jp + 176u, 4u) + lane];
+    v12 = ntt_tile2[ntt_tile2_word(jp + 192u, 4u) + lane];
+    v13 = ntt_tile2[ntt_tile2_word(jp + 208u, 4u) + lane];
+    v14 = ntt_tile2[ntt_tile2_word(jp + 224u, 4u) + lane];
+    v15 = ntt_tile2[ntt_tile2_word(jp + 240u, 4u) + lane];
+    if (jp != 0u) {
+      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[240u + jp]);
+      v2 = bb_mul_shoup(v2, tt[16u + jp], tt[256u + jp]);
+      v3 = bb_mul_shoup(v3, tt[32u + jp], tt[272u + jp]);
+      v4 = bb_mul_shoup(v4, tt[48u + jp], tt[288u + jp]);
+      v5 = bb_mul_shoup(v5, tt[64u + jp], tt[304u + jp]);
+      v6 = bb_mul_shoup(v6, tt[80u + jp], tt[320u + jp]);
+      v7 = bb_mul_shoup(v7, tt[96u + jp], tt[336u + jp]);
+      v8 = bb_mul_shoup(v8, tt[112u + jp], tt[352u + jp]);
+      v9 = bb_mul_shoup(v9, tt[128u + jp], tt[368u + jp]);
+      v10 = bb_mul_shoup(v10, tt[144u + jp], tt[384u + jp]);
+      v11 = bb_mul_shoup(v11, tt[160u + jp], tt[400u + jp]);
+      v12 = bb_mul_shoup(v12, tt[176u + jp], tt[416u + jp]);
+      v13 = bb_mul_shoup(v13, tt[192u + jp], tt[432u + jp]);
+      v14 = bb_mul_shoup(v14, tt[208u + jp], tt[448u + jp]);
+      v15 = bb_mul_shoup(v15, tt[224u + jp], tt[464u + jp]);
+    }
+    {
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+      { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+      { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+      { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+      { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+      { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+      { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+      { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+      { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+      { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+      { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+      { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+      { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+      { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+      { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+      { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+      { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+      { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+      { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+      { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+      { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+      { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+    }
+  }
+  workgroupBarrier(); // every thread has read its idft inputs: the tile takes the dft's
+  let f = select(15u - jp, (16u - jp) & 15u, k == 0u); // this thread's dft first-half identity
+  let z0 = k == 0u && jp == 0u;
+  if (live) {
+    let tq = 510u;
+    {
+      var a0 = select(v15, v0, z0);
+      if (f != 0u) { a0 = ntt_table_mul(a0, (f - 1u) * 2u + 0u, tq); }
+      var a1 = select(v7, v15, z0);
+      a1 = ntt_table_mul(a1, (f + 15u) * 2u + 0u, tq);
+      var a2 = select(v11, v7, z0);
+      a2 = ntt_table_mul(a2, (f + 31u) * 2u + 0u, tq);
+      var a3 = select(v3, v11, z0);
+      a3 = ntt_table_mul(a3, (f + 47u) * 2u + 0u, tq);
+      var a4 = select(v13, v3, z0);
+      a4 = ntt_table_mul(a4, (f + 63u) * 2u + 0u, tq);
+      var a5 = select(v5, v13, z0);
+      a5 = ntt_table_mul(a5, (f + 79u) * 2u + 0u, tq);
+      var a6 = select(v9, v5, z0);
+      a6 = ntt_table_mul(a6, (f + 95u) * 2u + 0u, tq);
+      var a7 = select(v1, v9, z0);
+      a7 = ntt_table_mul(a7, (f + 111u) * 2u + 0u, tq);
+      var a8 = select(v14, v1, z0);
+      a8 = ntt_table_mul(a8, (f + 127u) * 2u + 0u, tq);
+      var a9 = select(v6, v14, z0);
+      a9 = ntt_table_mul(a9, (f + 143u) * 2u + 0u, tq);
+      var a10 = select(v10, v6, z0);
+      a10 = ntt_table_mul(a10, (f + 159u) * 2u + 0u, tq);
+      var a11 = select(v2, v10, z0);
+      a11 = ntt_table_mul(a11, (f + 175u) * 2u + 0u, tq);
+      var a12 = select(v12, v2, z0);
+      a12 = ntt_table_mul(a12, (f + 191u) * 2u + 0u, tq);
+      var a13 = select(v4, v12, z0);
+      a13 = ntt_table_mul(a13, (f + 207u) * 2u + 0u, tq);
+      var a14 = select(v8, v4, z0);
+      a14 = ntt_table_mul(a14, (f + 223u) * 2u + 0u, tq);
+      var a15 = select(v0, v8, z0);
+      a15 = ntt_table_mul(a15, (f + 239u) * 2u + 0u, tq);
+      {
+        const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+        const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+        const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+        const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+        const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+        const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+        const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+        { let d = bb_sub(a0, a8); a0 = bb_add(a0, a8); a8 = d; }
+        { let d = ntt_root_mul(bb_sub(a1, a9), rt2, rp2, rq2); a1 = bb_add(a1, a9); a9 = d; }
+        { let d = ntt_root_mul(bb_sub(a2, a10), rt4, rp4, rq4); a2 = bb_add(a2, a10); a10 = d; }
+        { let d = ntt_root_mul(bb_sub(a3, a11), rt6, rp6, rq6); a3 = bb_add(a3, a11); a11 = d; }
+        { let d = ntt_root_mul(bb_sub(a4, a12), rt8, rp8, rq8); a4 = bb_add(a4, a12); a12 = d; }
+        { let d = ntt_root_mul(bb_sub(a5, a13), rt10, rp10, rq10); a5 = bb_add(a5, a13); a13 = d; }
+        { let d = ntt_root_mul(bb_sub(a6, a14), rt12, rp12, rq12); a6 = bb_add(a6, a14); a14 = d; }
+        { let d = ntt_root_mul(bb_sub(a7, a15), rt14, rp14, rq14); a7 = bb_add(a7, a15); a15 = d; }
+        { let d = bb_sub(a0, a4); a0 = bb_add(a0, a4); a4 = d; }
+        { let d = ntt_root_mul(bb_sub(a1, a5), rt4, rp4, rq4); a1 = bb_add(a1, a5); a5 = d; }
+        { let d = ntt_root_mul(bb_sub(a2, a6), rt8, rp8, rq8); a2 = bb_add(a2, a6); a6 = d; }
+        { let d = ntt_root_mul(bb_sub(a3, a7), rt12, rp12, rq12); a3 = bb_add(a3, a7); a7 = d; }
+        { let d = bb_sub(a8, a12); a8 = bb_add(a8, a12); a12 = d; }
+        { let d = ntt_root_mul(bb_sub(a9, a13), rt4, rp4, rq4); a9 = bb_add(a9, a13); a13 = d; }
+        { let d = ntt_root_mul(bb_sub(a10, a14), rt8, rp8, rq8); a10 = bb_add(a10, a14); a14 = d; }
+        { let d = ntt_root_mul(bb_sub(a11, a15), rt12, rp12, rq12); a11 = bb_add(a11, a15); a15 = d; }
+        { let d = bb_sub(a0, a2); a0 = bb_add(a0, a2); a2 = d; }
+        { let d = ntt_root_mul(bb_sub(a1, a3), rt8, rp8, rq8); a1 = bb_add(a1, a3); a3 = d; }
+        { let d = bb_sub(a4, a6); a4 = bb_add(a4, a6); a6 = d; }
+        { let d = ntt_root_mul(bb_sub(a5, a7), rt8, rp8, rq8); a5 = bb_add(a5, a7); a7 = d; }
+        { let d = bb_sub(a8, a10); a8 = bb_add(a8, a10); a10 = d; }
+        { let d = ntt_root_mul(bb_sub(a9, a11), rt8, rp8, rq8); a9 = bb_add(a9, a11); a11 = d; }
+        { let d = bb_sub(a12, a14); a12 = bb_add(a12, a14); a14 = d; }
+        { let d = ntt_root_mul(bb_sub(a13, a15), rt8, rp8, rq8); a13 = bb_add(a13, a15); a15 = d; }
+        { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
+        { let d = bb_sub(a2, a3); a2 = bb_add(a2, a3); a3 = d; }
+        { let d = bb_sub(a4, a5); a4 = bb_add(a4, a5); a5 = d; }
+        { let d = bb_sub(a6, a7); a6 = bb_add(a6, a7); a7 = d; }
+        { let d = bb_sub(a8, a9); a8 = bb_add(a8, a9); a9 = d; }
+        { let d = bb_sub(a10, a11); a10 = bb_add(a10, a11); a11 = d; }
+        { let d = bb_sub(a12, a13); a12 = bb_add(a12, a13); a13 = d; }
+        { let d = bb_sub(a14, a15); a14 = bb_add(a14, a15); a15 = d; }
+      }
+      ntt_tile2[ntt_tile2_word(f * 16u + 0u, 4u) + lane] = a0;
+      ntt_tile2[ntt_tile2_word(f * 16u + 1u, 4u) + lane] = a8;
+      ntt_tile2[ntt_tile2_word(f * 16u + 2u, 4u) + lane] = a4;
+      ntt_tile2[ntt_tile2_word(f * 16u + 3u, 4u) + lane] = a12;
+      ntt_tile2[ntt_tile2_word(f * 16u + 4u, 4u) + lane] = a2;
+      ntt_tile2[ntt_tile2_word(f * 16u + 5u, 4u) + lane] = a10;
+      ntt_tile2[ntt_tile2_word(f * 16u + 6u, 4u) + lane] = a6;
+      ntt_tile2[ntt_tile2_word(f * 16u + 7u, 4u) + lane] = a14;
+      ntt_tile2[ntt_tile2_word(f * 16u + 8u, 4u) + lane] = a1;
+      ntt_tile2[ntt_tile2_word(f * 16u + 9u, 4u) + lane] = a9;
+      ntt_tile2[ntt_tile2_word(f * 16u + 10u, 4u) + lane] = a5;
+      ntt_tile2[ntt_tile2_word(f * 16u + 11u, 4u) + lane] = a13;
+      ntt_tile2[ntt_tile2_word(f * 16u + 12u, 4u) + lane] = a3;
+      ntt_tile2[ntt_tile2_word(f * 16u + 13u, 4u) + lane] = a11;
+      ntt_tile2[ntt_tile2_word(f * 16u + 14u, 4u) + lane] = a7;
+      ntt_tile2[ntt_tile2_word(f * 16u + 15u, 4u) + lane] = a15;
+    }
+    {
+      var b0 = select(v15, v0, z0);
+      if (f != 0u) { b0 = ntt_table_mul(b0, (f - 1u) * 2u + 1u, tq); }
+      var b1 = select(v7, v15, z0);
+      b1 = ntt_table_mul(b1, (f + 15u) * 2u + 1u, tq);
+      var b2 = select(v11, v7, z0);
+      b2 = ntt_table_mul(b2, (f + 31u) * 2u + 1u, tq);
+      var b3 = select(v3, v11, z0);
+      b3 = ntt_table_mul(b3, (f + 47u) * 2u + 1u, tq);
+      var b4 = select(v13, v3, z0);
+      b4 = ntt_table_mul(b4, (f + 63u) * 2u + 1u, tq);
+      var b5 = select(v5, v13, z0);
+      b5 = ntt_table_mul(b5, (f + 79u) * 2u + 1u, tq);
+      var b6 = select(v9, v5, z0);
+      b6 = ntt_table_mul(b6, (f + 95u) * 2u + 1u, tq);
+      var b7 = select(v1, v9, z0);
+      b7 = ntt_table_mul(b7, (f + 111u) * 2u + 1u, tq);
+      var b8 = select(v14, v1, z0);
+      b8 = ntt_table_mul(b8, (f + 127u) * 2u + 1u, tq);
+      var b9 = select(v6, v14, z0);
+      b9 = ntt_table_mul(b9, (f + 143u) * 2u + 1u, tq);
+      var b10 = select(v10, v6, z0);
+      b10 = ntt_table_mul(b10, (f + 159u) * 2u + 1u, tq);
+      var b11 = select(v2, v10, z0);
+      b11 = ntt_table_mul(b11, (f + 175u) * 2u + 1u, tq);
+      var b12 = select(v12, v2, z0);
+      b12 = ntt_table_mul(b12, (f + 191u) * 2u + 1u, tq);
+      var b13 = select(v4, v12, z0);
+      b13 = ntt_table_mul(b13, (f + 207u) * 2u + 1u, tq);
+      var b14 = select(v8, v4, z0);
+      b14 = ntt_table_mul(b14, (f + 223u) * 2u + 1u, tq);
+      var b15 = select(v0, v8, z0);
+      b15 = ntt_table_mul(b15, (f + 239u) * 2u + 1u, tq);
+      {
+        const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+        const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+        const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+        const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+        const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+        const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+        const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+        { let d = bb_sub(b0, b8); b0 = bb_add(b0, b8); b8 = d; }
+        { let d = ntt_root_mul(bb_sub(b1, b9), rt2, rp2, rq2); b1 = bb_add(b1, b9); b9 = d; }
+        { let d = ntt_root_mul(bb_sub(b2, b10), rt4, rp4, rq4); b2 = bb_add(b2, b10); b10 = d; }
+        { let d = ntt_root_mul(bb_sub(b3, b11), rt6, rp6, rq6); b3 = bb_add(b3, b11); b11 = d; }
+        { let d = ntt_root_mul(bb_sub(b4, b12), rt8, rp8, rq8); b4 = bb_add(b4, b12); b12 = d; }
+        { let d = ntt_root_mul(bb_sub(b5, b13), rt10, rp10, rq10); b5 = bb_add(b5, b13); b13 = d; }
+        { let d = ntt_root_mul(bb_sub(b6, b14), rt12, rp12, rq12); b6 = bb_add(b6, b14); b14 = d; }
+        { let d = ntt_root_mul(bb_sub(b7, b15), rt14, rp14, rq14); b7 = bb_add(b7, b15); b15 = d; }
+        { let d = bb_sub(b0, b4); b0 = bb_add(b0, b4); b4 = d; }
+        { let d = ntt_root_mul(bb_sub(b1, b5), rt4, rp4, rq4); b1 = bb_add(b1, b5); b5 = d; }
+        { let d = ntt_root_mul(bb_sub(b2, b6), rt8, rp8, rq8); b2 = bb_add(b2, b6); b6 = d; }
+        { let d = ntt_root_mul(bb_sub(b3, b7), rt12, rp12, rq12); b3 = bb_add(b3, b7); b7 = d; }
+        { let d = bb_sub(b8, b12); b8 = bb_add(b8, b12); b12 = d; }
+        { let d = ntt_root_mul(bb_sub(b9, b13), rt4, rp4, rq4); b9 = bb_add(b9, b13); b13 = d; }
+        { let d = ntt_root_mul(bb_sub(b10, b14), rt8, rp8, rq8); b10 = bb_add(b10, b14); b14 = d; }
+        { let d = ntt_root_mul(bb_sub(b11, b15), rt12, rp12, rq12); b11 = bb_add(b11, b15); b15 = d; }
+        { let d = bb_sub(b0, b2); b0 = bb_add(b0, b2); b2 = d; }
+        { let d = ntt_root_mul(bb_sub(b1, b3), rt8, rp8, rq8); b1 = bb_add(b1, b3); b3 = d; }
+        { let d = bb_sub(b4, b6); b4 = bb_add(b4, b6); b6 = d; }
+        { let d = ntt_root_mul(bb_sub(b5, b7), rt8, rp8, rq8); b5 = bb_add(b5, b7); b7 = d; }
+        { let d = bb_sub(b8, b10); b8 = bb_add(b8, b10); b10 = d; }
+        { let d = ntt_root_mul(bb_sub(b9, b11), rt8, rp8, rq8); b9 = bb_add(b9, b11); b11 = d; }
+        { let d = bb_sub(b12, b14); b12 = bb_add(b12, b14); b14 = d; }
+        { let d = ntt_root_mul(bb_sub(b13, b15), rt8, rp8, rq8); b13 = bb_add(b13, b15); b15 = d; }
+        { let d = bb_sub(b0, b1); b0 = bb_add(b0, b1); b1 = d; }
+        { let d = bb_sub(b2, b3); b2 = bb_add(b2, b3); b3 = d; }
+        { let d = bb_sub(b4, b5); b4 = bb_add(b4, b5); b5 = d; }
+        { let d = bb_sub(b6, b7); b6 = bb_add(b6, b7); b7 = d; }
+        { let d = bb_sub(b8, b9); b8 = bb_add(b8, b9); b9 = d; }
+        { let d = bb_sub(b10, b11); b10 = bb_add(b10, b11); b11 = d; }
+        { let d = bb_sub(b12, b13); b12 = bb_add(b12, b13); b13 = d; }
+        { let d = bb_sub(b14, b15); b14 = bb_add(b14, b15); b15 = d; }
+      }
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 0u, 4u) + lane] = b0;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 1u, 4u) + lane] = b8;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 2u, 4u) + lane] = b4;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 3u, 4u) + lane] = b12;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 4u, 4u) + lane] = b2;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 5u, 4u) + lane] = b10;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 6u, 4u) + lane] = b6;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 7u, 4u) + lane] = b14;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 8u, 4u) + lane] = b1;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 9u, 4u) + lane] = b9;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 10u, 4u) + lane] = b5;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 11u, 4u) + lane] = b13;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 12u, 4u) + lane] = b3;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 13u, 4u) + lane] = b11;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 14u, 4u) + lane] = b7;
+      ntt_tile2[tb + ntt_tile2_word(f * 16u + 15u, 4u) + lane] = b15;
+    }
+  }
+  workgroupBarrier();
+  var a0 = 0u; var b0 = 0u; var a1 = 0u; var b1 = 0u; var a2 = 0u; var b2 = 0u; var a3 = 0u; var b3 = 0u; var a4 = 0u; var b4 = 0u; var a5 = 0u; var b5 = 0u; var a6 = 0u; var b6 = 0u; var a7 = 0u; var b7 = 0u; var a8 = 0u; var b8 = 0u; var a9 = 0u; var b9 = 0u; var a10 = 0u; var b10 = 0u; var a11 = 0u; var b11 = 0u; var a12 = 0u; var b12 = 0u; var a13 = 0u; var b13 = 0u; var a14 = 0u; var b14 = 0u; var a15 = 0u; var b15 = 0u;
+  if (live) {
+    a0 = ntt_tile2[ntt_tile2_word(jp + 0u, 4u) + lane];
+    a1 = ntt_tile2[ntt_tile2_word(jp + 16u, 4u) + lane];
+    a2 = ntt_tile2[ntt_tile2_word(jp + 32u, 4u) + lane];
+    a3 = ntt_tile2[ntt_tile2_word(jp + 48u, 4u) + lane];
+    a4 = ntt_tile2[ntt_tile2_word(jp + 64u, 4u) + lane];
+    a5 = ntt_tile2[ntt_tile2_word(jp + 80u, 4u) + lane];
+    a6 = ntt_tile2[ntt_tile2_word(jp + 96u, 4u) + lane];
+    a7 = ntt_tile2[ntt_tile2_word(jp + 112u, 4u) + lane];
+    a8 = ntt_tile2[ntt_tile2_word(jp + 128u, 4u) + lane];
+    a9 = ntt_tile2[ntt_tile2_word(jp + 144u, 4u) + lane];
+    a10 = ntt_tile2[ntt_tile2_word(jp + 160u, 4u) + lane];
+    a11 = ntt_tile2[ntt_tile2_word(jp + 176u, 4u) + lane];
+    a12 = ntt_tile2[ntt_tile2_word(jp + 192u, 4u) + lane];
+    a13 = ntt_tile2[ntt_tile2_word(jp + 208u, 4u) + lane];
+    a14 = ntt_tile2[ntt_tile2_word(jp + 224u, 4u) + lane];
+    a15 = ntt_tile2[ntt_tile2_word(jp + 240u, 4u) + lane];
+    if (jp != 0u) {
+      a1 = bb_mul_shoup(a1, tt[0u + jp], tt[240u + jp]);
+      a2 = bb_mul_shoup(a2, tt[16u + jp], tt[256u + jp]);
+      a3 = bb_mul_shoup(a3, tt[32u + jp], tt[272u + jp]);
+      a4 = bb_mul_shoup(a4, tt[48u + jp], tt[288u + jp]);
+      a5 = bb_mul_shoup(a5, tt[64u + jp], tt[304u + jp]);
+      a6 = bb_mul_shoup(a6, tt[80u + jp], tt[320u + jp]);
+      a7 = bb_mul_shoup(a7, tt[96u + jp], tt[336u + jp]);
+      a8 = bb_mul_shoup(a8, tt[112u + jp], tt[352u + jp]);
+      a9 = bb_mul_shoup(a9, tt[128u + jp], tt[368u + jp]);
+      a10 = bb_mul_shoup(a10, tt[144u + jp], tt[384u + jp]);
+      a11 = bb_mul_shoup(a11, tt[160u + jp], tt[400u + jp]);
+      a12 = bb_mul_shoup(a12, tt[176u + jp], tt[416u + jp]);
+      a13 = bb_mul_shoup(a13, tt[192u + jp], tt[432u + jp]);
+      a14 = bb_mul_shoup(a14, tt[208u + jp], tt[448u + jp]);
+      a15 = bb_mul_shoup(a15, tt[224u + jp], tt[464u + jp]);
+    }
+    {
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(a0, a8); a0 = bb_add(a0, a8); a8 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a9), rt2, rp2, rq2); a1 = bb_add(a1, a9); a9 = d; }
+      { let d = ntt_root_mul(bb_sub(a2, a10), rt4, rp4, rq4); a2 = bb_add(a2, a10); a10 = d; }
+      { let d = ntt_root_mul(bb_sub(a3, a11), rt6, rp6, rq6); a3 = bb_add(a3, a11); a11 = d; }
+      { let d = ntt_root_mul(bb_sub(a4, a12), rt8, rp8, rq8); a4 = bb_add(a4, a12); a12 = d; }
+      { let d = ntt_root_mul(bb_sub(a5, a13), rt10, rp10, rq10); a5 = bb_add(a5, a13); a13 = d; }
+      { let d = ntt_root_mul(bb_sub(a6, a14), rt12, rp12, rq12); a6 = bb_add(a6, a14); a14 = d; }
+      { let d = ntt_root_mul(bb_sub(a7, a15), rt14, rp14, rq14); a7 = bb_add(a7, a15); a15 = d; }
+      { let d = bb_sub(a0, a4); a0 = bb_add(a0, a4); a4 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a5), rt4, rp4, rq4); a1 = bb_add(a1, a5); a5 = d; }
+      { let d = ntt_root_mul(bb_sub(a2, a6), rt8, rp8, rq8); a2 = bb_add(a2, a6); a6 = d; }
+      { let d = ntt_root_mul(bb_sub(a3, a7), rt12, rp12, rq12); a3 = bb_add(a3, a7); a7 = d; }
+      { let d = bb_sub(a8, a12); a8 = bb_add(a8, a12); a12 = d; }
+      { let d = ntt_root_mul(bb_sub(a9, a13), rt4, rp4, rq4); a9 = bb_add(a9, a13); a13 = d; }
+      { let d = ntt_root_mul(bb_sub(a10, a14), rt8, rp8, rq8); a10 = bb_add(a10, a14); a14 = d; }
+      { let d = ntt_root_mul(bb_sub(a11, a15), rt12, rp12, rq12); a11 = bb_add(a11, a15); a15 = d; }
+      { let d = bb_sub(a0, a2); a0 = bb_add(a0, a2); a2 = d; }
+      { let d = ntt_root_mul(bb_sub(a1, a3), rt8, rp8, rq8); a1 = bb_add(a1, a3); a3 = d; }
+      { let d = bb_sub(a4, a6); a4 = bb_add(a4, a6); a6 = d; }
+      { let d = ntt_root_mul(bb_sub(a5, a7), rt8, rp8, rq8); a5 = bb_add(a5, a7); a7 = d; }
+      { let d = bb_sub(a8, a10); a8 = bb_add(a8, a10); a10 = d; }
+      { let d = ntt_root_mul(bb_sub(a9, a11), rt8, rp8, rq8); a9 = bb_add(a9, a11); a11 = d; }
+      { let d = bb_sub(a12, a14); a12 = bb_add(a12, a14); a14 = d; }
+      { let d = ntt_root_mul(bb_sub(a13, a15), rt8, rp8, rq8); a13 = bb_add(a13, a15); a15 = d; }
+      { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
+      { let d = bb_sub(a2, a3); a2 = bb_add(a2, a3); a3 = d; }
+      { let d = bb_sub(a4, a5); a4 = bb_add(a4, a5); a5 = d; }
+      { let d = bb_sub(a6, a7); a6 = bb_add(a6, a7); a7 = d; }
+      { let d = bb_sub(a8, a9); a8 = bb_add(a8, a9); a9 = d; }
+      { let d = bb_sub(a10, a11); a10 = bb_add(a10, a11); a11 = d; }
+      { let d = bb_sub(a12, a13); a12 = bb_add(a12, a13); a13 = d; }
+      { let d = bb_sub(a14, a15); a14 = bb_add(a14, a15); a15 = d; }
+    }
+    b0 = ntt_tile2[tb + ntt_tile2_word(jp + 0u, 4u) + lane];
+    b1 = ntt_tile2[tb + ntt_tile2_word(jp + 16u, 4u) + lane];
+    b2 = ntt_tile2[tb + ntt_tile2_word(jp + 32u, 4u) + lane];
+    b3 = ntt_tile2[tb + ntt_tile2_word(jp + 48u, 4u) + lane];
+    b4 = ntt_tile2[tb + ntt_tile2_word(jp + 64u, 4u) + lane];
+    b5 = ntt_tile2[tb + ntt_tile2_word(jp + 80u, 4u) + lane];
+    b6 = ntt_tile2[tb + ntt_tile2_word(jp + 96u, 4u) + lane];
+    b7 = ntt_tile2[tb + ntt_tile2_word(jp + 112u, 4u) + lane];
+    b8 = ntt_tile2[tb + ntt_tile2_word(jp + 128u, 4u) + lane];
+    b9 = ntt_tile2[tb + ntt_tile2_word(jp + 144u, 4u) + lane];
+    b10 = ntt_tile2[tb + ntt_tile2_word(jp + 160u, 4u) + lane];
+    b11 = ntt_tile2[tb + ntt_tile2_word(jp + 176u, 4u) + lane];
+    b12 = ntt_tile2[tb + ntt_tile2_word(jp + 192u, 4u) + lane];
+    b13 = ntt_tile2[tb + ntt_tile2_word(jp + 208u, 4u) + lane];
+    b14 = ntt_tile2[tb + ntt_tile2_word(jp + 224u, 4u) + lane];
+    b15 = ntt_tile2[tb + ntt_tile2_word(jp + 240u, 4u) + lane];
+    if (jp != 0u) {
+      b1 = bb_mul_shoup(b1, tt[0u + jp], tt[240u + jp]);
+      b2 = bb_mul_shoup(b2, tt[16u + jp], tt[256u + jp]);
+      b3 = bb_mul_shoup(b3, tt[32u + jp], tt[272u + jp]);
+      b4 = bb_mul_shoup(b4, tt[48u + jp], tt[288u + jp]);
+      b5 = bb_mul_shoup(b5, tt[64u + jp], tt[304u + jp]);
+      b6 = bb_mul_shoup(b6, tt[80u + jp], tt[320u + jp]);
+      b7 = bb_mul_shoup(b7, tt[96u + jp], tt[336u + jp]);
+      b8 = bb_mul_shoup(b8, tt[112u + jp], tt[352u + jp]);
+      b9 = bb_mul_shoup(b9, tt[128u + jp], tt[368u + jp]);
+      b10 = bb_mul_shoup(b10, tt[144u + jp], tt[384u + jp]);
+      b11 = bb_mul_shoup(b11, tt[160u + jp], tt[400u + jp]);
+      b12 = bb_mul_shoup(b12, tt[176u + jp], tt[416u + jp]);
+      b13 = bb_mul_shoup(b13, tt[192u + jp], tt[432u + jp]);
+      b14 = bb_mul_shoup(b14, tt[208u + jp], tt[448u + jp]);
+      b15 = bb_mul_shoup(b15, tt[224u + jp], tt[464u + jp]);
+    }
+    {
+      const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+      const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+      const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+      const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+      const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+      const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+      const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+      { let d = bb_sub(b0, b8); b0 = bb_add(b0, b8); b8 = d; }
+      { let d = ntt_root_mul(bb_sub(b1, b9), rt2, rp2, rq2); b1 = bb_add(b1, b9); b9 = d; }
+      { let d = ntt_root_mul(bb_sub(b2, b10), rt4, rp4, rq4); b2 = bb_add(b2, b10); b10 = d; }
+      { let d = ntt_root_mul(bb_sub(b3, b11), rt6, rp6, rq6); b3 = bb_add(b3, b11); b11 = d; }
+      { let d = ntt_root_mul(bb_sub(b4, b12), rt8, rp8, rq8); b4 = bb_add(b4, b12); b12 = d; }
+      { let d = ntt_root_mul(bb_sub(b5, b13), rt10, rp10, rq10); b5 = bb_add(b5, b13); b13 = d; }
+      { let d = ntt_root_mul(bb_sub(b6, b14), rt12, rp12, rq12); b6 = bb_add(b6, b14); b14 = d; }
+      { let d = ntt_root_mul(bb_sub(b7, b15), rt14, rp14, rq14); b7 = bb_add(b7, b15); b15 = d; }
+      { let d = bb_sub(b0, b4); b0 = bb_add(b0, b4); b4 = d; }
+      { let d = ntt_root_mul(bb_sub(b1, b5), rt4, rp4, rq4); b1 = bb_add(b1, b5); b5 = d; }
+      { let d = ntt_root_mul(bb_sub(b2, b6), rt8, rp8, rq8); b2 = bb_add(b2, b6); b6 = d; }
+      { let d = ntt_root_mul(bb_sub(b3, b7), rt12, rp12, rq12); b3 = bb_add(b3, b7); b7 = d; }
+      { let d = bb_sub(b8, b12); b8 = bb_add(b8, b12); b12 = d; }
+      { let d = ntt_root_mul(bb_sub(b9, b13), rt4, rp4, rq4); b9 = bb_add(b9, b13); b13 = d; }
+      { let d = ntt_root_mul(bb_sub(b10, b14), rt8, rp8, rq8); b10 = bb_add(b10, b14); b14 = d; }
+      { let d = ntt_root_mul(bb_sub(b11, b15), rt12, rp12, rq12); b11 = bb_add(b11, b15); b15 = d; }
+      { let d = bb_sub(b0, b2); b0 = bb_add(b0, b2); b2 = d; }
+      { let d = ntt_root_mul(bb_sub(b1, b3), rt8, rp8, rq8); b1 = bb_add(b1, b3); b3 = d; }
+      { let d = bb_sub(b4, b6); b4 = bb_add(b4, b6); b6 = d; }
+      { let d = ntt_root_mul(bb_sub(b5, b7), rt8, rp8, rq8); b5 = bb_add(b5, b7); b7 = d; }
+      { let d = bb_sub(b8, b10); b8 = bb_add(b8, b10); b10 = d; }
+      { let d = ntt_root_mul(bb_sub(b9, b11), rt8, rp8, rq8); b9 = bb_add(b9, b11); b11 = d; }
+      { let d = bb_sub(b12, b14); b12 = bb_add(b12, b14); b14 = d; }
+      { let d = ntt_root_mul(bb_sub(b13, b15), rt8, rp8, rq8); b13 = bb_add(b13, b15); b15 = d; }
+      { let d = bb_sub(b0, b1); b0 = bb_add(b0, b1); b1 = d; }
+      { let d = bb_sub(b2, b3); b2 = bb_add(b2, b3); b3 = d; }
+      { let d = bb_sub(b4, b5); b4 = bb_add(b4, b5); b5 = d; }
+      { let d = bb_sub(b6, b7); b6 = bb_add(b6, b7); b7 = d; }
+      { let d = bb_sub(b8, b9); b8 = bb_add(b8, b9); b9 = d; }
+      { let d = bb_sub(b10, b11); b10 = bb_add(b10, b11); b11 = d; }
+      { let d = bb_sub(b12, b13); b12 = bb_add(b12, b13); b13 = d; }
+      { let d = bb_sub(b14, b15); b14 = bb_add(b14, b15); b15 = d; }
+    }
+  }
+  workgroupBarrier(); // every thread has read its dft second-half inputs: the tile takes the outputs
+  if (live) {
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 0u), lane)] = a0;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 16u), lane)] = a8;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 32u), lane)] = a4;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 48u), lane)] = a12;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 64u), lane)] = a2;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 80u), lane)] = a10;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 96u), lane)] = a6;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 112u), lane)] = a14;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 128u), lane)] = a1;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 144u), lane)] = a9;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 160u), lane)] = a5;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 176u), lane)] = a13;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 192u), lane)] = a3;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 208u), lane)] = a11;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 224u), lane)] = a7;
+    ntt_tile2[ntt_lde_out(0u + 2u * (jp + 240u), lane)] = a15;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 0u), lane)] = b0;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 16u), lane)] = b8;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 32u), lane)] = b4;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 48u), lane)] = b12;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 64u), lane)] = b2;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 80u), lane)] = b10;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 96u), lane)] = b6;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 112u), lane)] = b14;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 128u), lane)] = b1;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 144u), lane)] = b9;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 160u), lane)] = b5;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 176u), lane)] = b13;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 192u), lane)] = b3;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 208u), lane)] = b11;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 224u), lane)] = b7;
+    ntt_tile2[ntt_lde_out(1u + 2u * (jp + 240u), lane)] = b15;
+  }
+  workgroupBarrier();
+  if (live) {
+    for (var i = 0u; i < 32u; i++) {
+      let x = lid + i * NTT_TL * 16u; // word x: group jl = x / (2T·W), its row ρ, column
+      let jl = x / (512u * NTT_W);
+      let within = x - jl * 512u * NTT_W;
+      let a = (m - g0 - jl) & (m - 1u); // the coefficient group of lane group g0 + jl
+      dst[a * 512u * NTT_W + within] = ntt_tile2[ntt_lde_out(within / NTT_W, jl * NTT_W + within % NTT_W)];
+    }
   }
 }
