@@ -183,8 +183,6 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   registers: { twoLevel: 0 },
   nofold: { foldPadding: false },
   noscalefold: { foldScale: false },
-  fused: { fuseLde: true },
-  fusedg8: { fuseLde: true, twoLevelGroups: 8 },
   dynflags: { staticFlags: false },
   twolevel10: { twoLevel: 10 },
   twolevel6: { twoLevel: 6 },

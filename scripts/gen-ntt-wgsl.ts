@@ -21,7 +21,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NTT_FUSED_RADICES, NTT_LDE2_RADICES, NTT_TWO_LEVEL_RADICES } from '../src/kernels/ntt-plan.js';
+import { NTT_FUSED_RADICES, NTT_TWO_LEVEL_RADICES } from '../src/kernels/ntt-plan.js';
 import { reverseBits } from '../src/ref/ntt.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'wgsl', 'kernels', 'ntt_stockham.gen.wgsl');
@@ -125,17 +125,6 @@ fn ntt_tile2_word(i: u32, log_r: u32) -> u32 {
 fn ntt_tile2_out(s: u32, l: u32) -> u32 {
   if ((NTT_TL & (NTT_TL - 1u)) != 0u) { return s * NTT_TL + l; } // XOR needs a power-of-two lane count
   return s * NTT_TL + (l ^ ((s / max(1u, 32u / NTT_TL)) & (NTT_TL - 1u)));
-}
-
-// Tile word of output row ρ (< 2T) of lane l in a fused two-level lde pass (ntt_lde2_r*): like
-// ntt_tile2_out at s = ρ with bits 0 and 1 swapped, so that a warp's writes (rows ρ and ρ + 2 of
-// 16 lanes) land on both bank halves, and the lane XORed with (s / max(1, 32/NTT_TL))·NTT_W, so
-// that the copy-out's lanes of one group (columns) spread too (test/unit/ntt-two-level.test.ts
-// counts both: ntt-plan.ts tileLdeOut).
-fn ntt_lde_out(row: u32, l: u32) -> u32 {
-  let s = (row & ~3u) | ((row & 1u) << 1u) | ((row >> 1u) & 1u);
-  if ((NTT_TL & (NTT_TL - 1u)) != 0u) { return s * NTT_TL + l; }
-  return s * NTT_TL + (l ^ (((s / max(1u, 32u / NTT_TL)) * NTT_W) & (NTT_TL - 1u)));
 }
 
 // x^e for x = ω_{2^27}, e < 2^27: lo and hi tables (2^14 + 2^13 words), one multiply.
@@ -437,117 +426,11 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
   return L.join('\n');
 }
 
-/**
- * An lde's idft last two-level pass (radix T = R·R, Ns = n/T, its scale in its split table:
- * NTT_FLAG_FOLDED_SCALE) fused with its dft's first (the folded two-level pass at Ns = 2, table
- * twiddles with the per-row scale: ntt-spec.ts ldeScaleFold): one pass over the matrix fewer.
- * Lane group k's idft writes the coefficients i ≡ −k (mod Ns), i.e. a = (Ns − k) mod Ns and rows
- * q = i / Ns, which are exactly the inputs (row q) of the dft's groups 2a and 2a + 1 (e = 0, 1).
- * After the idft's second half thread jp holds output s = jp + s2·R, i.e. q = T − 1 − s (k ≠ 0)
- * or (T − s) mod T (k = 0): the dft's input r1 = R − 1 − s2 of its thread f = R − 1 − jp
- * (k = 0: f = (R − jp) mod R, and at jp = 0 r1 = (R − s2) mod R). So the values stay in their
- * thread; the dft's two first halves (pre-twiddles from `sc`, rows (r − 1)·2 + e) write tiles A
- * and B, its second halves read them, and the 2T output rows of group a (2a·T + e + 2s) leave
- * through the tile as one contiguous block per lane. prm is the idft pass's uniform; the tile is
- * 2·NTT_TL·T words. test/unit/ntt-two-level.test.ts runs the same index maths on the CPU.
- */
-function ldeTwoLevelEntry(R: number): string {
-  const logR = Math.round(Math.log2(R)), T = R * R;
-  const L: string[] = [];
-  const named = (prefix: string, lines: string[]) => lines.map((l) => l.replace(/\bv(\d+)\b/g, `${prefix}$1`));
-  const V = (s: number) => `v${reverseBits(s, logR)}`; // the idft's output s2 = s after its second half
-  L.push(`@compute @workgroup_size(NTT_TL * ${R}u)`);
-  L.push(`fn ntt_lde2_r${R}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,`);
-  L.push(`    @builtin(num_workgroups) nwg: vec3u) {`);
-  L.push(`  let m = prm.ns; // the idft's last pass: Ns = n/T groups k, row stride Ns`);
-  L.push(`  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;`);
-  L.push(`  let live = g0 < m; // uniform per workgroup, as in ntt_pass2_*`);
-  L.push(`  let lane = lid % NTT_TL;`);
-  L.push(`  let jp = lid / NTT_TL;`);
-  L.push(`  let c = lane / NTT_W;`);
-  L.push(`  let col = lane - c * NTT_W;`);
-  L.push(`  let k = g0 + c;`);
-  L.push(`  const tb = NTT_TL * ${T}u; // tile B: the e = 1 exchange`);
-  L.push(`  ${Array.from({ length: R }, (_, r) => `var v${r} = 0u;`).join(' ')}`);
-  L.push(`  if (live) {`);
-  for (let r1 = 0; r1 < R; r1++) L.push(`    v${r1} = src[(k + (jp + ${r1 * R}u) * m) * NTT_W + col];`);
-  L.push(...splitPrologue(T, '    '));
-  for (let r1 = 0; r1 < R; r1++) L.push(`    ${splitMul(`v${r1}`, `(jp + ${r1 * R}u)`)}`);
-  L.push(`    if (k == 0u) {`);
-  L.push(`      let fi = hq + ${T}u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];`);
-  L.push(`      ${Array.from({ length: R }, (_, r) => `v${r} = bb_mul_shoup(v${r}, fw, fq);`).join(' ')}`);
-  L.push(`    }`);
-  L.push(`    {`);
-  L.push(...butterflies(R, 'none', '      '));
-  L.push(`    }`);
-  for (let s1 = 0; s1 < R; s1++) L.push(`    ntt_tile2[ntt_tile2_word(jp * ${R}u + ${s1}u, ${logR}u) + lane] = v${reverseBits(s1, logR)};`);
-  L.push(`  }`);
-  L.push(`  workgroupBarrier();`);
-  L.push(`  if (live) {`);
-  for (let r2 = 0; r2 < R; r2++) L.push(`    v${r2} = ntt_tile2[ntt_tile2_word(jp + ${r2 * R}u, ${logR}u) + lane];`);
-  L.push(...innerTwiddles(R, 'v', '    '));
-  L.push(`    {`);
-  L.push(...butterflies(R, 'none', '      '));
-  L.push(`    }`);
-  L.push(`  }`);
-  L.push(`  workgroupBarrier(); // every thread has read its idft inputs: the tile takes the dft's`);
-  L.push(`  let f = select(${R - 1}u - jp, (${R}u - jp) & ${R - 1}u, k == 0u); // this thread's dft first-half identity`);
-  L.push(`  let z0 = k == 0u && jp == 0u;`);
-  L.push(`  if (live) {`);
-  L.push(`    let tq = ${2 * (T - 1)}u;`);
-  for (const e of [0, 1]) {
-    const w = e === 0 ? 'a' : 'b';
-    L.push(`    {`);
-    for (let r1 = 0; r1 < R; r1++) {
-      L.push(`      var ${w}${r1} = select(${V(R - 1 - r1)}, ${V((R - r1) % R)}, z0);`);
-      const row = r1 === 0 ? '(f - 1u)' : `(f + ${r1 * R - 1}u)`; // r − 1 for r = f + r1·R (none at r = 0)
-      const mul = `${w}${r1} = ntt_table_mul(${w}${r1}, ${row} * 2u + ${e}u, tq);`;
-      L.push(`      ${r1 === 0 ? `if (f != 0u) { ${mul} }` : mul}`);
-    }
-    L.push(`      {`);
-    L.push(...named(w, butterflies(R, 'none', '        ')));
-    L.push(`      }`);
-    for (let s1 = 0; s1 < R; s1++) L.push(`      ntt_tile2[${e === 1 ? 'tb + ' : ''}ntt_tile2_word(f * ${R}u + ${s1}u, ${logR}u) + lane] = ${w}${reverseBits(s1, logR)};`);
-    L.push(`    }`);
-  }
-  L.push(`  }`);
-  L.push(`  workgroupBarrier();`);
-  L.push(`  ${Array.from({ length: R }, (_, r) => `var a${r} = 0u; var b${r} = 0u;`).join(' ')}`);
-  L.push(`  if (live) {`);
-  for (const w of ['a', 'b']) {
-    for (let r2 = 0; r2 < R; r2++) L.push(`    ${w}${r2} = ntt_tile2[${w === 'b' ? 'tb + ' : ''}ntt_tile2_word(jp + ${r2 * R}u, ${logR}u) + lane];`);
-    L.push(...innerTwiddles(R, w, '    '));
-    L.push(`    {`);
-    L.push(...named(w, butterflies(R, 'none', '      ')));
-    L.push(`    }`);
-  }
-  L.push(`  }`);
-  L.push(`  workgroupBarrier(); // every thread has read its dft second-half inputs: the tile takes the outputs`);
-  L.push(`  if (live) {`);
-  for (const [e, w] of [[0, 'a'], [1, 'b']] as const) {
-    for (let s2 = 0; s2 < R; s2++) L.push(`    ntt_tile2[ntt_lde_out(${e}u + 2u * (jp + ${s2 * R}u), lane)] = ${w}${reverseBits(s2, logR)};`);
-  }
-  L.push(`  }`);
-  L.push(`  workgroupBarrier();`);
-  L.push(`  if (live) {`);
-  L.push(`    for (var i = 0u; i < ${2 * R}u; i++) {`);
-  L.push(`      let x = lid + i * NTT_TL * ${R}u; // word x: group jl = x / (2T·W), its row ρ, column`);
-  L.push(`      let jl = x / (${2 * T}u * NTT_W);`);
-  L.push(`      let within = x - jl * ${2 * T}u * NTT_W;`);
-  L.push(`      let a = (m - g0 - jl) & (m - 1u); // the coefficient group of lane group g0 + jl`);
-  L.push(`      dst[a * ${2 * T}u * NTT_W + within] = ntt_tile2[ntt_lde_out(within / NTT_W, jl * NTT_W + within % NTT_W)];`);
-  L.push(`    }`);
-  L.push(`  }`);
-  L.push(`}`);
-  return L.join('\n');
-}
-
 export function nttWgsl(): string {
   const tables = [...NTT_TABLE_RADICES.map((R) => entry(R, 'table')), ...NTT_TABLE_RADICES.map((R) => entry(R, 'split'))];
   const fused = NTT_FUSED_RADICES.map(ldeFusedEntry);
   const two = NTT_TWO_LEVEL_RADICES.flatMap((R) => (['none', 'table', 'split'] as const).map((tw) => twoLevelEntry(R, tw)));
-  const lde2 = NTT_LDE2_RADICES.map(ldeTwoLevelEntry);
-  return HEADER + '\n' + [...NTT_RADICES.map((R) => entry(R)), ...tables, ...NTT_STAGED_RADICES.map(stagedEntry), ...fused, ...two, ...lde2].join('\n\n') + '\n';
+  return HEADER + '\n' + [...NTT_RADICES.map((R) => entry(R)), ...tables, ...NTT_STAGED_RADICES.map(stagedEntry), ...fused, ...two].join('\n\n') + '\n';
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -67,8 +67,6 @@ export interface NttPass {
    * halves exchanging through workgroup memory, see twoLevelRadices).
    */
   sub: number;
-  /** Low bits h of a split-table pass's k (default splitBits(ns)); see passSplitTable. */
-  splitLo?: number;
 }
 
 /**
@@ -102,8 +100,6 @@ export function foldPadding(passes: NttPass[]): NttPass[] {
 
 /** R of the two-level entry points (radix R·R = 16, 64, 256, 1024), each with none / table / split pre-twiddles. */
 export const NTT_TWO_LEVEL_RADICES = [4, 8, 16, 32];
-/** R of `ntt_lde2_r${R}`, an lde's idft last two-level pass fused with its dft's first (R = 32 would hold 64 values a thread). */
-export const NTT_LDE2_RADICES = [4, 8, 16];
 
 /**
  * Two-level layout of a transform: as many two-level passes of 2^tileLog rows (tileLog even, 4..10)
@@ -206,17 +202,6 @@ export function tile2Out(s: number, lanes: number, lane: number): number {
 }
 
 /**
- * Tile word of output row ρ (< 2T) of lane `lane` (of `lanes`, w columns) in a fused two-level lde
- * pass (the kernel's ntt_lde_out): s = ρ with bits 0 and 1 swapped, s·lanes + (lane XOR
- * (s / max(1, 32 / lanes))·w mod lanes) for a power-of-two lane count.
- */
-export function tileLdeOut(row: number, lanes: number, lane: number, w: number): number {
-  const s = (row & ~3) | ((row & 1) << 1) | ((row >> 1) & 1);
-  if ((lanes & (lanes - 1)) !== 0) return s * lanes + lane;
-  return s * lanes + (lane ^ ((Math.floor(s / Math.max(1, Math.floor(32 / lanes))) * w) & (lanes - 1)));
-}
-
-/**
  * Groups per workgroup of a two-level pass of R·R rows at width w: the largest power of two
  * ≤ `most` (the caller's cap; ntt-spec.ts twoLevelGroupsFor: 16 lanes) and ≤ the pass's groups m
  * whose G·w·R threads and G·w·R·R-word tile fit the limits; 0 when not even one group fits.
@@ -230,7 +215,7 @@ export function twoLevelGroups(R: number, w: number, m: number, lim: { threads: 
 
 /** The 8-word uniform of one pass (field order of NttParams in ntt_stockham.gen.wgsl). */
 export function passUniform(p: NttPass): Uint32Array {
-  return Uint32Array.from([p.n, p.ns, p.inRows, p.twShift, passFlags(p), p.logN, p.splitLo ?? splitBits(p.ns), 0]);
+  return Uint32Array.from([p.n, p.ns, p.inRows, p.twShift, passFlags(p), p.logN, splitBits(p.ns), 0]);
 }
 
 /** Twiddle table (Montgomery form), the same for every size: see the NTT_TW_* layout above. */
@@ -315,8 +300,8 @@ export interface SplitScale { c: number; g: number }
  * one factor in each half (row 0 included), with no multiply of its own. Group 0 wants c, not
  * c·g^Ns: the last two words hold g^−Ns for it.
  */
-export function passSplitTable(ns: number, radix: number, scale?: SplitScale, h = splitBits(ns)): Uint32Array {
-  const L = 2 ** h, H = ns / L;
+export function passSplitTable(ns: number, radix: number, scale?: SplitScale): Uint32Array {
+  const h = splitBits(ns), L = 2 ** h, H = ns / L;
   const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)));
   const t = new Uint32Array(2 * radix * (L + H) + 2);
   const gInv = scale ? bbInv(scale.g) : 1;
@@ -341,14 +326,14 @@ export function passSplitTable(ns: number, radix: number, scale?: SplitScale, h 
 }
 
 /** Twiddle (plain value) of group k, row r from a split table, as the kernels index it (splitMul in scripts/gen-ntt-wgsl.ts). */
-export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number, h = splitBits(ns)): number {
-  const L = 2 ** h, H = ns / L;
+export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number): number {
+  const h = splitBits(ns), L = 2 ** h, H = ns / L;
   return bbMul(t[r * L + (k % L)], t[2 * radix * L + r * H + Math.floor(k / L)]);
 }
 
 /** The group-0 fix of a scaled split table (passSplitTable): g^−Ns, plain. */
-export function splitFix(t: Uint32Array, ns: number, radix: number, h = splitBits(ns)): number {
-  const L = 2 ** h;
+export function splitFix(t: Uint32Array, ns: number, radix: number): number {
+  const h = splitBits(ns), L = 2 ** h;
   return t[2 * radix * (L + ns / L)];
 }
 

@@ -9,7 +9,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import { bbInv, bbPow } from '../ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_LDE2_RADICES, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
+  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
   tableQualifies, twoLevelGroups, NTT_STAGE_WORDS, type NttPass, type SplitScale,
 } from './ntt-plan.js';
 
@@ -94,8 +94,6 @@ export interface NttSpec {
   foldScale?: boolean;
   /** Pipelines specialized by pass flags (NTT_FLAGS, branches folded) instead of reading them from the uniform. Default STATIC_FLAGS. */
   staticFlags?: boolean;
-  /** Low bits h of split tables (k = kh·2^h + kl; default splitBits: half of log2 Ns): a bench knob. */
-  splitLoBits?: number;
 }
 
 /**
@@ -123,13 +121,6 @@ export function twoLevelGroupsFor(w: number): number {
  * the pass's memory time suggested: the passes are integer-ALU bound).
  */
 export const FUSE_LDE = true;
-
-/**
- * Whether an lde with two-level passes fuses them by default (`ntt_lde2_r${R}`, fusedLdePass).
- * Off: H100 alternating A/B at 2^24 -> 2^25, lde x1 0.811 -> 0.942 ms, x8 6.06 -> 6.76 ms slower
- * fused (one thread carries both dft halves' 2·R values through five barriers).
- */
-export const FUSE_LDE_TWO_LEVEL = false;
 
 /**
  * Whether encode / lde fold a zero-padded radix-2 first pass into the next pass's loads by default
@@ -236,32 +227,19 @@ export function twiddleSources(spec: NttSpec, passes: NttPass[], staged: boolean
 }
 
 /**
- * Index of the lde idft's last pass when it fuses with the next (the dft's first) pass, wanted
- * (NttSpec.fuseLde); else -1. Two-level layout: the scale is folded (`fold`, ldeScaleFold), the
- * radix is one of NTT_LDE2_RADICES and a group's two tiles fit (ldeTwoLevelGroups): one
- * `ntt_lde2_r${R}` pass. Register passes: the dft's first pass is radix 32 and can store through
- * the tile (at any width: the fused kernel always does), and its row stride n'/32 equals the
- * idft's last stride n/R1 (R1 = 32 / 2^addedBits, one of NTT_FUSED_RADICES): `ntt_lde_fused_r${R1}`.
+ * Index of the lde idft's last pass when it fuses with the next (the dft's first) pass: wanted
+ * (NttSpec.fuseLde), register passes, the dft's first pass is radix 32 and can store through the
+ * tile (at any width: the fused kernel always does), and its row stride n'/32 equals the idft's
+ * last stride n/R1 (R1 = 32 / 2^addedBits, one of NTT_FUSED_RADICES); else -1. (Two-level passes
+ * do not fuse: a fused two-level pass measured 1.16x slower than the two, bench/RESULTS.md.)
  */
-export function fusedLdePass(ctx: GpuContext, spec: NttSpec, passes: NttPass[], fold: LdeScaleFold | null): number {
-  if (spec.op !== 'lde') return -1;
-  if (fold) {
-    if (!(spec.fuseLde ?? FUSE_LDE_TWO_LEVEL)) return -1;
-    const p = passes[fold.index];
-    return NTT_LDE2_RADICES.includes(p.sub) && ldeTwoLevelGroups(ctx, spec, p) > 0 ? fold.index : -1;
-  }
-  if (!(spec.fuseLde ?? FUSE_LDE)) return -1;
+export function fusedLdePass(ctx: GpuContext, spec: NttSpec, passes: NttPass[]): number {
+  if (spec.op !== 'lde' || !(spec.fuseLde ?? FUSE_LDE)) return -1;
   const staged = stagedPasses(ctx, { ...spec, stagedFirstPass: true }, passes);
   const i = passes.findIndex((p) => (p.flags & NTT_FLAG_INVERSE) !== 0);
   const p = passes[i], q = passes[i + 1];
   if (!p || !q || p.sub > 0 || !staged[i + 1] || q.radix !== 32 || q.ns !== 1 || q.n / q.radix !== p.n / p.radix || !NTT_FUSED_RADICES.includes(p.radix)) return -1;
   return i;
-}
-
-/** Groups per workgroup of a fused two-level lde pass over `p` (the idft's last): as its own two-level pass, with two tiles. */
-export function ldeTwoLevelGroups(ctx: GpuContext, spec: NttSpec, p: NttPass): number {
-  const lim = workgroupLimits(ctx);
-  return twoLevelGroups(p.sub, spec.width, p.n / p.radix, { threads: lim.threads, tileBytes: lim.tileBytes / 2 }, spec.twoLevelGroups ?? twoLevelGroupsFor(spec.width));
 }
 
 /** How an lde carries its scale in its tables (ldeScaleFold): which pass, and the two tables' factors. */

@@ -30,7 +30,7 @@ import {
   passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
 } from './ntt-plan.js';
 import {
-  devicePasses, fusedLdePass, ldeScaleFold, ldeTwoLevelGroups, NTT_WG, outputHeight, SHOUP_TWIDDLES, STATIC_FLAGS, stagedPasses, twiddleSources, twoLevelGroupsFor, workgroupLimits,
+  devicePasses, fusedLdePass, ldeScaleFold, NTT_WG, outputHeight, SHOUP_TWIDDLES, STATIC_FLAGS, stagedPasses, twiddleSources, twoLevelGroupsFor, workgroupLimits,
   type LdeScaleFold, type NttSpec,
 } from './ntt-spec.js';
 
@@ -93,10 +93,10 @@ function scaleFor(ctx: GpuContext, res: NttResources, c: number, g: number, n: n
 }
 
 function tableFor(ctx: GpuContext, res: NttResources, p: NttPass, kind: 'montgomery' | 'shoup' | 'split'): GPUBuffer {
-  const key = `${kind} ${p.ns},${p.radix}${p.splitLo === undefined ? '' : ` h${p.splitLo}`}`;
+  const key = `${kind} ${p.ns},${p.radix}`;
   let buf = res.tables.get(key);
   if (!buf) {
-    const words = kind === 'split' ? passSplitTable(p.ns, p.radix, undefined, p.splitLo) : passTwiddleTable(p.ns, p.radix, kind === 'shoup');
+    const words = kind === 'split' ? passSplitTable(p.ns, p.radix) : passTwiddleTable(p.ns, p.radix, kind === 'shoup');
     buf = ctx.constantBuffer(words, GPUBufferUsage.STORAGE, `ntt twiddles ${key}`);
     res.tables.set(key, buf);
   }
@@ -105,11 +105,11 @@ function tableFor(ctx: GpuContext, res: NttResources, p: NttPass, kind: 'montgom
 
 /** An lde's tables with its scale folded in (ldeScaleFold): per (pass, c, g), kept with the scale tables. */
 function foldedTableFor(ctx: GpuContext, res: NttResources, p: NttPass, fold: LdeScaleFold, split: boolean): GPUBuffer {
-  const key = `${split ? 'split' : 'rows'} ${p.ns},${p.radix} c${fold.split.c} g${fold.split.g}${p.splitLo === undefined ? '' : ` h${p.splitLo}`}`;
+  const key = `${split ? 'split' : 'rows'} ${p.ns},${p.radix} c${fold.split.c} g${fold.split.g}`;
   let buf = res.scales.get(key);
   if (!buf) {
     if (res.scales.size >= MAX_SCALES) res.scales.clear(); // as in scaleFor
-    const words = split ? passSplitTable(p.ns, p.radix, fold.split, p.splitLo) : passTwiddleTable(p.ns, p.radix, true, fold.rowFactor);
+    const words = split ? passSplitTable(p.ns, p.radix, fold.split) : passTwiddleTable(p.ns, p.radix, true, fold.rowFactor);
     buf = ctx.constantBuffer(words, GPUBufferUsage.STORAGE, `ntt folded ${key}`);
     res.scales.set(key, buf);
   }
@@ -153,18 +153,13 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const wg = spec.workgroup ?? NTT_WG;
   const staged = stagedPasses(ctx, spec, planned.passes);
   const sources = twiddleSources(spec, planned.passes, staged);
-  const withSplit = spec.splitLoBits === undefined ? planned.passes
-    : planned.passes.map((p, i) => (sources[i] === 'split' ? { ...p, splitLo: Math.min(spec.splitLoBits!, Math.round(Math.log2(p.ns))) } : p));
-  const { passes, fold } = ldeScaleFold(spec, withSplit, sources);
+  const { passes, fold } = ldeScaleFold(spec, planned.passes, sources);
   const scale = planned.scale;
   const kind = (i: number) => (sources[i] === 'running' || (passes[i].sub > 0 && sources[i] === 'staged') ? '' : `_${sources[i]}`);
-  const fused = fusedLdePass(ctx, spec, passes, fold);
-  const entry = (p: NttPass, i: number) => (i === fused ? (p.sub > 0 ? `ntt_lde2_r${p.sub}` : `ntt_lde_fused_r${p.radix}`)
-    : p.sub > 0 ? `ntt_pass2_r${p.sub}${kind(i)}` : `ntt_pass_r${p.radix}${kind(i)}`);
-  // Two-level passes: groups per workgroup (their tile and thread count are plan constants); a
-  // fused two-level lde pass holds two tiles.
-  const groups = passes.map((p, i) => (p.sub === 0 ? 0 : i === fused ? ldeTwoLevelGroups(ctx, spec, p)
-    : twoLevelGroups(p.sub, w, p.n / p.radix, workgroupLimits(ctx), spec.twoLevelGroups ?? twoLevelGroupsFor(w))));
+  const fused = fusedLdePass(ctx, spec, passes);
+  const entry = (p: NttPass, i: number) => (i === fused ? `ntt_lde_fused_r${p.radix}` : p.sub > 0 ? `ntt_pass2_r${p.sub}${kind(i)}` : `ntt_pass_r${p.radix}${kind(i)}`);
+  // Two-level passes: groups per workgroup (their tile and thread count are plan constants).
+  const groups = passes.map((p) => (p.sub > 0 ? twoLevelGroups(p.sub, w, p.n / p.radix, workgroupLimits(ctx), spec.twoLevelGroups ?? twoLevelGroupsFor(w)) : 0));
   const staticFlags = spec.staticFlags ?? STATIC_FLAGS;
   const key = (p: NttPass, i: number) => `${entry(p, i)} ${groups[i]}${staticFlags ? ` f${passFlags(p)}` : ''}`;
   const shoup = spec.shoup ?? SHOUP_TWIDDLES;
@@ -176,7 +171,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
       NTT_W: w, NTT_WG: wg, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
       NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_FOLDED_SCALE, NTT_SHOUP: shoup ? 1 : 0,
       NTT_STATIC_FLAGS: staticFlags ? 1 : 0, NTT_FLAGS: staticFlags ? passFlags(p) : 0, NTT_FLAG_PADDED,
-      NTT_TG: g, NTT_TL: g * w, NTT_TILE2_WORDS: p.sub > 0 ? (i === fused ? 2 : 1) * g * w * p.radix : 1,
+      NTT_TG: g, NTT_TL: g * w, NTT_TILE2_WORDS: p.sub > 0 ? g * w * p.radix : 1,
     }, p.sub > 0 ? BINDINGS_TWO : BINDINGS));
   }
   const scaleBuf = scale ? scaleFor(ctx, res, scale[0], scale[1], scale[2]) : res.tw;
@@ -204,25 +199,22 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
         { binding: 1, resource: { buffer: dst, size: dstBytes } },
         // A split pass reads no lo/hi powers, so `tw` is free for its split table; a table pass is
         // never the last, so `sc` is free for its table (tableQualifies).
-        // An lde with its scale folded (ldeScaleFold) reads its own tables in these two passes
-        // (both in the fused two-level pass: the dft's first-pass table at `sc`).
+        // An lde with its scale folded (ldeScaleFold) reads its own tables in these two passes.
         { binding: 2, resource: { buffer: sources[i] !== 'split' ? res.tw : i === fold?.index ? foldedTableFor(ctx, res, p, fold, true) : tableFor(ctx, res, p, 'split') } },
-        { binding: 3, resource: { buffer: fold && isFused && two ? foldedTableFor(ctx, res, passes[i + 1], fold, false)
-          : sources[i] !== 'table' ? scaleBuf
+        { binding: 3, resource: { buffer: sources[i] !== 'table' ? scaleBuf
           : fold && i === fold.index + 1 ? foldedTableFor(ctx, res, p, fold, false) : tableFor(ctx, res, p, shoup ? 'shoup' : 'montgomery') } },
         { binding: 4, resource: { buffer: uniformFor(ctx, res, p) } },
       ],
     });
-    const passLabel = isFused ? (two ? `${p.sub}x${p.sub} idft+dft lde fused` : `r${p.radix}+r32 lde fused`)
-      : `r${two ? `${p.sub}x${p.sub}` : p.radix} ns=${p.ns}${kind(i).replace('_', ' ')}`;
+    const passLabel = isFused ? `r${p.radix}+r32 lde fused` : `r${two ? `${p.sub}x${p.sub}` : p.radix} ns=${p.ns}${kind(i).replace('_', ' ')}`;
     const cp = pass ?? encoder.beginComputePass({ label: passLabel, timestampWrites: perPass!(passLabel) });
     cp.setPipeline(pipelines.get(key(p, i))!);
     cp.setBindGroup(0, group);
     // A staged workgroup is one tile (NTT_STAGE_WORDS / R threads); the kernel rebuilds t with that size.
     // A two-level workgroup is G groups of R threads per lane; the kernel counts workgroups.
     const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
-    const [x, y] = two ? grid2d(p.n / p.radix / groups[i], 1, maxDim)
-      : isFused ? grid2d((p.n / p.radix) * w, stageWorkgroup(32), maxDim)
+    const [x, y] = isFused ? grid2d((p.n / p.radix) * w, stageWorkgroup(32), maxDim)
+      : two ? grid2d(p.n / p.radix / groups[i], 1, maxDim)
       : grid2d((p.n / p.radix) * w, staged[i] ? stageWorkgroup(p.radix) : wg, maxDim);
     cp.dispatchWorkgroups(x, y);
     if (!pass) cp.end();

@@ -7,12 +7,11 @@ import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../../src/ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, foldPadding, NTT_LDE2_RADICES, NTT_TWO_LEVEL_RADICES,
-  passSplitTable, passTwiddleTable, planTransform, scaleTable, splitFix, splitTwiddle, tableQualifies, tileLdeOut, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
+  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES,
+  passSplitTable, passTwiddleTable, planTransform, scaleTable, splitFix, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
-import { fusedLdePass, ldeScaleFold, ldeTwoLevelGroups, twiddleSources, twoLevelGroupsFor, type LdeScaleFold } from '../../src/kernels/ntt-spec.js';
-import type { GpuContext } from '../../src/gpu/context.js';
+import { ldeScaleFold, twiddleSources, twoLevelGroupsFor, type LdeScaleFold } from '../../src/kernels/ntt-spec.js';
 import { nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { storeOutput } from '../support/ntt-store.js';
@@ -102,79 +101,13 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
 }
 
 const LIMITS = { threads: 256, tileBytes: 16384 };
-/** What fusedLdePass reads of a GpuContext: the same limits. */
-const CTX = { limits: { maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupSizeX: 256, maxComputeWorkgroupStorageSize: 16384 } } as unknown as GpuContext;
-
-/**
- * An lde's idft last two-level pass `p` fused with its dft's first as ntt_lde2_r${R} runs it (see
- * ldeTwoLevelEntry in scripts/gen-ntt-wgsl.ts): the idft's halves through tile A, the values kept
- * per thread under the dft's identity f, the dft's two first halves (e = 0, 1) into tiles A and B,
- * its second halves, then each group's 2T output rows through the tile to rows 2T·a.
- */
-function runLdeTwoLevel(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, split: Uint32Array, fwd: Uint32Array, G: number): void {
-  const R = p.sub, logR = Math.log2(R), T = R * R, m = p.ns, L = G * w;
-  const inner = passTwiddleTable(R, R, true);
-  const fix = splitFix(split, m, T);
-  const put = (tile: Int32Array, word: number, x: number) => {
-    if (tile[word] !== -1) throw new Error(`R ${R} L ${L}: tile word ${word} written twice`);
-    tile[word] = x;
-  };
-  const ids = (lid: number) => { const lane = lid % L, jp = Math.floor(lid / L), c = Math.floor(lane / w); return { lane, jp, col: lane - c * w, c }; };
-  const secondHalf = (tile: Int32Array, base: number, lane: number, jp: number) => dftR(Array.from({ length: R }, (_, r2) => {
-    const x = tile[base + tile2Word(jp + r2 * R, logR, L, lane)];
-    return jp > 0 && r2 > 0 ? bbMul(x, inner[(r2 - 1) * R + jp]) : x;
-  }));
-  for (let g0 = 0; g0 < m; g0 += G) {
-    const tile = new Int32Array(2 * L * T).fill(-1);
-    for (let lid = 0; lid < L * R; lid++) {
-      const { lane, jp, col, c } = ids(lid), k = g0 + c;
-      const v = Array.from({ length: R }, (_, r1) => {
-        const x = bbMul(src[(k + (jp + r1 * R) * m) * w + col], splitTwiddle(split, m, T, k, jp + r1 * R));
-        return k === 0 ? bbMul(x, fix) : x;
-      });
-      dftR(v).forEach((x, s1) => put(tile, tile2Word(jp * R + s1, logR, L, lane), x));
-    }
-    const V = Array.from({ length: L * R }, (_, lid) => secondHalf(tile, 0, ids(lid).lane, ids(lid).jp));
-    tile.fill(-1);
-    for (let lid = 0; lid < L * R; lid++) {
-      const { lane, jp, c } = ids(lid), k = g0 + c;
-      const f = k === 0 ? (R - jp) % R : R - 1 - jp;
-      const u = Array.from({ length: R }, (_, r1) => (k === 0 && jp === 0 ? V[lid][(R - r1) % R] : V[lid][R - 1 - r1]));
-      for (const e of [0, 1]) {
-        const x = u.map((y, r1) => (f + r1 * R > 0 ? bbMul(y, fwd[(f + r1 * R - 1) * 2 + e]) : y));
-        dftR(x).forEach((y, s1) => put(tile, e * L * T + tile2Word(f * R + s1, logR, L, lane), y));
-      }
-    }
-    const out = new Int32Array(2 * L * T).fill(-1);
-    for (let lid = 0; lid < L * R; lid++) {
-      const { lane, jp } = ids(lid);
-      for (const e of [0, 1]) secondHalf(tile, e * L * T, lane, jp).forEach((y, s2) => put(out, tileLdeOut(e + 2 * (jp + s2 * R), L, lane, w), y));
-    }
-    for (let x = 0; x < 2 * L * T; x++) {
-      const jl = Math.floor(x / (2 * T * w)), within = x - jl * 2 * T * w, a = (m - g0 - jl) & (m - 1);
-      dst[a * 2 * T * w + within] = out[tileLdeOut(Math.floor(within / w), L, jl * w + (within % w), w)];
-    }
-  }
-}
-
-/**
- * Run `passes`; with `fold` (ldeScaleFold) its two passes read the tables the host builds for it,
- * and with `fused` (fusedLdePass's index) they run as one ntt_lde2 pass.
- */
-function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null, fold: LdeScaleFold | null = null, fused = -1): Uint32Array {
+/** Run `passes`; with `fold` (ldeScaleFold) its two passes read the tables the host builds for it. */
+function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null, fold: LdeScaleFold | null = null): Uint32Array {
   let src = input;
   passes.forEach((p, i) => {
-    if (i === fused + 1 && fused >= 0) return;
+    const dst = new Uint32Array(p.n * w);
     const own = fold?.index === i ? passSplitTable(p.ns, p.radix, fold.split)
       : fold && i === fold.index + 1 ? passTwiddleTable(p.ns, p.radix, true, fold.rowFactor) : null;
-    if (i === fused) {
-      const q = passes[i + 1], dst = new Uint32Array(q.n * w);
-      const spec = { op: 'lde' as const, height: p.n, width: w };
-      runLdeTwoLevel(p, src, dst, w, own!, passTwiddleTable(q.ns, q.radix, true, fold!.rowFactor), ldeTwoLevelGroups(CTX, spec, p));
-      src = dst;
-      return;
-    }
-    const dst = new Uint32Array(p.n * w);
     if (p.sub > 0) runTwoLevelPass(p, src, dst, w, sc, twoLevelGroups(p.sub, w, p.n / p.radix, LIMITS), own);
     else runRegisterPass(p, src, dst, w, sc);
     src = dst;
@@ -228,33 +161,6 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
     expect(worst).toBe(1);
   });
 
-  it('the fused lde pass\'s output tile: writes and the copy-out free of bank conflicts at widths 1-8', () => {
-    const worst: Record<number, number> = {};
-    for (const R of NTT_LDE2_RADICES) for (const w of [1, 2, 4, 8]) {
-      const L = 16, T = R * R, threads = L * R; // 16 lanes: the default at every width ≤ 16
-      if (threads < 32) continue;
-      const banks = (f: (l: number) => number) => {
-        const n = new Uint8Array(32);
-        for (let l = 0; l < 32; l++) n[f(l) % 32]++;
-        return Math.max(...n);
-      };
-      for (let warp = 0; warp < threads; warp += 32) {
-        for (let e = 0; e < 2; e++) for (let s2 = 0; s2 < R; s2++) {
-          const b = banks((l) => { const lid = warp + l; return tileLdeOut(e + 2 * (Math.floor(lid / L) + s2 * R), L, lid % L, w); });
-          worst[0] = Math.max(worst[0] ?? 0, b);
-        }
-        for (let i = 0; i < 2 * R; i++) {
-          const b = banks((l) => {
-            const x = warp + l + i * threads, jl = Math.floor(x / (2 * T * w)), within = x - jl * 2 * T * w;
-            return tileLdeOut(Math.floor(within / w), L, jl * w + (within % w), w);
-          });
-          worst[w] = Math.max(worst[w] ?? 0, b);
-        }
-      }
-    }
-    expect(worst).toEqual({ 0: 1, 1: 1, 2: 1, 4: 1, 8: 1 });
-  });
-
   const rng = new SplitMix64(0x7e0);
   for (const [logN, w, tileLog] of [[12, 1, 4], [12, 1, 6], [13, 1, 8], [11, 3, 4], [10, 2, 8], [9, 8, 4], [12, 1, 10], [10, 1, 10], [8, 2, 8], [8, 1, 4]]) {
     it(`dft / idft / encode / lde / bitrev with two-level passes of 2^${tileLog} at 2^${logN} x ${w}`, () => {
@@ -283,24 +189,6 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
       const { passes, fold } = ldeScaleFold(spec, folded, twiddleSources(spec, folded, folded.map(() => false)));
       expect(fold !== null).toBe(logN % tileLog === 0 && logN > tileLog); // the idft ends, the dft starts (after its folded radix 2) with a two-level pass
       if (fold) expect(runPlan(passes, x, w, null, fold)).toEqual(ntt.cosetLde(x, w, 1, 31));
-      // ...and with those two passes fused into one (ntt_lde2_r${R}) where it has an entry point.
-      const fused = fusedLdePass(CTX, { ...spec, fuseLde: true }, passes, fold);
-      expect(fusedLdePass(CTX, spec, passes, fold)).toBe(-1); // not by default (FUSE_LDE_TWO_LEVEL)
-      expect(fused >= 0).toBe(fold !== null && NTT_LDE2_RADICES.includes(2 ** (tileLog / 2)));
-      if (fused >= 0) expect(runPlan(passes, x, w, null, fold, fused)).toEqual(ntt.cosetLde(x, w, 1, 31));
-    });
-  }
-  // The default radix (256 = 16·16) fused: one lde per width, the rest of each plan as above.
-  for (const w of [1, 2]) {
-    it(`lde with its idft's last two-level pass of 2^8 fused with its dft's first (ntt_lde2_r16) at 2^16 x ${w}`, () => {
-      const n = 2 ** 16, x = new SplitMix64(0x1de2 + w).fieldArray(n * w);
-      const spec = { op: 'lde' as const, height: n, width: w, addedBits: 1, shift: 7, fuseLde: true };
-      const planned = foldPadding([...planTransform(16, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, { tileLog: 8, remainderFirst: false }),
-        ...planTransform(17, n, 0, 32, { tileLog: 8, remainderFirst: true })]);
-      const { passes, fold } = ldeScaleFold(spec, planned, twiddleSources(spec, planned, planned.map(() => false)));
-      const fused = fusedLdePass(CTX, spec, passes, fold);
-      expect(fused).toBe(1);
-      expect(runPlan(passes, x, w, null, fold, fused)).toEqual(ntt.cosetLde(x, w, 1, 7));
     });
   }
 });
