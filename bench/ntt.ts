@@ -184,10 +184,14 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   nofold: { foldPadding: false },
   noscalefold: { foldScale: false },
   dynflags: { staticFlags: false },
+  dynshape: { staticShape: false },
+  nohalves: { innerHalves: false },
+  asidft: { op: 'idft' }, // B = the idft of the same input (read the dft row)
   twolevel10: { twoLevel: 10 },
   twolevel6: { twoLevel: 6 },
   groups8: { twoLevelGroups: 8 },
   groups1: { twoLevelGroups: 1 },
+  groups32: { twoLevelGroups: 32 },
 };
 
 /**

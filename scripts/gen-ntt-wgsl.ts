@@ -42,8 +42,8 @@ const MAX_RADIX = 32;
  */
 function splitPrologue(radix: number, ind: string): string[] {
   return [
-    `${ind}let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;`,
-    `${ind}let kl = k & (sl - 1u); let kh = k >> prm.split_bits;`,
+    `${ind}let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();`,
+    `${ind}let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();`,
     `${ind}let lq = ${radix}u * sl; let hb = 2u * lq; let hq = hb + ${radix}u * sh;`,
   ];
 }
@@ -91,7 +91,7 @@ struct NttParams {
 @group(0) @binding(2) var<storage, read> tw: array<u32>;
 @group(0) @binding(3) var<storage, read> sc: array<u32>;  // the last pass's scale table, or a middle pass's twiddles
 @group(0) @binding(4) var<uniform> prm: NttParams;
-@group(0) @binding(5) var<storage, read> tt: array<u32>;  // two-level passes: ω_T^(k·r) between their halves (Shoup)
+@group(0) @binding(5) var<storage, read> tt: array<vec4u>;  // two-level passes: ω_T^(k·r) between their halves (ntt-plan.ts innerTwiddleTable)
 
 // The staged first pass's tile: NTT_STAGE_WORDS = 4096 words = 16 KiB, the WebGPU default
 // maxComputeWorkgroupStorageSize, so every adapter has room for it.
@@ -127,6 +127,17 @@ fn ntt_tile2_out(s: u32, l: u32) -> u32 {
   return s * NTT_TL + (l ^ ((s / max(1u, 32u / NTT_TL)) & (NTT_TL - 1u)));
 }
 
+// x·t.x by Shoup (bb_mul_shoup) for an inner twiddle t = (w, wq, wq mod 2^16, wq / 2^16): the
+// quotient's halves come with the load instead of two instructions per multiply.
+fn ntt_mul_inner(x: u32, t: vec4u) -> u32 {
+  if (NTT_INNER_HALVES == 0u) { return bb_mul_shoup(x, t.x, t.y); } // the halves split here (A/B: NttSpec.innerHalves)
+  let al = x & 0xffffu; let ah = x >> 16u;
+  let mid = al * t.w + ah * t.z + ((al * t.z) >> 16u);
+  let q = ((ah * t.w + (mid >> 16u)) << 1u) | ((x * t.y) >> 31u);
+  let r = x * t.x - q * BB_P;
+  return min(r, r - BB_P);
+}
+
 // x^e for x = ω_{2^27}, e < 2^27: lo and hi tables (2^14 + 2^13 words), one multiply.
 fn ntt_root_pow(e: u32) -> u32 {
   return bb_mul(tw[NTT_TW_LO + (e & ((1u << NTT_LO_BITS) - 1u))], tw[NTT_TW_HI + (e >> NTT_LO_BITS)]);
@@ -159,21 +170,30 @@ fn ntt_flags() -> u32 {
   return prm.flags;
 }
 
+// The pass's shape: pipeline constants (NTT_S_*, so strides and masks become immediates) where the
+// host specializes pipelines by shape (NTT_STATIC_SHAPE = 1: large transforms), else the uniform's.
+fn ntt_n() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_N; } return prm.n; }
+fn ntt_ns() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_NS; } return prm.ns; }
+fn ntt_in_rows() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_IN_ROWS; } return prm.in_rows; }
+fn ntt_tw_shift() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_TW_SHIFT; } return prm.tw_shift; }
+fn ntt_log_n() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_LOG_N; } return prm.log_n; }
+fn ntt_split_bits() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_SPLIT_BITS; } return prm.split_bits; }
+
 // Row \`row\` of column \`col\`, or 0 past the rows the source holds (zero padding of encode / lde).
 fn ntt_load(row: u32, col: u32) -> u32 {
   let r = select(row, row >> 1u, (ntt_flags() & NTT_FLAG_HALF) != 0u);
-  if ((ntt_flags() & NTT_FLAG_PADDED) == 0u || r < prm.in_rows) { return src[r * NTT_W + col]; }
+  if ((ntt_flags() & NTT_FLAG_PADDED) == 0u || r < ntt_in_rows()) { return src[r * NTT_W + col]; }
   return 0u;
 }
 
 // Store V[s] of the group at (j − k)·R + k; the last pass maps, scales and bit-reverses.
 fn ntt_store(base: u32, s: u32, col: u32, value: u32) {
-  var dest = base + s * prm.ns;
+  var dest = base + s * ntt_ns();
   var val = value;
   if ((ntt_flags() & NTT_FLAG_LAST) != 0u) {
-    if ((ntt_flags() & NTT_FLAG_INVERSE) != 0u) { dest = (prm.n - dest) & (prm.n - 1u); }
+    if ((ntt_flags() & NTT_FLAG_INVERSE) != 0u) { dest = (ntt_n() - dest) & (ntt_n() - 1u); }
     if ((ntt_flags() & NTT_FLAG_SCALE) != 0u) { val = bb_mul(val, ntt_scale(dest)); }
-    if ((ntt_flags() & NTT_FLAG_BITREV) != 0u) { dest = (reverseBits(dest) >> 1u) >> (31u - prm.log_n); }
+    if ((ntt_flags() & NTT_FLAG_BITREV) != 0u) { dest = (reverseBits(dest) >> 1u) >> (31u - ntt_log_n()); }
   }
   dst[dest * NTT_W + col] = val;
 }
@@ -193,14 +213,14 @@ function butterflies(R: number, twiddles: 'none' | 'running' | 'table' | 'split'
     for (let r = 1; r < R; r++) L.push(`${ind}${splitMul(`v${r}`, `${r}u`)}`);
   }
   if (twiddles === 'table') {
-    L.push(`${ind}let tq = ${R - 1}u * prm.ns;`);
-    for (let r = 1; r < R; r++) L.push(`${ind}v${r} = ntt_table_mul(v${r}, ${r - 1}u * prm.ns + k, tq);`);
+    L.push(`${ind}let tq = ${R - 1}u * ntt_ns();`);
+    for (let r = 1; r < R; r++) L.push(`${ind}v${r} = ntt_table_mul(v${r}, ${r - 1}u * ntt_ns() + k, tq);`);
   }
   if (twiddles === 'running') {
     // One running product (four interleaved ones, for a shorter dependency chain, measured no
     // faster on the H100: 2^24 x1 encode 0.85 ms either way).
     L.push(`${ind}if (k != 0u) {`);
-    L.push(`${ind}  let w1 = ntt_root_pow(k << prm.tw_shift);`);
+    L.push(`${ind}  let w1 = ntt_root_pow(k << ntt_tw_shift());`);
     L.push(`${ind}  var wr = w1;`);
     for (let r = 1; r < R; r++) {
       L.push(`${ind}  v${r} = bb_mul(v${r}, wr);`);
@@ -231,11 +251,11 @@ function entry(R: number, tw: 'running' | 'table' | 'split' = 'running'): string
   L.push(`@compute @workgroup_size(NTT_WG)`);
   L.push(`fn ntt_pass_r${R}${tw === 'running' ? '' : `_${tw}`}(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {`);
   L.push(`  let t = gid.x + gid.y * nwg.x * NTT_WG;`);
-  L.push(`  let m = prm.n >> ${logR}u;`);
+  L.push(`  let m = ntt_n() >> ${logR}u;`);
   L.push(`  if (t >= m * NTT_W) { return; }`);
   L.push(`  let col = t % NTT_W;`);
   L.push(`  let j = t / NTT_W;`);
-  L.push(`  let k = j & (prm.ns - 1u);`);
+  L.push(`  let k = j & (ntt_ns() - 1u);`);
   for (let r = 0; r < R; r++) L.push(`  var v${r} = ntt_load(j + ${r}u * m, col);`);
   L.push(...butterflies(R, tw, '  '));
   L.push(`  let base = (j - k) * ${R}u + k;`);
@@ -261,7 +281,7 @@ function stagedEntry(R: number): string {
   L.push(`  const wg = NTT_STAGE_WORDS / ${R}u;`);
   L.push(`  const q = max(1u, ${R}u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)`);
   L.push(`  let t = gid.x + gid.y * nwg.x * wg;`);
-  L.push(`  let m = prm.n >> ${logR}u;`);
+  L.push(`  let m = ntt_n() >> ${logR}u;`);
   L.push(`  if (t < m * NTT_W) {`);
   L.push(`    let col = t % NTT_W;`);
   L.push(`    let j = t / NTT_W;`);
@@ -310,7 +330,7 @@ function ldeFusedEntry(R1: number): string {
   L.push(`  const wg = NTT_STAGE_WORDS / ${R}u;`);
   L.push(`  const q = max(1u, ${R}u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)`);
   L.push(`  let t = gid.x + gid.y * nwg.x * wg;`);
-  L.push(`  let m = prm.ns; // the idft's last stride = the dft's first-pass row stride`);
+  L.push(`  let m = ntt_ns(); // the idft's last stride = the dft's first-pass row stride`);
   L.push(`  if (t < m * NTT_W) {`);
   L.push(`    let col = t % NTT_W;`);
   L.push(`    let jd = t / NTT_W;`);
@@ -336,7 +356,7 @@ function ldeFusedEntry(R1: number): string {
 /** A two-level second half's inputs (`${x}1`.. of thread jp) times ω_T^(jp·r2) from the inner table `tt` (Shoup). */
 function innerTwiddles(R: number, x: string, ind: string): string[] {
   const L = [`${ind}if (jp != 0u) {`];
-  for (let r2 = 1; r2 < R; r2++) L.push(`${ind}  ${x}${r2} = bb_mul_shoup(${x}${r2}, tt[${(r2 - 1) * R}u + jp], tt[${(R - 1) * R + (r2 - 1) * R}u + jp]);`);
+  for (let r2 = 1; r2 < R; r2++) L.push(`${ind}  ${x}${r2} = ntt_mul_inner(${x}${r2}, tt[${(r2 - 1) * R}u + jp]);`);
   L.push(`${ind}}`);
   return L;
 }
@@ -359,7 +379,7 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
   L.push(`@compute @workgroup_size(NTT_TL * ${R}u)`);
   L.push(`fn ntt_pass2_r${R}${tw === 'none' ? '' : `_${tw}`}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,`);
   L.push(`    @builtin(num_workgroups) nwg: vec3u) {`);
-  L.push(`  let m = prm.n >> ${2 * logR}u;`);
+  L.push(`  let m = ntt_n() >> ${2 * logR}u;`);
   L.push(`  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;`);
   L.push(`  let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers`);
   L.push(`  let lane = lid % NTT_TL;`);
@@ -367,14 +387,14 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
   L.push(`  let c = lane / NTT_W;`);
   L.push(`  let col = lane - c * NTT_W;`);
   L.push(`  let j = g0 + c;`);
-  L.push(`  let k = j & (prm.ns - 1u);`);
+  L.push(`  let k = j & (ntt_ns() - 1u);`);
   L.push(`  ${Array.from({ length: R }, (_, r) => `var v${r} = 0u;`).join(' ')}`);
   L.push(`  if (live) {`);
   for (let r1 = 0; r1 < R; r1++) L.push(`    v${r1} = ntt_load(j + (jp + ${r1 * R}u) * m, col);`);
   if (tw === 'table') {
-    L.push(`    let tq = ${T - 1}u * prm.ns;`);
-    L.push(`    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * prm.ns + k, tq); }`);
-    for (let r1 = 1; r1 < R; r1++) L.push(`    v${r1} = ntt_table_mul(v${r1}, (jp + ${r1 * R - 1}u) * prm.ns + k, tq);`);
+    L.push(`    let tq = ${T - 1}u * ntt_ns();`);
+    L.push(`    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * ntt_ns() + k, tq); }`);
+    for (let r1 = 1; r1 < R; r1++) L.push(`    v${r1} = ntt_table_mul(v${r1}, (jp + ${r1 * R - 1}u) * ntt_ns() + k, tq);`);
   }
   if (tw === 'split') {
     // With NTT_FLAG_FOLDED_SCALE the table also carries an lde's scale (ntt-plan.ts SplitScale):
@@ -404,7 +424,7 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
   L.push(`  }`);
   L.push(`  // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,`);
   L.push(`  // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.`);
-  L.push(`  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {`);
+  L.push(`  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {`);
   L.push(`    workgroupBarrier(); // every thread has read its second-half inputs`);
   L.push(`    if (live) {`);
   for (let s2 = 0; s2 < R; s2++) L.push(`      ntt_tile2[ntt_tile2_out(jp + ${s2 * R}u, lane)] = v${reverseBits(s2, logR)};`);

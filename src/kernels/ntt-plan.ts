@@ -338,6 +338,18 @@ export function splitFix(t: Uint32Array, ns: number, radix: number): number {
 }
 
 /**
+ * A two-level pass's inner twiddles ω_T^(j·r) (T = R·R; passTwiddleTable(R, R) with Shoup
+ * quotients), one vec4 per entry (r − 1)·R + j: the value, its quotient, and the quotient's low and
+ * high 16 bits, so the kernel's one 16-byte load brings the halves its emulated mulhi needs.
+ */
+export function innerTwiddleTable(R: number): Uint32Array {
+  const t = passTwiddleTable(R, R, true), half = (R - 1) * R;
+  const out = new Uint32Array(4 * half);
+  for (let i = 0; i < half; i++) out.set([t[i], t[half + i], t[half + i] & 0xffff, t[half + i] >>> 16], 4 * i);
+  return out;
+}
+
+/**
  * A middle pass's twiddles: entry (r − 1)·Ns + k = ω_{Ns·R}^(k·r) for 1 ≤ r < R, k < Ns
  * (consecutive k, i.e. consecutive threads, read consecutive words), in Montgomery form; with
  * `shoup`, plain values and then, (R − 1)·Ns words on, their Shoup quotients (bbShoupQuotient).

@@ -94,6 +94,13 @@ export interface NttSpec {
   foldScale?: boolean;
   /** Pipelines specialized by pass flags (NTT_FLAGS, branches folded) instead of reading them from the uniform. Default STATIC_FLAGS. */
   staticFlags?: boolean;
+  /** Two-level inner twiddles bring their Shoup quotient's 16-bit halves (innerTwiddleTable) instead of splitting it per multiply. Default true; false for A/B. */
+  innerHalves?: boolean;
+  /**
+   * Pipelines specialized by pass shape (rows, stride, ...: NTT_S_*, so strides and masks become
+   * immediates) instead of reading it from the uniform. Default: passes of ≥ STATIC_SHAPE_MIN_ROWS rows.
+   */
+  staticShape?: boolean;
 }
 
 /**
@@ -133,6 +140,13 @@ export const FOLD_SCALE = true;
 
 /** Whether pipelines are specialized by pass flags by default (NttSpec.staticFlags). */
 export const STATIC_FLAGS = true;
+
+/**
+ * Passes of this many rows or more get pipelines specialized by shape (NttSpec.staticShape): a
+ * handful of shapes per large job, compiled once each; smaller transforms share pipelines across
+ * sizes (many sizes, each compile costs far more than the pass).
+ */
+export const STATIC_SHAPE_MIN_ROWS = 2 ** 16;
 
 /** Whether last passes read split tables by default (NttSpec.splitTables). */
 export const SPLIT_TABLES = false;

@@ -27,10 +27,10 @@ import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_PADDED, NTT_FLAG_SCALE, NTT_STAGE_WORDS, passFlags, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
-  passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
+  innerTwiddleTable, passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
 } from './ntt-plan.js';
 import {
-  devicePasses, fusedLdePass, ldeScaleFold, NTT_WG, outputHeight, SHOUP_TWIDDLES, STATIC_FLAGS, stagedPasses, twiddleSources, twoLevelGroupsFor, workgroupLimits,
+  devicePasses, fusedLdePass, ldeScaleFold, NTT_WG, outputHeight, SHOUP_TWIDDLES, STATIC_FLAGS, STATIC_SHAPE_MIN_ROWS, stagedPasses, twiddleSources, twoLevelGroupsFor, workgroupLimits,
   type LdeScaleFold, type NttSpec,
 } from './ntt-spec.js';
 
@@ -92,11 +92,11 @@ function scaleFor(ctx: GpuContext, res: NttResources, c: number, g: number, n: n
   return buf;
 }
 
-function tableFor(ctx: GpuContext, res: NttResources, p: NttPass, kind: 'montgomery' | 'shoup' | 'split'): GPUBuffer {
+function tableFor(ctx: GpuContext, res: NttResources, p: NttPass, kind: 'montgomery' | 'shoup' | 'split' | 'inner'): GPUBuffer {
   const key = `${kind} ${p.ns},${p.radix}`;
   let buf = res.tables.get(key);
   if (!buf) {
-    const words = kind === 'split' ? passSplitTable(p.ns, p.radix) : passTwiddleTable(p.ns, p.radix, kind === 'shoup');
+    const words = kind === 'split' ? passSplitTable(p.ns, p.radix) : kind === 'inner' ? innerTwiddleTable(p.radix) : passTwiddleTable(p.ns, p.radix, kind === 'shoup');
     buf = ctx.constantBuffer(words, GPUBufferUsage.STORAGE, `ntt twiddles ${key}`);
     res.tables.set(key, buf);
   }
@@ -114,6 +114,12 @@ function foldedTableFor(ctx: GpuContext, res: NttResources, p: NttPass, fold: Ld
     res.scales.set(key, buf);
   }
   return buf;
+}
+
+/** A pass's shape as pipeline constants (the uniform's fields, ntt-plan.ts passUniform) when specialized, else zeros. */
+function shapeConstants(p: NttPass, on: boolean): Record<string, number> {
+  const u = on ? passUniform(p) : new Uint32Array(8);
+  return { NTT_STATIC_SHAPE: on ? 1 : 0, NTT_S_N: u[0], NTT_S_NS: u[1], NTT_S_IN_ROWS: u[2], NTT_S_TW_SHIFT: u[3], NTT_S_LOG_N: u[5], NTT_S_SPLIT_BITS: u[6] };
 }
 
 /**
@@ -161,7 +167,8 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   // Two-level passes: groups per workgroup (their tile and thread count are plan constants).
   const groups = passes.map((p) => (p.sub > 0 ? twoLevelGroups(p.sub, w, p.n / p.radix, workgroupLimits(ctx), spec.twoLevelGroups ?? twoLevelGroupsFor(w)) : 0));
   const staticFlags = spec.staticFlags ?? STATIC_FLAGS;
-  const key = (p: NttPass, i: number) => `${entry(p, i)} ${groups[i]}${staticFlags ? ` f${passFlags(p)}` : ''}`;
+  const staticShape = (p: NttPass) => spec.staticShape ?? p.n >= STATIC_SHAPE_MIN_ROWS;
+  const key = (p: NttPass, i: number) => `${entry(p, i)} ${groups[i]}${spec.innerHalves ?? true ? '' : ' nh'}${staticFlags ? ` f${passFlags(p)}` : ''}${staticShape(p) ? ` s${passUniform(p).join(',')}` : ''}`;
   const shoup = spec.shoup ?? SHOUP_TWIDDLES;
   const pipelines = new Map<string, GPUComputePipeline>();
   for (const [i, p] of passes.entries()) {
@@ -170,7 +177,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
     pipelines.set(key(p, i), await ctx.pipelines.get('ntt_stockham', entry(p, i), {
       NTT_W: w, NTT_WG: wg, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
       NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_FOLDED_SCALE, NTT_SHOUP: shoup ? 1 : 0,
-      NTT_STATIC_FLAGS: staticFlags ? 1 : 0, NTT_FLAGS: staticFlags ? passFlags(p) : 0, NTT_FLAG_PADDED,
+      NTT_INNER_HALVES: spec.innerHalves ?? true ? 1 : 0, NTT_STATIC_FLAGS: staticFlags ? 1 : 0, NTT_FLAGS: staticFlags ? passFlags(p) : 0, NTT_FLAG_PADDED, ...shapeConstants(p, staticShape(p)),
       NTT_TG: g, NTT_TL: g * w, NTT_TILE2_WORDS: p.sub > 0 ? g * w * p.radix : 1,
     }, p.sub > 0 ? BINDINGS_TWO : BINDINGS));
   }
@@ -193,8 +200,8 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
     const group = ctx.device.createBindGroup({
       layout: ctx.pipelines.layout(two ? BINDINGS_TWO : BINDINGS),
       entries: [
-        // A two-level pass's second half multiplies by ω_T^(j''·r) from the (Ns = R, R) pass table.
-        ...(two ? [{ binding: 5, resource: { buffer: tableFor(ctx, res, { ...p, ns: p.sub, radix: p.sub }, 'shoup') } }] : []),
+        // A two-level pass's second half multiplies by ω_T^(j''·r) from the (Ns = R, R) pass table, as vec4s.
+        ...(two ? [{ binding: 5, resource: { buffer: tableFor(ctx, res, { ...p, ns: p.sub, radix: p.sub }, 'inner') } }] : []),
         { binding: 0, resource: { buffer: src, size: srcBytes } },
         { binding: 1, resource: { buffer: dst, size: dstBytes } },
         // A split pass reads no lo/hi powers, so `tw` is free for its split table; a table pass is

@@ -8,7 +8,7 @@ import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../../src/ref/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES,
-  passSplitTable, passTwiddleTable, planTransform, scaleTable, splitFix, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
+  innerTwiddleTable, passSplitTable, passTwiddleTable, planTransform, scaleTable, splitFix, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
 import { ldeScaleFold, twiddleSources, twoLevelGroupsFor, type LdeScaleFold } from '../../src/kernels/ntt-spec.js';
@@ -53,7 +53,7 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
   const table = p.ns > 1 && tableQualifies(p) ? own ?? passTwiddleTable(p.ns, T, true) : null;
   const split = p.ns > 1 && !table ? own ?? passSplitTable(p.ns, T) : null;
   const folded = (p.flags & NTT_FLAG_FOLDED_SCALE) !== 0;
-  const inner = passTwiddleTable(R, R, true);
+  const inner = innerTwiddleTable(R); // vec4 entries: the value first
   const tile = new Int32Array(L * T);
   const twiddle = (k: number, r: number): number => {
     if (table) return table[(r - 1) * p.ns + k];
@@ -82,7 +82,7 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
       const lane = lid % L, jp = Math.floor(lid / L), c = Math.floor(lane / w), col = lane - c * w, j = g0 + c, k = j % p.ns;
       const v = Array.from({ length: R }, (_, r2) => {
         const x = tile[tile2Word(jp + r2 * R, logR, L, lane)];
-        return jp > 0 && r2 > 0 ? bbMul(x, inner[(r2 - 1) * R + jp]) : x;
+        return jp > 0 && r2 > 0 ? bbMul(x, inner[4 * ((r2 - 1) * R + jp)]) : x;
       });
       dftR(v).forEach((x, s2) => {
         if (!staged) return storeOutput(p, dst, w, col, (j - k) * T + k, jp + s2 * R, x, sc);

@@ -37,7 +37,7 @@ struct NttParams {
 @group(0) @binding(2) var<storage, read> tw: array<u32>;
 @group(0) @binding(3) var<storage, read> sc: array<u32>;  // the last pass's scale table, or a middle pass's twiddles
 @group(0) @binding(4) var<uniform> prm: NttParams;
-@group(0) @binding(5) var<storage, read> tt: array<u32>;  // two-level passes: ω_T^(k·r) between their halves (Shoup)
+@group(0) @binding(5) var<storage, read> tt: array<vec4u>;  // two-level passes: ω_T^(k·r) between their halves (ntt-plan.ts innerTwiddleTable)
 
 // The staged first pass's tile: NTT_STAGE_WORDS = 4096 words = 16 KiB, the WebGPU default
 // maxComputeWorkgroupStorageSize, so every adapter has room for it.
@@ -73,6 +73,17 @@ fn ntt_tile2_out(s: u32, l: u32) -> u32 {
   return s * NTT_TL + (l ^ ((s / max(1u, 32u / NTT_TL)) & (NTT_TL - 1u)));
 }
 
+// x·t.x by Shoup (bb_mul_shoup) for an inner twiddle t = (w, wq, wq mod 2^16, wq / 2^16): the
+// quotient's halves come with the load instead of two instructions per multiply.
+fn ntt_mul_inner(x: u32, t: vec4u) -> u32 {
+  if (NTT_INNER_HALVES == 0u) { return bb_mul_shoup(x, t.x, t.y); } // the halves split here (A/B: NttSpec.innerHalves)
+  let al = x & 0xffffu; let ah = x >> 16u;
+  let mid = al * t.w + ah * t.z + ((al * t.z) >> 16u);
+  let q = ((ah * t.w + (mid >> 16u)) << 1u) | ((x * t.y) >> 31u);
+  let r = x * t.x - q * BB_P;
+  return min(r, r - BB_P);
+}
+
 // x^e for x = ω_{2^27}, e < 2^27: lo and hi tables (2^14 + 2^13 words), one multiply.
 fn ntt_root_pow(e: u32) -> u32 {
   return bb_mul(tw[NTT_TW_LO + (e & ((1u << NTT_LO_BITS) - 1u))], tw[NTT_TW_HI + (e >> NTT_LO_BITS)]);
@@ -105,21 +116,30 @@ fn ntt_flags() -> u32 {
   return prm.flags;
 }
 
+// The pass's shape: pipeline constants (NTT_S_*, so strides and masks become immediates) where the
+// host specializes pipelines by shape (NTT_STATIC_SHAPE = 1: large transforms), else the uniform's.
+fn ntt_n() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_N; } return prm.n; }
+fn ntt_ns() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_NS; } return prm.ns; }
+fn ntt_in_rows() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_IN_ROWS; } return prm.in_rows; }
+fn ntt_tw_shift() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_TW_SHIFT; } return prm.tw_shift; }
+fn ntt_log_n() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_LOG_N; } return prm.log_n; }
+fn ntt_split_bits() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_SPLIT_BITS; } return prm.split_bits; }
+
 // Row `row` of column `col`, or 0 past the rows the source holds (zero padding of encode / lde).
 fn ntt_load(row: u32, col: u32) -> u32 {
   let r = select(row, row >> 1u, (ntt_flags() & NTT_FLAG_HALF) != 0u);
-  if ((ntt_flags() & NTT_FLAG_PADDED) == 0u || r < prm.in_rows) { return src[r * NTT_W + col]; }
+  if ((ntt_flags() & NTT_FLAG_PADDED) == 0u || r < ntt_in_rows()) { return src[r * NTT_W + col]; }
   return 0u;
 }
 
 // Store V[s] of the group at (j − k)·R + k; the last pass maps, scales and bit-reverses.
 fn ntt_store(base: u32, s: u32, col: u32, value: u32) {
-  var dest = base + s * prm.ns;
+  var dest = base + s * ntt_ns();
   var val = value;
   if ((ntt_flags() & NTT_FLAG_LAST) != 0u) {
-    if ((ntt_flags() & NTT_FLAG_INVERSE) != 0u) { dest = (prm.n - dest) & (prm.n - 1u); }
+    if ((ntt_flags() & NTT_FLAG_INVERSE) != 0u) { dest = (ntt_n() - dest) & (ntt_n() - 1u); }
     if ((ntt_flags() & NTT_FLAG_SCALE) != 0u) { val = bb_mul(val, ntt_scale(dest)); }
-    if ((ntt_flags() & NTT_FLAG_BITREV) != 0u) { dest = (reverseBits(dest) >> 1u) >> (31u - prm.log_n); }
+    if ((ntt_flags() & NTT_FLAG_BITREV) != 0u) { dest = (reverseBits(dest) >> 1u) >> (31u - ntt_log_n()); }
   }
   dst[dest * NTT_W + col] = val;
 }
@@ -127,11 +147,11 @@ fn ntt_store(base: u32, s: u32, col: u32, value: u32) {
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r1(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 0u;
+  let m = ntt_n() >> 0u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   let base = (j - k) * 1u + k;
   ntt_store(base, 0u, col, v0);
@@ -140,15 +160,15 @@ fn ntt_pass_r1(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r2(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 1u;
+  let m = ntt_n() >> 1u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   if (k != 0u) {
-    let w1 = ntt_root_pow(k << prm.tw_shift);
+    let w1 = ntt_root_pow(k << ntt_tw_shift());
     var wr = w1;
     v1 = bb_mul(v1, wr);
   }
@@ -161,17 +181,17 @@ fn ntt_pass_r2(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r4(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 2u;
+  let m = ntt_n() >> 2u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
   var v3 = ntt_load(j + 3u * m, col);
   if (k != 0u) {
-    let w1 = ntt_root_pow(k << prm.tw_shift);
+    let w1 = ntt_root_pow(k << ntt_tw_shift());
     var wr = w1;
     v1 = bb_mul(v1, wr);
     wr = bb_mul(wr, w1);
@@ -194,11 +214,11 @@ fn ntt_pass_r4(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r8(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 3u;
+  let m = ntt_n() >> 3u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
@@ -208,7 +228,7 @@ fn ntt_pass_r8(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
   var v6 = ntt_load(j + 6u * m, col);
   var v7 = ntt_load(j + 7u * m, col);
   if (k != 0u) {
-    let w1 = ntt_root_pow(k << prm.tw_shift);
+    let w1 = ntt_root_pow(k << ntt_tw_shift());
     var wr = w1;
     v1 = bb_mul(v1, wr);
     wr = bb_mul(wr, w1);
@@ -253,11 +273,11 @@ fn ntt_pass_r8(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 4u;
+  let m = ntt_n() >> 4u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
@@ -275,7 +295,7 @@ fn ntt_pass_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   var v14 = ntt_load(j + 14u * m, col);
   var v15 = ntt_load(j + 15u * m, col);
   if (k != 0u) {
-    let w1 = ntt_root_pow(k << prm.tw_shift);
+    let w1 = ntt_root_pow(k << ntt_tw_shift());
     var wr = w1;
     v1 = bb_mul(v1, wr);
     wr = bb_mul(wr, w1);
@@ -368,11 +388,11 @@ fn ntt_pass_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r32(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 5u;
+  let m = ntt_n() >> 5u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
@@ -406,7 +426,7 @@ fn ntt_pass_r32(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
   var v30 = ntt_load(j + 30u * m, col);
   var v31 = ntt_load(j + 31u * m, col);
   if (k != 0u) {
-    let w1 = ntt_root_pow(k << prm.tw_shift);
+    let w1 = ntt_root_pow(k << ntt_tw_shift());
     var wr = w1;
     v1 = bb_mul(v1, wr);
     wr = bb_mul(wr, w1);
@@ -603,15 +623,15 @@ fn ntt_pass_r32(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgrou
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r2_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 1u;
+  let m = ntt_n() >> 1u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
-  let tq = 1u * prm.ns;
-  v1 = ntt_table_mul(v1, 0u * prm.ns + k, tq);
+  let tq = 1u * ntt_ns();
+  v1 = ntt_table_mul(v1, 0u * ntt_ns() + k, tq);
   { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
   let base = (j - k) * 2u + k;
   ntt_store(base, 0u, col, v0);
@@ -621,19 +641,19 @@ fn ntt_pass_r2_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r4_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 2u;
+  let m = ntt_n() >> 2u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
   var v3 = ntt_load(j + 3u * m, col);
-  let tq = 3u * prm.ns;
-  v1 = ntt_table_mul(v1, 0u * prm.ns + k, tq);
-  v2 = ntt_table_mul(v2, 1u * prm.ns + k, tq);
-  v3 = ntt_table_mul(v3, 2u * prm.ns + k, tq);
+  let tq = 3u * ntt_ns();
+  v1 = ntt_table_mul(v1, 0u * ntt_ns() + k, tq);
+  v2 = ntt_table_mul(v2, 1u * ntt_ns() + k, tq);
+  v3 = ntt_table_mul(v3, 2u * ntt_ns() + k, tq);
   const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
   { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
   { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
@@ -649,11 +669,11 @@ fn ntt_pass_r4_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r8_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 3u;
+  let m = ntt_n() >> 3u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
@@ -662,14 +682,14 @@ fn ntt_pass_r8_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   var v5 = ntt_load(j + 5u * m, col);
   var v6 = ntt_load(j + 6u * m, col);
   var v7 = ntt_load(j + 7u * m, col);
-  let tq = 7u * prm.ns;
-  v1 = ntt_table_mul(v1, 0u * prm.ns + k, tq);
-  v2 = ntt_table_mul(v2, 1u * prm.ns + k, tq);
-  v3 = ntt_table_mul(v3, 2u * prm.ns + k, tq);
-  v4 = ntt_table_mul(v4, 3u * prm.ns + k, tq);
-  v5 = ntt_table_mul(v5, 4u * prm.ns + k, tq);
-  v6 = ntt_table_mul(v6, 5u * prm.ns + k, tq);
-  v7 = ntt_table_mul(v7, 6u * prm.ns + k, tq);
+  let tq = 7u * ntt_ns();
+  v1 = ntt_table_mul(v1, 0u * ntt_ns() + k, tq);
+  v2 = ntt_table_mul(v2, 1u * ntt_ns() + k, tq);
+  v3 = ntt_table_mul(v3, 2u * ntt_ns() + k, tq);
+  v4 = ntt_table_mul(v4, 3u * ntt_ns() + k, tq);
+  v5 = ntt_table_mul(v5, 4u * ntt_ns() + k, tq);
+  v6 = ntt_table_mul(v6, 5u * ntt_ns() + k, tq);
+  v7 = ntt_table_mul(v7, 6u * ntt_ns() + k, tq);
   const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
   const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
   const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
@@ -699,11 +719,11 @@ fn ntt_pass_r8_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r16_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 4u;
+  let m = ntt_n() >> 4u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
@@ -720,22 +740,22 @@ fn ntt_pass_r16_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
   var v13 = ntt_load(j + 13u * m, col);
   var v14 = ntt_load(j + 14u * m, col);
   var v15 = ntt_load(j + 15u * m, col);
-  let tq = 15u * prm.ns;
-  v1 = ntt_table_mul(v1, 0u * prm.ns + k, tq);
-  v2 = ntt_table_mul(v2, 1u * prm.ns + k, tq);
-  v3 = ntt_table_mul(v3, 2u * prm.ns + k, tq);
-  v4 = ntt_table_mul(v4, 3u * prm.ns + k, tq);
-  v5 = ntt_table_mul(v5, 4u * prm.ns + k, tq);
-  v6 = ntt_table_mul(v6, 5u * prm.ns + k, tq);
-  v7 = ntt_table_mul(v7, 6u * prm.ns + k, tq);
-  v8 = ntt_table_mul(v8, 7u * prm.ns + k, tq);
-  v9 = ntt_table_mul(v9, 8u * prm.ns + k, tq);
-  v10 = ntt_table_mul(v10, 9u * prm.ns + k, tq);
-  v11 = ntt_table_mul(v11, 10u * prm.ns + k, tq);
-  v12 = ntt_table_mul(v12, 11u * prm.ns + k, tq);
-  v13 = ntt_table_mul(v13, 12u * prm.ns + k, tq);
-  v14 = ntt_table_mul(v14, 13u * prm.ns + k, tq);
-  v15 = ntt_table_mul(v15, 14u * prm.ns + k, tq);
+  let tq = 15u * ntt_ns();
+  v1 = ntt_table_mul(v1, 0u * ntt_ns() + k, tq);
+  v2 = ntt_table_mul(v2, 1u * ntt_ns() + k, tq);
+  v3 = ntt_table_mul(v3, 2u * ntt_ns() + k, tq);
+  v4 = ntt_table_mul(v4, 3u * ntt_ns() + k, tq);
+  v5 = ntt_table_mul(v5, 4u * ntt_ns() + k, tq);
+  v6 = ntt_table_mul(v6, 5u * ntt_ns() + k, tq);
+  v7 = ntt_table_mul(v7, 6u * ntt_ns() + k, tq);
+  v8 = ntt_table_mul(v8, 7u * ntt_ns() + k, tq);
+  v9 = ntt_table_mul(v9, 8u * ntt_ns() + k, tq);
+  v10 = ntt_table_mul(v10, 9u * ntt_ns() + k, tq);
+  v11 = ntt_table_mul(v11, 10u * ntt_ns() + k, tq);
+  v12 = ntt_table_mul(v12, 11u * ntt_ns() + k, tq);
+  v13 = ntt_table_mul(v13, 12u * ntt_ns() + k, tq);
+  v14 = ntt_table_mul(v14, 13u * ntt_ns() + k, tq);
+  v15 = ntt_table_mul(v15, 14u * ntt_ns() + k, tq);
   const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
   const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
   const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
@@ -797,11 +817,11 @@ fn ntt_pass_r16_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r32_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 5u;
+  let m = ntt_n() >> 5u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
@@ -834,38 +854,38 @@ fn ntt_pass_r32_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
   var v29 = ntt_load(j + 29u * m, col);
   var v30 = ntt_load(j + 30u * m, col);
   var v31 = ntt_load(j + 31u * m, col);
-  let tq = 31u * prm.ns;
-  v1 = ntt_table_mul(v1, 0u * prm.ns + k, tq);
-  v2 = ntt_table_mul(v2, 1u * prm.ns + k, tq);
-  v3 = ntt_table_mul(v3, 2u * prm.ns + k, tq);
-  v4 = ntt_table_mul(v4, 3u * prm.ns + k, tq);
-  v5 = ntt_table_mul(v5, 4u * prm.ns + k, tq);
-  v6 = ntt_table_mul(v6, 5u * prm.ns + k, tq);
-  v7 = ntt_table_mul(v7, 6u * prm.ns + k, tq);
-  v8 = ntt_table_mul(v8, 7u * prm.ns + k, tq);
-  v9 = ntt_table_mul(v9, 8u * prm.ns + k, tq);
-  v10 = ntt_table_mul(v10, 9u * prm.ns + k, tq);
-  v11 = ntt_table_mul(v11, 10u * prm.ns + k, tq);
-  v12 = ntt_table_mul(v12, 11u * prm.ns + k, tq);
-  v13 = ntt_table_mul(v13, 12u * prm.ns + k, tq);
-  v14 = ntt_table_mul(v14, 13u * prm.ns + k, tq);
-  v15 = ntt_table_mul(v15, 14u * prm.ns + k, tq);
-  v16 = ntt_table_mul(v16, 15u * prm.ns + k, tq);
-  v17 = ntt_table_mul(v17, 16u * prm.ns + k, tq);
-  v18 = ntt_table_mul(v18, 17u * prm.ns + k, tq);
-  v19 = ntt_table_mul(v19, 18u * prm.ns + k, tq);
-  v20 = ntt_table_mul(v20, 19u * prm.ns + k, tq);
-  v21 = ntt_table_mul(v21, 20u * prm.ns + k, tq);
-  v22 = ntt_table_mul(v22, 21u * prm.ns + k, tq);
-  v23 = ntt_table_mul(v23, 22u * prm.ns + k, tq);
-  v24 = ntt_table_mul(v24, 23u * prm.ns + k, tq);
-  v25 = ntt_table_mul(v25, 24u * prm.ns + k, tq);
-  v26 = ntt_table_mul(v26, 25u * prm.ns + k, tq);
-  v27 = ntt_table_mul(v27, 26u * prm.ns + k, tq);
-  v28 = ntt_table_mul(v28, 27u * prm.ns + k, tq);
-  v29 = ntt_table_mul(v29, 28u * prm.ns + k, tq);
-  v30 = ntt_table_mul(v30, 29u * prm.ns + k, tq);
-  v31 = ntt_table_mul(v31, 30u * prm.ns + k, tq);
+  let tq = 31u * ntt_ns();
+  v1 = ntt_table_mul(v1, 0u * ntt_ns() + k, tq);
+  v2 = ntt_table_mul(v2, 1u * ntt_ns() + k, tq);
+  v3 = ntt_table_mul(v3, 2u * ntt_ns() + k, tq);
+  v4 = ntt_table_mul(v4, 3u * ntt_ns() + k, tq);
+  v5 = ntt_table_mul(v5, 4u * ntt_ns() + k, tq);
+  v6 = ntt_table_mul(v6, 5u * ntt_ns() + k, tq);
+  v7 = ntt_table_mul(v7, 6u * ntt_ns() + k, tq);
+  v8 = ntt_table_mul(v8, 7u * ntt_ns() + k, tq);
+  v9 = ntt_table_mul(v9, 8u * ntt_ns() + k, tq);
+  v10 = ntt_table_mul(v10, 9u * ntt_ns() + k, tq);
+  v11 = ntt_table_mul(v11, 10u * ntt_ns() + k, tq);
+  v12 = ntt_table_mul(v12, 11u * ntt_ns() + k, tq);
+  v13 = ntt_table_mul(v13, 12u * ntt_ns() + k, tq);
+  v14 = ntt_table_mul(v14, 13u * ntt_ns() + k, tq);
+  v15 = ntt_table_mul(v15, 14u * ntt_ns() + k, tq);
+  v16 = ntt_table_mul(v16, 15u * ntt_ns() + k, tq);
+  v17 = ntt_table_mul(v17, 16u * ntt_ns() + k, tq);
+  v18 = ntt_table_mul(v18, 17u * ntt_ns() + k, tq);
+  v19 = ntt_table_mul(v19, 18u * ntt_ns() + k, tq);
+  v20 = ntt_table_mul(v20, 19u * ntt_ns() + k, tq);
+  v21 = ntt_table_mul(v21, 20u * ntt_ns() + k, tq);
+  v22 = ntt_table_mul(v22, 21u * ntt_ns() + k, tq);
+  v23 = ntt_table_mul(v23, 22u * ntt_ns() + k, tq);
+  v24 = ntt_table_mul(v24, 23u * ntt_ns() + k, tq);
+  v25 = ntt_table_mul(v25, 24u * ntt_ns() + k, tq);
+  v26 = ntt_table_mul(v26, 25u * ntt_ns() + k, tq);
+  v27 = ntt_table_mul(v27, 26u * ntt_ns() + k, tq);
+  v28 = ntt_table_mul(v28, 27u * ntt_ns() + k, tq);
+  v29 = ntt_table_mul(v29, 28u * ntt_ns() + k, tq);
+  v30 = ntt_table_mul(v30, 29u * ntt_ns() + k, tq);
+  v31 = ntt_table_mul(v31, 30u * ntt_ns() + k, tq);
   const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
   const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
   const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
@@ -999,15 +1019,15 @@ fn ntt_pass_r32_table(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r2_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 1u;
+  let m = ntt_n() >> 1u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
-  let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
-  let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+  let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
+  let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
   let lq = 2u * sl; let hb = 2u * lq; let hq = hb + 2u * sh;
   { let il = 1u * sl + kl; let ih = 1u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
@@ -1019,17 +1039,17 @@ fn ntt_pass_r2_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r4_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 2u;
+  let m = ntt_n() >> 2u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
   var v3 = ntt_load(j + 3u * m, col);
-  let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
-  let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+  let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
+  let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
   let lq = 4u * sl; let hb = 2u * lq; let hq = hb + 4u * sh;
   { let il = 1u * sl + kl; let ih = 1u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   { let il = 2u * sl + kl; let ih = 2u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
@@ -1049,11 +1069,11 @@ fn ntt_pass_r4_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r8_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 3u;
+  let m = ntt_n() >> 3u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
@@ -1062,8 +1082,8 @@ fn ntt_pass_r8_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   var v5 = ntt_load(j + 5u * m, col);
   var v6 = ntt_load(j + 6u * m, col);
   var v7 = ntt_load(j + 7u * m, col);
-  let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
-  let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+  let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
+  let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
   let lq = 8u * sl; let hb = 2u * lq; let hq = hb + 8u * sh;
   { let il = 1u * sl + kl; let ih = 1u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   { let il = 2u * sl + kl; let ih = 2u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
@@ -1101,11 +1121,11 @@ fn ntt_pass_r8_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r16_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 4u;
+  let m = ntt_n() >> 4u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
@@ -1122,8 +1142,8 @@ fn ntt_pass_r16_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
   var v13 = ntt_load(j + 13u * m, col);
   var v14 = ntt_load(j + 14u * m, col);
   var v15 = ntt_load(j + 15u * m, col);
-  let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
-  let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+  let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
+  let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
   let lq = 16u * sl; let hb = 2u * lq; let hq = hb + 16u * sh;
   { let il = 1u * sl + kl; let ih = 1u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   { let il = 2u * sl + kl; let ih = 2u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
@@ -1201,11 +1221,11 @@ fn ntt_pass_r16_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
 @compute @workgroup_size(NTT_WG)
 fn ntt_pass_r32_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = gid.x + gid.y * nwg.x * NTT_WG;
-  let m = prm.n >> 5u;
+  let m = ntt_n() >> 5u;
   if (t >= m * NTT_W) { return; }
   let col = t % NTT_W;
   let j = t / NTT_W;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = ntt_load(j + 0u * m, col);
   var v1 = ntt_load(j + 1u * m, col);
   var v2 = ntt_load(j + 2u * m, col);
@@ -1238,8 +1258,8 @@ fn ntt_pass_r32_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
   var v29 = ntt_load(j + 29u * m, col);
   var v30 = ntt_load(j + 30u * m, col);
   var v31 = ntt_load(j + 31u * m, col);
-  let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
-  let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+  let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
+  let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
   let lq = 32u * sl; let hb = 2u * lq; let hq = hb + 32u * sh;
   { let il = 1u * sl + kl; let ih = 1u * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
   { let il = 2u * sl + kl; let ih = 2u * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
@@ -1408,7 +1428,7 @@ fn ntt_pass_r4_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local_
   const wg = NTT_STAGE_WORDS / 4u;
   const q = max(1u, 4u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
   let t = gid.x + gid.y * nwg.x * wg;
-  let m = prm.n >> 2u;
+  let m = ntt_n() >> 2u;
   if (t < m * NTT_W) {
     let col = t % NTT_W;
     let j = t / NTT_W;
@@ -1443,7 +1463,7 @@ fn ntt_pass_r8_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local_
   const wg = NTT_STAGE_WORDS / 8u;
   const q = max(1u, 8u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
   let t = gid.x + gid.y * nwg.x * wg;
-  let m = prm.n >> 3u;
+  let m = ntt_n() >> 3u;
   if (t < m * NTT_W) {
     let col = t % NTT_W;
     let j = t / NTT_W;
@@ -1496,7 +1516,7 @@ fn ntt_pass_r16_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local
   const wg = NTT_STAGE_WORDS / 16u;
   const q = max(1u, 16u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
   let t = gid.x + gid.y * nwg.x * wg;
-  let m = prm.n >> 4u;
+  let m = ntt_n() >> 4u;
   if (t < m * NTT_W) {
     let col = t % NTT_W;
     let j = t / NTT_W;
@@ -1589,7 +1609,7 @@ fn ntt_pass_r32_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local
   const wg = NTT_STAGE_WORDS / 32u;
   const q = max(1u, 32u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
   let t = gid.x + gid.y * nwg.x * wg;
-  let m = prm.n >> 5u;
+  let m = ntt_n() >> 5u;
   if (t < m * NTT_W) {
     let col = t % NTT_W;
     let j = t / NTT_W;
@@ -1770,7 +1790,7 @@ fn ntt_lde_fused_r2(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
   const wg = NTT_STAGE_WORDS / 32u;
   const q = max(1u, 32u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
   let t = gid.x + gid.y * nwg.x * wg;
-  let m = prm.ns; // the idft's last stride = the dft's first-pass row stride
+  let m = ntt_ns(); // the idft's last stride = the dft's first-pass row stride
   if (t < m * NTT_W) {
     let col = t % NTT_W;
     let jd = t / NTT_W;
@@ -1780,7 +1800,7 @@ fn ntt_lde_fused_r2(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
     var a1 = src[(j + 1u * m) * NTT_W + col];
     {
       if (k != 0u) {
-        let w1 = ntt_root_pow(k << prm.tw_shift);
+        let w1 = ntt_root_pow(k << ntt_tw_shift());
         var wr = w1;
         a1 = bb_mul(a1, wr);
       }
@@ -1965,7 +1985,7 @@ fn ntt_lde_fused_r4(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
   const wg = NTT_STAGE_WORDS / 32u;
   const q = max(1u, 32u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
   let t = gid.x + gid.y * nwg.x * wg;
-  let m = prm.ns; // the idft's last stride = the dft's first-pass row stride
+  let m = ntt_ns(); // the idft's last stride = the dft's first-pass row stride
   if (t < m * NTT_W) {
     let col = t % NTT_W;
     let jd = t / NTT_W;
@@ -1977,7 +1997,7 @@ fn ntt_lde_fused_r4(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
     var a3 = src[(j + 3u * m) * NTT_W + col];
     {
       if (k != 0u) {
-        let w1 = ntt_root_pow(k << prm.tw_shift);
+        let w1 = ntt_root_pow(k << ntt_tw_shift());
         var wr = w1;
         a1 = bb_mul(a1, wr);
         wr = bb_mul(wr, w1);
@@ -2170,7 +2190,7 @@ fn ntt_lde_fused_r8(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
   const wg = NTT_STAGE_WORDS / 32u;
   const q = max(1u, 32u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
   let t = gid.x + gid.y * nwg.x * wg;
-  let m = prm.ns; // the idft's last stride = the dft's first-pass row stride
+  let m = ntt_ns(); // the idft's last stride = the dft's first-pass row stride
   if (t < m * NTT_W) {
     let col = t % NTT_W;
     let jd = t / NTT_W;
@@ -2186,7 +2206,7 @@ fn ntt_lde_fused_r8(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
     var a7 = src[(j + 7u * m) * NTT_W + col];
     {
       if (k != 0u) {
-        let w1 = ntt_root_pow(k << prm.tw_shift);
+        let w1 = ntt_root_pow(k << ntt_tw_shift());
         var wr = w1;
         a1 = bb_mul(a1, wr);
         wr = bb_mul(wr, w1);
@@ -2397,7 +2417,7 @@ fn ntt_lde_fused_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(local_i
   const wg = NTT_STAGE_WORDS / 32u;
   const q = max(1u, 32u * NTT_W / 32u); // tile rows per lane group (see ntt_stage_slot)
   let t = gid.x + gid.y * nwg.x * wg;
-  let m = prm.ns; // the idft's last stride = the dft's first-pass row stride
+  let m = ntt_ns(); // the idft's last stride = the dft's first-pass row stride
   if (t < m * NTT_W) {
     let col = t % NTT_W;
     let jd = t / NTT_W;
@@ -2421,7 +2441,7 @@ fn ntt_lde_fused_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(local_i
     var a15 = src[(j + 15u * m) * NTT_W + col];
     {
       if (k != 0u) {
-        let w1 = ntt_root_pow(k << prm.tw_shift);
+        let w1 = ntt_root_pow(k << ntt_tw_shift());
         var wr = w1;
         a1 = bb_mul(a1, wr);
         wr = bb_mul(wr, w1);
@@ -2669,7 +2689,7 @@ fn ntt_lde_fused_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(local_i
 @compute @workgroup_size(NTT_TL * 4u)
 fn ntt_pass2_r4(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 4u;
+  let m = ntt_n() >> 4u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -2677,7 +2697,7 @@ fn ntt_pass2_r4(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -2703,9 +2723,9 @@ fn ntt_pass2_r4(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id
     v2 = ntt_tile2[ntt_tile2_word(jp + 8u, 2u) + lane];
     v3 = ntt_tile2[ntt_tile2_word(jp + 12u, 2u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[12u + jp]);
-      v2 = bb_mul_shoup(v2, tt[4u + jp], tt[16u + jp]);
-      v3 = bb_mul_shoup(v3, tt[8u + jp], tt[20u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[4u + jp]);
+      v3 = ntt_mul_inner(v3, tt[8u + jp]);
     }
     {
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
@@ -2717,7 +2737,7 @@ fn ntt_pass2_r4(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -2746,7 +2766,7 @@ fn ntt_pass2_r4(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id
 @compute @workgroup_size(NTT_TL * 4u)
 fn ntt_pass2_r4_table(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 4u;
+  let m = ntt_n() >> 4u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -2754,18 +2774,18 @@ fn ntt_pass2_r4_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
     v1 = ntt_load(j + (jp + 4u) * m, col);
     v2 = ntt_load(j + (jp + 8u) * m, col);
     v3 = ntt_load(j + (jp + 12u) * m, col);
-    let tq = 15u * prm.ns;
-    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * prm.ns + k, tq); }
-    v1 = ntt_table_mul(v1, (jp + 3u) * prm.ns + k, tq);
-    v2 = ntt_table_mul(v2, (jp + 7u) * prm.ns + k, tq);
-    v3 = ntt_table_mul(v3, (jp + 11u) * prm.ns + k, tq);
+    let tq = 15u * ntt_ns();
+    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * ntt_ns() + k, tq); }
+    v1 = ntt_table_mul(v1, (jp + 3u) * ntt_ns() + k, tq);
+    v2 = ntt_table_mul(v2, (jp + 7u) * ntt_ns() + k, tq);
+    v3 = ntt_table_mul(v3, (jp + 11u) * ntt_ns() + k, tq);
     {
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
       { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
@@ -2785,9 +2805,9 @@ fn ntt_pass2_r4_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v2 = ntt_tile2[ntt_tile2_word(jp + 8u, 2u) + lane];
     v3 = ntt_tile2[ntt_tile2_word(jp + 12u, 2u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[12u + jp]);
-      v2 = bb_mul_shoup(v2, tt[4u + jp], tt[16u + jp]);
-      v3 = bb_mul_shoup(v3, tt[8u + jp], tt[20u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[4u + jp]);
+      v3 = ntt_mul_inner(v3, tt[8u + jp]);
     }
     {
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
@@ -2799,7 +2819,7 @@ fn ntt_pass2_r4_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -2828,7 +2848,7 @@ fn ntt_pass2_r4_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
 @compute @workgroup_size(NTT_TL * 4u)
 fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 4u;
+  let m = ntt_n() >> 4u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -2836,7 +2856,7 @@ fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -2844,8 +2864,8 @@ fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v2 = ntt_load(j + (jp + 8u) * m, col);
     v3 = ntt_load(j + (jp + 12u) * m, col);
     let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
-    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
-    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
+    let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
     let lq = 16u * sl; let hb = 2u * lq; let hq = hb + 16u * sh;
     if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 4u) * sl + kl; let ih = (jp + 4u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
@@ -2874,9 +2894,9 @@ fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v2 = ntt_tile2[ntt_tile2_word(jp + 8u, 2u) + lane];
     v3 = ntt_tile2[ntt_tile2_word(jp + 12u, 2u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[12u + jp]);
-      v2 = bb_mul_shoup(v2, tt[4u + jp], tt[16u + jp]);
-      v3 = bb_mul_shoup(v3, tt[8u + jp], tt[20u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[4u + jp]);
+      v3 = ntt_mul_inner(v3, tt[8u + jp]);
     }
     {
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
@@ -2888,7 +2908,7 @@ fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -2917,7 +2937,7 @@ fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
 @compute @workgroup_size(NTT_TL * 8u)
 fn ntt_pass2_r8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 6u;
+  let m = ntt_n() >> 6u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -2925,7 +2945,7 @@ fn ntt_pass2_r8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -2973,13 +2993,13 @@ fn ntt_pass2_r8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id
     v6 = ntt_tile2[ntt_tile2_word(jp + 48u, 3u) + lane];
     v7 = ntt_tile2[ntt_tile2_word(jp + 56u, 3u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[56u + jp]);
-      v2 = bb_mul_shoup(v2, tt[8u + jp], tt[64u + jp]);
-      v3 = bb_mul_shoup(v3, tt[16u + jp], tt[72u + jp]);
-      v4 = bb_mul_shoup(v4, tt[24u + jp], tt[80u + jp]);
-      v5 = bb_mul_shoup(v5, tt[32u + jp], tt[88u + jp]);
-      v6 = bb_mul_shoup(v6, tt[40u + jp], tt[96u + jp]);
-      v7 = bb_mul_shoup(v7, tt[48u + jp], tt[104u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[8u + jp]);
+      v3 = ntt_mul_inner(v3, tt[16u + jp]);
+      v4 = ntt_mul_inner(v4, tt[24u + jp]);
+      v5 = ntt_mul_inner(v5, tt[32u + jp]);
+      v6 = ntt_mul_inner(v6, tt[40u + jp]);
+      v7 = ntt_mul_inner(v7, tt[48u + jp]);
     }
     {
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
@@ -3001,7 +3021,7 @@ fn ntt_pass2_r8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3038,7 +3058,7 @@ fn ntt_pass2_r8(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id
 @compute @workgroup_size(NTT_TL * 8u)
 fn ntt_pass2_r8_table(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 6u;
+  let m = ntt_n() >> 6u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -3046,7 +3066,7 @@ fn ntt_pass2_r8_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -3057,15 +3077,15 @@ fn ntt_pass2_r8_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v5 = ntt_load(j + (jp + 40u) * m, col);
     v6 = ntt_load(j + (jp + 48u) * m, col);
     v7 = ntt_load(j + (jp + 56u) * m, col);
-    let tq = 63u * prm.ns;
-    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * prm.ns + k, tq); }
-    v1 = ntt_table_mul(v1, (jp + 7u) * prm.ns + k, tq);
-    v2 = ntt_table_mul(v2, (jp + 15u) * prm.ns + k, tq);
-    v3 = ntt_table_mul(v3, (jp + 23u) * prm.ns + k, tq);
-    v4 = ntt_table_mul(v4, (jp + 31u) * prm.ns + k, tq);
-    v5 = ntt_table_mul(v5, (jp + 39u) * prm.ns + k, tq);
-    v6 = ntt_table_mul(v6, (jp + 47u) * prm.ns + k, tq);
-    v7 = ntt_table_mul(v7, (jp + 55u) * prm.ns + k, tq);
+    let tq = 63u * ntt_ns();
+    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * ntt_ns() + k, tq); }
+    v1 = ntt_table_mul(v1, (jp + 7u) * ntt_ns() + k, tq);
+    v2 = ntt_table_mul(v2, (jp + 15u) * ntt_ns() + k, tq);
+    v3 = ntt_table_mul(v3, (jp + 23u) * ntt_ns() + k, tq);
+    v4 = ntt_table_mul(v4, (jp + 31u) * ntt_ns() + k, tq);
+    v5 = ntt_table_mul(v5, (jp + 39u) * ntt_ns() + k, tq);
+    v6 = ntt_table_mul(v6, (jp + 47u) * ntt_ns() + k, tq);
+    v7 = ntt_table_mul(v7, (jp + 55u) * ntt_ns() + k, tq);
     {
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
@@ -3103,13 +3123,13 @@ fn ntt_pass2_r8_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v6 = ntt_tile2[ntt_tile2_word(jp + 48u, 3u) + lane];
     v7 = ntt_tile2[ntt_tile2_word(jp + 56u, 3u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[56u + jp]);
-      v2 = bb_mul_shoup(v2, tt[8u + jp], tt[64u + jp]);
-      v3 = bb_mul_shoup(v3, tt[16u + jp], tt[72u + jp]);
-      v4 = bb_mul_shoup(v4, tt[24u + jp], tt[80u + jp]);
-      v5 = bb_mul_shoup(v5, tt[32u + jp], tt[88u + jp]);
-      v6 = bb_mul_shoup(v6, tt[40u + jp], tt[96u + jp]);
-      v7 = bb_mul_shoup(v7, tt[48u + jp], tt[104u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[8u + jp]);
+      v3 = ntt_mul_inner(v3, tt[16u + jp]);
+      v4 = ntt_mul_inner(v4, tt[24u + jp]);
+      v5 = ntt_mul_inner(v5, tt[32u + jp]);
+      v6 = ntt_mul_inner(v6, tt[40u + jp]);
+      v7 = ntt_mul_inner(v7, tt[48u + jp]);
     }
     {
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
@@ -3131,7 +3151,7 @@ fn ntt_pass2_r8_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3168,7 +3188,7 @@ fn ntt_pass2_r8_table(@builtin(local_invocation_index) lid: u32, @builtin(workgr
 @compute @workgroup_size(NTT_TL * 8u)
 fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 6u;
+  let m = ntt_n() >> 6u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -3176,7 +3196,7 @@ fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -3188,8 +3208,8 @@ fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v6 = ntt_load(j + (jp + 48u) * m, col);
     v7 = ntt_load(j + (jp + 56u) * m, col);
     let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
-    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
-    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
+    let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
     let lq = 64u * sl; let hb = 2u * lq; let hq = hb + 64u * sh;
     if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 8u) * sl + kl; let ih = (jp + 8u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
@@ -3240,13 +3260,13 @@ fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     v6 = ntt_tile2[ntt_tile2_word(jp + 48u, 3u) + lane];
     v7 = ntt_tile2[ntt_tile2_word(jp + 56u, 3u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[56u + jp]);
-      v2 = bb_mul_shoup(v2, tt[8u + jp], tt[64u + jp]);
-      v3 = bb_mul_shoup(v3, tt[16u + jp], tt[72u + jp]);
-      v4 = bb_mul_shoup(v4, tt[24u + jp], tt[80u + jp]);
-      v5 = bb_mul_shoup(v5, tt[32u + jp], tt[88u + jp]);
-      v6 = bb_mul_shoup(v6, tt[40u + jp], tt[96u + jp]);
-      v7 = bb_mul_shoup(v7, tt[48u + jp], tt[104u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[8u + jp]);
+      v3 = ntt_mul_inner(v3, tt[16u + jp]);
+      v4 = ntt_mul_inner(v4, tt[24u + jp]);
+      v5 = ntt_mul_inner(v5, tt[32u + jp]);
+      v6 = ntt_mul_inner(v6, tt[40u + jp]);
+      v7 = ntt_mul_inner(v7, tt[48u + jp]);
     }
     {
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
@@ -3268,7 +3288,7 @@ fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3305,7 +3325,7 @@ fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
 @compute @workgroup_size(NTT_TL * 16u)
 fn ntt_pass2_r16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 8u;
+  let m = ntt_n() >> 8u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -3313,7 +3333,7 @@ fn ntt_pass2_r16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -3409,21 +3429,21 @@ fn ntt_pass2_r16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
     v14 = ntt_tile2[ntt_tile2_word(jp + 224u, 4u) + lane];
     v15 = ntt_tile2[ntt_tile2_word(jp + 240u, 4u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[240u + jp]);
-      v2 = bb_mul_shoup(v2, tt[16u + jp], tt[256u + jp]);
-      v3 = bb_mul_shoup(v3, tt[32u + jp], tt[272u + jp]);
-      v4 = bb_mul_shoup(v4, tt[48u + jp], tt[288u + jp]);
-      v5 = bb_mul_shoup(v5, tt[64u + jp], tt[304u + jp]);
-      v6 = bb_mul_shoup(v6, tt[80u + jp], tt[320u + jp]);
-      v7 = bb_mul_shoup(v7, tt[96u + jp], tt[336u + jp]);
-      v8 = bb_mul_shoup(v8, tt[112u + jp], tt[352u + jp]);
-      v9 = bb_mul_shoup(v9, tt[128u + jp], tt[368u + jp]);
-      v10 = bb_mul_shoup(v10, tt[144u + jp], tt[384u + jp]);
-      v11 = bb_mul_shoup(v11, tt[160u + jp], tt[400u + jp]);
-      v12 = bb_mul_shoup(v12, tt[176u + jp], tt[416u + jp]);
-      v13 = bb_mul_shoup(v13, tt[192u + jp], tt[432u + jp]);
-      v14 = bb_mul_shoup(v14, tt[208u + jp], tt[448u + jp]);
-      v15 = bb_mul_shoup(v15, tt[224u + jp], tt[464u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[16u + jp]);
+      v3 = ntt_mul_inner(v3, tt[32u + jp]);
+      v4 = ntt_mul_inner(v4, tt[48u + jp]);
+      v5 = ntt_mul_inner(v5, tt[64u + jp]);
+      v6 = ntt_mul_inner(v6, tt[80u + jp]);
+      v7 = ntt_mul_inner(v7, tt[96u + jp]);
+      v8 = ntt_mul_inner(v8, tt[112u + jp]);
+      v9 = ntt_mul_inner(v9, tt[128u + jp]);
+      v10 = ntt_mul_inner(v10, tt[144u + jp]);
+      v11 = ntt_mul_inner(v11, tt[160u + jp]);
+      v12 = ntt_mul_inner(v12, tt[176u + jp]);
+      v13 = ntt_mul_inner(v13, tt[192u + jp]);
+      v14 = ntt_mul_inner(v14, tt[208u + jp]);
+      v15 = ntt_mul_inner(v15, tt[224u + jp]);
     }
     {
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
@@ -3469,7 +3489,7 @@ fn ntt_pass2_r16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3522,7 +3542,7 @@ fn ntt_pass2_r16(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
 @compute @workgroup_size(NTT_TL * 16u)
 fn ntt_pass2_r16_table(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 8u;
+  let m = ntt_n() >> 8u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -3530,7 +3550,7 @@ fn ntt_pass2_r16_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -3549,23 +3569,23 @@ fn ntt_pass2_r16_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v13 = ntt_load(j + (jp + 208u) * m, col);
     v14 = ntt_load(j + (jp + 224u) * m, col);
     v15 = ntt_load(j + (jp + 240u) * m, col);
-    let tq = 255u * prm.ns;
-    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * prm.ns + k, tq); }
-    v1 = ntt_table_mul(v1, (jp + 15u) * prm.ns + k, tq);
-    v2 = ntt_table_mul(v2, (jp + 31u) * prm.ns + k, tq);
-    v3 = ntt_table_mul(v3, (jp + 47u) * prm.ns + k, tq);
-    v4 = ntt_table_mul(v4, (jp + 63u) * prm.ns + k, tq);
-    v5 = ntt_table_mul(v5, (jp + 79u) * prm.ns + k, tq);
-    v6 = ntt_table_mul(v6, (jp + 95u) * prm.ns + k, tq);
-    v7 = ntt_table_mul(v7, (jp + 111u) * prm.ns + k, tq);
-    v8 = ntt_table_mul(v8, (jp + 127u) * prm.ns + k, tq);
-    v9 = ntt_table_mul(v9, (jp + 143u) * prm.ns + k, tq);
-    v10 = ntt_table_mul(v10, (jp + 159u) * prm.ns + k, tq);
-    v11 = ntt_table_mul(v11, (jp + 175u) * prm.ns + k, tq);
-    v12 = ntt_table_mul(v12, (jp + 191u) * prm.ns + k, tq);
-    v13 = ntt_table_mul(v13, (jp + 207u) * prm.ns + k, tq);
-    v14 = ntt_table_mul(v14, (jp + 223u) * prm.ns + k, tq);
-    v15 = ntt_table_mul(v15, (jp + 239u) * prm.ns + k, tq);
+    let tq = 255u * ntt_ns();
+    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * ntt_ns() + k, tq); }
+    v1 = ntt_table_mul(v1, (jp + 15u) * ntt_ns() + k, tq);
+    v2 = ntt_table_mul(v2, (jp + 31u) * ntt_ns() + k, tq);
+    v3 = ntt_table_mul(v3, (jp + 47u) * ntt_ns() + k, tq);
+    v4 = ntt_table_mul(v4, (jp + 63u) * ntt_ns() + k, tq);
+    v5 = ntt_table_mul(v5, (jp + 79u) * ntt_ns() + k, tq);
+    v6 = ntt_table_mul(v6, (jp + 95u) * ntt_ns() + k, tq);
+    v7 = ntt_table_mul(v7, (jp + 111u) * ntt_ns() + k, tq);
+    v8 = ntt_table_mul(v8, (jp + 127u) * ntt_ns() + k, tq);
+    v9 = ntt_table_mul(v9, (jp + 143u) * ntt_ns() + k, tq);
+    v10 = ntt_table_mul(v10, (jp + 159u) * ntt_ns() + k, tq);
+    v11 = ntt_table_mul(v11, (jp + 175u) * ntt_ns() + k, tq);
+    v12 = ntt_table_mul(v12, (jp + 191u) * ntt_ns() + k, tq);
+    v13 = ntt_table_mul(v13, (jp + 207u) * ntt_ns() + k, tq);
+    v14 = ntt_table_mul(v14, (jp + 223u) * ntt_ns() + k, tq);
+    v15 = ntt_table_mul(v15, (jp + 239u) * ntt_ns() + k, tq);
     {
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
@@ -3643,21 +3663,21 @@ fn ntt_pass2_r16_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v14 = ntt_tile2[ntt_tile2_word(jp + 224u, 4u) + lane];
     v15 = ntt_tile2[ntt_tile2_word(jp + 240u, 4u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[240u + jp]);
-      v2 = bb_mul_shoup(v2, tt[16u + jp], tt[256u + jp]);
-      v3 = bb_mul_shoup(v3, tt[32u + jp], tt[272u + jp]);
-      v4 = bb_mul_shoup(v4, tt[48u + jp], tt[288u + jp]);
-      v5 = bb_mul_shoup(v5, tt[64u + jp], tt[304u + jp]);
-      v6 = bb_mul_shoup(v6, tt[80u + jp], tt[320u + jp]);
-      v7 = bb_mul_shoup(v7, tt[96u + jp], tt[336u + jp]);
-      v8 = bb_mul_shoup(v8, tt[112u + jp], tt[352u + jp]);
-      v9 = bb_mul_shoup(v9, tt[128u + jp], tt[368u + jp]);
-      v10 = bb_mul_shoup(v10, tt[144u + jp], tt[384u + jp]);
-      v11 = bb_mul_shoup(v11, tt[160u + jp], tt[400u + jp]);
-      v12 = bb_mul_shoup(v12, tt[176u + jp], tt[416u + jp]);
-      v13 = bb_mul_shoup(v13, tt[192u + jp], tt[432u + jp]);
-      v14 = bb_mul_shoup(v14, tt[208u + jp], tt[448u + jp]);
-      v15 = bb_mul_shoup(v15, tt[224u + jp], tt[464u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[16u + jp]);
+      v3 = ntt_mul_inner(v3, tt[32u + jp]);
+      v4 = ntt_mul_inner(v4, tt[48u + jp]);
+      v5 = ntt_mul_inner(v5, tt[64u + jp]);
+      v6 = ntt_mul_inner(v6, tt[80u + jp]);
+      v7 = ntt_mul_inner(v7, tt[96u + jp]);
+      v8 = ntt_mul_inner(v8, tt[112u + jp]);
+      v9 = ntt_mul_inner(v9, tt[128u + jp]);
+      v10 = ntt_mul_inner(v10, tt[144u + jp]);
+      v11 = ntt_mul_inner(v11, tt[160u + jp]);
+      v12 = ntt_mul_inner(v12, tt[176u + jp]);
+      v13 = ntt_mul_inner(v13, tt[192u + jp]);
+      v14 = ntt_mul_inner(v14, tt[208u + jp]);
+      v15 = ntt_mul_inner(v15, tt[224u + jp]);
     }
     {
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
@@ -3703,7 +3723,7 @@ fn ntt_pass2_r16_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3756,7 +3776,7 @@ fn ntt_pass2_r16_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
 @compute @workgroup_size(NTT_TL * 16u)
 fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 8u;
+  let m = ntt_n() >> 8u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -3764,7 +3784,7 @@ fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -3784,8 +3804,8 @@ fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v14 = ntt_load(j + (jp + 224u) * m, col);
     v15 = ntt_load(j + (jp + 240u) * m, col);
     let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
-    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
-    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
+    let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
     let lq = 256u * sl; let hb = 2u * lq; let hq = hb + 256u * sh;
     if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 16u) * sl + kl; let ih = (jp + 16u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
@@ -3884,21 +3904,21 @@ fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v14 = ntt_tile2[ntt_tile2_word(jp + 224u, 4u) + lane];
     v15 = ntt_tile2[ntt_tile2_word(jp + 240u, 4u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[240u + jp]);
-      v2 = bb_mul_shoup(v2, tt[16u + jp], tt[256u + jp]);
-      v3 = bb_mul_shoup(v3, tt[32u + jp], tt[272u + jp]);
-      v4 = bb_mul_shoup(v4, tt[48u + jp], tt[288u + jp]);
-      v5 = bb_mul_shoup(v5, tt[64u + jp], tt[304u + jp]);
-      v6 = bb_mul_shoup(v6, tt[80u + jp], tt[320u + jp]);
-      v7 = bb_mul_shoup(v7, tt[96u + jp], tt[336u + jp]);
-      v8 = bb_mul_shoup(v8, tt[112u + jp], tt[352u + jp]);
-      v9 = bb_mul_shoup(v9, tt[128u + jp], tt[368u + jp]);
-      v10 = bb_mul_shoup(v10, tt[144u + jp], tt[384u + jp]);
-      v11 = bb_mul_shoup(v11, tt[160u + jp], tt[400u + jp]);
-      v12 = bb_mul_shoup(v12, tt[176u + jp], tt[416u + jp]);
-      v13 = bb_mul_shoup(v13, tt[192u + jp], tt[432u + jp]);
-      v14 = bb_mul_shoup(v14, tt[208u + jp], tt[448u + jp]);
-      v15 = bb_mul_shoup(v15, tt[224u + jp], tt[464u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[16u + jp]);
+      v3 = ntt_mul_inner(v3, tt[32u + jp]);
+      v4 = ntt_mul_inner(v4, tt[48u + jp]);
+      v5 = ntt_mul_inner(v5, tt[64u + jp]);
+      v6 = ntt_mul_inner(v6, tt[80u + jp]);
+      v7 = ntt_mul_inner(v7, tt[96u + jp]);
+      v8 = ntt_mul_inner(v8, tt[112u + jp]);
+      v9 = ntt_mul_inner(v9, tt[128u + jp]);
+      v10 = ntt_mul_inner(v10, tt[144u + jp]);
+      v11 = ntt_mul_inner(v11, tt[160u + jp]);
+      v12 = ntt_mul_inner(v12, tt[176u + jp]);
+      v13 = ntt_mul_inner(v13, tt[192u + jp]);
+      v14 = ntt_mul_inner(v14, tt[208u + jp]);
+      v15 = ntt_mul_inner(v15, tt[224u + jp]);
     }
     {
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
@@ -3944,7 +3964,7 @@ fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -3997,7 +4017,7 @@ fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
 @compute @workgroup_size(NTT_TL * 32u)
 fn ntt_pass2_r32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 10u;
+  let m = ntt_n() >> 10u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -4005,7 +4025,7 @@ fn ntt_pass2_r32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u; var v16 = 0u; var v17 = 0u; var v18 = 0u; var v19 = 0u; var v20 = 0u; var v21 = 0u; var v22 = 0u; var v23 = 0u; var v24 = 0u; var v25 = 0u; var v26 = 0u; var v27 = 0u; var v28 = 0u; var v29 = 0u; var v30 = 0u; var v31 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -4205,37 +4225,37 @@ fn ntt_pass2_r32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
     v30 = ntt_tile2[ntt_tile2_word(jp + 960u, 5u) + lane];
     v31 = ntt_tile2[ntt_tile2_word(jp + 992u, 5u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[992u + jp]);
-      v2 = bb_mul_shoup(v2, tt[32u + jp], tt[1024u + jp]);
-      v3 = bb_mul_shoup(v3, tt[64u + jp], tt[1056u + jp]);
-      v4 = bb_mul_shoup(v4, tt[96u + jp], tt[1088u + jp]);
-      v5 = bb_mul_shoup(v5, tt[128u + jp], tt[1120u + jp]);
-      v6 = bb_mul_shoup(v6, tt[160u + jp], tt[1152u + jp]);
-      v7 = bb_mul_shoup(v7, tt[192u + jp], tt[1184u + jp]);
-      v8 = bb_mul_shoup(v8, tt[224u + jp], tt[1216u + jp]);
-      v9 = bb_mul_shoup(v9, tt[256u + jp], tt[1248u + jp]);
-      v10 = bb_mul_shoup(v10, tt[288u + jp], tt[1280u + jp]);
-      v11 = bb_mul_shoup(v11, tt[320u + jp], tt[1312u + jp]);
-      v12 = bb_mul_shoup(v12, tt[352u + jp], tt[1344u + jp]);
-      v13 = bb_mul_shoup(v13, tt[384u + jp], tt[1376u + jp]);
-      v14 = bb_mul_shoup(v14, tt[416u + jp], tt[1408u + jp]);
-      v15 = bb_mul_shoup(v15, tt[448u + jp], tt[1440u + jp]);
-      v16 = bb_mul_shoup(v16, tt[480u + jp], tt[1472u + jp]);
-      v17 = bb_mul_shoup(v17, tt[512u + jp], tt[1504u + jp]);
-      v18 = bb_mul_shoup(v18, tt[544u + jp], tt[1536u + jp]);
-      v19 = bb_mul_shoup(v19, tt[576u + jp], tt[1568u + jp]);
-      v20 = bb_mul_shoup(v20, tt[608u + jp], tt[1600u + jp]);
-      v21 = bb_mul_shoup(v21, tt[640u + jp], tt[1632u + jp]);
-      v22 = bb_mul_shoup(v22, tt[672u + jp], tt[1664u + jp]);
-      v23 = bb_mul_shoup(v23, tt[704u + jp], tt[1696u + jp]);
-      v24 = bb_mul_shoup(v24, tt[736u + jp], tt[1728u + jp]);
-      v25 = bb_mul_shoup(v25, tt[768u + jp], tt[1760u + jp]);
-      v26 = bb_mul_shoup(v26, tt[800u + jp], tt[1792u + jp]);
-      v27 = bb_mul_shoup(v27, tt[832u + jp], tt[1824u + jp]);
-      v28 = bb_mul_shoup(v28, tt[864u + jp], tt[1856u + jp]);
-      v29 = bb_mul_shoup(v29, tt[896u + jp], tt[1888u + jp]);
-      v30 = bb_mul_shoup(v30, tt[928u + jp], tt[1920u + jp]);
-      v31 = bb_mul_shoup(v31, tt[960u + jp], tt[1952u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[32u + jp]);
+      v3 = ntt_mul_inner(v3, tt[64u + jp]);
+      v4 = ntt_mul_inner(v4, tt[96u + jp]);
+      v5 = ntt_mul_inner(v5, tt[128u + jp]);
+      v6 = ntt_mul_inner(v6, tt[160u + jp]);
+      v7 = ntt_mul_inner(v7, tt[192u + jp]);
+      v8 = ntt_mul_inner(v8, tt[224u + jp]);
+      v9 = ntt_mul_inner(v9, tt[256u + jp]);
+      v10 = ntt_mul_inner(v10, tt[288u + jp]);
+      v11 = ntt_mul_inner(v11, tt[320u + jp]);
+      v12 = ntt_mul_inner(v12, tt[352u + jp]);
+      v13 = ntt_mul_inner(v13, tt[384u + jp]);
+      v14 = ntt_mul_inner(v14, tt[416u + jp]);
+      v15 = ntt_mul_inner(v15, tt[448u + jp]);
+      v16 = ntt_mul_inner(v16, tt[480u + jp]);
+      v17 = ntt_mul_inner(v17, tt[512u + jp]);
+      v18 = ntt_mul_inner(v18, tt[544u + jp]);
+      v19 = ntt_mul_inner(v19, tt[576u + jp]);
+      v20 = ntt_mul_inner(v20, tt[608u + jp]);
+      v21 = ntt_mul_inner(v21, tt[640u + jp]);
+      v22 = ntt_mul_inner(v22, tt[672u + jp]);
+      v23 = ntt_mul_inner(v23, tt[704u + jp]);
+      v24 = ntt_mul_inner(v24, tt[736u + jp]);
+      v25 = ntt_mul_inner(v25, tt[768u + jp]);
+      v26 = ntt_mul_inner(v26, tt[800u + jp]);
+      v27 = ntt_mul_inner(v27, tt[832u + jp]);
+      v28 = ntt_mul_inner(v28, tt[864u + jp]);
+      v29 = ntt_mul_inner(v29, tt[896u + jp]);
+      v30 = ntt_mul_inner(v30, tt[928u + jp]);
+      v31 = ntt_mul_inner(v31, tt[960u + jp]);
     }
     {
       const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
@@ -4337,7 +4357,7 @@ fn ntt_pass2_r32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -4422,7 +4442,7 @@ fn ntt_pass2_r32(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
 @compute @workgroup_size(NTT_TL * 32u)
 fn ntt_pass2_r32_table(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 10u;
+  let m = ntt_n() >> 10u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -4430,7 +4450,7 @@ fn ntt_pass2_r32_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u; var v16 = 0u; var v17 = 0u; var v18 = 0u; var v19 = 0u; var v20 = 0u; var v21 = 0u; var v22 = 0u; var v23 = 0u; var v24 = 0u; var v25 = 0u; var v26 = 0u; var v27 = 0u; var v28 = 0u; var v29 = 0u; var v30 = 0u; var v31 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -4465,39 +4485,39 @@ fn ntt_pass2_r32_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v29 = ntt_load(j + (jp + 928u) * m, col);
     v30 = ntt_load(j + (jp + 960u) * m, col);
     v31 = ntt_load(j + (jp + 992u) * m, col);
-    let tq = 1023u * prm.ns;
-    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * prm.ns + k, tq); }
-    v1 = ntt_table_mul(v1, (jp + 31u) * prm.ns + k, tq);
-    v2 = ntt_table_mul(v2, (jp + 63u) * prm.ns + k, tq);
-    v3 = ntt_table_mul(v3, (jp + 95u) * prm.ns + k, tq);
-    v4 = ntt_table_mul(v4, (jp + 127u) * prm.ns + k, tq);
-    v5 = ntt_table_mul(v5, (jp + 159u) * prm.ns + k, tq);
-    v6 = ntt_table_mul(v6, (jp + 191u) * prm.ns + k, tq);
-    v7 = ntt_table_mul(v7, (jp + 223u) * prm.ns + k, tq);
-    v8 = ntt_table_mul(v8, (jp + 255u) * prm.ns + k, tq);
-    v9 = ntt_table_mul(v9, (jp + 287u) * prm.ns + k, tq);
-    v10 = ntt_table_mul(v10, (jp + 319u) * prm.ns + k, tq);
-    v11 = ntt_table_mul(v11, (jp + 351u) * prm.ns + k, tq);
-    v12 = ntt_table_mul(v12, (jp + 383u) * prm.ns + k, tq);
-    v13 = ntt_table_mul(v13, (jp + 415u) * prm.ns + k, tq);
-    v14 = ntt_table_mul(v14, (jp + 447u) * prm.ns + k, tq);
-    v15 = ntt_table_mul(v15, (jp + 479u) * prm.ns + k, tq);
-    v16 = ntt_table_mul(v16, (jp + 511u) * prm.ns + k, tq);
-    v17 = ntt_table_mul(v17, (jp + 543u) * prm.ns + k, tq);
-    v18 = ntt_table_mul(v18, (jp + 575u) * prm.ns + k, tq);
-    v19 = ntt_table_mul(v19, (jp + 607u) * prm.ns + k, tq);
-    v20 = ntt_table_mul(v20, (jp + 639u) * prm.ns + k, tq);
-    v21 = ntt_table_mul(v21, (jp + 671u) * prm.ns + k, tq);
-    v22 = ntt_table_mul(v22, (jp + 703u) * prm.ns + k, tq);
-    v23 = ntt_table_mul(v23, (jp + 735u) * prm.ns + k, tq);
-    v24 = ntt_table_mul(v24, (jp + 767u) * prm.ns + k, tq);
-    v25 = ntt_table_mul(v25, (jp + 799u) * prm.ns + k, tq);
-    v26 = ntt_table_mul(v26, (jp + 831u) * prm.ns + k, tq);
-    v27 = ntt_table_mul(v27, (jp + 863u) * prm.ns + k, tq);
-    v28 = ntt_table_mul(v28, (jp + 895u) * prm.ns + k, tq);
-    v29 = ntt_table_mul(v29, (jp + 927u) * prm.ns + k, tq);
-    v30 = ntt_table_mul(v30, (jp + 959u) * prm.ns + k, tq);
-    v31 = ntt_table_mul(v31, (jp + 991u) * prm.ns + k, tq);
+    let tq = 1023u * ntt_ns();
+    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * ntt_ns() + k, tq); }
+    v1 = ntt_table_mul(v1, (jp + 31u) * ntt_ns() + k, tq);
+    v2 = ntt_table_mul(v2, (jp + 63u) * ntt_ns() + k, tq);
+    v3 = ntt_table_mul(v3, (jp + 95u) * ntt_ns() + k, tq);
+    v4 = ntt_table_mul(v4, (jp + 127u) * ntt_ns() + k, tq);
+    v5 = ntt_table_mul(v5, (jp + 159u) * ntt_ns() + k, tq);
+    v6 = ntt_table_mul(v6, (jp + 191u) * ntt_ns() + k, tq);
+    v7 = ntt_table_mul(v7, (jp + 223u) * ntt_ns() + k, tq);
+    v8 = ntt_table_mul(v8, (jp + 255u) * ntt_ns() + k, tq);
+    v9 = ntt_table_mul(v9, (jp + 287u) * ntt_ns() + k, tq);
+    v10 = ntt_table_mul(v10, (jp + 319u) * ntt_ns() + k, tq);
+    v11 = ntt_table_mul(v11, (jp + 351u) * ntt_ns() + k, tq);
+    v12 = ntt_table_mul(v12, (jp + 383u) * ntt_ns() + k, tq);
+    v13 = ntt_table_mul(v13, (jp + 415u) * ntt_ns() + k, tq);
+    v14 = ntt_table_mul(v14, (jp + 447u) * ntt_ns() + k, tq);
+    v15 = ntt_table_mul(v15, (jp + 479u) * ntt_ns() + k, tq);
+    v16 = ntt_table_mul(v16, (jp + 511u) * ntt_ns() + k, tq);
+    v17 = ntt_table_mul(v17, (jp + 543u) * ntt_ns() + k, tq);
+    v18 = ntt_table_mul(v18, (jp + 575u) * ntt_ns() + k, tq);
+    v19 = ntt_table_mul(v19, (jp + 607u) * ntt_ns() + k, tq);
+    v20 = ntt_table_mul(v20, (jp + 639u) * ntt_ns() + k, tq);
+    v21 = ntt_table_mul(v21, (jp + 671u) * ntt_ns() + k, tq);
+    v22 = ntt_table_mul(v22, (jp + 703u) * ntt_ns() + k, tq);
+    v23 = ntt_table_mul(v23, (jp + 735u) * ntt_ns() + k, tq);
+    v24 = ntt_table_mul(v24, (jp + 767u) * ntt_ns() + k, tq);
+    v25 = ntt_table_mul(v25, (jp + 799u) * ntt_ns() + k, tq);
+    v26 = ntt_table_mul(v26, (jp + 831u) * ntt_ns() + k, tq);
+    v27 = ntt_table_mul(v27, (jp + 863u) * ntt_ns() + k, tq);
+    v28 = ntt_table_mul(v28, (jp + 895u) * ntt_ns() + k, tq);
+    v29 = ntt_table_mul(v29, (jp + 927u) * ntt_ns() + k, tq);
+    v30 = ntt_table_mul(v30, (jp + 959u) * ntt_ns() + k, tq);
+    v31 = ntt_table_mul(v31, (jp + 991u) * ntt_ns() + k, tq);
     {
       const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
@@ -4663,37 +4683,37 @@ fn ntt_pass2_r32_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v30 = ntt_tile2[ntt_tile2_word(jp + 960u, 5u) + lane];
     v31 = ntt_tile2[ntt_tile2_word(jp + 992u, 5u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[992u + jp]);
-      v2 = bb_mul_shoup(v2, tt[32u + jp], tt[1024u + jp]);
-      v3 = bb_mul_shoup(v3, tt[64u + jp], tt[1056u + jp]);
-      v4 = bb_mul_shoup(v4, tt[96u + jp], tt[1088u + jp]);
-      v5 = bb_mul_shoup(v5, tt[128u + jp], tt[1120u + jp]);
-      v6 = bb_mul_shoup(v6, tt[160u + jp], tt[1152u + jp]);
-      v7 = bb_mul_shoup(v7, tt[192u + jp], tt[1184u + jp]);
-      v8 = bb_mul_shoup(v8, tt[224u + jp], tt[1216u + jp]);
-      v9 = bb_mul_shoup(v9, tt[256u + jp], tt[1248u + jp]);
-      v10 = bb_mul_shoup(v10, tt[288u + jp], tt[1280u + jp]);
-      v11 = bb_mul_shoup(v11, tt[320u + jp], tt[1312u + jp]);
-      v12 = bb_mul_shoup(v12, tt[352u + jp], tt[1344u + jp]);
-      v13 = bb_mul_shoup(v13, tt[384u + jp], tt[1376u + jp]);
-      v14 = bb_mul_shoup(v14, tt[416u + jp], tt[1408u + jp]);
-      v15 = bb_mul_shoup(v15, tt[448u + jp], tt[1440u + jp]);
-      v16 = bb_mul_shoup(v16, tt[480u + jp], tt[1472u + jp]);
-      v17 = bb_mul_shoup(v17, tt[512u + jp], tt[1504u + jp]);
-      v18 = bb_mul_shoup(v18, tt[544u + jp], tt[1536u + jp]);
-      v19 = bb_mul_shoup(v19, tt[576u + jp], tt[1568u + jp]);
-      v20 = bb_mul_shoup(v20, tt[608u + jp], tt[1600u + jp]);
-      v21 = bb_mul_shoup(v21, tt[640u + jp], tt[1632u + jp]);
-      v22 = bb_mul_shoup(v22, tt[672u + jp], tt[1664u + jp]);
-      v23 = bb_mul_shoup(v23, tt[704u + jp], tt[1696u + jp]);
-      v24 = bb_mul_shoup(v24, tt[736u + jp], tt[1728u + jp]);
-      v25 = bb_mul_shoup(v25, tt[768u + jp], tt[1760u + jp]);
-      v26 = bb_mul_shoup(v26, tt[800u + jp], tt[1792u + jp]);
-      v27 = bb_mul_shoup(v27, tt[832u + jp], tt[1824u + jp]);
-      v28 = bb_mul_shoup(v28, tt[864u + jp], tt[1856u + jp]);
-      v29 = bb_mul_shoup(v29, tt[896u + jp], tt[1888u + jp]);
-      v30 = bb_mul_shoup(v30, tt[928u + jp], tt[1920u + jp]);
-      v31 = bb_mul_shoup(v31, tt[960u + jp], tt[1952u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[32u + jp]);
+      v3 = ntt_mul_inner(v3, tt[64u + jp]);
+      v4 = ntt_mul_inner(v4, tt[96u + jp]);
+      v5 = ntt_mul_inner(v5, tt[128u + jp]);
+      v6 = ntt_mul_inner(v6, tt[160u + jp]);
+      v7 = ntt_mul_inner(v7, tt[192u + jp]);
+      v8 = ntt_mul_inner(v8, tt[224u + jp]);
+      v9 = ntt_mul_inner(v9, tt[256u + jp]);
+      v10 = ntt_mul_inner(v10, tt[288u + jp]);
+      v11 = ntt_mul_inner(v11, tt[320u + jp]);
+      v12 = ntt_mul_inner(v12, tt[352u + jp]);
+      v13 = ntt_mul_inner(v13, tt[384u + jp]);
+      v14 = ntt_mul_inner(v14, tt[416u + jp]);
+      v15 = ntt_mul_inner(v15, tt[448u + jp]);
+      v16 = ntt_mul_inner(v16, tt[480u + jp]);
+      v17 = ntt_mul_inner(v17, tt[512u + jp]);
+      v18 = ntt_mul_inner(v18, tt[544u + jp]);
+      v19 = ntt_mul_inner(v19, tt[576u + jp]);
+      v20 = ntt_mul_inner(v20, tt[608u + jp]);
+      v21 = ntt_mul_inner(v21, tt[640u + jp]);
+      v22 = ntt_mul_inner(v22, tt[672u + jp]);
+      v23 = ntt_mul_inner(v23, tt[704u + jp]);
+      v24 = ntt_mul_inner(v24, tt[736u + jp]);
+      v25 = ntt_mul_inner(v25, tt[768u + jp]);
+      v26 = ntt_mul_inner(v26, tt[800u + jp]);
+      v27 = ntt_mul_inner(v27, tt[832u + jp]);
+      v28 = ntt_mul_inner(v28, tt[864u + jp]);
+      v29 = ntt_mul_inner(v29, tt[896u + jp]);
+      v30 = ntt_mul_inner(v30, tt[928u + jp]);
+      v31 = ntt_mul_inner(v31, tt[960u + jp]);
     }
     {
       const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
@@ -4795,7 +4815,7 @@ fn ntt_pass2_r32_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
@@ -4880,7 +4900,7 @@ fn ntt_pass2_r32_table(@builtin(local_invocation_index) lid: u32, @builtin(workg
 @compute @workgroup_size(NTT_TL * 32u)
 fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,
     @builtin(num_workgroups) nwg: vec3u) {
-  let m = prm.n >> 10u;
+  let m = ntt_n() >> 10u;
   let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;
   let live = g0 < m; // uniform per workgroup: padding workgroups of a 2-D grid skip the work, not the barriers
   let lane = lid % NTT_TL;
@@ -4888,7 +4908,7 @@ fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
   let c = lane / NTT_W;
   let col = lane - c * NTT_W;
   let j = g0 + c;
-  let k = j & (prm.ns - 1u);
+  let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u; var v16 = 0u; var v17 = 0u; var v18 = 0u; var v19 = 0u; var v20 = 0u; var v21 = 0u; var v22 = 0u; var v23 = 0u; var v24 = 0u; var v25 = 0u; var v26 = 0u; var v27 = 0u; var v28 = 0u; var v29 = 0u; var v30 = 0u; var v31 = 0u;
   if (live) {
     v0 = ntt_load(j + (jp + 0u) * m, col);
@@ -4924,8 +4944,8 @@ fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v30 = ntt_load(j + (jp + 960u) * m, col);
     v31 = ntt_load(j + (jp + 992u) * m, col);
     let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
-    let sl = 1u << prm.split_bits; let sh = prm.ns >> prm.split_bits;
-    let kl = k & (sl - 1u); let kh = k >> prm.split_bits;
+    let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
+    let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
     let lq = 1024u * sl; let hb = 2u * lq; let hq = hb + 1024u * sh;
     if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 32u) * sl + kl; let ih = (jp + 32u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
@@ -5128,37 +5148,37 @@ fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     v30 = ntt_tile2[ntt_tile2_word(jp + 960u, 5u) + lane];
     v31 = ntt_tile2[ntt_tile2_word(jp + 992u, 5u) + lane];
     if (jp != 0u) {
-      v1 = bb_mul_shoup(v1, tt[0u + jp], tt[992u + jp]);
-      v2 = bb_mul_shoup(v2, tt[32u + jp], tt[1024u + jp]);
-      v3 = bb_mul_shoup(v3, tt[64u + jp], tt[1056u + jp]);
-      v4 = bb_mul_shoup(v4, tt[96u + jp], tt[1088u + jp]);
-      v5 = bb_mul_shoup(v5, tt[128u + jp], tt[1120u + jp]);
-      v6 = bb_mul_shoup(v6, tt[160u + jp], tt[1152u + jp]);
-      v7 = bb_mul_shoup(v7, tt[192u + jp], tt[1184u + jp]);
-      v8 = bb_mul_shoup(v8, tt[224u + jp], tt[1216u + jp]);
-      v9 = bb_mul_shoup(v9, tt[256u + jp], tt[1248u + jp]);
-      v10 = bb_mul_shoup(v10, tt[288u + jp], tt[1280u + jp]);
-      v11 = bb_mul_shoup(v11, tt[320u + jp], tt[1312u + jp]);
-      v12 = bb_mul_shoup(v12, tt[352u + jp], tt[1344u + jp]);
-      v13 = bb_mul_shoup(v13, tt[384u + jp], tt[1376u + jp]);
-      v14 = bb_mul_shoup(v14, tt[416u + jp], tt[1408u + jp]);
-      v15 = bb_mul_shoup(v15, tt[448u + jp], tt[1440u + jp]);
-      v16 = bb_mul_shoup(v16, tt[480u + jp], tt[1472u + jp]);
-      v17 = bb_mul_shoup(v17, tt[512u + jp], tt[1504u + jp]);
-      v18 = bb_mul_shoup(v18, tt[544u + jp], tt[1536u + jp]);
-      v19 = bb_mul_shoup(v19, tt[576u + jp], tt[1568u + jp]);
-      v20 = bb_mul_shoup(v20, tt[608u + jp], tt[1600u + jp]);
-      v21 = bb_mul_shoup(v21, tt[640u + jp], tt[1632u + jp]);
-      v22 = bb_mul_shoup(v22, tt[672u + jp], tt[1664u + jp]);
-      v23 = bb_mul_shoup(v23, tt[704u + jp], tt[1696u + jp]);
-      v24 = bb_mul_shoup(v24, tt[736u + jp], tt[1728u + jp]);
-      v25 = bb_mul_shoup(v25, tt[768u + jp], tt[1760u + jp]);
-      v26 = bb_mul_shoup(v26, tt[800u + jp], tt[1792u + jp]);
-      v27 = bb_mul_shoup(v27, tt[832u + jp], tt[1824u + jp]);
-      v28 = bb_mul_shoup(v28, tt[864u + jp], tt[1856u + jp]);
-      v29 = bb_mul_shoup(v29, tt[896u + jp], tt[1888u + jp]);
-      v30 = bb_mul_shoup(v30, tt[928u + jp], tt[1920u + jp]);
-      v31 = bb_mul_shoup(v31, tt[960u + jp], tt[1952u + jp]);
+      v1 = ntt_mul_inner(v1, tt[0u + jp]);
+      v2 = ntt_mul_inner(v2, tt[32u + jp]);
+      v3 = ntt_mul_inner(v3, tt[64u + jp]);
+      v4 = ntt_mul_inner(v4, tt[96u + jp]);
+      v5 = ntt_mul_inner(v5, tt[128u + jp]);
+      v6 = ntt_mul_inner(v6, tt[160u + jp]);
+      v7 = ntt_mul_inner(v7, tt[192u + jp]);
+      v8 = ntt_mul_inner(v8, tt[224u + jp]);
+      v9 = ntt_mul_inner(v9, tt[256u + jp]);
+      v10 = ntt_mul_inner(v10, tt[288u + jp]);
+      v11 = ntt_mul_inner(v11, tt[320u + jp]);
+      v12 = ntt_mul_inner(v12, tt[352u + jp]);
+      v13 = ntt_mul_inner(v13, tt[384u + jp]);
+      v14 = ntt_mul_inner(v14, tt[416u + jp]);
+      v15 = ntt_mul_inner(v15, tt[448u + jp]);
+      v16 = ntt_mul_inner(v16, tt[480u + jp]);
+      v17 = ntt_mul_inner(v17, tt[512u + jp]);
+      v18 = ntt_mul_inner(v18, tt[544u + jp]);
+      v19 = ntt_mul_inner(v19, tt[576u + jp]);
+      v20 = ntt_mul_inner(v20, tt[608u + jp]);
+      v21 = ntt_mul_inner(v21, tt[640u + jp]);
+      v22 = ntt_mul_inner(v22, tt[672u + jp]);
+      v23 = ntt_mul_inner(v23, tt[704u + jp]);
+      v24 = ntt_mul_inner(v24, tt[736u + jp]);
+      v25 = ntt_mul_inner(v25, tt[768u + jp]);
+      v26 = ntt_mul_inner(v26, tt[800u + jp]);
+      v27 = ntt_mul_inner(v27, tt[832u + jp]);
+      v28 = ntt_mul_inner(v28, tt[864u + jp]);
+      v29 = ntt_mul_inner(v29, tt[896u + jp]);
+      v30 = ntt_mul_inner(v30, tt[928u + jp]);
+      v31 = ntt_mul_inner(v31, tt[960u + jp]);
     }
     {
       const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
@@ -5260,7 +5280,7 @@ fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
   }
   // A first pass that is not the last writes rows j·T + s: one contiguous block per workgroup,
   // copied out of the tile (as the staged register pass does) instead of runs of R·4 bytes.
-  if (prm.ns == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
+  if (ntt_ns() == 1u && (ntt_flags() & NTT_FLAG_LAST) == 0u) {
     workgroupBarrier(); // every thread has read its second-half inputs
     if (live) {
       ntt_tile2[ntt_tile2_out(jp + 0u, lane)] = v0;
