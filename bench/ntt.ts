@@ -187,6 +187,7 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   dynshape: { staticShape: false },
   nohalves: { innerHalves: false },
   asidft: { op: 'idft' }, // B = the idft of the same input (read the dft row)
+  first1: { passLimit: 1 }, first2: { passLimit: 2 }, first3: { passLimit: 3 }, first4: { passLimit: 4 }, first5: { passLimit: 5 },
   twolevel10: { twoLevel: 10 },
   twolevel6: { twoLevel: 6 },
   groups8: { twoLevelGroups: 8 },

@@ -11,6 +11,8 @@
  * are precomputed with them; computed twiddles stay Montgomery.
  * The first pass of a transform that has more passes stores through a workgroup tile
  * (`ntt_pass_r${R}_staged`, see stagedQualifies in ./ntt-plan.ts) at widths below 8 (stagedPasses).
+ * Pipelines are specialized by each pass's flags, and from 2^16 rows by its shape (ntt-spec.ts
+ * STATIC_FLAGS, STATIC_SHAPE_MIN_ROWS), so the kernels' branches and strides are constants.
  * Jobs of width ≤ 8 from 2^24 rows run two-level passes (`ntt_pass2_r${R}*`: radix R·R through
  * workgroup memory, TWO_LEVEL), so 2^24 takes 3 passes over the matrix instead of 5. Which pass
  * runs which kernel is decided in ./ntt-spec.ts; this file records the passes.
@@ -192,6 +194,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   let out = bufs[0];
   passes.forEach((p, i) => {
     if (fused >= 0 && i === fused + 1) return; // ran inside the fused pass
+    if (spec.passLimit !== undefined && i >= spec.passLimit) return; // bench: time a prefix of the job (output not the job's)
     const dst = bufs[(fused >= 0 && i > fused ? i - 1 : i) % 2];
     // The fused pass writes the dft's first-pass output: its rows, its staged grid.
     const isFused = i === fused;
