@@ -8,7 +8,7 @@
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
+import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttColumnBlocks, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
 import type { Prover } from '../../src/index.js';
 import { GpuContext } from '../../src/gpu/context.js';
 
@@ -39,6 +39,8 @@ export async function nttCheck({ prover, params, report }: ModeContext): Promise
     emit(await checkNttTables(ctx, TABLE_SHAPES));
     emit(await checkNttFusedLde(ctx, [[9, 4, 1], [14, 1, 1], [8, 4, 2], [7, 8, 3]]));
     emit(await checkNttTwoLevel(ctx, TWO_LEVEL_SHAPES));
+    // past one binding (lowered to 2^12 values): 2^8 x 22 (lde/encode 2^9 x 22: blocks of 8, 8, 6 columns)
+    emit(await checkNttColumnBlocks(ctx, [[8, 22], [9, 13]], 2 ** 12));
   } finally {
     ctx.destroy();
   }

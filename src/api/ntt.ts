@@ -2,19 +2,23 @@
  * Public facet: BabyBear NTTs on the columns of a row-major matrix, equal to Plonky3 p3-dft
  * 0.9.0-rc.2 (dft_batch, idft_batch, coset_lde_batch) and to WHIR's zero-padded encoding.
  * Inputs and outputs are Uint32Arrays of canonical values, or GPU-resident NttMatrix handles
- * (`{ gpu: true }`) so a following stage can consume them without a round trip.
+ * (`{ gpu: true }`) so a following stage can consume them without a round trip. A Uint32Array job
+ * whose matrix exceeds one storage binding runs in blocks of columns (src/kernels/ntt-blocks.ts).
  * @module
  */
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
-import { checkNttSize, nttToGpu, type NttGpuResult } from '../kernels/ntt.js';
-import type { NttOp, NttSpec } from '../kernels/ntt-spec.js';
+import { checkNttSize, nttMaxWords, nttToGpu, type NttGpuResult } from '../kernels/ntt.js';
+import { needsColumnBlocks, runNttColumnBlocks } from '../kernels/ntt-blocks.js';
+import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt-spec.js';
 import { BB_P, BB_TWO_ADICITY } from '../params/babybear.js';
 import { requireCanonical, requireUint32Array } from '../validate.js';
 import type { ApiEnv } from './env.js';
 
 /** Widest matrix accepted: 1024 columns (a WHIR folding of 2^10). */
 export const NTT_MAX_WIDTH = 1024;
+/** Largest Uint32Array result (2^30 values, 4 GiB): past one binding a job runs in column blocks, up to this. */
+export const NTT_MAX_RESULT_VALUES = 2 ** 30;
 
 /** A matrix kept in GPU memory: canonical values, row-major. */
 export interface NttMatrix {
@@ -130,7 +134,13 @@ function makeSpec(ctx: GpuContext, op: NttOp, values: Input, opts: Partial<NttLd
     if (s >= BB_P) throw new ProverError('NON_CANONICAL', `shift ${s} is not canonical (must be < p = ${BB_P})`);
     spec.shift = s;
   }
-  checkNttSize(ctx, spec);
+  // A Uint32Array job larger than one binding runs in column blocks (ntt-blocks.ts): one column must fit.
+  const blocks = !(values instanceof GpuMatrix) && opts.gpu !== true;
+  checkNttSize(ctx, blocks ? { ...spec, width: 1 } : spec);
+  const outValues = outputHeight(spec) * width;
+  if (blocks && outValues > NTT_MAX_RESULT_VALUES) {
+    throw new ProverError('TOO_LARGE', `${op}: an output of ${outputHeight(spec)} x ${width} = ${outValues} values exceeds ${NTT_MAX_RESULT_VALUES}, the largest result returned as a Uint32Array; use fewer columns per call`);
+  }
   return spec;
 }
 
@@ -140,6 +150,7 @@ export function nttMethods({ ctx, alive }: ApiEnv): NttMethods {
     const spec = makeSpec(ctx, op, values, opts);
     return ctx.run(async () => {
       const fromGpu = values instanceof GpuMatrix;
+      if (!fromGpu && !opts.gpu && needsColumnBlocks(spec, nttMaxWords(ctx))) return runNttColumnBlocks(ctx, spec, values as Uint32Array);
       const input = fromGpu ? values.buffer() : ctx.upload(values as Uint32Array, 'ntt input');
       let result: NttGpuResult | undefined;
       try {

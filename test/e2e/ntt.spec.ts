@@ -29,4 +29,7 @@ test('GPU NTT equals Plonky3 vectors, round-trips, and rejects bad input', async
   // two-level passes (4 shapes x dft, idft, lde, encode), every twiddle source, folded padding passes, the scale in tables
   expect(rows['ntt two-level passes'].status).toBe('ok');
   expect(rows['ntt two-level passes'].n).toBe(16);
+  // jobs past one binding (lowered) run in column blocks: 2 shapes x dft, idft, lde, encode
+  expect(rows['ntt column blocks'].status).toBe('ok');
+  expect(rows['ntt column blocks'].n).toBe(8);
 });

@@ -15,6 +15,7 @@ import { bbShoupQuotient } from '../../src/params/babybear.js';
 import { WGSL_PARAM_CONSTS } from '../../src/params/wgsl-consts.js';
 import { readFileSync } from 'node:fs';
 import { NTT_RADICES, NTT_STAGED_RADICES, NTT_TABLE_RADICES, nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
+import { columnsPerBlock, needsColumnBlocks } from '../../src/kernels/ntt-blocks.js';
 
 const TW = twiddleTable();
 /** The butterflies' ω_32^e in Montgomery form: the WGSL constants the kernel multiplies by. */
@@ -303,5 +304,17 @@ describe('lde fusion (ntt_lde_fused_r${R1}: the idft last pass and the dft first
         }
       }
     }
+  });
+});
+
+describe('column blocks for jobs past one binding (src/kernels/ntt-blocks.ts)', () => {
+  it('blocks of as many columns as fit one binding, at least one', () => {
+    const max = 2 ** 25; // 128 MiB of values, WebGPU's default binding
+    expect(columnsPerBlock(8, 2 ** 24, max)).toBe(2); // 2^24 x 8 dft: 4 blocks of 2 columns
+    expect(columnsPerBlock(8, 2 ** 25, max)).toBe(1); // its lde (2^25 rows): 8 blocks
+    expect(columnsPerBlock(3, 2 ** 20, max)).toBe(3); // fits: one block
+    expect(columnsPerBlock(1, 2 ** 26, max)).toBe(1); // one column past the limit: checkNttSize refuses it
+    expect(needsColumnBlocks({ op: 'lde', height: 2 ** 24, width: 1, addedBits: 1 }, max)).toBe(false);
+    expect(needsColumnBlocks({ op: 'lde', height: 2 ** 24, width: 2, addedBits: 1 }, max)).toBe(true);
   });
 });
