@@ -95,6 +95,11 @@ function intOption(name: string, v: unknown, min: number, max: number): number {
   return v;
 }
 
+/** Whether a job reads and returns Uint32Arrays, so that past one binding it can run in column blocks (ntt-blocks.ts). */
+function hostJob(values: Input, opts: Partial<NttOptions>): boolean {
+  return !(values instanceof GpuMatrix) && !opts.gpu;
+}
+
 /** Validate the input and options into a job spec. */
 function makeSpec(ctx: GpuContext, op: NttOp, values: Input, opts: Partial<NttLdeOptions> | undefined): NttSpec {
   if (typeof opts !== 'object' || opts === null) throw new ProverError('INVALID_ARGUMENT', `${op}: pass options, e.g. { width: 1 }`);
@@ -135,7 +140,7 @@ function makeSpec(ctx: GpuContext, op: NttOp, values: Input, opts: Partial<NttLd
     spec.shift = s;
   }
   // A Uint32Array job larger than one binding runs in column blocks (ntt-blocks.ts): one column must fit.
-  const blocks = !(values instanceof GpuMatrix) && opts.gpu !== true;
+  const blocks = hostJob(values, opts);
   checkNttSize(ctx, blocks ? { ...spec, width: 1 } : spec);
   const outValues = outputHeight(spec) * width;
   if (blocks && outValues > NTT_MAX_RESULT_VALUES) {
@@ -150,7 +155,7 @@ export function nttMethods({ ctx, alive }: ApiEnv): NttMethods {
     const spec = makeSpec(ctx, op, values, opts);
     return ctx.run(async () => {
       const fromGpu = values instanceof GpuMatrix;
-      if (!fromGpu && !opts.gpu && needsColumnBlocks(spec, nttMaxWords(ctx))) return runNttColumnBlocks(ctx, spec, values as Uint32Array);
+      if (hostJob(values, opts) && needsColumnBlocks(spec, nttMaxWords(ctx))) return runNttColumnBlocks(ctx, spec, values as Uint32Array);
       const input = fromGpu ? values.buffer() : ctx.upload(values as Uint32Array, 'ntt input');
       let result: NttGpuResult | undefined;
       try {
