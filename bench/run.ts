@@ -9,12 +9,14 @@ import { writeFileSync } from 'node:fs';
 import { nodeGpu } from './node-gpu.js';
 import { benchField, type BenchOutput } from './field.js';
 import { benchNtt } from './ntt.js';
+import { benchNttBlocked } from './ntt-blocked.js';
 import { benchMsm } from './msm.js';
 import { benchCommit, benchGrind, benchMerkle, benchPoseidon2 } from './hash.js';
 
 const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   field: benchField,
   ntt: benchNtt,
+  'ntt-blocked': benchNttBlocked,
   poseidon2: benchPoseidon2,
   merkle: benchMerkle,
   grind: benchGrind,

@@ -8,7 +8,8 @@
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttColumnBlocks, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
+import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
+import { checkNttApiBlocks, checkNttColumnBlocks, checkNttLongColumns } from '../../test/gpu/ntt-blocks-check.js';
 import type { Prover } from '../../src/index.js';
 import { GpuContext } from '../../src/gpu/context.js';
 
@@ -41,6 +42,9 @@ export async function nttCheck({ prover, params, report }: ModeContext): Promise
     emit(await checkNttTwoLevel(ctx, TWO_LEVEL_SHAPES));
     // past one binding (lowered to 2^12 values): 2^8 x 22 (lde/encode 2^9 x 22: blocks of 8, 8, 6 columns)
     emit(await checkNttColumnBlocks(ctx, [[8, 22], [9, 13]], 2 ** 12));
+    // one column past it: four-step pieces (7 jobs, outputs 2^13-2^14), and the API (row-blocked NttMatrix)
+    emit(await checkNttLongColumns(ctx, 2 ** 12));
+    emit(await checkNttApiBlocks(ctx, 2 ** 12));
   } finally {
     ctx.destroy();
   }

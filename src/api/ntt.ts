@@ -2,14 +2,17 @@
  * Public facet: BabyBear NTTs on the columns of a row-major matrix, equal to Plonky3 p3-dft
  * 0.9.0-rc.2 (dft_batch, idft_batch, coset_lde_batch) and to WHIR's zero-padded encoding.
  * Inputs and outputs are Uint32Arrays of canonical values, or GPU-resident NttMatrix handles
- * (`{ gpu: true }`) so a following stage can consume them without a round trip. A Uint32Array job
- * whose matrix exceeds one storage binding runs in blocks of columns (src/kernels/ntt-blocks.ts).
+ * (`{ gpu: true }`) so a following stage can consume them without a round trip. A job whose
+ * matrix exceeds one storage binding runs through the host in blocks of columns, a column past
+ * one binding as a four-step of blocks (src/kernels/ntt-blocks.ts, ntt-long.ts); its GPU-resident
+ * result is then held in row blocks of one binding each.
  * @module
  */
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
-import { checkNttSize, nttMaxWords, nttToGpu, type NttGpuResult } from '../kernels/ntt.js';
+import { nttMaxWords, nttToGpu, type NttGpuResult } from '../kernels/ntt.js';
 import { needsColumnBlocks, runNttColumnBlocks } from '../kernels/ntt-blocks.js';
+import { checkLongColumn } from '../kernels/ntt-long.js';
 import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt-spec.js';
 import { BB_P, BB_TWO_ADICITY } from '../params/babybear.js';
 import { requireCanonical, requireUint32Array } from '../validate.js';
@@ -69,22 +72,62 @@ export interface NttMethods {
   encode<O extends NttExtendOptions>(coeffs: Input, opts: O): Promise<Out<O>>;
 }
 
+/**
+ * An NttMatrix's GPU memory: row blocks in order, each one buffer within one storage binding.
+ * One block unless the matrix exceeds a binding; such a matrix came from the blocked host path
+ * (ntt-blocks.ts) and, as an input, is read back to run there again.
+ */
 class GpuMatrix implements NttMatrix {
   private live = true;
-  constructor(private readonly ctx: GpuContext, readonly result: NttGpuResult) {}
-  get height(): number { return this.result.height; }
-  get width(): number { return this.result.width; }
-  buffer(): GPUBuffer {
-    if (!this.live) throw new ProverError('INVALID_ARGUMENT', 'this NttMatrix was destroyed');
-    return this.result.buffer;
+  private constructor(private readonly ctx: GpuContext, private readonly parts: NttGpuResult[], readonly height: number, readonly width: number) {}
+
+  static of(ctx: GpuContext, result: NttGpuResult): GpuMatrix {
+    return new GpuMatrix(ctx, [result], result.height, result.width);
   }
+
+  /** Upload a height × width result in row blocks of at most `maxWords` values. */
+  static fromHost(ctx: GpuContext, values: Uint32Array, height: number, width: number, maxWords: number): GpuMatrix {
+    const rows = Math.max(1, Math.floor(maxWords / width));
+    const parts: NttGpuResult[] = [];
+    for (let r = 0; r < height; r += rows) {
+      const n = Math.min(rows, height - r);
+      const buffer = ctx.upload(values.subarray(r * width, (r + n) * width), 'ntt result block');
+      parts.push({ buffer, height: n, width, release: () => ctx.pool.release(buffer) });
+    }
+    return new GpuMatrix(ctx, parts, height, width);
+  }
+
+  /** The matrix's one buffer, or undefined when it is held in several row blocks. */
+  single(): GPUBuffer | undefined {
+    this.check();
+    return this.parts.length === 1 ? this.parts[0].buffer : undefined;
+  }
+
+  /** All values, block by block (inside the caller's ctx.run). */
+  async readAll(): Promise<Uint32Array> {
+    this.check();
+    if (this.parts.length === 1) return this.ctx.readback(this.parts[0].buffer, this.height * this.width);
+    const out = new Uint32Array(this.height * this.width);
+    let at = 0;
+    for (const p of this.parts) {
+      out.set(await this.ctx.readback(p.buffer, p.height * p.width), at);
+      at += p.height * p.width;
+    }
+    return out;
+  }
+
   read(): Promise<Uint32Array> {
-    const buf = this.buffer();
-    return this.ctx.run(() => this.ctx.readback(buf, this.height * this.width));
+    this.check();
+    return this.ctx.run(() => this.readAll());
   }
+
   destroy(): void {
-    if (this.live) this.result.release();
+    if (this.live) for (const p of this.parts) p.release();
     this.live = false;
+  }
+
+  private check(): void {
+    if (!this.live) throw new ProverError('INVALID_ARGUMENT', 'this NttMatrix was destroyed');
   }
 }
 
@@ -95,18 +138,13 @@ function intOption(name: string, v: unknown, min: number, max: number): number {
   return v;
 }
 
-/** Whether a job reads and returns Uint32Arrays, so that past one binding it can run in column blocks (ntt-blocks.ts). */
-function hostJob(values: Input, opts: Partial<NttOptions>): boolean {
-  return !(values instanceof GpuMatrix) && !opts.gpu;
-}
-
 /** Validate the input and options into a job spec. */
 function makeSpec(ctx: GpuContext, op: NttOp, values: Input, opts: Partial<NttLdeOptions> | undefined): NttSpec {
   if (typeof opts !== 'object' || opts === null) throw new ProverError('INVALID_ARGUMENT', `${op}: pass options, e.g. { width: 1 }`);
   let width: number;
   let height: number;
   if (values instanceof GpuMatrix) {
-    values.buffer(); // throws if destroyed
+    values.single(); // throws if destroyed
     width = values.width;
     height = values.height;
     if (opts.width !== undefined && opts.width !== width) {
@@ -139,12 +177,12 @@ function makeSpec(ctx: GpuContext, op: NttOp, values: Input, opts: Partial<NttLd
     if (s >= BB_P) throw new ProverError('NON_CANONICAL', `shift ${s} is not canonical (must be < p = ${BB_P})`);
     spec.shift = s;
   }
-  // A Uint32Array job larger than one binding runs in column blocks (ntt-blocks.ts): one column must fit.
-  const blocks = hostJob(values, opts);
-  checkNttSize(ctx, blocks ? { ...spec, width: 1 } : spec);
-  const outValues = outputHeight(spec) * width;
-  if (blocks && outValues > NTT_MAX_RESULT_VALUES) {
-    throw new ProverError('TOO_LARGE', `${op}: an output of ${outputHeight(spec)} x ${width} = ${outValues} values exceeds ${NTT_MAX_RESULT_VALUES}, the largest result returned as a Uint32Array; use fewer columns per call`);
+  // Past one binding a job runs in column blocks, or as four-step pieces per column (ntt-blocks.ts).
+  const outRows = outputHeight(spec);
+  if (outRows > nttMaxWords(ctx)) checkLongColumn(outRows, nttMaxWords(ctx));
+  const outValues = outRows * width;
+  if (outValues > NTT_MAX_RESULT_VALUES) {
+    throw new ProverError('TOO_LARGE', `${op}: an output of ${outRows} x ${width} = ${outValues} values exceeds ${NTT_MAX_RESULT_VALUES}, the largest result this prover returns; use fewer columns per call`);
   }
   return spec;
 }
@@ -155,15 +193,22 @@ export function nttMethods({ ctx, alive }: ApiEnv): NttMethods {
     const spec = makeSpec(ctx, op, values, opts);
     return ctx.run(async () => {
       const fromGpu = values instanceof GpuMatrix;
-      if (hostJob(values, opts) && needsColumnBlocks(spec, nttMaxWords(ctx))) return runNttColumnBlocks(ctx, spec, values as Uint32Array);
-      const input = fromGpu ? values.buffer() : ctx.upload(values as Uint32Array, 'ntt input');
+      const gpuInput = fromGpu ? values.single() : undefined;
+      const maxWords = nttMaxWords(ctx);
+      if (needsColumnBlocks(spec, maxWords) || (fromGpu && !gpuInput)) {
+        // Past one binding: blocks through the host, and a GPU-resident result in row blocks.
+        const x = fromGpu ? await values.readAll() : values as Uint32Array;
+        const out = await runNttColumnBlocks(ctx, spec, x, maxWords);
+        return opts.gpu ? GpuMatrix.fromHost(ctx, out, outputHeight(spec), spec.width, maxWords) : out;
+      }
+      const input = gpuInput ?? ctx.upload(values as Uint32Array, 'ntt input');
       let result: NttGpuResult | undefined;
       try {
         const enc = ctx.device.createCommandEncoder({ label: `ntt ${op}` });
         result = await nttToGpu(ctx, enc, spec, input);
         ctx.device.queue.submit([enc.finish()]);
         if (opts.gpu) {
-          const m = new GpuMatrix(ctx, result);
+          const m = GpuMatrix.of(ctx, result);
           result = undefined;
           return m;
         }

@@ -125,8 +125,8 @@ function shapeConstants(p: NttPass, on: boolean): Record<string, number> {
 }
 
 /**
- * Largest matrix (u32 words) one NTT buffer may hold here: one storage binding (we do not yet
- * split a matrix across bindings) and ≤ 2^32 bytes of indices.
+ * Largest matrix (u32 words) one NTT buffer may hold here: one storage binding and ≤ 2^32 bytes
+ * of indices. Larger jobs are split by the API (ntt-blocks.ts) into jobs of this size.
  */
 export function nttMaxWords(ctx: GpuContext): number {
   return Math.floor(Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize, 2 ** 32 - 4) / 4);

@@ -32,4 +32,10 @@ test('GPU NTT equals Plonky3 vectors, round-trips, and rejects bad input', async
   // jobs past one binding (lowered) run in column blocks: 2 shapes x dft, idft, lde, encode
   expect(rows['ntt column blocks'].status).toBe('ok');
   expect(rows['ntt column blocks'].n).toBe(8);
+  // a column past one binding: four-step pieces with GPU twists (every op, bit-reversed, short padding, four-step idft in an lde)
+  expect(rows['ntt long columns'].status).toBe('ok');
+  expect(rows['ntt long columns'].n).toBe(7);
+  // the API past one binding: GPU-resident result in row blocks, read and reused as input; a wide dft
+  expect(rows['ntt api past one binding'].status).toBe('ok');
+  expect(rows['ntt api past one binding'].n).toBe(3);
 });

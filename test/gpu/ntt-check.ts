@@ -15,8 +15,6 @@
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { runNtt } from '../../src/kernels/ntt.js';
-import { columnsPerBlock, runNttColumnBlocks } from '../../src/kernels/ntt-blocks.js';
-import { outputHeight } from '../../src/kernels/ntt-spec.js';
 import { devicePasses, fusedLdePass, ldeScaleFold, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt-spec.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
@@ -60,7 +58,7 @@ export async function checkNttVectors(prover: Prover, cases: DftCase[], op: DftO
   };
 }
 
-const same = (a: Uint32Array, b: Uint32Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+export const same = (a: Uint32Array, b: Uint32Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Random-data properties at the given (log h, width) shapes. */
 export async function checkNttProperties(prover: Prover, shapes: Array<[number, number]>, seed = 0x77): Promise<NttCheckRow> {
@@ -187,7 +185,7 @@ const TWIDDLE_OPTIONS: Array<[string, Partial<NttSpec>]> = [
 ];
 
 /** dft, idft, coset lde (shift 31) and encode (addedBits 1) of x (2^logH rows), each with src/ref's output. */
-function refJobs(x: Uint32Array, logH: number, width: number): Array<[NttSpec, Uint32Array]> {
+export function refJobs(x: Uint32Array, logH: number, width: number): Array<[NttSpec, Uint32Array]> {
   const h = 2 ** logH;
   return [
     [{ op: 'dft', height: h, width }, ref.dft(x, width)],
@@ -301,31 +299,5 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
   return {
     step: 'ntt two-level passes', ok: bad.length === 0, n, ms: performance.now() - t0,
     detail: bad.length === 0 ? `${n} outputs equal src/ref (twiddles: ${[...seen].join(', ')})` : bad.join('; '),
-  };
-}
-
-/**
- * Jobs larger than one binding, in column blocks (runNttColumnBlocks) with the binding limit
- * lowered to `maxWords`: each of dft, idft, lde and encode on shapes [log h, width] against
- * src/ref, with at least two blocks and a short last block.
- */
-export async function checkNttColumnBlocks(ctx: GpuContext, shapes: Array<[number, number]>, maxWords: number, seed = 0xb10c): Promise<NttCheckRow> {
-  const t0 = performance.now();
-  const rng = new SplitMix64(seed);
-  const bad: string[] = [];
-  let n = 0;
-  for (const [logH, width] of shapes) {
-    const x = rng.fieldArray(2 ** logH * width);
-    for (const [spec, want] of refJobs(x, logH, width)) {
-      const cols = columnsPerBlock(width, outputHeight(spec), maxWords);
-      if (cols >= width || width % cols === 0) bad.push(`${spec.op} 2^${logH}x${width}: ${cols} columns a block is not several blocks with a short last one`);
-      const got = await ctx.run(() => runNttColumnBlocks(ctx, spec, x, maxWords));
-      if (!same(got, want)) bad.push(`${spec.op} 2^${logH}x${width} in blocks of ${cols} columns != src/ref`);
-      n++;
-    }
-  }
-  return {
-    step: 'ntt column blocks', ok: bad.length === 0, n, ms: performance.now() - t0,
-    detail: bad.length === 0 ? `${n} jobs in column blocks (limit ${maxWords} values) equal src/ref` : bad.join('; '),
   };
 }
