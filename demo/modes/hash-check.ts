@@ -11,7 +11,7 @@ import commitVectors from '../../test/vectors/encode_commit.json' with { type: '
 import { checkPoseidon2, checkPoseidon2Errors, type CheckRow } from '../../test/gpu/poseidon2-check.js';
 import { checkMerkle, checkMerkleErrors, checkSponge } from '../../test/gpu/merkle-check.js';
 import { checkGrind, checkGrindErrors } from '../../test/gpu/grind-check.js';
-import { checkCommit, checkCommitErrors } from '../../test/gpu/commit-check.js';
+import { checkCommit, checkCommitErrors, checkCommitNttMatrix } from '../../test/gpu/commit-check.js';
 
 const emitter = (report: ModeContext['report']) => (rows: CheckRow[]) => {
   for (const r of rows) report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
@@ -39,5 +39,6 @@ export async function grindCheck({ prover, params, report }: ModeContext): Promi
 export async function commitCheck({ prover, report }: ModeContext): Promise<void> {
   const emit = emitter(report);
   emit(await checkCommit(prover, commitVectors as never));
+  emit([await checkCommitNttMatrix(prover, commitVectors as never)]);
   emit(await checkCommitErrors(prover));
 }

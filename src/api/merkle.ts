@@ -10,6 +10,7 @@ import type { GpuContext } from '../gpu/context.js';
 import { openGpuMerkle, planMerkle, DIGEST, type GpuMerkle } from '../kernels/merkle.js';
 import { requireCanonical, requireMultipleOf, requireUint32Array } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
+import { nttMatrixRows, type NttMatrix, type NttMatrixRows } from './ntt.js';
 
 /** Widest row accepted: 4096 values = 512 sponge permutations per leaf. */
 export const MAX_ROW_WIDTH = 4096;
@@ -33,11 +34,16 @@ export interface MerkleTree {
 
 export interface MerkleMethods {
   /**
-   * Commit a row-major matrix of canonical values (height a power of two, width 1..4096).
+   * Commit a row-major matrix of canonical values (height a power of two, width 1..4096), or
+   * an NttMatrix from this prover's NTT methods in place (no round trip; e.g. an lde with
+   * bitReversedOutput, as Plonky3's PCS commits it). The tree keeps the NttMatrix's rows for its
+   * openings until tree.dispose(), even if the handle is destroyed first. For an NttMatrix,
+   * options.width may be left out (it must match if given).
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE
    * @example const { root, tree } = await prover.merkleCommit(values, { width: 8 });
+   * @example const { root } = await prover.merkleCommit(await prover.lde(trace, { width: 8, addedBits: 1, shift: 31, bitReversedOutput: true, gpu: true }));
    */
-  merkleCommit(matrix: Uint32Array, options: { width: number }): Promise<{ root: Uint32Array; tree: MerkleTree }>;
+  merkleCommit(matrix: Uint32Array | NttMatrix, options?: { width?: number }): Promise<{ root: Uint32Array; tree: MerkleTree }>;
 }
 
 export function requireRowWidth(width: unknown): number {
@@ -96,18 +102,33 @@ function wrapTree(ctx: GpuContext, plan: GpuMerkle, root: Uint32Array): MerkleTr
   };
 }
 
+/** Commit an NttMatrix's rows where they are; the tree holds a reference to them until disposed. */
+async function commitNttMatrix(ctx: GpuContext, m: NttMatrixRows, width: number | undefined): Promise<{ root: Uint32Array; tree: MerkleTree }> {
+  if (width !== undefined && width !== m.width) {
+    throw new ProverError('INVALID_ARGUMENT', `width ${width} does not match the NttMatrix's ${m.width} columns`);
+  }
+  requireRowWidth(m.width);
+  requireTreeShape(ctx, m.height, m.width); // an NttMatrix past one binding (row blocks) is TOO_LARGE here
+  const buffer = m.buffer!;
+  const release = m.retain();
+  return ctx.run(async () => commitOnGpu(ctx, await planMerkle(ctx, buffer, m.height, m.width, release)));
+}
+
 export function merkleMethods({ ctx, alive }: ApiEnv): MerkleMethods {
   return {
     async merkleCommit(matrix, options) {
       alive();
+      const gpuRows = nttMatrixRows(ctx, matrix);
+      if (gpuRows) return commitNttMatrix(ctx, gpuRows, options?.width);
+      const values = matrix as Uint32Array;
       const width = requireRowWidth(options?.width);
-      requireUint32Array('matrix', matrix);
-      requireMultipleOf('matrix', matrix, width, `rows of ${width} values`);
-      requireTreeShape(ctx, matrix.length / width, width);
-      requireCanonical('matrix', matrix);
+      requireUint32Array('matrix', values);
+      requireMultipleOf('matrix', values, width, `rows of ${width} values`);
+      requireTreeShape(ctx, values.length / width, width);
+      requireCanonical('matrix', values);
       return ctx.run(async () => {
-        const rows = ctx.upload(matrix, 'merkle rows');
-        const plan = await planMerkle(ctx, rows, matrix.length / width, width, () => ctx.pool.release(rows));
+        const rows = ctx.upload(values, 'merkle rows');
+        const plan = await planMerkle(ctx, rows, values.length / width, width, () => ctx.pool.release(rows));
         return commitOnGpu(ctx, plan);
       });
     },

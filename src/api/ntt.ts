@@ -79,6 +79,8 @@ export interface NttMethods {
  */
 class GpuMatrix implements NttMatrix {
   private live = true;
+  /** The handle's own reference plus one per stage still reading it (a Merkle tree's openings). */
+  private refs = 1;
   private constructor(private readonly ctx: GpuContext, private readonly parts: NttGpuResult[], readonly height: number, readonly width: number) {}
 
   static of(ctx: GpuContext, result: NttGpuResult): GpuMatrix {
@@ -121,14 +123,54 @@ class GpuMatrix implements NttMatrix {
     return this.ctx.run(() => this.readAll());
   }
 
+  /** Keep the GPU memory past destroy() until the returned function is called (once). */
+  retain(): () => void {
+    this.check();
+    this.refs++;
+    let done = false;
+    return () => {
+      if (!done) this.unref();
+      done = true;
+    };
+  }
+
   destroy(): void {
-    if (this.live) for (const p of this.parts) p.release();
+    if (this.live) this.unref();
     this.live = false;
+  }
+
+  /** Throws unless this handle is alive and made on `ctx` (buffers of another device cannot be bound). */
+  checkOwner(ctx: GpuContext): void {
+    this.check();
+    if (this.ctx !== ctx) {
+      throw new ProverError('INVALID_ARGUMENT', 'this NttMatrix belongs to another prover');
+    }
+  }
+
+  private unref(): void {
+    if (--this.refs === 0) for (const p of this.parts) p.release();
   }
 
   private check(): void {
     if (!this.live) throw new ProverError('INVALID_ARGUMENT', 'this NttMatrix was destroyed');
   }
+}
+
+/** An NttMatrix this prover's NTT methods made, as the stages that consume it in place see it (merkleCommit). */
+export interface NttMatrixRows {
+  height: number;
+  width: number;
+  /** The one buffer holding the rows, or undefined when the matrix exceeds one binding (row blocks). */
+  buffer: GPUBuffer | undefined;
+  /** Keep the rows past the handle's destroy() until the returned function is called. */
+  retain(): () => void;
+}
+
+/** `m`'s rows when it is an NttMatrix made on `ctx` (throws if destroyed or another prover's); undefined for anything else. */
+export function nttMatrixRows(ctx: GpuContext, m: unknown): NttMatrixRows | undefined {
+  if (!(m instanceof GpuMatrix)) return undefined;
+  m.checkOwner(ctx);
+  return { height: m.height, width: m.width, buffer: m.single(), retain: () => m.retain() };
 }
 
 function intOption(name: string, v: unknown, min: number, max: number): number {
@@ -144,7 +186,7 @@ function makeSpec(ctx: GpuContext, op: NttOp, values: Input, opts: Partial<NttLd
   let width: number;
   let height: number;
   if (values instanceof GpuMatrix) {
-    values.single(); // throws if destroyed
+    values.checkOwner(ctx); // throws if destroyed or made by another prover
     width = values.width;
     height = values.height;
     if (opts.width !== undefined && opts.width !== width) {

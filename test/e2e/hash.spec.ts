@@ -39,5 +39,9 @@ test('encode-and-commit in one submission equals Plonky3 encode_batch + MerkleTr
   expect(failures(result)).toEqual([]);
   expect(result.status).toBe('ok');
   expect(checked(result.rows, 'commit 2^').length).toBe(24);
+  // the same codewords as GPU-resident NttMatrix handles committed in place (h <= 64: 18 cases), opened after destroy()
+  const inPlace = checked(result.rows, 'commit NttMatrix in place');
+  expect(inPlace.length).toBe(1);
+  expect((inPlace[0] as { n?: number }).n).toBe(18);
   expect(checked(result.rows, 'error: ').length).toBe(4);
 });
