@@ -60,9 +60,11 @@ const HEADER = `// ntt_stockham.gen.wgsl: Stockham radix-R passes (R = 1..32, on
 // loads rows j + r·n/R (consecutive threads -> consecutive addresses), multiplies row r by
 // ω_{Ns·R}^(k·r) with k = j mod Ns, runs a radix-R DIF DFT in registers and stores V[s] at
 // row (j − k)·R + k + s·Ns. Data stay canonical: every Montgomery-form table entry is t·2^32,
-// so bb_mul(x, t·2^32) = x·t with no conversions (Shoup entries: plain t and its quotient). The last pass of a transform maps indices:
-// dest = (n − idx) mod n for the inverse (idft(x)[i] = dft(x)[−i] / n, so no inverse twiddles),
-// then out ·= c·g^dest (1/n, and the coset shift powers of an LDE), then bit-reverses dest.
+// so bb_mul(x, t·2^32) = x·t with no conversions (Shoup entries: plain t and its quotient).
+// An inverse transform's first pass loads its rows reversed (NTT_FLAG_INVERSE: row n − 1 − r), and
+// its last pass scales by c·g^dest with c = 1/n, g = ω_n (times the coset shift of an LDE): idft(x)[i]
+// = ω^i/n · dft(x reversed)[i], so no inverse twiddles. The last pass of any transform then
+// scales (out ·= c·g^dest) and bit-reverses dest where asked.
 // A pass with NTT_FLAG_HALF loads row ρ from input row ρ >> 1 (its transform's zero-padded
 // radix-2 first pass, which only copies rows, folded in: ntt-plan.ts foldPadding).
 // A first pass that is not the last (Ns = 1: k = 0, no twiddles) runs ntt_pass_rR_staged instead,
@@ -179,19 +181,20 @@ fn ntt_tw_shift() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_TW_SHIFT; 
 fn ntt_log_n() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_LOG_N; } return prm.log_n; }
 fn ntt_split_bits() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_SPLIT_BITS; } return prm.split_bits; }
 
-// Row \`row\` of column \`col\`, or 0 past the rows the source holds (zero padding of encode / lde).
+// Row \`row\` of column \`col\`, or 0 past the rows the source holds (zero padding of encode / lde);
+// an inverse transform's first pass reads its rows reversed.
 fn ntt_load(row: u32, col: u32) -> u32 {
-  let r = select(row, row >> 1u, (ntt_flags() & NTT_FLAG_HALF) != 0u);
+  var r = select(row, row >> 1u, (ntt_flags() & NTT_FLAG_HALF) != 0u);
+  if ((ntt_flags() & NTT_FLAG_INVERSE) != 0u) { r = ntt_n() - 1u - r; }
   if ((ntt_flags() & NTT_FLAG_PADDED) == 0u || r < ntt_in_rows()) { return src[r * NTT_W + col]; }
   return 0u;
 }
 
-// Store V[s] of the group at (j − k)·R + k; the last pass maps, scales and bit-reverses.
+// Store V[s] of the group at (j − k)·R + k + s·Ns; the last pass scales and bit-reverses.
 fn ntt_store(base: u32, s: u32, col: u32, value: u32) {
   var dest = base + s * ntt_ns();
   var val = value;
   if ((ntt_flags() & NTT_FLAG_LAST) != 0u) {
-    if ((ntt_flags() & NTT_FLAG_INVERSE) != 0u) { dest = (ntt_n() - dest) & (ntt_n() - 1u); }
     if ((ntt_flags() & NTT_FLAG_SCALE) != 0u) { val = bb_mul(val, ntt_scale(dest)); }
     if ((ntt_flags() & NTT_FLAG_BITREV) != 0u) { dest = (reverseBits(dest) >> 1u) >> (31u - ntt_log_n()); }
   }
@@ -314,11 +317,11 @@ function stagedStore(R: number): string[] {
 }
 
 /**
- * An lde's idft last pass (radix R1, Ns = n/R1, inverse mapping and scale) fused with its dft's
- * first pass (radix 32 = R1·2^addedBits over the zero-padded 2^addedBits·n rows, staged store).
- * No exchange between threads: the idft's last-pass thread j writes rows (n − j − s·Ns) mod n, the
- * rows the dft's first-pass thread jd = (Ns − j) mod Ns reads as its inputs R1 − 1 − s (for
- * jd = 0, (R1 − s) mod R1); its inputs R1..31 are the zero padding. prm is the idft pass's uniform.
+ * An lde's idft last pass (radix R1, Ns = n/R1, scale) fused with its dft's first pass (radix
+ * 32 = R1·2^addedBits over the zero-padded 2^addedBits·n rows, staged store). No exchange between
+ * threads: the idft's last-pass thread j writes rows j + s·Ns, the rows the dft's first-pass
+ * thread j reads as its inputs s; its inputs R1..31 are the zero padding. prm is the idft pass's
+ * uniform (with NTT_FLAG_INVERSE when the idft is this one pass: ntt_load reverses its rows).
  */
 function ldeFusedEntry(R1: number): string {
   const R = MAX_RADIX, log1 = Math.round(Math.log2(R1));
@@ -333,18 +336,16 @@ function ldeFusedEntry(R1: number): string {
   L.push(`  let m = ntt_ns(); // the idft's last stride = the dft's first-pass row stride`);
   L.push(`  if (t < m * NTT_W) {`);
   L.push(`    let col = t % NTT_W;`);
-  L.push(`    let jd = t / NTT_W;`);
-  L.push(`    let j = (m - jd) & (m - 1u);`);
+  L.push(`    let j = t / NTT_W;`);
   L.push(`    let k = j;`);
-  for (let r = 0; r < R1; r++) L.push(`    var a${r} = src[(j + ${r}u * m) * NTT_W + col];`);
+  for (let r = 0; r < R1; r++) L.push(`    var a${r} = ntt_load(j + ${r}u * m, col);`);
   L.push(`    {`);
   L.push(...rename(butterflies(R1, 'running', '      ')));
   L.push(`    }`);
-  // a_{rev(s)} holds V[s]; dft input r' takes V[R1 − 1 − r'] (V[(R1 − r') mod R1] for jd = 0), scaled at row jd + r'·Ns.
-  const V = (s: number) => `a${reverseBits(s, log1)}`;
+  // a_{rev(s)} holds V[s]; dft input r takes V[r], scaled at row j + r·Ns.
   for (let r = 0; r < R; r++) {
     if (r >= R1) { L.push(`    var v${r} = 0u;`); continue; }
-    L.push(`    var v${r} = bb_mul(select(${V(R1 - 1 - r)}, ${V((R1 - r) % R1)}, jd == 0u), ntt_scale(jd + ${r}u * m));`);
+    L.push(`    var v${r} = bb_mul(a${reverseBits(r, log1)}, ntt_scale(j + ${r}u * m));`);
   }
   L.push(`    {`);
   L.push(...butterflies(R, 'none', '      '));
@@ -369,7 +370,7 @@ function innerTwiddles(R: number, x: string, ind: string): string[] {
  * through a T-point DFT as a Stockham transform of its own: first half (its Ns = 1) thread j' < R
  * takes u[j' + r1·R], a radix-R DFT, z[j'·R + s1] to the tile; second half (its Ns = R) thread j''
  * takes z[j'' + r2·R]·ω_T^(j''·r2) (table `tt`), a radix-R DFT, and V[j'' + s2·R] is output s of
- * the pass, stored like a register pass's (ntt_store: the last pass maps, scales, bit-reverses).
+ * the pass, stored like a register pass's (ntt_store: the last pass scales, bit-reverses).
  * Pre-twiddles: none (Ns = 1), a pass table in `sc` ('table'), or a split table in `tw` ('split').
  * test/unit/ntt-two-level.test.ts runs the same index maths on the CPU (ntt-plan.ts tile2Word, tile2Out).
  */
@@ -398,16 +399,12 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
   }
   if (tw === 'split') {
     // With NTT_FLAG_FOLDED_SCALE the table also carries an lde's scale (ntt-plan.ts SplitScale):
-    // row 0 multiplies too, and group 0 takes the table's last two words (g^−Ns) on top.
+    // row 0 multiplies too.
     L.push(`    let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;`);
     L.push(...splitPrologue(T, '    '));
     for (let r1 = 0; r1 < R; r1++) {
       L.push(`    ${r1 === 0 ? 'if (jp != 0u || folded) ' : ''}${splitMul(`v${r1}`, `(jp + ${r1 * R}u)`)}`);
     }
-    L.push(`    if (folded && k == 0u) {`);
-    L.push(`      let fi = hq + ${T}u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];`);
-    L.push(`      ${Array.from({ length: R }, (_, r) => `v${r} = bb_mul_shoup(v${r}, fw, fq);`).join(' ')}`);
-    L.push(`    }`);
   }
   L.push(`    {`);
   L.push(...butterflies(R, 'none', '      '));

@@ -34,12 +34,18 @@ export const NTT_TW_HI = NTT_TW_LO + (1 << NTT_TW_LO_BITS);
 export const NTT_TW_WORDS = NTT_TW_HI + (1 << TW_HI_BITS);
 
 /** Pass flags (the kernel's `flags` uniform). */
-export const NTT_FLAG_LAST = 1; // map and scale output indices (the last pass of a transform)
-export const NTT_FLAG_INVERSE = 2; // dest = (n − idx) mod n: idft = reversed dft, no inverse twiddles
+export const NTT_FLAG_LAST = 1; // scale and bit-reverse output indices (the last pass of a transform)
+/**
+ * On an inverse transform's first pass: load row n − 1 − r for row r. idft(x)[i] = ω^i/n ·
+ * dft(x reversed)[i], so with the scale c·g^i, c = 1/n and g = ω_n (inverseScale) the forward
+ * passes give the idft with no inverse twiddles, and every store stays in natural order (a
+ * reversal mod n on the last store shifted each lane run one word off its 64-byte alignment).
+ */
+export const NTT_FLAG_INVERSE = 2;
 export const NTT_FLAG_BITREV = 4; // dest = bitrev(dest): bit-reversed row order, fused into the store
 export const NTT_FLAG_SCALE = 8; // out = V · c · g^dest from the scale table
 export const NTT_FLAG_HALF = 16; // load row ρ from input row ρ >> 1: a zero-padded radix-2 first pass, folded in (foldPadding)
-/** An lde's idft last pass whose split table carries the scale (passSplitTable with a SplitScale): row 0 multiplies too, group 0 also by g^−Ns. */
+/** An lde's idft last pass whose split table carries the scale (passSplitTable with a SplitScale): row 0 multiplies too. */
 export const NTT_FLAG_FOLDED_SCALE = 32;
 /** Rows at or past inRows read as zero (a zero-padded first pass): set by the host (passFlags), not the plan. */
 export const NTT_FLAG_PADDED = 64;
@@ -123,8 +129,9 @@ export interface TwoLevelLayout { tileLog: number; remainderFirst: boolean }
 
 /**
  * Passes of one transform of n = 2^logN rows. `inRows` < n zero-pads the input (first pass);
- * `last` flags (inverse, bit reversal, scale) go on the final pass only. With `two`, two-level
- * passes (twoLevelRadices) replace pairs of register passes.
+ * `last` flags (bit reversal, scale) go on the final pass only, except NTT_FLAG_INVERSE, which
+ * goes on the first (its reversed loads). With `two`, two-level passes (twoLevelRadices) replace
+ * pairs of register passes.
  */
 export function planTransform(logN: number, inRows: number, lastFlags: number, maxRadix = NTT_MAX_RADIX, two?: TwoLevelLayout): NttPass[] {
   const n = 2 ** logN;
@@ -135,7 +142,7 @@ export function planTransform(logN: number, inRows: number, lastFlags: number, m
       radix, n, logN, ns, sub,
       inRows: i === 0 ? inRows : n,
       twShift: BB_TWO_ADICITY - Math.round(Math.log2(ns * radix)),
-      flags: i === rs.length - 1 ? NTT_FLAG_LAST | lastFlags : 0,
+      flags: (i === 0 ? lastFlags & NTT_FLAG_INVERSE : 0) | (i === rs.length - 1 ? NTT_FLAG_LAST | (lastFlags & ~NTT_FLAG_INVERSE) : 0),
     };
     ns *= radix;
     return pass;
@@ -233,6 +240,11 @@ export function twiddleTable(): Uint32Array {
   return t;
 }
 
+/** An inverse transform's scale (c, g, n) for scaleTable: 1/n and ω_n, times shift^i for an lde's coset (NTT_FLAG_INVERSE). */
+export function inverseScale(n: number, shift = 1): [number, number, number] {
+  return [bbInv(n), bbMul(shift, twoAdicGenerator(Math.round(Math.log2(n)))), n];
+}
+
 /**
  * Scale table for out[dest] ·= c · g^dest, dest < n: lo[i] = c·g^i (i < 2^14), then
  * hi[i] = g^(i·2^14) for i < ceil(n / 2^14); Montgomery form. About 2^14 + n/2^14 multiplies.
@@ -291,20 +303,19 @@ export interface SplitScale { c: number; g: number }
  * Twiddles of a pass too large for one table, as two small ones: ω^(k·r) = ω^(kl·r) · ω^(kh·2^h·r)
  * with k = kh·2^h + kl, h = splitBits(Ns), ω = ω_{Ns·R}. Layout (L = 2^h, H = Ns / L, plain values
  * each followed by their Shoup quotients): lo[r·L + kl] for 0 ≤ r < R, quotients at + R·L; then from
- * 2R·L, hi[r·H + kh], quotients at + R·H; then two words (the group-0 fix below and its quotient).
+ * 2R·L, hi[r·H + kh], quotients at + R·H.
  * Row 0 is ones unless scaled. 2^24's last two-level pass (Ns = 2^16, R = 256): 2 · 2 · 256 · 256
  * words = 1 MiB, read from L2.
  *
  * With `scale` (an lde's idft last pass, NTT_FLAG_FOLDED_SCALE) the pass's outputs in group k are
- * coefficients i ≡ (Ns − k) mod Ns, so the group's inputs also take c·g^(Ns − k) = [g^−kl] · [c·g^Ns·g^−kh·L],
- * one factor in each half (row 0 included), with no multiply of its own. Group 0 wants c, not
- * c·g^Ns: the last two words hold g^−Ns for it.
+ * coefficients i ≡ k mod Ns, so the group's inputs also take c·g^k = [g^kl] · [c·g^(kh·L)], one
+ * factor in each half (row 0 included), with no multiply of its own.
  */
 export function passSplitTable(ns: number, radix: number, scale?: SplitScale): Uint32Array {
   const h = splitBits(ns), L = 2 ** h, H = ns / L;
   const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)));
-  const t = new Uint32Array(2 * radix * (L + H) + 2);
-  const gInv = scale ? bbInv(scale.g) : 1;
+  const t = new Uint32Array(2 * radix * (L + H));
+  const g = scale ? scale.g : 1;
   // entry (r, k) = ω^(k·step·r) · first · ratio^k
   const fill = (base: number, count: number, step: number, first: number, ratio: number) => {
     const q = radix * count;
@@ -317,11 +328,8 @@ export function passSplitTable(ns: number, radix: number, scale?: SplitScale): U
       }
     }
   };
-  fill(0, L, 1, 1, gInv);
-  fill(2 * radix * L, H, L, scale ? bbMul(scale.c, bbPow(scale.g, ns)) : 1, bbPow(gInv, L));
-  const fix = scale ? bbPow(gInv, ns) : 1;
-  t[2 * radix * (L + H)] = fix;
-  t[2 * radix * (L + H) + 1] = bbShoupQuotient(fix);
+  fill(0, L, 1, 1, g);
+  fill(2 * radix * L, H, L, scale ? scale.c : 1, bbPow(g, L));
   return t;
 }
 
@@ -329,12 +337,6 @@ export function passSplitTable(ns: number, radix: number, scale?: SplitScale): U
 export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number): number {
   const h = splitBits(ns), L = 2 ** h, H = ns / L;
   return bbMul(t[r * L + (k % L)], t[2 * radix * L + r * H + Math.floor(k / L)]);
-}
-
-/** The group-0 fix of a scaled split table (passSplitTable): g^−Ns, plain. */
-export function splitFix(t: Uint32Array, ns: number, radix: number): number {
-  const h = splitBits(ns), L = 2 ** h;
-  return t[2 * radix * (L + ns / L)];
 }
 
 /**

@@ -7,9 +7,9 @@
  * @module
  */
 import type { GpuContext } from '../gpu/context.js';
-import { bbInv, bbPow } from '../ref/babybear.js';
+import { bbPow } from '../ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FUSED_RADICES, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
+  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FUSED_RADICES, inverseScale, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
   tableQualifies, twoLevelGroups, NTT_STAGE_WORDS, type NttPass, type SplitScale,
 } from './ntt-plan.js';
 
@@ -189,11 +189,11 @@ export function jobPasses(spec: NttSpec, tileLog = 0): { passes: NttPass[]; scal
   const fold = (ps: NttPass[]) => (spec.foldPadding ?? FOLD_PADDING ? foldPadding(ps) : ps);
   switch (spec.op) {
     case 'dft': return { passes: planTransform(logH, h, br, mr, two(false)), scale: null };
-    case 'idft': return { passes: planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE | br, mr, two(false)), scale: [bbInv(h), 1, h] };
+    case 'idft': return { passes: planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE | br, mr, two(false)), scale: inverseScale(h) };
     case 'encode': return { passes: fold(planTransform(logH + bits, h, br, mr, two(true))), scale: null };
     case 'lde': return {
       passes: fold([...planTransform(logH, h, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, mr, two(false)), ...planTransform(logH + bits, h, br, mr, two(true))]),
-      scale: [bbInv(h), spec.shift ?? 1, h],
+      scale: inverseScale(h, spec.shift ?? 1),
     };
   }
 }
@@ -262,7 +262,7 @@ export function twiddleSources(spec: NttSpec, passes: NttPass[], staged: boolean
 export function fusedLdePass(ctx: GpuContext, spec: NttSpec, passes: NttPass[]): number {
   if (spec.op !== 'lde' || !(spec.fuseLde ?? FUSE_LDE)) return -1;
   const staged = stagedPasses(ctx, { ...spec, stagedFirstPass: true }, passes);
-  const i = passes.findIndex((p) => (p.flags & NTT_FLAG_INVERSE) !== 0);
+  const i = passes.findIndex((p) => (p.flags & NTT_FLAG_LAST) !== 0); // an lde's first transform is its idft
   const p = passes[i], q = passes[i + 1];
   if (!p || !q || p.sub > 0 || !staged[i + 1] || q.radix !== 32 || q.ns !== 1 || q.n / q.radix !== p.n / p.radix || !NTT_FUSED_RADICES.includes(p.radix)) return -1;
   return i;
@@ -279,10 +279,10 @@ export interface LdeScaleFold {
 }
 
 /**
- * Whether an lde carries its scale c·g^i (c = 1/h, g the shift, i the coefficient) in its twiddle
- * tables instead of two Montgomery multiplies per value in the idft's last store. It can when the
- * idft ends with a two-level split pass of radix T (Ns = h/T: its group k writes the coefficients
- * i ≡ −k mod Ns) and the dft starts with a folded two-level table pass of the same radix at Ns = 2
+ * Whether an lde carries its scale c·g^i (c = 1/h, g = shift·ω_h: inverseScale; i the coefficient)
+ * in its twiddle tables instead of two Montgomery multiplies per value in the idft's last store. It
+ * can when the idft ends with a two-level split pass of radix T (Ns = h/T: its group k writes the
+ * coefficients i ≡ k mod Ns) and the dft starts with a folded two-level table pass of the same radix at Ns = 2
  * (its row r reads coefficient a + r·h/T): then i = a + q·Ns splits into c·g^a, a factor per idft
  * group (in its split table, NTT_FLAG_FOLDED_SCALE), and (g^Ns)^q, a factor per dft row (in that
  * pass's table). The 2^24 -> 2^25 lde at widths ≤ 8 has this layout. Returns null otherwise, and
@@ -291,14 +291,14 @@ export interface LdeScaleFold {
 export function ldeScaleFold(spec: NttSpec, passes: NttPass[], sources: TwiddleSource[]): { passes: NttPass[]; fold: LdeScaleFold | null } {
   const none = { passes, fold: null };
   if (spec.op !== 'lde' || !(spec.foldScale ?? FOLD_SCALE)) return none;
-  const i = passes.findIndex((p) => (p.flags & NTT_FLAG_INVERSE) !== 0);
+  const i = passes.findIndex((p) => (p.flags & NTT_FLAG_LAST) !== 0); // an lde's first transform is its idft
   const p = passes[i], q = passes[i + 1];
   if (!p || !q || p.sub === 0 || q.sub !== p.sub || sources[i] !== 'split' || sources[i + 1] !== 'table') return none;
   if (q.ns !== 2 || (q.flags & NTT_FLAG_HALF) === 0 || q.n !== 2 * p.n || (p.flags & NTT_FLAG_SCALE) === 0) return none;
-  const g = spec.shift ?? 1;
+  const [c, g] = inverseScale(p.n, spec.shift ?? 1);
   const folded = { ...p, flags: (p.flags & ~NTT_FLAG_SCALE) | NTT_FLAG_FOLDED_SCALE };
   return {
     passes: passes.map((x, j) => (j === i ? folded : x)),
-    fold: { index: i, split: { c: bbInv(p.n), g }, rowFactor: bbPow(g, p.ns) },
+    fold: { index: i, split: { c, g }, rowFactor: bbPow(g, p.ns) },
   };
 }

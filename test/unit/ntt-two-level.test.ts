@@ -8,13 +8,13 @@ import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../../src/ref/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES,
-  innerTwiddleTable, passSplitTable, passTwiddleTable, planTransform, scaleTable, splitFix, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
+  innerTwiddleTable, passSplitTable, passTwiddleTable, planTransform, inverseScale, scaleTable, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
 import { ldeScaleFold, twiddleSources, twoLevelGroupsFor, type LdeScaleFold } from '../../src/kernels/ntt-spec.js';
 import { nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 import { SplitMix64 } from '../support/splitmix.js';
-import { storeOutput } from '../support/ntt-store.js';
+import { loadRow, storeOutput } from '../support/ntt-store.js';
 
 /** DFT_R of v (V[s] = Σ v[r]·ω_R^(r·s)): what the generated radix-R butterflies compute. */
 const POWERS = new Map<number, number[]>();
@@ -25,11 +25,7 @@ function dftR(v: number[]): number[] {
   return v.map((_, s) => v.reduce((acc, x, r) => bbAdd(acc, bbMul(x, pw[(r * s) % R])), 0));
 }
 
-/** Row `row` of column `col` as ntt_load reads it: input row row >> 1 in a folded pass (NTT_FLAG_HALF), 0 past inRows. */
-function load(p: NttPass, src: Uint32Array, w: number, row: number, col: number): number {
-  const r = p.flags & NTT_FLAG_HALF ? row >> 1 : row;
-  return r < p.inRows ? src[r * w + col] : 0;
-}
+const load = loadRow;
 
 /** A register pass, by its definition (twiddles ω_{Ns·R}^(k·r) computed directly). */
 function runRegisterPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null): void {
@@ -57,8 +53,7 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
   const tile = new Int32Array(L * T);
   const twiddle = (k: number, r: number): number => {
     if (table) return table[(r - 1) * p.ns + k];
-    const x = splitTwiddle(split!, p.ns, T, k, r);
-    return folded && k === 0 ? bbMul(x, splitFix(split!, p.ns, T)) : x;
+    return splitTwiddle(split!, p.ns, T, k, r);
   };
   for (let g0 = 0; g0 < m; g0 += G) {
     tile.fill(-1);
@@ -170,10 +165,10 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
       expect(planTransform(logN, n, 0, 32, two).some((p) => p.sub > 0)).toBe(true);
       expect(runPlan(planTransform(logN, n, 0, 32, two), x, w, null)).toEqual(ntt.dft(x, w));
       expect(runPlan(planTransform(logN, n, NTT_FLAG_BITREV, 32, first), x, w, null)).toEqual(ntt.bitReverseRows(ntt.dft(x, w), w));
-      const inv = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), x, w, scaleTable(bbInv(n), 1, n));
+      const inv = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), x, w, scaleTable(...inverseScale(n)));
       expect(inv).toEqual(ntt.idft(x, w));
       expect(runPlan(planTransform(logN + 1, n, 0, 32, two), x, w, null)).toEqual(ntt.encode(x, w, 1));
-      const coeffs = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), x, w, scaleTable(bbInv(n), 31, n));
+      const coeffs = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), x, w, scaleTable(...inverseScale(n, 31)));
       expect(runPlan(planTransform(logN + 1, n, 0, 32, first), coeffs, w, null)).toEqual(ntt.cosetLde(x, w, 1, 31));
       // encode and the lde as one list, with a zero-padded radix-2 first pass folded into the next pass's loads.
       const lde = [...planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two), ...planTransform(logN + 1, n, 0, 32, first)];
@@ -181,7 +176,7 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
       const padded = (ps: NttPass[]) => (ps.some((p) => p.radix === 2 && p.ns === 1 && p.inRows * 2 === p.n) ? 1 : 0);
       expect(foldPadding(lde).length).toBe(lde.length - padded(lde));
       expect(foldPadding(enc).length).toBe(enc.length - padded(enc));
-      expect(runPlan(foldPadding(lde), x, w, scaleTable(bbInv(n), 31, n))).toEqual(ntt.cosetLde(x, w, 1, 31));
+      expect(runPlan(foldPadding(lde), x, w, scaleTable(...inverseScale(n, 31)))).toEqual(ntt.cosetLde(x, w, 1, 31));
       expect(runPlan(foldPadding(enc), x, w, null)).toEqual(ntt.encode(x, w, 1));
       // ...and with the lde's scale carried in the tables of its idft's last and its dft's first pass, where the layout allows.
       const spec = { op: 'lde' as const, height: n, width: w, addedBits: 1, shift: 31 };

@@ -6,9 +6,11 @@
 // loads rows j + r·n/R (consecutive threads -> consecutive addresses), multiplies row r by
 // ω_{Ns·R}^(k·r) with k = j mod Ns, runs a radix-R DIF DFT in registers and stores V[s] at
 // row (j − k)·R + k + s·Ns. Data stay canonical: every Montgomery-form table entry is t·2^32,
-// so bb_mul(x, t·2^32) = x·t with no conversions (Shoup entries: plain t and its quotient). The last pass of a transform maps indices:
-// dest = (n − idx) mod n for the inverse (idft(x)[i] = dft(x)[−i] / n, so no inverse twiddles),
-// then out ·= c·g^dest (1/n, and the coset shift powers of an LDE), then bit-reverses dest.
+// so bb_mul(x, t·2^32) = x·t with no conversions (Shoup entries: plain t and its quotient).
+// An inverse transform's first pass loads its rows reversed (NTT_FLAG_INVERSE: row n − 1 − r), and
+// its last pass scales by c·g^dest with c = 1/n, g = ω_n (times the coset shift of an LDE): idft(x)[i]
+// = ω^i/n · dft(x reversed)[i], so no inverse twiddles. The last pass of any transform then
+// scales (out ·= c·g^dest) and bit-reverses dest where asked.
 // A pass with NTT_FLAG_HALF loads row ρ from input row ρ >> 1 (its transform's zero-padded
 // radix-2 first pass, which only copies rows, folded in: ntt-plan.ts foldPadding).
 // A first pass that is not the last (Ns = 1: k = 0, no twiddles) runs ntt_pass_rR_staged instead,
@@ -125,19 +127,20 @@ fn ntt_tw_shift() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_TW_SHIFT; 
 fn ntt_log_n() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_LOG_N; } return prm.log_n; }
 fn ntt_split_bits() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_SPLIT_BITS; } return prm.split_bits; }
 
-// Row `row` of column `col`, or 0 past the rows the source holds (zero padding of encode / lde).
+// Row `row` of column `col`, or 0 past the rows the source holds (zero padding of encode / lde);
+// an inverse transform's first pass reads its rows reversed.
 fn ntt_load(row: u32, col: u32) -> u32 {
-  let r = select(row, row >> 1u, (ntt_flags() & NTT_FLAG_HALF) != 0u);
+  var r = select(row, row >> 1u, (ntt_flags() & NTT_FLAG_HALF) != 0u);
+  if ((ntt_flags() & NTT_FLAG_INVERSE) != 0u) { r = ntt_n() - 1u - r; }
   if ((ntt_flags() & NTT_FLAG_PADDED) == 0u || r < ntt_in_rows()) { return src[r * NTT_W + col]; }
   return 0u;
 }
 
-// Store V[s] of the group at (j − k)·R + k; the last pass maps, scales and bit-reverses.
+// Store V[s] of the group at (j − k)·R + k + s·Ns; the last pass scales and bit-reverses.
 fn ntt_store(base: u32, s: u32, col: u32, value: u32) {
   var dest = base + s * ntt_ns();
   var val = value;
   if ((ntt_flags() & NTT_FLAG_LAST) != 0u) {
-    if ((ntt_flags() & NTT_FLAG_INVERSE) != 0u) { dest = (ntt_n() - dest) & (ntt_n() - 1u); }
     if ((ntt_flags() & NTT_FLAG_SCALE) != 0u) { val = bb_mul(val, ntt_scale(dest)); }
     if ((ntt_flags() & NTT_FLAG_BITREV) != 0u) { dest = (reverseBits(dest) >> 1u) >> (31u - ntt_log_n()); }
   }
@@ -1793,11 +1796,10 @@ fn ntt_lde_fused_r2(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
   let m = ntt_ns(); // the idft's last stride = the dft's first-pass row stride
   if (t < m * NTT_W) {
     let col = t % NTT_W;
-    let jd = t / NTT_W;
-    let j = (m - jd) & (m - 1u);
+    let j = t / NTT_W;
     let k = j;
-    var a0 = src[(j + 0u * m) * NTT_W + col];
-    var a1 = src[(j + 1u * m) * NTT_W + col];
+    var a0 = ntt_load(j + 0u * m, col);
+    var a1 = ntt_load(j + 1u * m, col);
     {
       if (k != 0u) {
         let w1 = ntt_root_pow(k << ntt_tw_shift());
@@ -1806,8 +1808,8 @@ fn ntt_lde_fused_r2(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
       }
       { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
     }
-    var v0 = bb_mul(select(a1, a0, jd == 0u), ntt_scale(jd + 0u * m));
-    var v1 = bb_mul(select(a0, a1, jd == 0u), ntt_scale(jd + 1u * m));
+    var v0 = bb_mul(a0, ntt_scale(j + 0u * m));
+    var v1 = bb_mul(a1, ntt_scale(j + 1u * m));
     var v2 = 0u;
     var v3 = 0u;
     var v4 = 0u;
@@ -1988,13 +1990,12 @@ fn ntt_lde_fused_r4(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
   let m = ntt_ns(); // the idft's last stride = the dft's first-pass row stride
   if (t < m * NTT_W) {
     let col = t % NTT_W;
-    let jd = t / NTT_W;
-    let j = (m - jd) & (m - 1u);
+    let j = t / NTT_W;
     let k = j;
-    var a0 = src[(j + 0u * m) * NTT_W + col];
-    var a1 = src[(j + 1u * m) * NTT_W + col];
-    var a2 = src[(j + 2u * m) * NTT_W + col];
-    var a3 = src[(j + 3u * m) * NTT_W + col];
+    var a0 = ntt_load(j + 0u * m, col);
+    var a1 = ntt_load(j + 1u * m, col);
+    var a2 = ntt_load(j + 2u * m, col);
+    var a3 = ntt_load(j + 3u * m, col);
     {
       if (k != 0u) {
         let w1 = ntt_root_pow(k << ntt_tw_shift());
@@ -2011,10 +2012,10 @@ fn ntt_lde_fused_r4(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
       { let d = bb_sub(a0, a1); a0 = bb_add(a0, a1); a1 = d; }
       { let d = bb_sub(a2, a3); a2 = bb_add(a2, a3); a3 = d; }
     }
-    var v0 = bb_mul(select(a3, a0, jd == 0u), ntt_scale(jd + 0u * m));
-    var v1 = bb_mul(select(a1, a3, jd == 0u), ntt_scale(jd + 1u * m));
-    var v2 = bb_mul(select(a2, a1, jd == 0u), ntt_scale(jd + 2u * m));
-    var v3 = bb_mul(select(a0, a2, jd == 0u), ntt_scale(jd + 3u * m));
+    var v0 = bb_mul(a0, ntt_scale(j + 0u * m));
+    var v1 = bb_mul(a2, ntt_scale(j + 1u * m));
+    var v2 = bb_mul(a1, ntt_scale(j + 2u * m));
+    var v3 = bb_mul(a3, ntt_scale(j + 3u * m));
     var v4 = 0u;
     var v5 = 0u;
     var v6 = 0u;
@@ -2193,17 +2194,16 @@ fn ntt_lde_fused_r8(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
   let m = ntt_ns(); // the idft's last stride = the dft's first-pass row stride
   if (t < m * NTT_W) {
     let col = t % NTT_W;
-    let jd = t / NTT_W;
-    let j = (m - jd) & (m - 1u);
+    let j = t / NTT_W;
     let k = j;
-    var a0 = src[(j + 0u * m) * NTT_W + col];
-    var a1 = src[(j + 1u * m) * NTT_W + col];
-    var a2 = src[(j + 2u * m) * NTT_W + col];
-    var a3 = src[(j + 3u * m) * NTT_W + col];
-    var a4 = src[(j + 4u * m) * NTT_W + col];
-    var a5 = src[(j + 5u * m) * NTT_W + col];
-    var a6 = src[(j + 6u * m) * NTT_W + col];
-    var a7 = src[(j + 7u * m) * NTT_W + col];
+    var a0 = ntt_load(j + 0u * m, col);
+    var a1 = ntt_load(j + 1u * m, col);
+    var a2 = ntt_load(j + 2u * m, col);
+    var a3 = ntt_load(j + 3u * m, col);
+    var a4 = ntt_load(j + 4u * m, col);
+    var a5 = ntt_load(j + 5u * m, col);
+    var a6 = ntt_load(j + 6u * m, col);
+    var a7 = ntt_load(j + 7u * m, col);
     {
       if (k != 0u) {
         let w1 = ntt_root_pow(k << ntt_tw_shift());
@@ -2238,14 +2238,14 @@ fn ntt_lde_fused_r8(@builtin(global_invocation_id) gid: vec3u, @builtin(local_in
       { let d = bb_sub(a4, a5); a4 = bb_add(a4, a5); a5 = d; }
       { let d = bb_sub(a6, a7); a6 = bb_add(a6, a7); a7 = d; }
     }
-    var v0 = bb_mul(select(a7, a0, jd == 0u), ntt_scale(jd + 0u * m));
-    var v1 = bb_mul(select(a3, a7, jd == 0u), ntt_scale(jd + 1u * m));
-    var v2 = bb_mul(select(a5, a3, jd == 0u), ntt_scale(jd + 2u * m));
-    var v3 = bb_mul(select(a1, a5, jd == 0u), ntt_scale(jd + 3u * m));
-    var v4 = bb_mul(select(a6, a1, jd == 0u), ntt_scale(jd + 4u * m));
-    var v5 = bb_mul(select(a2, a6, jd == 0u), ntt_scale(jd + 5u * m));
-    var v6 = bb_mul(select(a4, a2, jd == 0u), ntt_scale(jd + 6u * m));
-    var v7 = bb_mul(select(a0, a4, jd == 0u), ntt_scale(jd + 7u * m));
+    var v0 = bb_mul(a0, ntt_scale(j + 0u * m));
+    var v1 = bb_mul(a4, ntt_scale(j + 1u * m));
+    var v2 = bb_mul(a2, ntt_scale(j + 2u * m));
+    var v3 = bb_mul(a6, ntt_scale(j + 3u * m));
+    var v4 = bb_mul(a1, ntt_scale(j + 4u * m));
+    var v5 = bb_mul(a5, ntt_scale(j + 5u * m));
+    var v6 = bb_mul(a3, ntt_scale(j + 6u * m));
+    var v7 = bb_mul(a7, ntt_scale(j + 7u * m));
     var v8 = 0u;
     var v9 = 0u;
     var v10 = 0u;
@@ -2420,25 +2420,24 @@ fn ntt_lde_fused_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(local_i
   let m = ntt_ns(); // the idft's last stride = the dft's first-pass row stride
   if (t < m * NTT_W) {
     let col = t % NTT_W;
-    let jd = t / NTT_W;
-    let j = (m - jd) & (m - 1u);
+    let j = t / NTT_W;
     let k = j;
-    var a0 = src[(j + 0u * m) * NTT_W + col];
-    var a1 = src[(j + 1u * m) * NTT_W + col];
-    var a2 = src[(j + 2u * m) * NTT_W + col];
-    var a3 = src[(j + 3u * m) * NTT_W + col];
-    var a4 = src[(j + 4u * m) * NTT_W + col];
-    var a5 = src[(j + 5u * m) * NTT_W + col];
-    var a6 = src[(j + 6u * m) * NTT_W + col];
-    var a7 = src[(j + 7u * m) * NTT_W + col];
-    var a8 = src[(j + 8u * m) * NTT_W + col];
-    var a9 = src[(j + 9u * m) * NTT_W + col];
-    var a10 = src[(j + 10u * m) * NTT_W + col];
-    var a11 = src[(j + 11u * m) * NTT_W + col];
-    var a12 = src[(j + 12u * m) * NTT_W + col];
-    var a13 = src[(j + 13u * m) * NTT_W + col];
-    var a14 = src[(j + 14u * m) * NTT_W + col];
-    var a15 = src[(j + 15u * m) * NTT_W + col];
+    var a0 = ntt_load(j + 0u * m, col);
+    var a1 = ntt_load(j + 1u * m, col);
+    var a2 = ntt_load(j + 2u * m, col);
+    var a3 = ntt_load(j + 3u * m, col);
+    var a4 = ntt_load(j + 4u * m, col);
+    var a5 = ntt_load(j + 5u * m, col);
+    var a6 = ntt_load(j + 6u * m, col);
+    var a7 = ntt_load(j + 7u * m, col);
+    var a8 = ntt_load(j + 8u * m, col);
+    var a9 = ntt_load(j + 9u * m, col);
+    var a10 = ntt_load(j + 10u * m, col);
+    var a11 = ntt_load(j + 11u * m, col);
+    var a12 = ntt_load(j + 12u * m, col);
+    var a13 = ntt_load(j + 13u * m, col);
+    var a14 = ntt_load(j + 14u * m, col);
+    var a15 = ntt_load(j + 15u * m, col);
     {
       if (k != 0u) {
         let w1 = ntt_root_pow(k << ntt_tw_shift());
@@ -2513,22 +2512,22 @@ fn ntt_lde_fused_r16(@builtin(global_invocation_id) gid: vec3u, @builtin(local_i
       { let d = bb_sub(a12, a13); a12 = bb_add(a12, a13); a13 = d; }
       { let d = bb_sub(a14, a15); a14 = bb_add(a14, a15); a15 = d; }
     }
-    var v0 = bb_mul(select(a15, a0, jd == 0u), ntt_scale(jd + 0u * m));
-    var v1 = bb_mul(select(a7, a15, jd == 0u), ntt_scale(jd + 1u * m));
-    var v2 = bb_mul(select(a11, a7, jd == 0u), ntt_scale(jd + 2u * m));
-    var v3 = bb_mul(select(a3, a11, jd == 0u), ntt_scale(jd + 3u * m));
-    var v4 = bb_mul(select(a13, a3, jd == 0u), ntt_scale(jd + 4u * m));
-    var v5 = bb_mul(select(a5, a13, jd == 0u), ntt_scale(jd + 5u * m));
-    var v6 = bb_mul(select(a9, a5, jd == 0u), ntt_scale(jd + 6u * m));
-    var v7 = bb_mul(select(a1, a9, jd == 0u), ntt_scale(jd + 7u * m));
-    var v8 = bb_mul(select(a14, a1, jd == 0u), ntt_scale(jd + 8u * m));
-    var v9 = bb_mul(select(a6, a14, jd == 0u), ntt_scale(jd + 9u * m));
-    var v10 = bb_mul(select(a10, a6, jd == 0u), ntt_scale(jd + 10u * m));
-    var v11 = bb_mul(select(a2, a10, jd == 0u), ntt_scale(jd + 11u * m));
-    var v12 = bb_mul(select(a12, a2, jd == 0u), ntt_scale(jd + 12u * m));
-    var v13 = bb_mul(select(a4, a12, jd == 0u), ntt_scale(jd + 13u * m));
-    var v14 = bb_mul(select(a8, a4, jd == 0u), ntt_scale(jd + 14u * m));
-    var v15 = bb_mul(select(a0, a8, jd == 0u), ntt_scale(jd + 15u * m));
+    var v0 = bb_mul(a0, ntt_scale(j + 0u * m));
+    var v1 = bb_mul(a8, ntt_scale(j + 1u * m));
+    var v2 = bb_mul(a4, ntt_scale(j + 2u * m));
+    var v3 = bb_mul(a12, ntt_scale(j + 3u * m));
+    var v4 = bb_mul(a2, ntt_scale(j + 4u * m));
+    var v5 = bb_mul(a10, ntt_scale(j + 5u * m));
+    var v6 = bb_mul(a6, ntt_scale(j + 6u * m));
+    var v7 = bb_mul(a14, ntt_scale(j + 7u * m));
+    var v8 = bb_mul(a1, ntt_scale(j + 8u * m));
+    var v9 = bb_mul(a9, ntt_scale(j + 9u * m));
+    var v10 = bb_mul(a5, ntt_scale(j + 10u * m));
+    var v11 = bb_mul(a13, ntt_scale(j + 11u * m));
+    var v12 = bb_mul(a3, ntt_scale(j + 12u * m));
+    var v13 = bb_mul(a11, ntt_scale(j + 13u * m));
+    var v14 = bb_mul(a7, ntt_scale(j + 14u * m));
+    var v15 = bb_mul(a15, ntt_scale(j + 15u * m));
     var v16 = 0u;
     var v17 = 0u;
     var v18 = 0u;
@@ -2871,10 +2870,6 @@ fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     { let il = (jp + 4u) * sl + kl; let ih = (jp + 4u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 8u) * sl + kl; let ih = (jp + 8u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 12u) * sl + kl; let ih = (jp + 12u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    if (folded && k == 0u) {
-      let fi = hq + 16u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
-      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq);
-    }
     {
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
       { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
@@ -3219,10 +3214,6 @@ fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
     { let il = (jp + 40u) * sl + kl; let ih = (jp + 40u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 48u) * sl + kl; let ih = (jp + 48u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 56u) * sl + kl; let ih = (jp + 56u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    if (folded && k == 0u) {
-      let fi = hq + 64u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
-      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq); v4 = bb_mul_shoup(v4, fw, fq); v5 = bb_mul_shoup(v5, fw, fq); v6 = bb_mul_shoup(v6, fw, fq); v7 = bb_mul_shoup(v7, fw, fq);
-    }
     {
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
@@ -3823,10 +3814,6 @@ fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     { let il = (jp + 208u) * sl + kl; let ih = (jp + 208u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 224u) * sl + kl; let ih = (jp + 224u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 240u) * sl + kl; let ih = (jp + 240u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    if (folded && k == 0u) {
-      let fi = hq + 256u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
-      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq); v4 = bb_mul_shoup(v4, fw, fq); v5 = bb_mul_shoup(v5, fw, fq); v6 = bb_mul_shoup(v6, fw, fq); v7 = bb_mul_shoup(v7, fw, fq); v8 = bb_mul_shoup(v8, fw, fq); v9 = bb_mul_shoup(v9, fw, fq); v10 = bb_mul_shoup(v10, fw, fq); v11 = bb_mul_shoup(v11, fw, fq); v12 = bb_mul_shoup(v12, fw, fq); v13 = bb_mul_shoup(v13, fw, fq); v14 = bb_mul_shoup(v14, fw, fq); v15 = bb_mul_shoup(v15, fw, fq);
-    }
     {
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
@@ -4979,10 +4966,6 @@ fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
     { let il = (jp + 928u) * sl + kl; let ih = (jp + 928u) * sh + kh; v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 960u) * sl + kl; let ih = (jp + 960u) * sh + kh; v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     { let il = (jp + 992u) * sl + kl; let ih = (jp + 992u) * sh + kh; v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    if (folded && k == 0u) {
-      let fi = hq + 1024u * sh; let fw = tw[fi]; let fq = tw[fi + 1u];
-      v0 = bb_mul_shoup(v0, fw, fq); v1 = bb_mul_shoup(v1, fw, fq); v2 = bb_mul_shoup(v2, fw, fq); v3 = bb_mul_shoup(v3, fw, fq); v4 = bb_mul_shoup(v4, fw, fq); v5 = bb_mul_shoup(v5, fw, fq); v6 = bb_mul_shoup(v6, fw, fq); v7 = bb_mul_shoup(v7, fw, fq); v8 = bb_mul_shoup(v8, fw, fq); v9 = bb_mul_shoup(v9, fw, fq); v10 = bb_mul_shoup(v10, fw, fq); v11 = bb_mul_shoup(v11, fw, fq); v12 = bb_mul_shoup(v12, fw, fq); v13 = bb_mul_shoup(v13, fw, fq); v14 = bb_mul_shoup(v14, fw, fq); v15 = bb_mul_shoup(v15, fw, fq); v16 = bb_mul_shoup(v16, fw, fq); v17 = bb_mul_shoup(v17, fw, fq); v18 = bb_mul_shoup(v18, fw, fq); v19 = bb_mul_shoup(v19, fw, fq); v20 = bb_mul_shoup(v20, fw, fq); v21 = bb_mul_shoup(v21, fw, fq); v22 = bb_mul_shoup(v22, fw, fq); v23 = bb_mul_shoup(v23, fw, fq); v24 = bb_mul_shoup(v24, fw, fq); v25 = bb_mul_shoup(v25, fw, fq); v26 = bb_mul_shoup(v26, fw, fq); v27 = bb_mul_shoup(v27, fw, fq); v28 = bb_mul_shoup(v28, fw, fq); v29 = bb_mul_shoup(v29, fw, fq); v30 = bb_mul_shoup(v30, fw, fq); v31 = bb_mul_shoup(v31, fw, fq);
-    }
     {
       const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
