@@ -74,8 +74,8 @@ const HEADER = `// ntt_stockham.gen.wgsl: Stockham radix-R passes (R = 1..32, on
 // come precomputed from \`sc\` (entry (r − 1)·Ns + k; sc holds no scale table before the last pass).
 // With splitTables (off by default), any other pass with twiddles (the last, or Ns·R past NTT_TABLE_MAX) runs ntt_pass_rR_split
 // when multiplies are Shoup: two factors from a split table bound at \`tw\` (ntt-plan.ts passSplitTable).
-// An lde's idft last two-level pass may carry its scale in that split table instead of the store
-// (NTT_FLAG_FOLDED_SCALE, no NTT_FLAG_SCALE; ntt-spec.ts ldeScaleFold).
+// An lde's or idft's last two-level pass may carry its scale in that split table instead of the store
+// (NTT_FLAG_FOLDED_SCALE, no NTT_FLAG_SCALE; an idft's also rotates its inputs: ntt-spec.ts ldeScaleFold).
 
 struct NttParams {
   n: u32,        // rows of this transform
@@ -180,6 +180,13 @@ fn ntt_in_rows() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_IN_ROWS; } 
 fn ntt_tw_shift() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_TW_SHIFT; } return prm.tw_shift; }
 fn ntt_log_n() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_LOG_N; } return prm.log_n; }
 fn ntt_split_bits() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_SPLIT_BITS; } return prm.split_bits; }
+
+// Input r of a T-point two-level split pass: r, or r − 1 mod T when the pass rotates its inputs
+// (NTT_FLAG_ROTATE: output s times ω_T^s, which finishes a folded idft scale; ntt-spec.ts ldeScaleFold).
+fn ntt_rot_row(r: u32, t: u32) -> u32 {
+  if ((ntt_flags() & NTT_FLAG_ROTATE) != 0u) { return (r + t - 1u) & (t - 1u); }
+  return r;
+}
 
 // Row \`row\` of column \`col\`, or 0 past the rows the source holds (zero padding of encode / lde);
 // an inverse transform's first pass reads its rows reversed.
@@ -391,7 +398,9 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
   L.push(`  let k = j & (ntt_ns() - 1u);`);
   L.push(`  ${Array.from({ length: R }, (_, r) => `var v${r} = 0u;`).join(' ')}`);
   L.push(`  if (live) {`);
-  for (let r1 = 0; r1 < R; r1++) L.push(`    v${r1} = ntt_load(j + (jp + ${r1 * R}u) * m, col);`);
+  // A split pass may rotate its inputs (NTT_FLAG_ROTATE: input r takes row and twiddle r − 1 mod T).
+  const row = (r1: number) => (tw === 'split' ? `ntt_rot_row(jp + ${r1 * R}u, ${T}u)` : `(jp + ${r1 * R}u)`);
+  for (let r1 = 0; r1 < R; r1++) L.push(`    v${r1} = ntt_load(j + ${row(r1)} * m, col);`);
   if (tw === 'table') {
     L.push(`    let tq = ${T - 1}u * ntt_ns();`);
     L.push(`    if (jp != 0u) { v0 = ntt_table_mul(v0, (jp - 1u) * ntt_ns() + k, tq); }`);
@@ -403,7 +412,7 @@ function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
     L.push(`    let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;`);
     L.push(...splitPrologue(T, '    '));
     for (let r1 = 0; r1 < R; r1++) {
-      L.push(`    ${r1 === 0 ? 'if (jp != 0u || folded) ' : ''}${splitMul(`v${r1}`, `(jp + ${r1 * R}u)`)}`);
+      L.push(`    ${r1 === 0 ? 'if (jp != 0u || folded) ' : ''}${splitMul(`v${r1}`, row(r1))}`);
     }
   }
   L.push(`    {`);

@@ -47,6 +47,12 @@ export const NTT_FLAG_SCALE = 8; // out = V · c · g^dest from the scale table
 export const NTT_FLAG_HALF = 16; // load row ρ from input row ρ >> 1: a zero-padded radix-2 first pass, folded in (foldPadding)
 /** An lde's idft last pass whose split table carries the scale (passSplitTable with a SplitScale): row 0 multiplies too. */
 export const NTT_FLAG_FOLDED_SCALE = 32;
+/**
+ * A two-level split pass whose T inputs are rotated by one (input r takes row and twiddle r − 1 mod
+ * T): multiplies its output s by ω_T^s. With a folded scale this finishes an idft's c·ω_h^i
+ * (i = k + s·Ns: c·ω_h^k in the split table, ω_h^(s·Ns) = ω_T^s by the rotation; ldeScaleFold).
+ */
+export const NTT_FLAG_ROTATE = 128;
 /** Rows at or past inRows read as zero (a zero-padded first pass): set by the host (passFlags), not the plan. */
 export const NTT_FLAG_PADDED = 64;
 
@@ -293,7 +299,7 @@ export function splitBits(ns: number): number {
 
 /**
  * The scale an lde folds into its tables instead of multiplying each idft output by c·g^i
- * (ntt-spec.ts ldeScaleFold): c = 1/h and the coset shift g. Coefficient i = a + q·Ns, a < Ns
+ * (ntt-spec.ts ldeScaleFold): c = 1/h and g = shift·ω_h (inverseScale). Coefficient i = a + q·Ns, a < Ns
  * (Ns of the idft's last pass): c·g^a goes into that pass's split table as a per-group factor,
  * g^(Ns·q) into the dft's first-pass table as a per-row factor (passTwiddleTable's rowFactor).
  */

@@ -9,7 +9,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import { bbPow } from '../ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FUSED_RADICES, inverseScale, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
+  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_ROTATE, NTT_FUSED_RADICES, inverseScale, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
   tableQualifies, twoLevelGroups, NTT_STAGE_WORDS, type NttPass, type SplitScale,
 } from './ntt-plan.js';
 
@@ -90,8 +90,9 @@ export interface NttSpec {
   passLimit?: number;
   /**
    * lde with two-level passes: carry the scale c·g^i in the twiddle tables of the idft's last pass
-   * and the dft's first instead of two multiplies per value in the idft's store (ldeScaleFold).
-   * Default FOLD_SCALE.
+   * and the dft's first instead of two multiplies per value in the idft's store (ldeScaleFold); an
+   * idft ending with a two-level pass: in its last split table, with its inputs rotated
+   * (NTT_FLAG_ROTATE). Default FOLD_SCALE.
    */
   foldScale?: boolean;
   /** Pipelines specialized by pass flags (NTT_FLAGS, branches folded) instead of reading them from the uniform. Default STATIC_FLAGS. */
@@ -268,13 +269,13 @@ export function fusedLdePass(ctx: GpuContext, spec: NttSpec, passes: NttPass[]):
   return i;
 }
 
-/** How an lde carries its scale in its tables (ldeScaleFold): which pass, and the two tables' factors. */
+/** How an lde or idft carries its scale in its tables (ldeScaleFold): which pass, and the tables' factors. */
 export interface LdeScaleFold {
-  /** Index of the idft's last pass; the dft's first pass is the next. */
+  /** Index of the idft's last pass; for an lde the dft's first pass is the next. */
   index: number;
   /** The idft's last pass's split table scale (passSplitTable). */
   split: SplitScale;
-  /** The dft's first pass table's row factor g^Ns (passTwiddleTable). */
+  /** lde: the dft's first pass table's row factor g^Ns (passTwiddleTable); idft: 1, unused. */
   rowFactor: number;
 }
 
@@ -285,14 +286,22 @@ export interface LdeScaleFold {
  * coefficients i ≡ k mod Ns) and the dft starts with a folded two-level table pass of the same radix at Ns = 2
  * (its row r reads coefficient a + r·h/T): then i = a + q·Ns splits into c·g^a, a factor per idft
  * group (in its split table, NTT_FLAG_FOLDED_SCALE), and (g^Ns)^q, a factor per dft row (in that
- * pass's table). The 2^24 -> 2^25 lde at widths ≤ 8 has this layout. Returns null otherwise, and
- * `passes` with the idft's last pass reflagged (FOLDED_SCALE instead of SCALE) when it applies.
+ * pass's table). The 2^24 -> 2^25 lde at widths ≤ 8 has this layout. A standalone idft ending
+ * with a two-level split pass folds c·ω_h^k the same way and gets ω_h^(s·Ns) = ω_T^s by rotating
+ * that pass's inputs (NTT_FLAG_ROTATE). Returns null otherwise, and `passes` with the idft's last
+ * pass reflagged (FOLDED_SCALE, and ROTATE for the idft, instead of SCALE) when it applies.
  */
 export function ldeScaleFold(spec: NttSpec, passes: NttPass[], sources: TwiddleSource[]): { passes: NttPass[]; fold: LdeScaleFold | null } {
   const none = { passes, fold: null };
-  if (spec.op !== 'lde' || !(spec.foldScale ?? FOLD_SCALE)) return none;
+  if ((spec.op !== 'lde' && spec.op !== 'idft') || !(spec.foldScale ?? FOLD_SCALE)) return none;
   const i = passes.findIndex((p) => (p.flags & NTT_FLAG_LAST) !== 0); // an lde's first transform is its idft
   const p = passes[i], q = passes[i + 1];
+  if (spec.op === 'idft') {
+    if (!p || p.sub === 0 || p.ns === 1 || sources[i] !== 'split' || (p.flags & NTT_FLAG_SCALE) === 0) return none;
+    const [c, g] = inverseScale(p.n);
+    const rotated = { ...p, flags: (p.flags & ~NTT_FLAG_SCALE) | NTT_FLAG_FOLDED_SCALE | NTT_FLAG_ROTATE };
+    return { passes: passes.map((x, j) => (j === i ? rotated : x)), fold: { index: i, split: { c, g }, rowFactor: 1 } };
+  }
   if (!p || !q || p.sub === 0 || q.sub !== p.sub || sources[i] !== 'split' || sources[i + 1] !== 'table') return none;
   if (q.ns !== 2 || (q.flags & NTT_FLAG_HALF) === 0 || q.n !== 2 * p.n || (p.flags & NTT_FLAG_SCALE) === 0) return none;
   const [c, g] = inverseScale(p.n, spec.shift ?? 1);

@@ -28,7 +28,7 @@ import { grid2d } from '../gpu/dispatch.js';
 import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_PADDED, NTT_FLAG_SCALE, NTT_STAGE_WORDS, passFlags, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
+  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_PADDED, NTT_FLAG_ROTATE, NTT_FLAG_SCALE, NTT_STAGE_WORDS, passFlags, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
   innerTwiddleTable, passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
 } from './ntt-plan.js';
 import {
@@ -105,7 +105,7 @@ function tableFor(ctx: GpuContext, res: NttResources, p: NttPass, kind: 'montgom
   return buf;
 }
 
-/** An lde's tables with its scale folded in (ldeScaleFold): per (pass, c, g), kept with the scale tables. */
+/** An lde's or idft's tables with its scale folded in (ldeScaleFold): per (pass, c, g), kept with the scale tables. */
 function foldedTableFor(ctx: GpuContext, res: NttResources, p: NttPass, fold: LdeScaleFold, split: boolean): GPUBuffer {
   const key = `${split ? 'split' : 'rows'} ${p.ns},${p.radix} c${fold.split.c} g${fold.split.g}`;
   let buf = res.scales.get(key);
@@ -178,7 +178,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
     const g = Math.max(groups[i], 1);
     pipelines.set(key(p, i), await ctx.pipelines.get('ntt_stockham', entry(p, i), {
       NTT_W: w, NTT_WG: wg, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
-      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_FOLDED_SCALE, NTT_SHOUP: shoup ? 1 : 0,
+      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_ROTATE, NTT_SHOUP: shoup ? 1 : 0,
       NTT_INNER_HALVES: spec.innerHalves ?? true ? 1 : 0, NTT_STATIC_FLAGS: staticFlags ? 1 : 0, NTT_FLAGS: staticFlags ? passFlags(p) : 0, NTT_FLAG_PADDED, ...shapeConstants(p, staticShape(p)),
       NTT_TG: g, NTT_TL: g * w, NTT_TILE2_WORDS: p.sub > 0 ? g * w * p.radix : 1,
     }, p.sub > 0 ? BINDINGS_TWO : BINDINGS));
@@ -209,7 +209,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
         { binding: 1, resource: { buffer: dst, size: dstBytes } },
         // A split pass reads no lo/hi powers, so `tw` is free for its split table; a table pass is
         // never the last, so `sc` is free for its table (tableQualifies).
-        // An lde with its scale folded (ldeScaleFold) reads its own tables in these two passes.
+        // An lde (idft) with its scale folded (ldeScaleFold) reads its own tables in these two passes (this pass).
         { binding: 2, resource: { buffer: sources[i] !== 'split' ? res.tw : i === fold?.index ? foldedTableFor(ctx, res, p, fold, true) : tableFor(ctx, res, p, 'split') } },
         { binding: 3, resource: { buffer: sources[i] !== 'table' ? scaleBuf
           : fold && i === fold.index + 1 ? foldedTableFor(ctx, res, p, fold, false) : tableFor(ctx, res, p, shoup ? 'shoup' : 'montgomery') } },

@@ -7,7 +7,7 @@ import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../../src/ref/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES,
+  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_ROTATE, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES,
   innerTwiddleTable, passSplitTable, passTwiddleTable, planTransform, inverseScale, scaleTable, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
@@ -49,6 +49,7 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
   const table = p.ns > 1 && tableQualifies(p) ? own ?? passTwiddleTable(p.ns, T, true) : null;
   const split = p.ns > 1 && !table ? own ?? passSplitTable(p.ns, T) : null;
   const folded = (p.flags & NTT_FLAG_FOLDED_SCALE) !== 0;
+  const rotate = split !== null && (p.flags & NTT_FLAG_ROTATE) !== 0;
   const inner = innerTwiddleTable(R); // vec4 entries: the value first
   const tile = new Int32Array(L * T);
   const twiddle = (k: number, r: number): number => {
@@ -60,7 +61,7 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
     for (let lid = 0; lid < L * R; lid++) {
       const lane = lid % L, jp = Math.floor(lid / L), c = Math.floor(lane / w), col = lane - c * w, j = g0 + c, k = j % p.ns;
       const v = Array.from({ length: R }, (_, r1) => {
-        const r = jp + r1 * R;
+        const r = rotate ? (jp + r1 * R + T - 1) % T : jp + r1 * R; // NTT_FLAG_ROTATE (split passes only)
         const x = load(p, src, w, j + r * m, col);
         return p.ns > 1 && (r > 0 || folded) ? bbMul(x, twiddle(k, r)) : x;
       });
@@ -184,6 +185,15 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
       const { passes, fold } = ldeScaleFold(spec, folded, twiddleSources(spec, folded, folded.map(() => false)));
       expect(fold !== null).toBe(logN % tileLog === 0 && logN > tileLog); // the idft ends, the dft starts (after its folded radix 2) with a two-level pass
       if (fold) expect(runPlan(passes, x, w, null, fold)).toEqual(ntt.cosetLde(x, w, 1, 31));
+      // ...and a standalone idft's: c·ω^k in its last split table, ω_T^s by rotating that pass's inputs.
+      const ispec = { op: 'idft' as const, height: n, width: w };
+      const iplan = planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two);
+      const ifold = ldeScaleFold(ispec, iplan, twiddleSources(ispec, iplan, iplan.map(() => false)));
+      expect(ifold.fold !== null).toBe(logN % tileLog === 0 && logN > tileLog); // it ends with a two-level pass past Ns = 1
+      if (ifold.fold) {
+        expect(ifold.passes.at(-1)!.flags & NTT_FLAG_ROTATE).toBe(NTT_FLAG_ROTATE);
+        expect(runPlan(ifold.passes, x, w, null, ifold.fold)).toEqual(ntt.idft(x, w));
+      }
     });
   }
 });

@@ -20,8 +20,8 @@
 // come precomputed from `sc` (entry (r − 1)·Ns + k; sc holds no scale table before the last pass).
 // With splitTables (off by default), any other pass with twiddles (the last, or Ns·R past NTT_TABLE_MAX) runs ntt_pass_rR_split
 // when multiplies are Shoup: two factors from a split table bound at `tw` (ntt-plan.ts passSplitTable).
-// An lde's idft last two-level pass may carry its scale in that split table instead of the store
-// (NTT_FLAG_FOLDED_SCALE, no NTT_FLAG_SCALE; ntt-spec.ts ldeScaleFold).
+// An lde's or idft's last two-level pass may carry its scale in that split table instead of the store
+// (NTT_FLAG_FOLDED_SCALE, no NTT_FLAG_SCALE; an idft's also rotates its inputs: ntt-spec.ts ldeScaleFold).
 
 struct NttParams {
   n: u32,        // rows of this transform
@@ -126,6 +126,13 @@ fn ntt_in_rows() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_IN_ROWS; } 
 fn ntt_tw_shift() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_TW_SHIFT; } return prm.tw_shift; }
 fn ntt_log_n() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_LOG_N; } return prm.log_n; }
 fn ntt_split_bits() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_SPLIT_BITS; } return prm.split_bits; }
+
+// Input r of a T-point two-level split pass: r, or r − 1 mod T when the pass rotates its inputs
+// (NTT_FLAG_ROTATE: output s times ω_T^s, which finishes a folded idft scale; ntt-spec.ts ldeScaleFold).
+fn ntt_rot_row(r: u32, t: u32) -> u32 {
+  if ((ntt_flags() & NTT_FLAG_ROTATE) != 0u) { return (r + t - 1u) & (t - 1u); }
+  return r;
+}
 
 // Row `row` of column `col`, or 0 past the rows the source holds (zero padding of encode / lde);
 // an inverse transform's first pass reads its rows reversed.
@@ -2858,18 +2865,18 @@ fn ntt_pass2_r4_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u;
   if (live) {
-    v0 = ntt_load(j + (jp + 0u) * m, col);
-    v1 = ntt_load(j + (jp + 4u) * m, col);
-    v2 = ntt_load(j + (jp + 8u) * m, col);
-    v3 = ntt_load(j + (jp + 12u) * m, col);
+    v0 = ntt_load(j + ntt_rot_row(jp + 0u, 16u) * m, col);
+    v1 = ntt_load(j + ntt_rot_row(jp + 4u, 16u) * m, col);
+    v2 = ntt_load(j + ntt_rot_row(jp + 8u, 16u) * m, col);
+    v3 = ntt_load(j + ntt_rot_row(jp + 12u, 16u) * m, col);
     let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
     let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
     let lq = 16u * sl; let hb = 2u * lq; let hq = hb + 16u * sh;
-    if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 4u) * sl + kl; let ih = (jp + 4u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 8u) * sl + kl; let ih = (jp + 8u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 12u) * sl + kl; let ih = (jp + 12u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (jp != 0u || folded) { let il = ntt_rot_row(jp + 0u, 16u) * sl + kl; let ih = ntt_rot_row(jp + 0u, 16u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 4u, 16u) * sl + kl; let ih = ntt_rot_row(jp + 4u, 16u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 8u, 16u) * sl + kl; let ih = ntt_rot_row(jp + 8u, 16u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 12u, 16u) * sl + kl; let ih = ntt_rot_row(jp + 12u, 16u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     {
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
       { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
@@ -3194,26 +3201,26 @@ fn ntt_pass2_r8_split(@builtin(local_invocation_index) lid: u32, @builtin(workgr
   let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u;
   if (live) {
-    v0 = ntt_load(j + (jp + 0u) * m, col);
-    v1 = ntt_load(j + (jp + 8u) * m, col);
-    v2 = ntt_load(j + (jp + 16u) * m, col);
-    v3 = ntt_load(j + (jp + 24u) * m, col);
-    v4 = ntt_load(j + (jp + 32u) * m, col);
-    v5 = ntt_load(j + (jp + 40u) * m, col);
-    v6 = ntt_load(j + (jp + 48u) * m, col);
-    v7 = ntt_load(j + (jp + 56u) * m, col);
+    v0 = ntt_load(j + ntt_rot_row(jp + 0u, 64u) * m, col);
+    v1 = ntt_load(j + ntt_rot_row(jp + 8u, 64u) * m, col);
+    v2 = ntt_load(j + ntt_rot_row(jp + 16u, 64u) * m, col);
+    v3 = ntt_load(j + ntt_rot_row(jp + 24u, 64u) * m, col);
+    v4 = ntt_load(j + ntt_rot_row(jp + 32u, 64u) * m, col);
+    v5 = ntt_load(j + ntt_rot_row(jp + 40u, 64u) * m, col);
+    v6 = ntt_load(j + ntt_rot_row(jp + 48u, 64u) * m, col);
+    v7 = ntt_load(j + ntt_rot_row(jp + 56u, 64u) * m, col);
     let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
     let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
     let lq = 64u * sl; let hb = 2u * lq; let hq = hb + 64u * sh;
-    if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 8u) * sl + kl; let ih = (jp + 8u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 16u) * sl + kl; let ih = (jp + 16u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 24u) * sl + kl; let ih = (jp + 24u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 32u) * sl + kl; let ih = (jp + 32u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 40u) * sl + kl; let ih = (jp + 40u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 48u) * sl + kl; let ih = (jp + 48u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 56u) * sl + kl; let ih = (jp + 56u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (jp != 0u || folded) { let il = ntt_rot_row(jp + 0u, 64u) * sl + kl; let ih = ntt_rot_row(jp + 0u, 64u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 8u, 64u) * sl + kl; let ih = ntt_rot_row(jp + 8u, 64u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 16u, 64u) * sl + kl; let ih = ntt_rot_row(jp + 16u, 64u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 24u, 64u) * sl + kl; let ih = ntt_rot_row(jp + 24u, 64u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 32u, 64u) * sl + kl; let ih = ntt_rot_row(jp + 32u, 64u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 40u, 64u) * sl + kl; let ih = ntt_rot_row(jp + 40u, 64u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 48u, 64u) * sl + kl; let ih = ntt_rot_row(jp + 48u, 64u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 56u, 64u) * sl + kl; let ih = ntt_rot_row(jp + 56u, 64u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     {
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
       const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
@@ -3778,42 +3785,42 @@ fn ntt_pass2_r16_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
   let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u;
   if (live) {
-    v0 = ntt_load(j + (jp + 0u) * m, col);
-    v1 = ntt_load(j + (jp + 16u) * m, col);
-    v2 = ntt_load(j + (jp + 32u) * m, col);
-    v3 = ntt_load(j + (jp + 48u) * m, col);
-    v4 = ntt_load(j + (jp + 64u) * m, col);
-    v5 = ntt_load(j + (jp + 80u) * m, col);
-    v6 = ntt_load(j + (jp + 96u) * m, col);
-    v7 = ntt_load(j + (jp + 112u) * m, col);
-    v8 = ntt_load(j + (jp + 128u) * m, col);
-    v9 = ntt_load(j + (jp + 144u) * m, col);
-    v10 = ntt_load(j + (jp + 160u) * m, col);
-    v11 = ntt_load(j + (jp + 176u) * m, col);
-    v12 = ntt_load(j + (jp + 192u) * m, col);
-    v13 = ntt_load(j + (jp + 208u) * m, col);
-    v14 = ntt_load(j + (jp + 224u) * m, col);
-    v15 = ntt_load(j + (jp + 240u) * m, col);
+    v0 = ntt_load(j + ntt_rot_row(jp + 0u, 256u) * m, col);
+    v1 = ntt_load(j + ntt_rot_row(jp + 16u, 256u) * m, col);
+    v2 = ntt_load(j + ntt_rot_row(jp + 32u, 256u) * m, col);
+    v3 = ntt_load(j + ntt_rot_row(jp + 48u, 256u) * m, col);
+    v4 = ntt_load(j + ntt_rot_row(jp + 64u, 256u) * m, col);
+    v5 = ntt_load(j + ntt_rot_row(jp + 80u, 256u) * m, col);
+    v6 = ntt_load(j + ntt_rot_row(jp + 96u, 256u) * m, col);
+    v7 = ntt_load(j + ntt_rot_row(jp + 112u, 256u) * m, col);
+    v8 = ntt_load(j + ntt_rot_row(jp + 128u, 256u) * m, col);
+    v9 = ntt_load(j + ntt_rot_row(jp + 144u, 256u) * m, col);
+    v10 = ntt_load(j + ntt_rot_row(jp + 160u, 256u) * m, col);
+    v11 = ntt_load(j + ntt_rot_row(jp + 176u, 256u) * m, col);
+    v12 = ntt_load(j + ntt_rot_row(jp + 192u, 256u) * m, col);
+    v13 = ntt_load(j + ntt_rot_row(jp + 208u, 256u) * m, col);
+    v14 = ntt_load(j + ntt_rot_row(jp + 224u, 256u) * m, col);
+    v15 = ntt_load(j + ntt_rot_row(jp + 240u, 256u) * m, col);
     let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
     let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
     let lq = 256u * sl; let hb = 2u * lq; let hq = hb + 256u * sh;
-    if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 16u) * sl + kl; let ih = (jp + 16u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 32u) * sl + kl; let ih = (jp + 32u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 48u) * sl + kl; let ih = (jp + 48u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 64u) * sl + kl; let ih = (jp + 64u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 80u) * sl + kl; let ih = (jp + 80u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 96u) * sl + kl; let ih = (jp + 96u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 112u) * sl + kl; let ih = (jp + 112u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 128u) * sl + kl; let ih = (jp + 128u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 144u) * sl + kl; let ih = (jp + 144u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 160u) * sl + kl; let ih = (jp + 160u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 176u) * sl + kl; let ih = (jp + 176u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 192u) * sl + kl; let ih = (jp + 192u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 208u) * sl + kl; let ih = (jp + 208u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 224u) * sl + kl; let ih = (jp + 224u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 240u) * sl + kl; let ih = (jp + 240u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (jp != 0u || folded) { let il = ntt_rot_row(jp + 0u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 0u, 256u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 16u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 16u, 256u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 32u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 32u, 256u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 48u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 48u, 256u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 64u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 64u, 256u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 80u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 80u, 256u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 96u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 96u, 256u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 112u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 112u, 256u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 128u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 128u, 256u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 144u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 144u, 256u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 160u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 160u, 256u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 176u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 176u, 256u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 192u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 192u, 256u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 208u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 208u, 256u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 224u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 224u, 256u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 240u, 256u) * sl + kl; let ih = ntt_rot_row(jp + 240u, 256u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     {
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
       const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
@@ -4898,74 +4905,74 @@ fn ntt_pass2_r32_split(@builtin(local_invocation_index) lid: u32, @builtin(workg
   let k = j & (ntt_ns() - 1u);
   var v0 = 0u; var v1 = 0u; var v2 = 0u; var v3 = 0u; var v4 = 0u; var v5 = 0u; var v6 = 0u; var v7 = 0u; var v8 = 0u; var v9 = 0u; var v10 = 0u; var v11 = 0u; var v12 = 0u; var v13 = 0u; var v14 = 0u; var v15 = 0u; var v16 = 0u; var v17 = 0u; var v18 = 0u; var v19 = 0u; var v20 = 0u; var v21 = 0u; var v22 = 0u; var v23 = 0u; var v24 = 0u; var v25 = 0u; var v26 = 0u; var v27 = 0u; var v28 = 0u; var v29 = 0u; var v30 = 0u; var v31 = 0u;
   if (live) {
-    v0 = ntt_load(j + (jp + 0u) * m, col);
-    v1 = ntt_load(j + (jp + 32u) * m, col);
-    v2 = ntt_load(j + (jp + 64u) * m, col);
-    v3 = ntt_load(j + (jp + 96u) * m, col);
-    v4 = ntt_load(j + (jp + 128u) * m, col);
-    v5 = ntt_load(j + (jp + 160u) * m, col);
-    v6 = ntt_load(j + (jp + 192u) * m, col);
-    v7 = ntt_load(j + (jp + 224u) * m, col);
-    v8 = ntt_load(j + (jp + 256u) * m, col);
-    v9 = ntt_load(j + (jp + 288u) * m, col);
-    v10 = ntt_load(j + (jp + 320u) * m, col);
-    v11 = ntt_load(j + (jp + 352u) * m, col);
-    v12 = ntt_load(j + (jp + 384u) * m, col);
-    v13 = ntt_load(j + (jp + 416u) * m, col);
-    v14 = ntt_load(j + (jp + 448u) * m, col);
-    v15 = ntt_load(j + (jp + 480u) * m, col);
-    v16 = ntt_load(j + (jp + 512u) * m, col);
-    v17 = ntt_load(j + (jp + 544u) * m, col);
-    v18 = ntt_load(j + (jp + 576u) * m, col);
-    v19 = ntt_load(j + (jp + 608u) * m, col);
-    v20 = ntt_load(j + (jp + 640u) * m, col);
-    v21 = ntt_load(j + (jp + 672u) * m, col);
-    v22 = ntt_load(j + (jp + 704u) * m, col);
-    v23 = ntt_load(j + (jp + 736u) * m, col);
-    v24 = ntt_load(j + (jp + 768u) * m, col);
-    v25 = ntt_load(j + (jp + 800u) * m, col);
-    v26 = ntt_load(j + (jp + 832u) * m, col);
-    v27 = ntt_load(j + (jp + 864u) * m, col);
-    v28 = ntt_load(j + (jp + 896u) * m, col);
-    v29 = ntt_load(j + (jp + 928u) * m, col);
-    v30 = ntt_load(j + (jp + 960u) * m, col);
-    v31 = ntt_load(j + (jp + 992u) * m, col);
+    v0 = ntt_load(j + ntt_rot_row(jp + 0u, 1024u) * m, col);
+    v1 = ntt_load(j + ntt_rot_row(jp + 32u, 1024u) * m, col);
+    v2 = ntt_load(j + ntt_rot_row(jp + 64u, 1024u) * m, col);
+    v3 = ntt_load(j + ntt_rot_row(jp + 96u, 1024u) * m, col);
+    v4 = ntt_load(j + ntt_rot_row(jp + 128u, 1024u) * m, col);
+    v5 = ntt_load(j + ntt_rot_row(jp + 160u, 1024u) * m, col);
+    v6 = ntt_load(j + ntt_rot_row(jp + 192u, 1024u) * m, col);
+    v7 = ntt_load(j + ntt_rot_row(jp + 224u, 1024u) * m, col);
+    v8 = ntt_load(j + ntt_rot_row(jp + 256u, 1024u) * m, col);
+    v9 = ntt_load(j + ntt_rot_row(jp + 288u, 1024u) * m, col);
+    v10 = ntt_load(j + ntt_rot_row(jp + 320u, 1024u) * m, col);
+    v11 = ntt_load(j + ntt_rot_row(jp + 352u, 1024u) * m, col);
+    v12 = ntt_load(j + ntt_rot_row(jp + 384u, 1024u) * m, col);
+    v13 = ntt_load(j + ntt_rot_row(jp + 416u, 1024u) * m, col);
+    v14 = ntt_load(j + ntt_rot_row(jp + 448u, 1024u) * m, col);
+    v15 = ntt_load(j + ntt_rot_row(jp + 480u, 1024u) * m, col);
+    v16 = ntt_load(j + ntt_rot_row(jp + 512u, 1024u) * m, col);
+    v17 = ntt_load(j + ntt_rot_row(jp + 544u, 1024u) * m, col);
+    v18 = ntt_load(j + ntt_rot_row(jp + 576u, 1024u) * m, col);
+    v19 = ntt_load(j + ntt_rot_row(jp + 608u, 1024u) * m, col);
+    v20 = ntt_load(j + ntt_rot_row(jp + 640u, 1024u) * m, col);
+    v21 = ntt_load(j + ntt_rot_row(jp + 672u, 1024u) * m, col);
+    v22 = ntt_load(j + ntt_rot_row(jp + 704u, 1024u) * m, col);
+    v23 = ntt_load(j + ntt_rot_row(jp + 736u, 1024u) * m, col);
+    v24 = ntt_load(j + ntt_rot_row(jp + 768u, 1024u) * m, col);
+    v25 = ntt_load(j + ntt_rot_row(jp + 800u, 1024u) * m, col);
+    v26 = ntt_load(j + ntt_rot_row(jp + 832u, 1024u) * m, col);
+    v27 = ntt_load(j + ntt_rot_row(jp + 864u, 1024u) * m, col);
+    v28 = ntt_load(j + ntt_rot_row(jp + 896u, 1024u) * m, col);
+    v29 = ntt_load(j + ntt_rot_row(jp + 928u, 1024u) * m, col);
+    v30 = ntt_load(j + ntt_rot_row(jp + 960u, 1024u) * m, col);
+    v31 = ntt_load(j + ntt_rot_row(jp + 992u, 1024u) * m, col);
     let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;
     let sl = 1u << ntt_split_bits(); let sh = ntt_ns() >> ntt_split_bits();
     let kl = k & (sl - 1u); let kh = k >> ntt_split_bits();
     let lq = 1024u * sl; let hb = 2u * lq; let hq = hb + 1024u * sh;
-    if (jp != 0u || folded) { let il = (jp + 0u) * sl + kl; let ih = (jp + 0u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 32u) * sl + kl; let ih = (jp + 32u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 64u) * sl + kl; let ih = (jp + 64u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 96u) * sl + kl; let ih = (jp + 96u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 128u) * sl + kl; let ih = (jp + 128u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 160u) * sl + kl; let ih = (jp + 160u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 192u) * sl + kl; let ih = (jp + 192u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 224u) * sl + kl; let ih = (jp + 224u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 256u) * sl + kl; let ih = (jp + 256u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 288u) * sl + kl; let ih = (jp + 288u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 320u) * sl + kl; let ih = (jp + 320u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 352u) * sl + kl; let ih = (jp + 352u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 384u) * sl + kl; let ih = (jp + 384u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 416u) * sl + kl; let ih = (jp + 416u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 448u) * sl + kl; let ih = (jp + 448u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 480u) * sl + kl; let ih = (jp + 480u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 512u) * sl + kl; let ih = (jp + 512u) * sh + kh; v16 = bb_mul_shoup(bb_mul_shoup(v16, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 544u) * sl + kl; let ih = (jp + 544u) * sh + kh; v17 = bb_mul_shoup(bb_mul_shoup(v17, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 576u) * sl + kl; let ih = (jp + 576u) * sh + kh; v18 = bb_mul_shoup(bb_mul_shoup(v18, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 608u) * sl + kl; let ih = (jp + 608u) * sh + kh; v19 = bb_mul_shoup(bb_mul_shoup(v19, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 640u) * sl + kl; let ih = (jp + 640u) * sh + kh; v20 = bb_mul_shoup(bb_mul_shoup(v20, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 672u) * sl + kl; let ih = (jp + 672u) * sh + kh; v21 = bb_mul_shoup(bb_mul_shoup(v21, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 704u) * sl + kl; let ih = (jp + 704u) * sh + kh; v22 = bb_mul_shoup(bb_mul_shoup(v22, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 736u) * sl + kl; let ih = (jp + 736u) * sh + kh; v23 = bb_mul_shoup(bb_mul_shoup(v23, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 768u) * sl + kl; let ih = (jp + 768u) * sh + kh; v24 = bb_mul_shoup(bb_mul_shoup(v24, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 800u) * sl + kl; let ih = (jp + 800u) * sh + kh; v25 = bb_mul_shoup(bb_mul_shoup(v25, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 832u) * sl + kl; let ih = (jp + 832u) * sh + kh; v26 = bb_mul_shoup(bb_mul_shoup(v26, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 864u) * sl + kl; let ih = (jp + 864u) * sh + kh; v27 = bb_mul_shoup(bb_mul_shoup(v27, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 896u) * sl + kl; let ih = (jp + 896u) * sh + kh; v28 = bb_mul_shoup(bb_mul_shoup(v28, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 928u) * sl + kl; let ih = (jp + 928u) * sh + kh; v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 960u) * sl + kl; let ih = (jp + 960u) * sh + kh; v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
-    { let il = (jp + 992u) * sl + kl; let ih = (jp + 992u) * sh + kh; v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    if (jp != 0u || folded) { let il = ntt_rot_row(jp + 0u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 0u, 1024u) * sh + kh; v0 = bb_mul_shoup(bb_mul_shoup(v0, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 32u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 32u, 1024u) * sh + kh; v1 = bb_mul_shoup(bb_mul_shoup(v1, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 64u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 64u, 1024u) * sh + kh; v2 = bb_mul_shoup(bb_mul_shoup(v2, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 96u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 96u, 1024u) * sh + kh; v3 = bb_mul_shoup(bb_mul_shoup(v3, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 128u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 128u, 1024u) * sh + kh; v4 = bb_mul_shoup(bb_mul_shoup(v4, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 160u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 160u, 1024u) * sh + kh; v5 = bb_mul_shoup(bb_mul_shoup(v5, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 192u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 192u, 1024u) * sh + kh; v6 = bb_mul_shoup(bb_mul_shoup(v6, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 224u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 224u, 1024u) * sh + kh; v7 = bb_mul_shoup(bb_mul_shoup(v7, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 256u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 256u, 1024u) * sh + kh; v8 = bb_mul_shoup(bb_mul_shoup(v8, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 288u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 288u, 1024u) * sh + kh; v9 = bb_mul_shoup(bb_mul_shoup(v9, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 320u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 320u, 1024u) * sh + kh; v10 = bb_mul_shoup(bb_mul_shoup(v10, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 352u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 352u, 1024u) * sh + kh; v11 = bb_mul_shoup(bb_mul_shoup(v11, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 384u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 384u, 1024u) * sh + kh; v12 = bb_mul_shoup(bb_mul_shoup(v12, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 416u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 416u, 1024u) * sh + kh; v13 = bb_mul_shoup(bb_mul_shoup(v13, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 448u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 448u, 1024u) * sh + kh; v14 = bb_mul_shoup(bb_mul_shoup(v14, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 480u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 480u, 1024u) * sh + kh; v15 = bb_mul_shoup(bb_mul_shoup(v15, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 512u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 512u, 1024u) * sh + kh; v16 = bb_mul_shoup(bb_mul_shoup(v16, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 544u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 544u, 1024u) * sh + kh; v17 = bb_mul_shoup(bb_mul_shoup(v17, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 576u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 576u, 1024u) * sh + kh; v18 = bb_mul_shoup(bb_mul_shoup(v18, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 608u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 608u, 1024u) * sh + kh; v19 = bb_mul_shoup(bb_mul_shoup(v19, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 640u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 640u, 1024u) * sh + kh; v20 = bb_mul_shoup(bb_mul_shoup(v20, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 672u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 672u, 1024u) * sh + kh; v21 = bb_mul_shoup(bb_mul_shoup(v21, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 704u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 704u, 1024u) * sh + kh; v22 = bb_mul_shoup(bb_mul_shoup(v22, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 736u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 736u, 1024u) * sh + kh; v23 = bb_mul_shoup(bb_mul_shoup(v23, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 768u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 768u, 1024u) * sh + kh; v24 = bb_mul_shoup(bb_mul_shoup(v24, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 800u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 800u, 1024u) * sh + kh; v25 = bb_mul_shoup(bb_mul_shoup(v25, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 832u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 832u, 1024u) * sh + kh; v26 = bb_mul_shoup(bb_mul_shoup(v26, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 864u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 864u, 1024u) * sh + kh; v27 = bb_mul_shoup(bb_mul_shoup(v27, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 896u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 896u, 1024u) * sh + kh; v28 = bb_mul_shoup(bb_mul_shoup(v28, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 928u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 928u, 1024u) * sh + kh; v29 = bb_mul_shoup(bb_mul_shoup(v29, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 960u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 960u, 1024u) * sh + kh; v30 = bb_mul_shoup(bb_mul_shoup(v30, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
+    { let il = ntt_rot_row(jp + 992u, 1024u) * sl + kl; let ih = ntt_rot_row(jp + 992u, 1024u) * sh + kh; v31 = bb_mul_shoup(bb_mul_shoup(v31, tw[il], tw[lq + il]), tw[hb + ih], tw[hq + ih]); }
     {
       const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
       const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
