@@ -75,7 +75,7 @@ const HEADER = `// ntt_stockham.gen.wgsl: Stockham radix-R passes (R = 1..32, on
 // With splitTables (off by default), any other pass with twiddles (the last, or Ns·R past NTT_TABLE_MAX) runs ntt_pass_rR_split
 // when multiplies are Shoup: two factors from a split table bound at \`tw\` (ntt-plan.ts passSplitTable).
 // An lde's or idft's last two-level pass may carry its scale in that split table instead of the store
-// (NTT_FLAG_FOLDED_SCALE, no NTT_FLAG_SCALE; an idft's also rotates its inputs: ntt-spec.ts ldeScaleFold).
+// (NTT_FLAG_FOLDED_SCALE, no NTT_FLAG_SCALE; an idft's also rotates its inputs: ntt-spec.ts scaleFold).
 
 struct NttParams {
   n: u32,        // rows of this transform
@@ -182,7 +182,7 @@ fn ntt_log_n() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_LOG_N; } retu
 fn ntt_split_bits() -> u32 { if (NTT_STATIC_SHAPE == 1u) { return NTT_S_SPLIT_BITS; } return prm.split_bits; }
 
 // Input r of a T-point two-level split pass: r, or r − 1 mod T when the pass rotates its inputs
-// (NTT_FLAG_ROTATE: output s times ω_T^s, which finishes a folded idft scale; ntt-spec.ts ldeScaleFold).
+// (NTT_FLAG_ROTATE: output s times ω_T^s, which finishes a folded idft scale; ntt-spec.ts scaleFold).
 fn ntt_rot_row(r: u32, t: u32) -> u32 {
   if ((ntt_flags() & NTT_FLAG_ROTATE) != 0u) { return (r + t - 1u) & (t - 1u); }
   return r;

@@ -50,7 +50,7 @@ export const NTT_FLAG_FOLDED_SCALE = 32;
 /**
  * A two-level split pass whose T inputs are rotated by one (input r takes row and twiddle r − 1 mod
  * T): multiplies its output s by ω_T^s. With a folded scale this finishes an idft's c·ω_h^i
- * (i = k + s·Ns: c·ω_h^k in the split table, ω_h^(s·Ns) = ω_T^s by the rotation; ldeScaleFold).
+ * (i = k + s·Ns: c·ω_h^k in the split table, ω_h^(s·Ns) = ω_T^s by the rotation; scaleFold).
  */
 export const NTT_FLAG_ROTATE = 128;
 /** Rows at or past inRows read as zero (a zero-padded first pass): set by the host (passFlags), not the plan. */
@@ -299,7 +299,7 @@ export function splitBits(ns: number): number {
 
 /**
  * The scale an lde folds into its tables instead of multiplying each idft output by c·g^i
- * (ntt-spec.ts ldeScaleFold): c = 1/h and g = shift·ω_h (inverseScale). Coefficient i = a + q·Ns, a < Ns
+ * (ntt-spec.ts scaleFold): c = 1/h and g = shift·ω_h (inverseScale). Coefficient i = a + q·Ns, a < Ns
  * (Ns of the idft's last pass): c·g^a goes into that pass's split table as a per-group factor,
  * g^(Ns·q) into the dft's first-pass table as a per-row factor (passTwiddleTable's rowFactor).
  */

@@ -90,7 +90,7 @@ export interface NttSpec {
   passLimit?: number;
   /**
    * lde with two-level passes: carry the scale c·g^i in the twiddle tables of the idft's last pass
-   * and the dft's first instead of two multiplies per value in the idft's store (ldeScaleFold); an
+   * and the dft's first instead of two multiplies per value in the idft's store (scaleFold); an
    * idft ending with a two-level pass: in its last split table, with its inputs rotated
    * (NTT_FLAG_ROTATE). Default FOLD_SCALE.
    */
@@ -143,7 +143,7 @@ export const FOLD_PADDING = true;
 
 /**
  * Whether an lde folds its scale into its tables by default where it can (NttSpec.foldScale,
- * ldeScaleFold). H100 alternating A/B at 2^24 -> 2^25: x1 0.844 -> 0.811 ms, x8 6.22 -> 6.06.
+ * scaleFold). H100 alternating A/B at 2^24 -> 2^25: x1 0.844 -> 0.811 ms, x8 6.22 -> 6.06.
  */
 export const FOLD_SCALE = true;
 
@@ -269,8 +269,8 @@ export function fusedLdePass(ctx: GpuContext, spec: NttSpec, passes: NttPass[]):
   return i;
 }
 
-/** How an lde or idft carries its scale in its tables (ldeScaleFold): which pass, and the tables' factors. */
-export interface LdeScaleFold {
+/** How an lde or idft carries its scale in its tables (scaleFold): which pass, and the tables' factors. */
+export interface ScaleFold {
   /** Index of the idft's last pass; for an lde the dft's first pass is the next. */
   index: number;
   /** The idft's last pass's split table scale (passSplitTable). */
@@ -291,7 +291,7 @@ export interface LdeScaleFold {
  * that pass's inputs (NTT_FLAG_ROTATE). Returns null otherwise, and `passes` with the idft's last
  * pass reflagged (FOLDED_SCALE, and ROTATE for the idft, instead of SCALE) when it applies.
  */
-export function ldeScaleFold(spec: NttSpec, passes: NttPass[], sources: TwiddleSource[]): { passes: NttPass[]; fold: LdeScaleFold | null } {
+export function scaleFold(spec: NttSpec, passes: NttPass[], sources: TwiddleSource[]): { passes: NttPass[]; fold: ScaleFold | null } {
   const none = { passes, fold: null };
   if ((spec.op !== 'lde' && spec.op !== 'idft') || !(spec.foldScale ?? FOLD_SCALE)) return none;
   const i = passes.findIndex((p) => (p.flags & NTT_FLAG_LAST) !== 0); // an lde's first transform is its idft

@@ -9,15 +9,12 @@ import type { GpuContext } from '../gpu/context.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
-import { bbMul, bbPow, toMonty } from '../ref/babybear.js';
+import { bbMul, bbPow } from '../ref/babybear.js';
+import { scaleBuffer } from './ntt.js';
+import { NTT_TW_LO_BITS } from './ntt-plan.js';
 
 export const TWIST_WG = 256;
-/** log2 of the low table (as TWIST_LO_BITS in the kernel); the high table covers e < 2^27. */
-export const TWIST_LO_BITS = 14;
-const HI_SIZE = 2 ** (BB_TWO_ADICITY - TWIST_LO_BITS);
 const BINDINGS: readonly BindingKind[] = ['storage', 'read-only-storage', 'uniform'];
-/** Power tables kept per device (96 KiB each; a handful of bases per size); beyond this the cache is cleared. */
-const MAX_TABLES = 16;
 
 /**
  * The exponent of element (row, col) of a block whose first column is `col0` in the whole matrix:
@@ -35,18 +32,6 @@ export function twistExponent(t: Twist, r: number, c: number): number {
   return t.mode === 'product' ? r * (t.col0 + c) : r * (t.rowStride ?? 0) + t.col0 + c;
 }
 
-/** base^i for i < 2^14, then base^(i·2^14) for i < 2^13, in Montgomery form. */
-export function twistTable(base: number): Uint32Array {
-  const lo = 2 ** TWIST_LO_BITS;
-  const out = new Uint32Array(lo + HI_SIZE);
-  let x = 1;
-  for (let i = 0; i < lo; i++, x = bbMul(x, base)) out[i] = toMonty(x);
-  const step = bbPow(base, lo);
-  x = 1;
-  for (let i = 0; i < HI_SIZE; i++, x = bbMul(x, step)) out[lo + i] = toMonty(x);
-  return out;
-}
-
 /** Multiply a rows × cols block on the CPU, as the kernel does (for tests and the CPU model). */
 export function twistOnCpu(block: Uint32Array, rows: number, cols: number, t: Twist): void {
   for (let r = 0; r < rows; r++) {
@@ -54,33 +39,19 @@ export function twistOnCpu(block: Uint32Array, rows: number, cols: number, t: Tw
   }
 }
 
-const TABLES = new WeakMap<GpuContext, Map<number, GPUBuffer>>();
-
-function tableFor(ctx: GpuContext, base: number): GPUBuffer {
-  let m = TABLES.get(ctx);
-  if (!m) TABLES.set(ctx, (m = new Map()));
-  let buf = m.get(base);
-  if (!buf) {
-    // Dropped tables may still be read by submitted work: destroy() is deferred past it in WebGPU.
-    if (m.size >= MAX_TABLES) m.clear();
-    buf = ctx.constantBuffer(twistTable(base), GPUBufferUsage.STORAGE, `ntt twist ${base}`);
-    m.set(base, buf);
-  }
-  return buf;
-}
-
 /**
  * Record the twist of `buffer` (a rows × cols block, canonical) into `encoder`. Returns the
  * uniform buffer it used: release it to ctx.pool once the encoder is submitted.
  */
 export async function recordTwist(ctx: GpuContext, encoder: GPUCommandEncoder, buffer: GPUBuffer, rows: number, cols: number, t: Twist): Promise<GPUBuffer> {
-  const pipeline = await ctx.pipelines.get('ntt_twist', 'ntt_twist', { TWIST_WG }, BINDINGS);
+  const pipeline = await ctx.pipelines.get('ntt_twist', 'ntt_twist', { TWIST_WG, TWIST_LO_BITS: NTT_TW_LO_BITS }, BINDINGS);
   const params = ctx.uploadUniform(new Uint32Array([rows, cols, t.col0, t.mode === 'product' ? 1 : 0, t.rowStride ?? 0, 0, 0, 0]), 'ntt twist params');
   const group = ctx.device.createBindGroup({
     layout: ctx.pipelines.layout(BINDINGS),
     entries: [
       { binding: 0, resource: { buffer, size: rows * cols * 4 } },
-      { binding: 1, resource: { buffer: tableFor(ctx, t.base) } },
+      // base^e = lo[e mod 2^L]·hi[e >> L] for every e < 2^27: the NTT's scale table of (1, base), L = NTT_TW_LO_BITS.
+      { binding: 1, resource: { buffer: scaleBuffer(ctx, 1, t.base, 2 ** BB_TWO_ADICITY) } },
       { binding: 2, resource: { buffer: params, size: 32 } },
     ],
   });

@@ -32,8 +32,8 @@ import {
   innerTwiddleTable, passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
 } from './ntt-plan.js';
 import {
-  devicePasses, fusedLdePass, ldeScaleFold, NTT_WG, outputHeight, SHOUP_TWIDDLES, STATIC_FLAGS, STATIC_SHAPE_MIN_ROWS, stagedPasses, twiddleSources, twoLevelGroupsFor, workgroupLimits,
-  type LdeScaleFold, type NttSpec,
+  devicePasses, fusedLdePass, scaleFold, NTT_WG, outputHeight, SHOUP_TWIDDLES, STATIC_FLAGS, STATIC_SHAPE_MIN_ROWS, stagedPasses, twiddleSources, twoLevelGroupsFor, workgroupLimits,
+  type ScaleFold, type NttSpec,
 } from './ntt-spec.js';
 
 /**
@@ -77,6 +77,11 @@ function resources(ctx: GpuContext): NttResources {
   return r;
 }
 
+/** The scale table of (c, g, n) (ntt-plan.ts scaleTable), cached per device with the NTT's own: also ntt-twist.ts's power tables. */
+export function scaleBuffer(ctx: GpuContext, c: number, g: number, n: number): GPUBuffer {
+  return scaleFor(ctx, resources(ctx), c, g, n);
+}
+
 function uniformFor(ctx: GpuContext, res: NttResources, p: NttPass): GPUBuffer {
   return cachedUniform(ctx, res.uniforms, passUniform(p), 'ntt pass');
 }
@@ -105,8 +110,8 @@ function tableFor(ctx: GpuContext, res: NttResources, p: NttPass, kind: 'montgom
   return buf;
 }
 
-/** An lde's or idft's tables with its scale folded in (ldeScaleFold): per (pass, c, g), kept with the scale tables. */
-function foldedTableFor(ctx: GpuContext, res: NttResources, p: NttPass, fold: LdeScaleFold, split: boolean): GPUBuffer {
+/** An lde's or idft's tables with its scale folded in (scaleFold): per (pass, c, g), kept with the scale tables. */
+function foldedTableFor(ctx: GpuContext, res: NttResources, p: NttPass, fold: ScaleFold, split: boolean): GPUBuffer {
   const key = `${split ? 'split' : 'rows'} ${p.ns},${p.radix} c${fold.split.c} g${fold.split.g}`;
   let buf = res.scales.get(key);
   if (!buf) {
@@ -161,7 +166,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const wg = spec.workgroup ?? NTT_WG;
   const staged = stagedPasses(ctx, spec, planned.passes);
   const sources = twiddleSources(spec, planned.passes, staged);
-  const { passes, fold } = ldeScaleFold(spec, planned.passes, sources);
+  const { passes, fold } = scaleFold(spec, planned.passes, sources);
   const scale = planned.scale;
   const kind = (i: number) => (sources[i] === 'running' || (passes[i].sub > 0 && sources[i] === 'staged') ? '' : `_${sources[i]}`);
   const fused = fusedLdePass(ctx, spec, passes);
@@ -183,7 +188,8 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
       NTT_TG: g, NTT_TL: g * w, NTT_TILE2_WORDS: p.sub > 0 ? g * w * p.radix : 1,
     }, p.sub > 0 ? BINDINGS_TWO : BINDINGS));
   }
-  const scaleBuf = scale ? scaleFor(ctx, res, scale[0], scale[1], scale[2]) : res.tw;
+  // A folded scale (scaleFold) leaves no pass reading the scale table (folding needs two-level passes, fusing register ones).
+  const scaleBuf = scale && !fold ? scaleFor(ctx, res, scale[0], scale[1], scale[2]) : res.tw;
   const bufs = [ctx.pool.acquire(bytes, storageUsage(), 'ntt a'), ctx.pool.acquire(bytes, storageUsage(), 'ntt b')];
   const label = `ntt ${spec.op} ${spec.height}x${w}`;
   const perPass = typeof timestampWrites === 'function' ? timestampWrites : null;
@@ -209,7 +215,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
         { binding: 1, resource: { buffer: dst, size: dstBytes } },
         // A split pass reads no lo/hi powers, so `tw` is free for its split table; a table pass is
         // never the last, so `sc` is free for its table (tableQualifies).
-        // An lde (idft) with its scale folded (ldeScaleFold) reads its own tables in these two passes (this pass).
+        // An lde (idft) with its scale folded (scaleFold) reads its own tables in these two passes (this pass).
         { binding: 2, resource: { buffer: sources[i] !== 'split' ? res.tw : i === fold?.index ? foldedTableFor(ctx, res, p, fold, true) : tableFor(ctx, res, p, 'split') } },
         { binding: 3, resource: { buffer: sources[i] !== 'table' ? scaleBuf
           : fold && i === fold.index + 1 ? foldedTableFor(ctx, res, p, fold, false) : tableFor(ctx, res, p, shoup ? 'shoup' : 'montgomery') } },

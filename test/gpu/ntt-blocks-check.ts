@@ -15,6 +15,7 @@ import { nttMethods } from '../../src/api/ntt.js';
 import { columnsPerBlock, runNttColumnBlocks } from '../../src/kernels/ntt-blocks.js';
 import { outputHeight, type NttSpec } from '../../src/kernels/ntt-spec.js';
 import * as ref from '../../src/ref/ntt.js';
+import { refNtt } from '../support/ntt-spec-ref.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { refJobs, same, type NttCheckRow } from './ntt-check.js';
 
@@ -51,13 +52,6 @@ export async function checkNttColumnBlocks(ctx: GpuContext, shapes: Array<[numbe
   return row('ntt column blocks', bad, n, t0, `${n} jobs in column blocks (limit ${maxWords} values) equal src/ref`);
 }
 
-function refOf(spec: NttSpec, x: Uint32Array): Uint32Array {
-  const w = spec.width;
-  const y = spec.op === 'dft' ? ref.dft(x, w) : spec.op === 'idft' ? ref.idft(x, w)
-    : spec.op === 'encode' ? ref.encode(x, w, spec.addedBits!) : ref.cosetLde(x, w, spec.addedBits!, spec.shift!);
-  return spec.bitReversed ? ref.bitReverseRows(y, w) : y;
-}
-
 /**
  * Columns whose output exceeds `maxWords` values (four-step pieces): every op at 2^(log2 maxWords + 1)
  * output rows and more, against src/ref. `maxWords` must be at least 2^6 (the pieces' columns).
@@ -80,7 +74,7 @@ export async function checkNttLongColumns(ctx: GpuContext, maxWords: number, see
     const x = rng.fieldArray(spec.height * spec.width);
     const got = await ctx.run(() => runNttColumnBlocks(ctx, spec, x, maxWords));
     const tag = `${spec.op} ${spec.height}x${spec.width} -> ${outputHeight(spec)}${spec.bitReversed ? ' bit-reversed' : ''}`;
-    if (!same(got, refOf(spec, x))) bad.push(`${tag} != src/ref`);
+    if (!same(got, refNtt(spec, x))) bad.push(`${tag} != src/ref`);
   }
   return row('ntt long columns', bad, specs.length, t0, `${specs.length} jobs with columns past ${maxWords} values (four-step pieces) equal src/ref`);
 }

@@ -15,7 +15,7 @@
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { runNtt } from '../../src/kernels/ntt.js';
-import { devicePasses, fusedLdePass, ldeScaleFold, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt-spec.js';
+import { devicePasses, fusedLdePass, scaleFold, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt-spec.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { NTT_FLAG_HALF } from '../../src/kernels/ntt-plan.js';
@@ -287,7 +287,7 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
       const sources = twiddleSources(spec, passes, stagedPasses(ctx, spec, passes));
       sources.forEach((s, i) => { if (passes[i].sub > 0) seen.add(s); });
       if (passes.some((p) => (p.flags & NTT_FLAG_HALF) !== 0)) seen.add(`folded ${spec.op}`);
-      if (ldeScaleFold(spec, passes, sources).fold) seen.add('scale in tables');
+      if (scaleFold(spec, passes, sources).fold) seen.add('scale in tables');
       const got = await ctx.run(() => runNtt(ctx, spec, x));
       if (!same(got, want)) bad.push(`${spec.op} 2^${logH}x${width} two-level 2^${twoLevel} != src/ref`);
       n++;
@@ -295,7 +295,7 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
   }
   for (const s of ['staged', 'table', 'split']) if (!seen.has(s)) bad.push(`no two-level pass with ${s === 'staged' ? 'no' : s} twiddles ran`);
   for (const op of ['encode', 'lde']) if (!seen.has(`folded ${op}`)) bad.push(`no ${op} with its padded radix-2 pass folded into the next pass's loads (foldPadding) ran`);
-  if (!seen.has('scale in tables')) bad.push('no lde with its scale folded into its tables (ldeScaleFold) ran');
+  if (!seen.has('scale in tables')) bad.push('no lde with its scale folded into its tables (scaleFold) ran');
   return {
     step: 'ntt two-level passes', ok: bad.length === 0, n, ms: performance.now() - t0,
     detail: bad.length === 0 ? `${n} outputs equal src/ref (twiddles: ${[...seen].join(', ')})` : bad.join('; '),

@@ -3,11 +3,11 @@
 // one-shot transforms, for each op, both output orders, shifts, zero padding shorter than a row
 // of the four-step matrix, and an lde whose idft is itself a four-step.
 import { describe, it, expect } from 'vitest';
-import * as ref from '../../src/ref/ntt.js';
 import { checkLongColumn, columnsPerBlock, fourStepShape, runLongColumn, type BlockRunner } from '../../src/kernels/ntt-long.js';
 import { outputHeight, type NttSpec } from '../../src/kernels/ntt-spec.js';
 import { twistOnCpu } from '../../src/kernels/ntt-twist.js';
 import { isProverError } from '../../src/errors.js';
+import { refNtt } from '../support/ntt-spec-ref.js';
 import { SplitMix64 } from '../support/splitmix.js';
 
 /** Runs jobs on the CPU and records their shapes, failing any job past `maxWords`. */
@@ -18,22 +18,10 @@ function cpuRunner(maxWords: number, shapes: string[]): BlockRunner {
     shapes.push(`${spec.op} ${spec.height}x${spec.width}`);
     const x = Uint32Array.from(block);
     if (pre) twistOnCpu(x, spec.height, spec.width, pre);
-    let y: Uint32Array;
-    switch (spec.op) {
-      case 'dft': y = ref.dft(x, spec.width); break;
-      case 'idft': y = ref.idft(x, spec.width); break;
-      case 'encode': y = ref.encode(x, spec.width, spec.addedBits!); break;
-      case 'lde': y = ref.cosetLde(x, spec.width, spec.addedBits!, spec.shift!); break;
-    }
+    const y = refNtt(spec, x);
     if (post) twistOnCpu(y, outputHeight(spec), spec.width, post);
     return y;
   };
-}
-
-function want(spec: NttSpec, x: Uint32Array): Uint32Array {
-  const y = spec.op === 'dft' ? ref.dft(x, 1) : spec.op === 'idft' ? ref.idft(x, 1)
-    : spec.op === 'encode' ? ref.encode(x, 1, spec.addedBits!) : ref.cosetLde(x, 1, spec.addedBits!, spec.shift!);
-  return spec.bitReversed ? ref.bitReverseRows(y, 1) : y;
 }
 
 describe('four-step NTT of one long column (ntt-long.ts)', () => {
@@ -54,7 +42,7 @@ describe('four-step NTT of one long column (ntt-long.ts)', () => {
       const x = rng.fieldArray(spec.height);
       const shapes: string[] = [];
       const got = await runLongColumn(spec, x, maxWords, cpuRunner(maxWords, shapes));
-      expect(got).toEqual(want(spec, x));
+      expect(got).toEqual(refNtt(spec, x));
       expect(shapes.length).toBeGreaterThanOrEqual(4); // several blocks in each step
     });
   }

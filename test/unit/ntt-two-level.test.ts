@@ -11,7 +11,7 @@ import {
   innerTwiddleTable, passSplitTable, passTwiddleTable, planTransform, inverseScale, scaleTable, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
-import { ldeScaleFold, twiddleSources, twoLevelGroupsFor, type LdeScaleFold } from '../../src/kernels/ntt-spec.js';
+import { scaleFold, twiddleSources, twoLevelGroupsFor, type ScaleFold } from '../../src/kernels/ntt-spec.js';
 import { nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { loadRow, storeOutput } from '../support/ntt-store.js';
@@ -45,7 +45,7 @@ function runRegisterPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
 function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null, G: number,
   own: Uint32Array | null = null): void {
   const R = p.sub, logR = Math.log2(R), T = R * R, m = p.n / T, L = G * w;
-  // `own`: the pass's table when the host binds its own (an lde's scale folded in: ldeScaleFold).
+  // `own`: the pass's table when the host binds its own (an lde's scale folded in: scaleFold).
   const table = p.ns > 1 && tableQualifies(p) ? own ?? passTwiddleTable(p.ns, T, true) : null;
   const split = p.ns > 1 && !table ? own ?? passSplitTable(p.ns, T) : null;
   const folded = (p.flags & NTT_FLAG_FOLDED_SCALE) !== 0;
@@ -97,8 +97,8 @@ function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: numb
 }
 
 const LIMITS = { threads: 256, tileBytes: 16384 };
-/** Run `passes`; with `fold` (ldeScaleFold) its two passes read the tables the host builds for it. */
-function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null, fold: LdeScaleFold | null = null): Uint32Array {
+/** Run `passes`; with `fold` (scaleFold) its two passes read the tables the host builds for it. */
+function runPlan(passes: NttPass[], input: Uint32Array, w: number, sc: Uint32Array | null, fold: ScaleFold | null = null): Uint32Array {
   let src = input;
   passes.forEach((p, i) => {
     const dst = new Uint32Array(p.n * w);
@@ -182,13 +182,13 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
       // ...and with the lde's scale carried in the tables of its idft's last and its dft's first pass, where the layout allows.
       const spec = { op: 'lde' as const, height: n, width: w, addedBits: 1, shift: 31 };
       const folded = foldPadding(lde);
-      const { passes, fold } = ldeScaleFold(spec, folded, twiddleSources(spec, folded, folded.map(() => false)));
+      const { passes, fold } = scaleFold(spec, folded, twiddleSources(spec, folded, folded.map(() => false)));
       expect(fold !== null).toBe(logN % tileLog === 0 && logN > tileLog); // the idft ends, the dft starts (after its folded radix 2) with a two-level pass
       if (fold) expect(runPlan(passes, x, w, null, fold)).toEqual(ntt.cosetLde(x, w, 1, 31));
       // ...and a standalone idft's: c·ω^k in its last split table, ω_T^s by rotating that pass's inputs.
       const ispec = { op: 'idft' as const, height: n, width: w };
       const iplan = planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two);
-      const ifold = ldeScaleFold(ispec, iplan, twiddleSources(ispec, iplan, iplan.map(() => false)));
+      const ifold = scaleFold(ispec, iplan, twiddleSources(ispec, iplan, iplan.map(() => false)));
       expect(ifold.fold !== null).toBe(logN % tileLog === 0 && logN > tileLog); // it ends with a two-level pass past Ns = 1
       if (ifold.fold) {
         expect(ifold.passes.at(-1)!.flags & NTT_FLAG_ROTATE).toBe(NTT_FLAG_ROTATE);

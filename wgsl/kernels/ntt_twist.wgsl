@@ -6,8 +6,9 @@
 // transforms each value (k1, i2) is multiplied by ω^(k1·i2) ("product" exponents), and an lde's
 // coefficients j by shift^j ("linear": e = row·row_stride + column). The block holds columns
 // col0.. of the whole matrix, so exponents use the whole matrix's column index.
-// base^e = lo[e mod 2^14] · hi[e >> 14], both tables in Montgomery form in `tw_pow` (lo first,
-// then 2^13 hi entries: e < 2^27, the largest BabyBear two-adic size).
+// base^e = lo[e mod 2^L] · hi[e >> L], L = TWIST_LO_BITS, both in Montgomery form in `tw_pow` (lo
+// first, then the hi entries up to e < 2^27, the largest BabyBear two-adic size): the host binds
+// the NTT's scale table of base (ntt-plan.ts scaleTable, L = NTT_TW_LO_BITS).
 struct TwistParams {
   rows: u32,
   cols: u32,       // columns in this block
@@ -18,10 +19,6 @@ struct TwistParams {
   _pad1: u32,
   _pad2: u32,
 }
-
-const TWIST_LO_BITS: u32 = 14u;
-const TWIST_LO_MASK: u32 = 16383u;
-const TWIST_LO_SIZE: u32 = 16384u;
 
 @group(0) @binding(0) var<storage, read_write> tw_m: array<u32>;
 @group(0) @binding(1) var<storage, read> tw_pow: array<u32>;
@@ -35,6 +32,6 @@ fn ntt_twist(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
   let c = tw_p.col0 + i % tw_p.cols;
   // Both exponents stay below 2^27 (row·column < n1·n2; a coefficient index < height), so no wrap.
   let e = select(r * tw_p.row_stride + c, r * c, tw_p.product != 0u);
-  let w = bb_mul(tw_pow[e & TWIST_LO_MASK], tw_pow[TWIST_LO_SIZE + (e >> TWIST_LO_BITS)]);
+  let w = bb_mul(tw_pow[e & ((1u << TWIST_LO_BITS) - 1u)], tw_pow[(1u << TWIST_LO_BITS) + (e >> TWIST_LO_BITS)]);
   tw_m[i] = bb_mul(tw_m[i], w);
 }

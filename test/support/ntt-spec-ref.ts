@@ -1,0 +1,13 @@
+/**
+ * src/ref's output for an NTT job given as an NttSpec (rows bit-reversed where the spec asks): the
+ * reference that the past-one-binding GPU checks and the four-step CPU model compare with.
+ */
+import * as ref from '../../src/ref/ntt.js';
+import type { NttSpec } from '../../src/kernels/ntt-spec.js';
+
+export function refNtt(spec: NttSpec, x: Uint32Array): Uint32Array {
+  const w = spec.width;
+  const y = spec.op === 'dft' ? ref.dft(x, w) : spec.op === 'idft' ? ref.idft(x, w)
+    : spec.op === 'encode' ? ref.encode(x, w, spec.addedBits!) : ref.cosetLde(x, w, spec.addedBits!, spec.shift!);
+  return spec.bitReversed ? ref.bitReverseRows(y, w) : y;
+}
