@@ -35,6 +35,8 @@ export interface ProverInfo {
   maxStorageBufferBindingSize: number;
   maxBufferSize: number;
   maxComputeWorkgroupStorageSize: number;
+  /** threads a workgroup may have (the smaller of maxComputeInvocationsPerWorkgroup and maxComputeWorkgroupSizeX) */
+  maxWorkgroupThreads: number;
 }
 
 export interface ProverCore {
@@ -74,6 +76,7 @@ export async function createProver(opts: ProverOptions = {}): Promise<Prover> {
       maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize,
       maxBufferSize: ctx.limits.maxBufferSize,
       maxComputeWorkgroupStorageSize: ctx.limits.maxComputeWorkgroupStorageSize,
+      maxWorkgroupThreads: Math.min(ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX),
     },
     stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size }),
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),

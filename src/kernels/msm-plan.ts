@@ -57,8 +57,10 @@ export interface MsmPlan {
    * bench/RESULTS.md).
    */
   riders: boolean;
-  /** walker and fix-up workgroup size (WALK_WG by default) */
+  /** walker workgroup size (WALK_WG by default) */
   walkWg: number;
+  /** fix-up workgroup size (FIX_WG by default) */
+  fixWg: number;
   /** estimated peak pool bytes (bases included) with this plan */
   poolBytes: number;
 }
@@ -91,18 +93,53 @@ export interface MsmTuning {
    * all 16 even over it (one submit); unset: by MSM_MEM_BUDGET. For tests and benches.
    */
   lowMemory?: boolean;
-  /** walker and fix-up workgroup size, a power of two <= 128 (WALK_WG by default; bench A/B) */
+  /** walker workgroup size, a power of two (WALK_WG by default; bench A/B) */
   walkWg?: number;
+  /** fix-up workgroup size, a power of two (FIX_WG by default; bench A/B) */
+  fixWg?: number;
 }
 
 /**
- * Walker (and fix-up) workgroup size by default (MsmPlan.walkWg): msm_walk_wg's threads share one
- * inversion per step, so 128 halves the inversions per addition against 64 for one more tree
- * level (tree 8 KiB of workgroup memory; 256 would pass WebGPU's default 16 KiB). H100 A/B, 128
- * against 64: MSM 2^20 0.936, 2^22 0.785, 2^16 0.967, 2^12 1.008; 128 with S = 4 (twice the
- * threads) 0.989 at 2^20, 1.147 at 2^22.
+ * Walker workgroup size where the device or n rules out WALK_WG_LARGE (MsmPlan.walkWg):
+ * msm_walk_wg's threads share one inversion per step, so 128 halves the inversions per addition
+ * against 64 for one more tree level (tree 9 KiB of workgroup memory, under WebGPU's default
+ * 16 KiB). H100 A/B, 128 against 64: MSM 2^20 0.936, 2^22 0.785, 2^16 0.967, 2^12 1.008.
  */
 export const WALK_WG = 128;
+/**
+ * Walker workgroup size from LARGE_WG_MIN_N points where the device allows it (walkTreeBytes,
+ * 36 KiB, and 512 invocations): one workgroup of 512 per SM keeps 16 warps in step (barriers every
+ * step) on the same instructions, where two workgroups of 256 or four of 128 drift apart. H100
+ * alternating A/B against 128 (old walker, slots per slice): 512 with S = 2 at 2^20 0.843 (walk
+ * 53.7 -> 41.9 ms at 720 MHz), 2^22 0.773, 2^18 0.872; 256 with S = 4 at 2^20 0.865; 128 with
+ * S = 4 (2x threads, two workgroups per SM) 1.017; 2^16 1.014 and 2^12 1.037, so below 2^18 128.
+ */
+export const WALK_WG_LARGE = 512;
+export const LARGE_WG_MIN_N = 1 << 18;
+/** Fix-up workgroup size by default (MsmPlan.fixWg): 64 and 256 read 0.999 and 1.038 at 2^20. */
+export const FIX_WG = 128;
+
+/** Workgroup bytes msm_walk_wg declares: a product tree of 2·wg Fq and 2·wg flag words. */
+export function walkTreeBytes(wg: number): number {
+  return 2 * wg * 32 + 2 * wg * 4;
+}
+
+/** What the device allows a workgroup (GPUSupportedLimits' names, without the prefix). */
+export interface WorkgroupLimits { invocations: number; storageBytes: number }
+
+/** A device's workgroup limits as the walker needs them. */
+export function workgroupLimits(lim: Pick<GPUSupportedLimits, 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX' | 'maxComputeWorkgroupStorageSize'>): WorkgroupLimits {
+  return { invocations: Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX), storageBytes: lim.maxComputeWorkgroupStorageSize };
+}
+
+/** WebGPU's default limits: what every adapter offers. */
+export const DEFAULT_WG_LIMITS: WorkgroupLimits = { invocations: 256, storageBytes: 16384 };
+
+/** Default walker workgroup size for n points on a device with these limits. */
+export function defaultWalkWg(n: number, limits: WorkgroupLimits): number {
+  const fits = limits.invocations >= WALK_WG_LARGE && limits.storageBytes >= walkTreeBytes(WALK_WG_LARGE);
+  return n >= LARGE_WG_MIN_N && fits ? WALK_WG_LARGE : WALK_WG;
+}
 export const SORT_WG = 256;
 export const RED_WG = 64;
 export const PREP_WG = 256;
@@ -165,6 +202,13 @@ export const WALK_TARGET_THREADS = 32768;
 export const WALK_TARGET_THREADS_WG = 131072;
 
 /**
+ * Walker threads a plan with WALK_WG_LARGE workgroups aims for: one workgroup of 512 per SM on
+ * an H100 (132 SMs; registers cap a 512-thread workgroup at 128 a thread, so two never share an
+ * SM: more threads run as a second wave).
+ */
+export const WALK_TARGET_THREADS_LARGE = 65536;
+
+/**
  * Default slots per thread with wgInv below 2^20 (defaultSlots). H100, MSM GPU ms at S = 1 / 2 / 4 / 8
  * (two runs): 2^16 18.5 / 17.0 / 15.8 / 23.9 (S = 8 moves c to 8), 2^18 48.8 / 44.6 / 31.2 / 32.5,
  * 2^20 176 / 162 / 125 / 117, 2^22 518 / 469 / 384 / 247: the tree's ~3 multiplies, 15 barriers
@@ -172,12 +216,19 @@ export const WALK_TARGET_THREADS_WG = 131072;
  */
 export const WG_INV_S = 4;
 /**
+ * Default S with WALK_WG_LARGE workgroups: 4 slots a thread, each thread's slots merging the
+ * pieces of buckets that cross them (partials one per thread, not per slot), so slices of 4 at
+ * 2^20 cost no more memory than slices of 8 did.
+ */
+export const LARGE_WG_S = 4;
+/**
  * Default S for n points: per-thread inversion 8; wgInv WG_INV_S below 2^20, 8 from 2^20, 16 from
  * 2^22. H100, one run, MSM GPU ms at S = 6 / 8 / 12 / 16: 2^20 94.4 / 86.6 / 114 / 103, 2^22 304 /
  * 215 / 235 / 174 (2^18: 25.4 / - / 22.6 / 21.0 against 24.2 at S = 4, left at 4 until it repeats).
  */
-export function defaultSlots(n: number, wgInv: boolean): number {
+export function defaultSlots(n: number, wgInv: boolean, walkWg = WALK_WG): number {
   if (!wgInv) return 8;
+  if (walkWg >= WALK_WG_LARGE) return LARGE_WG_S;
   if (n >= 1 << 22) return 16;
   return n >= 1 << 20 ? 8 : WG_INV_S;
 }
@@ -189,12 +240,13 @@ export function defaultSlots(n: number, wgInv: boolean): number {
  * windows per batch (fewer submits, more reduction threads), then all 16 half-planes (one upload).
  * `scratchBytes` or `lowMemory` in the tuning fix nwin and planes the old way (tests, benches).
  */
-export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
+export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = DEFAULT_WG_LIMITS): MsmPlan {
   const wgInv = t.wgInv ?? true;
-  const S = t.S ?? defaultSlots(n, wgInv);
+  const walkWg = t.walkWg ?? (wgInv ? defaultWalkWg(n, limits) : WALK_WG);
+  const S = t.S ?? defaultSlots(n, wgInv, walkWg);
   const c = t.c ?? pickC(n, S, wgInv);
-  const target = wgInv ? WALK_TARGET_THREADS_WG : WALK_TARGET_THREADS;
-  const walkWg = t.walkWg ?? WALK_WG;
+  const target = !wgInv ? WALK_TARGET_THREADS : walkWg >= WALK_WG_LARGE ? WALK_TARGET_THREADS_LARGE : WALK_TARGET_THREADS_WG;
+  const fixWg = t.fixWg ?? FIX_WG;
   const T = windowCount(c);
   const M = bucketsPerWindow(c);
   // Pairs of every window stay on the GPU until the last batch: as many as RED_PAIR_BYTES
@@ -204,7 +256,7 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
     const walkThreads = Math.max(walkWg, Math.ceil((n * nwin) / (S * slice) / walkWg) * walkWg);
     const batches = Math.ceil(T / nwin);
     const riders = wgInv && batches > 1 && (t.riders ?? true);
-    const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders, walkWg };
+    const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders, walkWg, fixWg };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {
@@ -225,8 +277,12 @@ export function msmPlan(n: number, t: MsmTuning = {}): MsmPlan {
       }
     }
   }
-  // Nothing fits (n past ~2^20): the leanest shape, over budget.
-  return best ?? shape(1, t.slice ?? 16, ringPlanes(c, T, 1));
+  if (best) return best;
+  // Nothing fits (n past ~2^20): one window a batch, over budget, with the longest slice that
+  // still gives the target's threads (the shortest allowed if none does).
+  const slices = t.slice ? [t.slice] : SLICES.filter((s) => s >= minSlice(n, M));
+  const slice = slices.find((s) => shape(1, s, 1).walkThreads >= target) ?? slices[slices.length - 1];
+  return shape(1, slice, ringPlanes(c, T, 1));
 }
 
 /** Buckets per thread of the first reduction pass (a running sum of 4: 8 additions, 2 doublings). */
@@ -236,8 +292,8 @@ export const RED_SEG1 = 4;
  * Bytes of the walker's partials buffer, which the batch's first reduction pass reuses as scratch
  * (without riders; with them the walker still needs its partials then, see reduceScratchBytes).
  */
-export function partialsBytes(p: Pick<MsmPlan, 'walkThreads' | 'S' | 'nwin' | 'M' | 'seg1' | 'riders'>): number {
-  return Math.max(64 * p.walkThreads * p.S, p.riders ? 0 : firstPassBytes(p));
+export function partialsBytes(p: Pick<MsmPlan, 'walkThreads' | 'nwin' | 'M' | 'seg1' | 'riders'>): number {
+  return Math.max(64 * p.walkThreads, p.riders ? 0 : firstPassBytes(p));
 }
 
 /** Bytes of the bucket sums (96 each, projective): one batch's, or with riders a ring of two. */

@@ -96,7 +96,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   // The reduction's constants only where riders use them: other walkers stay one pipeline per S
   // across window sizes (a CPU adapter compiles each for about a minute).
   const rideP = plan.riders ? { MSM_M: M, RED_SEG: plan.seg1, WALK_RIDERS: 1 } : { MSM_M: 1, RED_SEG: 1, WALK_RIDERS: 0 };
-  const walkP = { WALK_S: S, WALK_WG: plan.walkWg, WALK_MUL13: plan.mul13 ? 1 : 0, ...rideP };
+  const walkP = { WALK_S: S, WALK_WG: plan.walkWg, FIX_WG: plan.fixWg, WALK_MUL13: plan.mul13 ? 1 : 0, ...rideP };
   const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await Promise.all([
     ctx.pipelines.get('msm_sort', 'msm_count', sortP, SORT_B),
     ctx.pipelines.get('msm_sort', 'msm_scan_blocks', sortP, SORT_B),
@@ -207,9 +207,9 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
       stage('scan', pAdd, gSort, { threads: nb + 1 });
       stage('scatter', pScatter, gSort, { threads: n * nw });
       const walkGroups = plan.walkThreads / plan.walkWg;
-      const fixGroups = Math.ceil(nb / plan.walkWg);
+      const fixGroups = Math.ceil(nb / plan.fixWg);
       // Walker params with a rider step (rkind 1: first pass, 2: merging level) or none.
-      const walkBind = (step: ReduceStep | null, rgroup0: number) => {
+      const walkBind = (step: ReduceStep | null, rgroup0: number, wg: number) => {
         const seg = step?.kind === 'seg' ? segStep(step.r) : null;
         const lvl = step?.kind === 'level' ? levelStep(step.r) : null;
         const threads = seg?.threads ?? lvl?.threads ?? 0;
@@ -218,13 +218,13 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
         // Rider input and output lists, distinct buffers: the first pass writes seg.dst (scratch =
         // pairs[1] with riders, or the kept pairs[0]); the level reads scratch and writes pairs[0].
         const [rin, rout] = seg && seg.dst === scratch ? [pairs[0], pairs[1]] : [pairs[1], pairs[0]];
-        return { group: bindGroup(ctx, WALK_B, [bases, offsets, entries, bsum, partials, prmW, rin, rout]), riderGroups: Math.ceil(threads / plan.walkWg) };
+        return { group: bindGroup(ctx, WALK_B, [bases, offsets, entries, bsum, partials, prmW, rin, rout]), riderGroups: Math.ceil(threads / wg) };
       };
-      const w = walkBind(walkRider, walkGroups);
+      const w = walkBind(walkRider, walkGroups, plan.walkWg);
       stage('walk', pWalk, w.group, { groups: walkGroups + w.riderGroups });
-      const f = walkBind(fixupRider, fixGroups);
+      const f = walkBind(fixupRider, fixGroups, plan.fixWg);
       if (fixupRider) stage('fixup', pFix, f.group, { groups: fixGroups + f.riderGroups });
-      else stage('fixup', pFix, f.group, { threads: nb }, plan.walkWg);
+      else stage('fixup', pFix, f.group, { threads: nb }, plan.fixWg);
       for (const step of after) alone(step);
       encoded = true;
     }

@@ -18,7 +18,9 @@ test(`msm equals noble (n = 1 .. 2^${LOGN}, edge cases) and arkworks vectors`, a
     // the workgroup-inversion walker (wgInv): S = 1 and 2, both multiplies, odd n with idle threads
     `msm wgInv S=2 random n=${1 << Number(LOGN)}`, `msm wgInv S=1 8x32 random n=${1 << Number(LOGN)}`, 'msm wgInv S=2 8x32 random n=777', 'msm wgInv S=1 random n=1000',
     'msm wgInv S=1 identity points', 'msm wgInv S=2 repeated point', 'msm wgInv S=1 8x32 repeated point', 'msm wgInv S=1 P and -P, same scalars',
-    'msm wgInv S=2 P and -P, different scalars', 'msm wgInv S=1 sparse (90% zeros)', 'msm wgInv S=2 all scalars equal']) {
+    'msm wgInv S=2 P and -P, different scalars', 'msm wgInv S=1 sparse (90% zeros)', 'msm wgInv S=2 all scalars equal',
+    // the large workgroup, 4 slots merging the pieces of buckets that cross them (chains through every slot)
+    `msm wgInv S=4 wide random n=${1 << Number(LOGN)}`, 'msm wgInv S=4 wide all scalars equal', 'msm wgInv S=4 wide P and -P, same scalars', 'msm wgInv S=4 wide repeated point']) {
     expect(steps).toContain(s);
   }
   expect(steps.filter((s) => s.startsWith('arkworks ')).length).toBeGreaterThanOrEqual(10);

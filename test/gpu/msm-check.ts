@@ -10,7 +10,7 @@ import { pippenger } from '@noble/curves/abstract/curve.js';
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { fqCheck } from '../../src/kernels/msm.js';
-import { msmPlan, RED_SEG1, WALK_WG, type MsmPlan } from '../../src/kernels/msm-plan.js';
+import { msmPlan, RED_SEG1, walkTreeBytes, WALK_WG, WALK_WG_LARGE, type MsmPlan } from '../../src/kernels/msm-plan.js';
 import { bucketCsr, windowCount } from '../../src/ref/msm.js';
 import { FQ_P, FR_R, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/errors.js';
@@ -223,7 +223,7 @@ export function walkOccupancy(plan: MsmPlan, scalars: readonly bigint[]): { tota
   const total = offsets[offsets.length - 1];
   const L = Math.max(1, Math.ceil(total / (plan.walkThreads * plan.S)));
   const liveThreads = Math.ceil(Math.ceil(total / L) / plan.S);
-  return { total, L, liveThreads, mixed: liveThreads % WALK_WG !== 0, ragged: total % L !== 0 };
+  return { total, L, liveThreads, mixed: liveThreads % plan.walkWg !== 0, ragged: total % L !== 0 };
 }
 
 /**
@@ -232,14 +232,16 @@ export function walkOccupancy(plan: MsmPlan, scalars: readonly bigint[]): { tota
  * workgroup also holds threads without entries (idle leaves of the product tree; required, or
  * the row fails), and the cases that steer the walk: P + (-P) ends a run, a repeated point
  * doubles, identity points, all points in one bucket per window, sparse scalars (few entries,
- * most threads idle).
+ * most threads idle). Then the large workgroup (WALK_WG_LARGE, or the largest power of two the
+ * adapter allows) with S = 4 and slices of 2: every thread's slots chain-merge the pieces of the
+ * buckets that cross them (all points in one bucket: a chain through every slot of every thread).
  */
 export async function checkMsmWgInv(prover: Prover, logn: number, seed = 0x3c1): Promise<MsmCheckRow[]> {
   const rng = new SplitMix64(seed);
   const N = 1 << logn;
   const pts = seededPoints(rng, Math.max(N, 1000));
   const rand = (n: number) => Array.from({ length: n }, () => seededScalar(rng));
-  const runs: { name: string; c: MsmCase; S: number; mul13: boolean; idle?: boolean }[] = [
+  const runs: { name: string; c: MsmCase; S: number; mul13: boolean; idle?: boolean; walkWg?: number; slice?: number }[] = [
     { name: `random n=${N}`, c: { name: '', points: pts.slice(0, N), scalars: rand(N) }, S: 2, mul13: true },
     { name: `random n=${N}`, c: { name: '', points: pts.slice(0, N), scalars: rand(N) }, S: 1, mul13: false },
     { name: 'random n=777', c: { name: '', points: pts.slice(0, 777), scalars: rand(777) }, S: 2, mul13: false, idle: true },
@@ -249,6 +251,12 @@ export async function checkMsmWgInv(prover: Prover, logn: number, seed = 0x3c1):
   msmCases(Math.min(logn, 8), seed).filter((c) => edges.includes(c.name)).forEach((c, i) => {
     runs.push({ name: c.name, c, S: 1, mul13: i % 2 === 0 }, { name: c.name, c, S: 2, mul13: i % 2 === 1 });
   });
+  const info = prover.info;
+  let big = WALK_WG_LARGE;
+  while (big > WALK_WG && (big > info.maxWorkgroupThreads || walkTreeBytes(big) > info.maxComputeWorkgroupStorageSize)) big /= 2;
+  const chains = msmCases(Math.min(logn, 8), seed + 1).filter((c) => ['all scalars equal', 'P and -P, same scalars', 'repeated point'].includes(c.name));
+  runs.push({ name: `random n=${N}`, c: { name: '', points: pts.slice(0, N), scalars: rand(N) }, S: 4, mul13: true, walkWg: big, slice: 2 },
+    ...chains.map((c) => ({ name: c.name, c, S: 4, mul13: true, walkWg: big, slice: 2 })));
   const rows: MsmCheckRow[] = [];
   for (const r of runs) {
     const t0 = performance.now();
@@ -257,13 +265,14 @@ export async function checkMsmWgInv(prover: Prover, logn: number, seed = 0x3c1):
     try {
       // c as the default plan picks it: the sort and reduction pipelines are compiled already
       // (SwiftShader: ~15 s a pipeline set), and only the walker differs.
-      const got = await h.msmProfiled(r.c.scalars, { wgInv: true, S: r.S, mul13: r.mul13, c: msmPlan(r.c.points.length).c });
+      const wide = r.walkWg ? { walkWg: r.walkWg, slice: r.slice } : {};
+      const got = await h.msmProfiled(r.c.scalars, { wgInv: true, S: r.S, mul13: r.mul13, c: msmPlan(r.c.points.length).c, ...wide });
       const plan = got.plans[0];
       const occ = walkOccupancy(plan, r.c.points.map((p, i) => (p.is0() ? 0n : r.c.scalars[i])));
-      const planOk = plan.wgInv && plan.S === r.S && plan.mul13 === r.mul13 && (!r.idle || occ.mixed);
+      const planOk = plan.wgInv && plan.S === r.S && plan.mul13 === r.mul13 && (!r.idle || occ.mixed) && plan.walkWg === (r.walkWg ?? WALK_WG);
       const ok = got.point.equals(want) && planOk;
-      const shape = `${plan.walkThreads / WALK_WG} workgroups, ${occ.liveThreads} threads with entries (${occ.total} in slices of ${occ.L})`;
-      rows.push({ step: `msm wgInv S=${r.S}${r.mul13 ? '' : ' 8x32'} ${r.name}`, ok, n: r.c.points.length, ms: performance.now() - t0,
+      const shape = `${plan.walkThreads / plan.walkWg} workgroups of ${plan.walkWg}, ${occ.liveThreads} threads with entries (${occ.total} in slices of ${occ.L})`;
+      rows.push({ step: `msm wgInv S=${r.S}${r.mul13 ? '' : ' 8x32'}${r.walkWg ? ' wide' : ''} ${r.name}`, ok, n: r.c.points.length, ms: performance.now() - t0,
         detail: ok ? `equals noble: ${shape}` : planOk ? `gpu ${hex(got.point)} != noble ${want.toHex()} (${shape})`
           : `plan wgInv ${plan.wgInv} S ${plan.S} mul13 ${plan.mul13}; ${shape}${r.idle && !occ.mixed ? ': no workgroup mixes live and idle threads' : ''}` });
     } finally {

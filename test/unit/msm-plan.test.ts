@@ -2,8 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   batchHalves, minSlice, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, partialsBytes, reduceLevels, reduceScratchBytes, ringPlanes, SCALAR_HALVES, topWindowBits,
-  WALK_TARGET_THREADS, WALK_TARGET_THREADS_WG, WALK_WG, WG_INV_S,
+  WALK_TARGET_THREADS, WALK_TARGET_THREADS_WG, WALK_WG, WG_INV_S, DEFAULT_WG_LIMITS, defaultWalkWg, walkTreeBytes, WALK_WG_LARGE,
+  LARGE_WG_S, WALK_TARGET_THREADS_LARGE,
 } from '../../src/kernels/msm-plan.js';
+
+/** An H100's workgroup limits through Dawn (the 512-thread walker fits). */
+const LARGE = { invocations: 1024, storageBytes: 49152 };
 import { windowCount } from '../../src/ref/msm.js';
 
 describe('msm plan memory', () => {
@@ -33,13 +37,32 @@ describe('msm plan memory', () => {
     expect(p.riders).toBe(true);
     expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     expect(msmPoolBytes({ ...p, planes: SCALAR_HALVES })).toBeGreaterThan(MSM_MEM_BUDGET); // 122 MiB
-    // bases 64 + 2 half-planes 4 + entries 4 + bucket sums 2 x 3 (riders) + partials 8 (16384
-    // threads) + reduction pairs 6 + 1.5 + counts/offsets 0.5 MiB (+ small)
-    expect(p.walkThreads).toBe(16384);
-    expect(Math.round(p.poolBytes / 2 ** 20)).toBe(94);
+    // bases 64 + 2 half-planes 4 + entries 4 + bucket sums 2 x 3 (riders) + partials 2 (32768
+    // threads, one leading piece a thread) + reduction pairs 6 + 1.5 + counts/offsets 0.5 MiB (+ small)
+    expect([p.walkWg, p.S, p.walkThreads]).toEqual([WALK_WG, 8, 32768]);
+    expect(Math.round(p.poolBytes / 2 ** 20)).toBe(88);
+    // Where the device allows 512-thread workgroups: 65536 threads of 4 slots, slices of 4, 90 MiB.
+    const g = msmPlan(1 << 20, {}, LARGE);
+    expect([g.walkWg, g.S, g.walkThreads, g.nwin, g.planes]).toEqual([WALK_WG_LARGE, LARGE_WG_S, WALK_TARGET_THREADS_LARGE, 1, 2]);
+    expect((1 << 20) / (g.walkThreads * g.S)).toBe(4);
+    expect(Math.round(g.poolBytes / 2 ** 20)).toBe(90);
     for (const logn of [10, 14, 16, 18]) expect(msmPlan(1 << logn).planes).toBe(SCALAR_HALVES);
     for (let logn = 0; logn <= 20; logn++) expect(msmPlan(1 << logn).poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     expect(msmPlan(1 << 10, { lowMemory: true, scratchBytes: 1 }).planes).toBe(2);
+    for (let logn = 0; logn <= 20; logn++) expect(msmPlan(1 << logn, {}, LARGE).poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
+  });
+
+  it('the 512-thread walker where the device allows it, from 2^18', () => {
+    expect(walkTreeBytes(WALK_WG_LARGE)).toBe(36864);
+    expect(walkTreeBytes(WALK_WG)).toBeLessThanOrEqual(DEFAULT_WG_LIMITS.storageBytes);
+    expect(defaultWalkWg(1 << 20, DEFAULT_WG_LIMITS)).toBe(WALK_WG);
+    expect(defaultWalkWg(1 << 20, { invocations: 1024, storageBytes: 32768 })).toBe(WALK_WG); // tree does not fit
+    expect(defaultWalkWg(1 << 20, { invocations: 256, storageBytes: 65536 })).toBe(WALK_WG);
+    expect(defaultWalkWg(1 << 20, LARGE)).toBe(WALK_WG_LARGE);
+    expect([12, 16, 17, 18, 22].map((logn) => msmPlan(1 << logn, {}, LARGE).walkWg)).toEqual([WALK_WG, WALK_WG, WALK_WG, WALK_WG_LARGE, WALK_WG_LARGE]);
+    expect(msmPlan(1 << 20, { wgInv: false }, LARGE).walkWg).toBe(WALK_WG); // the per-thread walker has no tree
+    // Past the budget (2^21, 2^22) one batch a window with the longest slice that still gives the target.
+    for (const logn of [21, 22]) expect(msmPlan(1 << logn, {}, LARGE).walkThreads).toBe(WALK_TARGET_THREADS_LARGE);
   });
 
   it('plans aim for WALK_TARGET_THREADS walker threads where memory and minSlice allow, most windows per batch next', () => {
@@ -75,15 +98,14 @@ describe('msm plan memory', () => {
     expect(WG_INV_S).toBe(4);
     // Default S with wgInv: 4, 8 from 2^20 (the per-thread walker's 16384 threads at 2^20), 16 from 2^22.
     expect([18, 19, 20, 21, 22].map((logn) => msmPlan(1 << logn).S)).toEqual([4, 4, 8, 8, 16]);
-    expect(msmPlan(1 << 20).walkThreads).toBe(16384);
-    // partials (64 bytes a slice) cap threads·S: the default's 131072 slices (S = 8) give 2x the
-    // threads at S = 4 and 8x at S = 1, with the same pool bytes (94 MiB, ring of 2 half-planes).
-    expect(a.walkThreads).toBe(32768);
-    expect(b.walkThreads).toBe(131072);
-    for (const p of [a, b]) {
-      expect(p.walkThreads * p.S).toBe(d.walkThreads * d.S);
-      expect(partialsBytes(p)).toBe(partialsBytes(d));
-      expect(p.poolBytes).toBe(d.poolBytes);
+    expect(msmPlan(1 << 20).walkThreads).toBe(32768);
+    // partials (64 bytes a thread) no longer tie threads to S: slices of 4 (minSlice) give 65536
+    // threads at S = 4 and the target 131072 at S = 1 (slices of 8), all under the budget.
+    expect(a.walkThreads).toBe(65536);
+    expect(b.walkThreads).toBe(WALK_TARGET_THREADS_WG);
+    for (const p of [a, b, d]) {
+      expect(partialsBytes(p)).toBe(64 * p.walkThreads);
+      expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
       expect([p.c, p.nwin, p.planes]).toEqual([d.c, d.nwin, d.planes]);
     }
     for (let logn = 0; logn <= 20; logn++) {
@@ -103,11 +125,12 @@ describe('msm plan memory', () => {
   it('wgInv off (the per-thread-inversion walker) plans as before, but for the half-plane ring', () => {
     // c / nwin / walkThreads / half-planes / K for n = 2^0 .. 2^22. Before half-planes: 2^19 a ring
     // of 5 words, 2^20 16384 threads (the ring's 4 MiB saved buy 2^20 more slices). Thread counts
-    // round to the workgroup size: these plans were made with 64 (WALK_WG is now 128).
+    // round to the workgroup size: these plans were made with 64 (WALK_WG is now 128). Since
+    // partials are one per thread (not per slot), 2^18 - 2^22 get more threads from the same budget.
     const before = ['4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/128/16/8', '5/51/256/16/16', '5/51/448/16/16',
       '6/43/704/16/32', '6/43/1408/16/32', '8/32/2048/16/128', '8/32/4096/16/128', '8/32/4096/16/128', '8/32/4096/16/128', '8/32/4096/16/128',
-      '8/32/8192/16/128', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/16/32768/16/1024', '15/8/32768/8/1024', '16/1/21888/2/2048',
-      '16/1/16384/2/2048', '16/1/32768/2/2048'];
+      '8/32/8192/16/128', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/10/40960/10/1024', '16/1/32768/2/2048',
+      '16/1/32768/2/2048', '16/1/32768/2/2048'];
     for (let logn = 0; logn <= 22; logn++) {
       const p = msmPlan(1 << logn, { wgInv: false, walkWg: 64 });
       expect([p.c, p.nwin, p.walkThreads, p.planes, p.K].join('/')).toBe(before[logn]);
@@ -124,11 +147,11 @@ describe('msm plan memory', () => {
       expect(off.riders).toBe(false);
       if (!p.riders) continue;
       // Walk and fix-up dispatches with their riders (merging level, first pass) are one dimension of workgroups.
-      expect(Math.ceil(p.walkThreads / WALK_WG) + Math.ceil((p.nwin * p.K) / WALK_WG)).toBeLessThanOrEqual(65535);
-      expect(Math.ceil((p.nwin * p.M) / WALK_WG) + Math.ceil((p.nwin * p.M) / p.seg1 / WALK_WG)).toBeLessThanOrEqual(65535);
+      expect(Math.ceil(p.walkThreads / p.walkWg) + Math.ceil((p.nwin * p.K) / p.walkWg)).toBeLessThanOrEqual(65535);
+      expect(Math.ceil((p.nwin * p.M) / p.fixWg) + Math.ceil((p.nwin * p.M) / p.seg1 / p.fixWg)).toBeLessThanOrEqual(65535);
       // The first pass's pairs fit the second list (the riders' scratch); partials need no room for them.
       expect(reduceScratchBytes(p)).toBeGreaterThanOrEqual(192 * p.nwin * (p.M / p.seg1));
-      expect(partialsBytes(p)).toBe(64 * p.walkThreads * p.S);
+      expect(partialsBytes(p)).toBe(64 * p.walkThreads);
       if (logn <= 20) expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     }
   });

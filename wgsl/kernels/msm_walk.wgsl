@@ -1,4 +1,4 @@
-// msm_walk.wgsl: MSM stage 3: the stream-walker bucket accumulator (each thread walks WALK_S slices of the sorted entry stream; one field inversion per step shared by the thread's slots in msm_walk, by the whole workgroup in msm_walk_wg) and the fix-up of buckets split across slices; both can carry the previous batch's bucket reduction as riders.
+// msm_walk.wgsl: MSM stage 3: the stream-walker bucket accumulator (each thread walks WALK_S slices of the sorted entry stream; one field inversion per step shared by the thread's slots in msm_walk, by the whole workgroup in msm_walk_wg; a thread's slots merge the pieces of buckets that cross them) and the fix-up of buckets split across walker threads; both can carry the previous batch's bucket reduction as riders.
 // requires: bn254_g1, bn254_fq13, bn254_inv, msm_red
 
 // bofs: the batch's first bucket in bsum (a ring of two batches with riders). Riders: workgroups
@@ -17,7 +17,7 @@ struct MsmParams {
 @group(0) @binding(1) var<storage, read> offsets: array<u32>;        // nb + 1 bucket starts
 @group(0) @binding(2) var<storage, read> entries: array<u32>;        // point | sign << 31
 @group(0) @binding(3) var<storage, read_write> bsum: array<u32>;     // 24 words per bucket: projective X, Y, Z
-@group(0) @binding(4) var<storage, read_write> partials: array<u32>; // 16 words per slice: its leading piece, affine, zeros = identity
+@group(0) @binding(4) var<storage, read_write> partials: array<u32>; // 16 words per walker thread: its leading piece, affine, zeros = identity
 @group(0) @binding(5) var<uniform> prm: MsmParams;
 @group(0) @binding(6) var<storage, read> red_in: array<u32>;         // riders: input pairs (rkind 2)
 @group(0) @binding(7) var<storage, read_write> red_out: array<u32>;  // riders: output pairs
@@ -64,19 +64,28 @@ fn find_bucket(p: u32) -> u32 {
   return lo;
 }
 
-// A finished run of bucket b in slice g. A bucket inside one slice is final; the piece of a bucket
-// that crosses slice boundaries and began in this slice also goes to bsum (its first piece, the
-// fix-up adds the rest to it); a piece of a bucket that began before this slice is the slice's
-// leading piece, partials[g] (identity pieces written as zeros). One partial per slice, not two:
-// at 2^20 the partials are the part of the 100 MB budget that caps the walker's thread count.
-fn retire(b: u32, g: u32, L: u32, has: bool, x: Fq, y: Fq) {
-  if (offsets[b] >= g * L) {
-    if (has) { store_bsum(b, g1_from_affine(x, y)); } // bsum is cleared per batch: identity otherwise
+// Slot s's open run is finished (it met a new bucket, or its slice and every merge into it are
+// done). A run that began in the slot's slice goes to bsum: a bucket inside the slice is final; a
+// bucket that continues past the slice has absorbed the leading pieces of the thread's later slots
+// by then (walk_classify), so this is its first piece and the fix-up adds the pieces of later
+// threads. A run that began before the slice is the slot's leading piece: slot s - 1 absorbs it
+// (it ends that slot's run: same bucket), and slot 0's goes to partials[t] for the fix-up
+// (identity written as zeros). Partials per thread, not per slice: at 2^20 they are part of the
+// 100 MB budget, and the fix-up adds one piece per thread a bucket crosses, not one per slice.
+fn retire(w: ptr<function, Walk>, s: u32) {
+  let b = (*w).cur[s];
+  let has = (*w).has[s];
+  if (offsets[b] >= ((*w).t * WALK_S + s) * (*w).L) {
+    if (has) { store_bsum(b, g1_from_affine((*w).ax[s], (*w).ay[s])); } // bsum is cleared per batch: identity otherwise
+    return;
+  }
+  if (s > 0u) {
+    (*w).lx[s] = (*w).ax[s]; (*w).ly[s] = (*w).ay[s]; (*w).lhas[s] = has; (*w).lead[s] = LEAD_READY;
     return;
   }
   for (var k = 0u; k < 8u; k++) {
-    partials[16u * g + k] = select(0u, x[k], has);
-    partials[16u * g + 8u + k] = select(0u, y[k], has);
+    partials[16u * (*w).t + k] = select(0u, (*w).ax[s][k], has);
+    partials[16u * (*w).t + 8u + k] = select(0u, (*w).ay[s][k], has);
   }
 }
 
@@ -105,8 +114,8 @@ fn red_put(i: u32, p: G1P) {
   for (var k = 0u; k < 8u; k++) { red_out[o + k] = p.x[k]; red_out[o + 8u + k] = p.y[k]; red_out[o + 16u + k] = p.z[k]; }
 }
 
-// Rider thread t (workgroups from rgroup0 on; the test is workgroup-uniform, so the walker's
-// barriers stay in uniform control flow): its part of the previous batch's reduction step. Only
+// Rider thread t (workgroups from rgroup0 on, in the dispatch's own workgroup size; the test is
+// workgroup-uniform, so the walker's barriers stay in uniform control flow): its part of the previous batch's reduction step. Only
 // pipelines with the plan constant WALK_RIDERS = 1 contain it: the projective formulas it pulls
 // into the walker triple a CPU adapter's compile time.
 fn ride(t: u32) {
@@ -130,7 +139,19 @@ struct Walk {
   mode: array<u32, WALK_S>,   // this step: 0 nothing to add, 1 add, 2 double
   nx: array<Fq, WALK_S>,      // the point of entry pos (y with the entry's sign), loaded ahead
   ny: array<Fq, WALK_S>,
+  done: array<bool, WALK_S>,  // slot retired its last run (or has no entries)
+  mrg: array<bool, WALK_S>,   // this step's addition absorbs slot s + 1's leading piece (nx, ny)
+  lead: array<u32, WALK_S>,   // slot s's leading piece as slot s - 1 sees it: LEAD_*
+  lx: array<Fq, WALK_S>,      // the leading piece once LEAD_READY (lhas false: identity)
+  ly: array<Fq, WALK_S>,
+  lhas: array<bool, WALK_S>,
 }
+
+// Walk.lead: the slice began inside a bucket and its piece of it is not final yet; final, waiting
+// for slot s - 1 to absorb it; absorbed, or the slice began at a bucket start (or is empty).
+const LEAD_WAIT = 0u;
+const LEAD_READY = 1u;
+const LEAD_NONE = 2u;
 
 // Entry q's point into slot s's nx, ny. walk_add loads the next entry's at the start of a slot's
 // additions and stores it at the end, so the two dependent loads (entry, then its point) overlap
@@ -164,45 +185,74 @@ fn walk_start(w: ptr<function, Walk>, t: u32) {
     (*w).pos[s] = min(g * (*w).L, (*w).total);
     (*w).endp[s] = select((*w).pos[s], min((*w).pos[s] + (*w).L, (*w).total), t < prm.wthreads);
     (*w).has[s] = false;
+    (*w).done[s] = true;
+    (*w).lead[s] = LEAD_NONE;
     if ((*w).pos[s] < (*w).endp[s]) {
       (*w).cur[s] = find_bucket((*w).pos[s]);
       (*w).bend[s] = offsets[(*w).cur[s] + 1u];
       keep_ahead(w, s, load_ahead((*w).pos[s]));
+      (*w).done[s] = false;
+      if (offsets[(*w).cur[s]] < (*w).pos[s]) { (*w).lead[s] = LEAD_WAIT; }
     }
   }
 }
 
 // Phase 1: classify each slot's next entry (retiring finished runs); multiply up the denominators.
+// A slot past its slice's end absorbs slot s + 1's leading piece as one more point of its last
+// run (the same bucket: it crosses the slots' boundary), waiting while that piece is not final
+// (slot s + 1 is still walking it), then retires that run. Slots go last to first, so a piece
+// that slot s + 1 makes final here is absorbed in the same step; walk_add retires a run as soon as
+// nothing more can join it. A chain of slots inside one bucket merges right to left, a step per
+// link (slices of 4 at S = 4: 4 steps of entries, up to 3 of merges).
 fn walk_classify(w: ptr<function, Walk>) -> WalkStep {
   var st = WalkStep(fq_one(), false, false);
-  for (var s = 0u; s < WALK_S; s++) {
+  for (var k = 0u; k < WALK_S; k++) {
+    let s = WALK_S - 1u - k;
     (*w).mode[s] = 0u;
-    if ((*w).pos[s] < (*w).endp[s]) {
+    (*w).mrg[s] = false;
+    if (!(*w).done[s]) {
       st.live = true;
-      let p = (*w).pos[s];
-      if (p >= (*w).bend[s]) {
-        retire((*w).cur[s], (*w).t * WALK_S + s, (*w).L, (*w).has[s], (*w).ax[s], (*w).ay[s]);
-        var b = (*w).cur[s] + 1u;
-        while (offsets[b + 1u] <= p) { b++; }
-        (*w).cur[s] = b;
-        (*w).bend[s] = offsets[b + 1u];
-        (*w).has[s] = false;
-      }
-      let px = (*w).nx[s];
-      if (!(*w).has[s]) {
-        (*w).ax[s] = px; (*w).ay[s] = (*w).ny[s]; (*w).has[s] = true; (*w).pos[s] = p + 1u;
-      } else if (!fq_eq(px, (*w).ax[s])) {
-        (*w).mode[s] = 1u;
-      } else if (fq_eq((*w).ny[s], (*w).ay[s])) {
-        (*w).mode[s] = 2u;
+      let entry = (*w).pos[s] < (*w).endp[s];
+      let next = min(s + 1u, WALK_S - 1u);
+      var absorb = false;
+      if (entry) {
+        let p = (*w).pos[s];
+        if (p >= (*w).bend[s]) {
+          retire(w, s);
+          var b = (*w).cur[s] + 1u;
+          while (offsets[b + 1u] <= p) { b++; }
+          (*w).cur[s] = b;
+          (*w).bend[s] = offsets[b + 1u];
+          (*w).has[s] = false;
+        }
+      } else if (s + 1u < WALK_S && (*w).lead[next] != LEAD_NONE) {
+        // Slot s + 1's piece: absorb it once final; an identity piece only ends the wait.
+        absorb = (*w).lead[next] == LEAD_READY && (*w).lhas[next];
+        if ((*w).lead[next] == LEAD_READY) { (*w).lead[next] = LEAD_NONE; }
+        if (absorb) { (*w).nx[s] = (*w).lx[next]; (*w).ny[s] = (*w).ly[next]; (*w).mrg[s] = true; }
       } else {
-        (*w).has[s] = false; (*w).pos[s] = p + 1u; // P + (-P)
+        retire(w, s);
+        (*w).done[s] = true;
       }
-      // A run start or a cancellation consumed the entry: load the next one now.
-      if ((*w).mode[s] == 0u && (*w).pos[s] < (*w).endp[s]) { keep_ahead(w, s, load_ahead((*w).pos[s])); }
-      if ((*w).mode[s] != 0u) {
-        st.any = true;
-        st.prod = wmul(st.prod, walk_den((*w).mode[s], px, (*w).ax[s], (*w).ay[s]));
+      if (entry || absorb) {
+        let px = (*w).nx[s];
+        // A consumed point: an entry moves pos on, an absorbed piece is gone with LEAD_NONE.
+        let used = select(0u, 1u, entry);
+        if (!(*w).has[s]) {
+          (*w).ax[s] = px; (*w).ay[s] = (*w).ny[s]; (*w).has[s] = true; (*w).pos[s] += used;
+        } else if (!fq_eq(px, (*w).ax[s])) {
+          (*w).mode[s] = 1u;
+        } else if (fq_eq((*w).ny[s], (*w).ay[s])) {
+          (*w).mode[s] = 2u;
+        } else {
+          (*w).has[s] = false; (*w).pos[s] += used; // P + (-P)
+        }
+        // A run start or a cancellation consumed the entry: load the next one now.
+        if (entry && (*w).mode[s] == 0u && (*w).pos[s] < (*w).endp[s]) { keep_ahead(w, s, load_ahead((*w).pos[s])); }
+        if ((*w).mode[s] != 0u) {
+          st.any = true;
+          st.prod = wmul(st.prod, walk_den((*w).mode[s], px, (*w).ax[s], (*w).ay[s]));
+        }
       }
     }
     (*w).pref[s] = st.prod;
@@ -216,7 +266,9 @@ fn walk_den(mode: u32, px: Fq, ax: Fq, ay: Fq) -> Fq {
   return fq_sub(px, ax);
 }
 
-// Phase 2: given inv = 1 / (the step's prod), peel it back slot by slot and do the affine additions.
+// Phase 2: given inv = 1 / (the step's prod), peel it back slot by slot (first to last: classify
+// multiplied last to first, so pref[s + 1] holds the product of the slots before s in that order)
+// and do the affine additions.
 // One multiply call site: each slot's products are steps of a loop whose trip count the compiler
 // cannot see (ax[7] < 2^30), so the ~1000-instruction multiply is inlined once, not six times
 // (the walker has 3 more: classify, tree up, tree down). H100 A/B against six sites: 2^20 0.855,
@@ -224,8 +276,7 @@ fn walk_den(mode: u32, px: Fq, ax: Fq, ay: Fq) -> Fq {
 // 1 inv' = inv·den, 2 x^2 (doublings only), 3 lambda = num·inv_s, 4 lambda^2, 5 lambda·(x_A - x_3).
 fn walk_add(w: ptr<function, Walk>, inv0: Fq) {
   var inv = inv0;
-  for (var k = 0u; k < WALK_S; k++) {
-    let s = WALK_S - 1u - k;
+  for (var s = 0u; s < WALK_S; s++) {
     let mode = (*w).mode[s];
     if (mode == 0u) { continue; }
     let ax = (*w).ax[s]; let ay = (*w).ay[s];
@@ -237,8 +288,8 @@ fn walk_add(w: ptr<function, Walk>, inv0: Fq) {
     var inv_s = inv; var lambda: Fq; var x3: Fq; var a: Fq; var b: Fq;
     let steps = 6u + (ax[7] >> 31u);
     for (var j = 0u; j < steps; j++) {
-      if ((j == 0u && s == 0u) || (j == 2u && mode == 1u)) { continue; }
-      if (j == 0u) { a = inv; b = (*w).pref[max(s, 1u) - 1u]; }
+      if ((j == 0u && s == WALK_S - 1u) || (j == 2u && mode == 1u)) { continue; }
+      if (j == 0u) { a = inv; b = (*w).pref[min(s + 1u, WALK_S - 1u)]; }
       else if (j == 1u) { a = inv; b = den; }
       else if (j == 2u) { a = ax; b = ax; }
       else if (j == 3u) { a = num; b = inv_s; }
@@ -253,18 +304,10 @@ fn walk_add(w: ptr<function, Walk>, inv0: Fq) {
       else { (*w).ay[s] = fq_sub(r, ay); }
     }
     (*w).ax[s] = x3;
-    (*w).pos[s] += 1u;
-    keep_ahead(w, s, ahead);
-  }
-}
-
-// The runs still open when the slices end.
-fn walk_finish(w: ptr<function, Walk>) {
-  for (var s = 0u; s < WALK_S; s++) {
-    let g = (*w).t * WALK_S + s;
-    if ((*w).t < prm.wthreads && min(g * (*w).L, (*w).total) < min(g * (*w).L + (*w).L, (*w).total)) {
-      retire((*w).cur[s], g, (*w).L, (*w).has[s], (*w).ax[s], (*w).ay[s]);
-    }
+    if (!(*w).mrg[s]) { (*w).pos[s] += 1u; keep_ahead(w, s, ahead); }
+    // The run's last point: retire it now, not in the next step (a step sooner down a chain).
+    let last = (*w).pos[s] == (*w).endp[s] && (s + 1u == WALK_S || (*w).lead[min(s + 1u, WALK_S - 1u)] == LEAD_NONE);
+    if (last) { retire(w, s); (*w).done[s] = true; }
   }
 }
 
@@ -280,7 +323,6 @@ fn msm_walk(@builtin(global_invocation_id) gid: vec3u) {
     if (!st.any) { continue; }
     walk_add(&w, fq_inv(st.prod));
   }
-  walk_finish(&w);
 }
 
 // msm_walk_wg's product tree over the workgroup's per-thread products: leaf of thread l at
@@ -332,24 +374,24 @@ fn msm_walk_wg(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocat
     }
     walk_add(&w, wg_tree[WALK_WG + lid]);
   }
-  walk_finish(&w);
 }
 
-// Buckets whose entries cross slice boundaries: the piece that began in the first slice (in bsum)
-// plus the leading pieces of every later slice it reaches (complete projective additions).
-@compute @workgroup_size(WALK_WG)
+// Buckets whose entries cross walker threads: the piece that began in the first thread (in bsum,
+// with the rest of that thread's slices already merged in) plus the leading piece of every later
+// thread it reaches, partials[t] (complete projective additions).
+@compute @workgroup_size(FIX_WG)
 fn msm_fixup(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
   let lin = wid.x + wid.y * nwg.x;
-  if (WALK_RIDERS == 1u && lin >= prm.rgroup0) { ride((lin - prm.rgroup0) * WALK_WG + lid); return; }
-  let b = gid.x + gid.y * nwg.x * WALK_WG;
+  if (WALK_RIDERS == 1u && lin >= prm.rgroup0) { ride((lin - prm.rgroup0) * FIX_WG + lid); return; }
+  let b = gid.x + gid.y * nwg.x * FIX_WG;
   if (b >= prm.nb) { return; }
   let bs = offsets[b]; let be = offsets[b + 1u];
   if (be == bs) { return; }
-  let L = slice_len();
-  let glo = bs / L; let ghi = (be - 1u) / L;
-  if (glo == ghi) { return; }
+  let span = slice_len() * WALK_S; // entries per walker thread
+  let tlo = bs / span; let thi = (be - 1u) / span;
+  if (tlo == thi) { return; }
   var acc = load_bsum(b);
-  for (var g = glo + 1u; g <= ghi; g++) { acc = g1_add(acc, load_partial(g)); }
+  for (var t = tlo + 1u; t <= thi; t++) { acc = g1_add(acc, load_partial(t)); }
   store_bsum(b, acc);
 }
