@@ -252,10 +252,10 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
   // Pairs of every window stay on the GPU until the last batch: as many as RED_PAIR_BYTES
   // allows (more pairs = shorter segments = more, shorter threads per batch).
   const K = Math.min(M, 2 ** Math.floor(Math.log2((t.pairBytes ?? RED_PAIR_BYTES) / (192 * T))));
-  const shape = (nwin: number, slice: number, planes: number): MsmPlan => {
+  const shape = (nwin: number, slice: number, planes: number, ride = t.riders ?? true): MsmPlan => {
     const walkThreads = Math.max(walkWg, Math.ceil((n * nwin) / (S * slice) / walkWg) * walkWg);
     const batches = Math.ceil(T / nwin);
-    const riders = wgInv && batches > 1 && (t.riders ?? true);
+    const riders = wgInv && batches > 1 && ride;
     const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders, walkWg, fixWg };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
@@ -267,13 +267,18 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
     return shape(nwin, t.slice ?? 16, ringPlanes(c, T, nwin));
   }
   let best: MsmPlan | null = null;
-  const key = (p: MsmPlan) => [Math.min(p.walkThreads, target), p.nwin, p.planes === SCALAR_HALVES ? 1 : 0];
+  // Riders' ring of bucket sums costs a batch's worth of memory: without them more windows may fit
+  // a batch, which is worth more (H100 alternating A/B at 2^20, 512-thread walker: two windows a
+  // batch without riders 0.831, one window with riders as before 1; two with riders 0.811 but 109 MB).
+  const key = (p: MsmPlan) => [Math.min(p.walkThreads, target), p.nwin, p.riders ? 1 : 0, p.planes === SCALAR_HALVES ? 1 : 0];
   const better = (a: number[], b: number[]) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i]; return false; };
   for (let nwin = 1; nwin <= T; nwin++) {
     for (const slice of t.slice ? [t.slice] : SLICES.filter((s) => s >= minSlice(n, M))) {
       for (const planes of [SCALAR_HALVES, ringPlanes(c, T, nwin)]) {
-        const p = shape(nwin, slice, planes);
-        if (p.poolBytes <= MSM_MEM_BUDGET && (!best || better(key(p), key(best)))) best = p;
+        for (const ride of t.riders === undefined && wgInv ? [true, false] : [t.riders ?? true]) {
+          const p = shape(nwin, slice, planes, ride);
+          if (p.poolBytes <= MSM_MEM_BUDGET && (!best || better(key(p), key(best)))) best = p;
+        }
       }
     }
   }
@@ -310,8 +315,18 @@ function firstPassBytes(p: Pick<MsmPlan, 'nwin' | 'M' | 'seg1'>): number {
  * Bytes of the second reduction list: the final levels' ping-pong partner, and with riders also
  * the first pass's scratch during the batches (idle then).
  */
-export function reduceScratchBytes(p: Pick<MsmPlan, 'T' | 'K' | 'nwin' | 'M' | 'seg1' | 'riders'>): number {
+export function reduceScratchBytes(p: Pick<MsmPlan, 'n' | 'T' | 'K' | 'nwin' | 'M' | 'seg1' | 'riders'>): number {
+  if (levelsInEntries(p)) return 0;
   return Math.max(192 * p.T * levelOut(p.K), p.riders ? firstPassBytes(p) : 0);
+}
+
+/**
+ * Without riders the second list is only the final levels' ping-pong partner, and those run after
+ * the last batch, when the entries buffer is dead: it takes the list when large enough (2^20, two
+ * windows a batch: 1.5 of 8 MiB), which keeps that plan under the budget.
+ */
+export function levelsInEntries(p: Pick<MsmPlan, 'n' | 'T' | 'K' | 'nwin' | 'riders'>): boolean {
+  return !p.riders && 4 * p.n * p.nwin >= 192 * p.T * levelOut(p.K);
 }
 
 /**

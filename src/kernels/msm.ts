@@ -13,7 +13,7 @@ import type { BindingKind } from '../gpu/pipeline-cache.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
-import { batchHalves, bucketSumBytes, halfPlaneWords, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, type MsmPlan } from './msm-plan.js';
+import { batchHalves, bucketSumBytes, halfPlaneWords, levelsInEntries, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, type MsmPlan } from './msm-plan.js';
 import { reduceSchedule, type ReduceStep, type Reduction } from './msm-schedule.js';
 
 const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
@@ -126,7 +126,9 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   // dispatches reduce slot (b - 1) % 2.
   const bsum = acquire(bucketSumBytes(plan), 'msm bucket sums');
   const partials = acquire(partialsBytes(plan), 'msm partials');
-  const pairs = [acquire(T * plan.K * 192, 'msm reduction pairs'), acquire(reduceScratchBytes(plan), 'msm reduction pairs')];
+  // The second list: the riders' scratch and the final levels' partner, or (levelsInEntries) the
+  // entries buffer, dead by the final levels.
+  const pairs = [acquire(T * plan.K * 192, 'msm reduction pairs'), levelsInEntries(plan) ? entries : acquire(reduceScratchBytes(plan), 'msm reduction pairs')];
   const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 10 * plan.batches + plan.levels.length);
   let enc = ctx.device.createCommandEncoder({ label: 'msm' });
   let encoded = false;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   batchHalves, minSlice, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, partialsBytes, reduceLevels, reduceScratchBytes, ringPlanes, SCALAR_HALVES, topWindowBits,
   WALK_TARGET_THREADS, WALK_TARGET_THREADS_WG, WALK_WG, WG_INV_S, DEFAULT_WG_LIMITS, defaultWalkWg, walkTreeBytes, WALK_WG_LARGE,
-  LARGE_WG_S, WALK_TARGET_THREADS_LARGE,
+  LARGE_WG_S, WALK_TARGET_THREADS_LARGE, levelsInEntries,
 } from '../../src/kernels/msm-plan.js';
 
 /** An H100's workgroup limits through Dawn (the 512-thread walker fits). */
@@ -32,20 +32,23 @@ describe('msm plan memory', () => {
   });
 
   it('2^20 fits 100 MB by streaming the scalars; smaller n keeps all half-planes (one submit)', () => {
-    const p = msmPlan(1 << 20);
-    expect(p.planes).toBe(2);
-    expect(p.riders).toBe(true);
-    expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
-    expect(msmPoolBytes({ ...p, planes: SCALAR_HALVES })).toBeGreaterThan(MSM_MEM_BUDGET); // 122 MiB
-    // bases 64 + 2 half-planes 4 + entries 4 + bucket sums 2 x 3 (riders) + partials 2 (32768
-    // threads, one leading piece a thread) + reduction pairs 6 + 1.5 + counts/offsets 0.5 MiB (+ small)
-    expect([p.walkWg, p.S, p.walkThreads]).toEqual([WALK_WG, 8, 32768]);
-    expect(Math.round(p.poolBytes / 2 ** 20)).toBe(88);
-    // Where the device allows 512-thread workgroups: 65536 threads of 4 slots, slices of 4, 90 MiB.
+    // Two windows a batch without riders: bases 64 + 3 half-planes 6 + entries 8 + bucket sums 6 +
+    // partials 4 (65536 threads, one leading piece a thread; also the first pass's scratch) +
+    // reduction pairs 6 + counts/offsets 1 MiB; the final levels' second list is in the entries.
+    for (const [p, wg, S] of [[msmPlan(1 << 20), WALK_WG, 8], [msmPlan(1 << 20, {}, LARGE), WALK_WG_LARGE, LARGE_WG_S]] as const) {
+      expect([p.walkWg, p.S, p.walkThreads, p.nwin, p.batches, p.planes, p.riders]).toEqual([wg, S, 65536, 2, 8, 3, false]);
+      expect(levelsInEntries(p)).toBe(true);
+      expect(reduceScratchBytes(p)).toBe(0);
+      expect(Math.round(p.poolBytes / 2 ** 20)).toBe(95);
+      expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
+      expect(msmPoolBytes({ ...p, planes: SCALAR_HALVES })).toBeGreaterThan(MSM_MEM_BUDGET);
+    }
     const g = msmPlan(1 << 20, {}, LARGE);
-    expect([g.walkWg, g.S, g.walkThreads, g.nwin, g.planes]).toEqual([WALK_WG_LARGE, LARGE_WG_S, WALK_TARGET_THREADS_LARGE, 1, 2]);
-    expect((1 << 20) / (g.walkThreads * g.S)).toBe(4);
-    expect(Math.round(g.poolBytes / 2 ** 20)).toBe(90);
+    expect((2 << 20) / (g.walkThreads * g.S)).toBe(8); // slices of 8
+    // With riders (a ring of two batches' bucket sums) one window a batch fits, two do not.
+    const r = msmPlan(1 << 20, { riders: true }, LARGE);
+    expect([r.nwin, r.riders, r.planes, r.walkThreads]).toEqual([1, true, 2, WALK_TARGET_THREADS_LARGE]);
+    expect(r.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     for (const logn of [10, 14, 16, 18]) expect(msmPlan(1 << logn).planes).toBe(SCALAR_HALVES);
     for (let logn = 0; logn <= 20; logn++) expect(msmPlan(1 << logn).poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     expect(msmPlan(1 << 10, { lowMemory: true, scratchBytes: 1 }).planes).toBe(2);
@@ -98,7 +101,7 @@ describe('msm plan memory', () => {
     expect(WG_INV_S).toBe(4);
     // Default S with wgInv: 4, 8 from 2^20 (the per-thread walker's 16384 threads at 2^20), 16 from 2^22.
     expect([18, 19, 20, 21, 22].map((logn) => msmPlan(1 << logn).S)).toEqual([4, 4, 8, 8, 16]);
-    expect(msmPlan(1 << 20).walkThreads).toBe(32768);
+    expect(msmPlan(1 << 20).walkThreads).toBe(65536);
     // partials (64 bytes a thread) no longer tie threads to S: slices of 4 (minSlice) give 65536
     // threads at S = 4 and the target 131072 at S = 1 (slices of 8), all under the budget.
     expect(a.walkThreads).toBe(65536);
@@ -106,7 +109,7 @@ describe('msm plan memory', () => {
     for (const p of [a, b, d]) {
       expect(partialsBytes(p)).toBe(64 * p.walkThreads);
       expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
-      expect([p.c, p.nwin, p.planes]).toEqual([d.c, d.nwin, d.planes]);
+      expect(p.c).toBe(d.c);
     }
     for (let logn = 0; logn <= 20; logn++) {
       for (const S of [1, 2, 4]) {
@@ -126,10 +129,11 @@ describe('msm plan memory', () => {
     // c / nwin / walkThreads / half-planes / K for n = 2^0 .. 2^22. Before half-planes: 2^19 a ring
     // of 5 words, 2^20 16384 threads (the ring's 4 MiB saved buy 2^20 more slices). Thread counts
     // round to the workgroup size: these plans were made with 64 (WALK_WG is now 128). Since
-    // partials are one per thread (not per slot), 2^18 - 2^22 get more threads from the same budget.
+    // partials are one per thread (not per slot) and a riderless plan's final levels use the dead
+    // entries buffer, 2^18 - 2^22 get more threads (2^20 two windows a batch) from the same budget.
     const before = ['4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/128/16/8', '5/51/256/16/16', '5/51/448/16/16',
       '6/43/704/16/32', '6/43/1408/16/32', '8/32/2048/16/128', '8/32/4096/16/128', '8/32/4096/16/128', '8/32/4096/16/128', '8/32/4096/16/128',
-      '8/32/8192/16/128', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/10/40960/10/1024', '16/1/32768/2/2048',
+      '8/32/8192/16/128', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/10/40960/10/1024', '16/2/32768/3/2048',
       '16/1/32768/2/2048', '16/1/32768/2/2048'];
     for (let logn = 0; logn <= 22; logn++) {
       const p = msmPlan(1 << logn, { wgInv: false, walkWg: 64 });
@@ -141,7 +145,10 @@ describe('msm plan memory', () => {
 
   it('riders: wgInv plans of more than one batch; the ring and scratch are in the pool bytes', () => {
     for (let logn = 0; logn <= 22; logn++) {
-      const p = msmPlan(1 << logn);
+      // Riders where asked for and there is a next batch; by default only where they win the search.
+      const d = msmPlan(1 << logn);
+      expect(!d.riders || d.batches > 1).toBe(true);
+      const p = msmPlan(1 << logn, { riders: true });
       expect(p.riders).toBe(p.batches > 1);
       const off = msmPlan(1 << logn, { riders: false });
       expect(off.riders).toBe(false);

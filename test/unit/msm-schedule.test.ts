@@ -74,7 +74,7 @@ describe('msm reduction schedule', () => {
   });
 
   it('with riders: seg(b) in fix-up(b + 1), level(b) in walk(b + 2), the rest at the end', () => {
-    const plan = msmPlan(1 << 20);
+    const plan = msmPlan(1 << 20, { riders: true }); // one window a batch, 16 batches
     expect([plan.riders, plan.batches, plan.seg1 < plan.seg]).toEqual([true, 16, true]);
     const { batches, tail } = reduceSchedule(plan);
     batches.forEach((s, b) => {

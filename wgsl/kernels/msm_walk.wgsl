@@ -171,7 +171,7 @@ fn keep_ahead(w: ptr<function, Walk>, s: u32, a: Ahead) {
   if (a.neg) { (*w).ny[s] = fq_neg(a.y); }
 }
 
-// A step's product of its slots' denominators; live: a slot still has entries; any: some slot adds.
+// A step's product of its slots' denominators; live: a slot is not done; any: some slot adds.
 struct WalkStep { prod: Fq, live: bool, any: bool }
 
 // Thread t's slots at the starts of their slices; threads past prm.wthreads (msm_walk_wg keeps
@@ -326,7 +326,8 @@ fn msm_walk(@builtin(global_invocation_id) gid: vec3u) {
 }
 
 // msm_walk_wg's product tree over the workgroup's per-thread products: leaf of thread l at
-// WALK_WG + l, node i = node 2i · node 2i + 1, root at 1; 2·WALK_WG Fq = 8 KiB at WALK_WG = 128.
+// WALK_WG + l, node i = node 2i · node 2i + 1, root at 1; 2·WALK_WG Fq = 8 KiB at WALK_WG = 128,
+// 32 KiB at 512 (msm-plan.ts walkTreeBytes counts these and the flags).
 // wg_flags ORs each thread's WalkStep flags (1 live, 2 any) up the same tree.
 var<workgroup> wg_tree: array<Fq, 2u * WALK_WG>;
 var<workgroup> wg_flags: array<u32, 2u * WALK_WG>;
