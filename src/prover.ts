@@ -76,7 +76,7 @@ export async function createProver(opts: ProverOptions = {}): Promise<Prover> {
       maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize,
       maxBufferSize: ctx.limits.maxBufferSize,
       maxComputeWorkgroupStorageSize: ctx.limits.maxComputeWorkgroupStorageSize,
-      maxWorkgroupThreads: Math.min(ctx.limits.maxComputeInvocationsPerWorkgroup, ctx.limits.maxComputeWorkgroupSizeX),
+      maxWorkgroupThreads: ctx.workgroup.threads,
     },
     stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size }),
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),

@@ -8,7 +8,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
 import { FQ_P, FR_R, fromLimbs, fromMont, toLimbs } from '../params/bn254.js';
 import { runMsm, uploadBases } from '../kernels/msm.js';
-import { msmPlan, SCALAR_HALVES, workgroupLimits, type MsmPlan, type MsmTuning } from '../kernels/msm-plan.js';
+import { msmPlan, SCALAR_HALVES, type MsmPlan, type MsmTuning } from '../kernels/msm-plan.js';
 import type { ProfileReport } from '../gpu/profiler.js';
 import type { ApiEnv } from './env.js';
 
@@ -177,7 +177,7 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
         const profiles: (ProfileReport | null)[] = [];
         let poolBytes = 0;
         for (const c of chunks) {
-          const plan = msmPlan(c.n, tuning, workgroupLimits(ctx.limits));
+          const plan = msmPlan(c.n, tuning, ctx.workgroup);
           const r = await runMsm(ctx, c.buf, { halves: sw, stride: n, start: c.start }, plan, profile);
           point = point.add(foldWindows(r.windows, plan));
           plans.push(plan);

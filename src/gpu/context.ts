@@ -27,6 +27,9 @@ export function cachedUniform(ctx: GpuContext, cache: Map<string, GPUBuffer>, wo
   return buf;
 }
 
+/** A workgroup's limits: threads (1-D: the smaller of maxComputeInvocationsPerWorkgroup and maxComputeWorkgroupSizeX) and workgroup-memory bytes. */
+export interface WorkgroupLimits { threads: number; tileBytes: number }
+
 export class GpuContext {
   lost = false;
   lostMessage = '';
@@ -51,6 +54,12 @@ export class GpuContext {
 
   get limits(): GPUSupportedLimits {
     return this.device.limits;
+  }
+
+  /** What one workgroup may use on this device (NTT staged and two-level passes, the MSM walker). */
+  get workgroup(): WorkgroupLimits {
+    const lim = this.device.limits;
+    return { threads: Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX), tileBytes: lim.maxComputeWorkgroupStorageSize };
   }
 
   private checkAlive(): void {

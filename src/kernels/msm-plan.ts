@@ -7,6 +7,7 @@
  */
 import { bucketsPerWindow, windowCount } from '../ref/msm.js';
 import { BufferPool } from '../gpu/buffer-pool.js';
+import type { WorkgroupLimits } from '../gpu/context.js';
 
 /** Peak pool bytes an MSM may hold (issue 5: 100 MB at 2^20); above it the scalars stream in. */
 export const MSM_MEM_BUDGET = 100e6;
@@ -124,20 +125,12 @@ export function walkTreeBytes(wg: number): number {
   return 2 * wg * 32 + 2 * wg * 4;
 }
 
-/** What the device allows a workgroup (GPUSupportedLimits' names, without the prefix). */
-export interface WorkgroupLimits { invocations: number; storageBytes: number }
-
-/** A device's workgroup limits as the walker needs them. */
-export function workgroupLimits(lim: Pick<GPUSupportedLimits, 'maxComputeInvocationsPerWorkgroup' | 'maxComputeWorkgroupSizeX' | 'maxComputeWorkgroupStorageSize'>): WorkgroupLimits {
-  return { invocations: Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX), storageBytes: lim.maxComputeWorkgroupStorageSize };
-}
-
 /** WebGPU's default limits: what every adapter offers. */
-export const DEFAULT_WG_LIMITS: WorkgroupLimits = { invocations: 256, storageBytes: 16384 };
+export const DEFAULT_WG_LIMITS: WorkgroupLimits = { threads: 256, tileBytes: 16384 };
 
 /** Default walker workgroup size for n points on a device with these limits. */
 export function defaultWalkWg(n: number, limits: WorkgroupLimits): number {
-  const fits = limits.invocations >= WALK_WG_LARGE && limits.storageBytes >= walkTreeBytes(WALK_WG_LARGE);
+  const fits = limits.threads >= WALK_WG_LARGE && limits.tileBytes >= walkTreeBytes(WALK_WG_LARGE);
   return n >= LARGE_WG_MIN_N && fits ? WALK_WG_LARGE : WALK_WG;
 }
 export const SORT_WG = 256;
@@ -267,13 +260,14 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
     return shape(nwin, t.slice ?? 16, ringPlanes(c, T, nwin));
   }
   let best: MsmPlan | null = null;
+  const slices = t.slice ? [t.slice] : SLICES.filter((s) => s >= minSlice(n, M));
   // Riders' ring of bucket sums costs a batch's worth of memory: without them more windows may fit
   // a batch, which is worth more (H100 alternating A/B at 2^20, 512-thread walker: two windows a
   // batch without riders 0.831, one window with riders as before 1; two with riders 0.811 but 109 MB).
   const key = (p: MsmPlan) => [Math.min(p.walkThreads, target), p.nwin, p.riders ? 1 : 0, p.planes === SCALAR_HALVES ? 1 : 0];
   const better = (a: number[], b: number[]) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i]; return false; };
   for (let nwin = 1; nwin <= T; nwin++) {
-    for (const slice of t.slice ? [t.slice] : SLICES.filter((s) => s >= minSlice(n, M))) {
+    for (const slice of slices) {
       for (const planes of [SCALAR_HALVES, ringPlanes(c, T, nwin)]) {
         for (const ride of t.riders === undefined && wgInv ? [true, false] : [t.riders ?? true]) {
           const p = shape(nwin, slice, planes, ride);
@@ -285,7 +279,6 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
   if (best) return best;
   // Nothing fits (n past ~2^20): one window a batch, over budget, with the longest slice that
   // still gives the target's threads (the shortest allowed if none does).
-  const slices = t.slice ? [t.slice] : SLICES.filter((s) => s >= minSlice(n, M));
   const slice = slices.find((s) => shape(1, s, 1).walkThreads >= target) ?? slices[slices.length - 1];
   return shape(1, slice, ringPlanes(c, T, 1));
 }

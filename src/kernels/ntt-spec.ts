@@ -199,12 +199,6 @@ export function jobPasses(spec: NttSpec, tileLog = 0): { passes: NttPass[]; scal
   }
 }
 
-/** The adapter's workgroup limits: threads (1-D) and workgroup-memory bytes (staged and two-level passes). */
-export function workgroupLimits(ctx: GpuContext): { threads: number; tileBytes: number } {
-  const lim = ctx.limits;
-  return { threads: Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX), tileBytes: lim.maxComputeWorkgroupStorageSize };
-}
-
 /**
  * The two-level radix's log2 a job runs with: spec.twoLevel (else the default above) when it is even,
  * 4..10, the passes use Shoup table twiddles, and one group of the job's width fits a workgroup
@@ -214,7 +208,7 @@ export function twoLevelLog(ctx: GpuContext, spec: NttSpec): number {
   const t = spec.twoLevel ?? (spec.width <= TWO_LEVEL_MAX_WIDTH && spec.height >= TWO_LEVEL_MIN_ROWS ? TWO_LEVEL : 0);
   if (!(t >= 4 && t <= 10 && t % 2 === 0)) return 0;
   if (!(spec.shoup ?? SHOUP_TWIDDLES) || !(spec.twiddleTables ?? TABLE_TWIDDLES)) return 0;
-  return twoLevelGroups(2 ** (t / 2), spec.width, 1, workgroupLimits(ctx)) > 0 ? t : 0;
+  return twoLevelGroups(2 ** (t / 2), spec.width, 1, ctx.workgroup) > 0 ? t : 0;
 }
 
 /** The passes a job runs on this device: jobPasses with the two-level layout twoLevelLog picks here. */
@@ -231,7 +225,7 @@ export const STAGE_BELOW_WIDTH = 8;
  * tile; radix 4 needs 1024 threads, past WebGPU's default 256).
  */
 export function stagedPasses(ctx: GpuContext, spec: NttSpec, passes: NttPass[]): boolean[] {
-  const lim = workgroupLimits(ctx);
+  const lim = ctx.workgroup;
   const want = spec.stagedFirstPass ?? spec.width < STAGE_BELOW_WIDTH;
   return passes.map((p) => want && stagedQualifies(p, spec.width) && stageWorkgroup(p.radix) <= lim.threads && NTT_STAGE_WORDS * 4 <= lim.tileBytes);
 }

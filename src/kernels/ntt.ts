@@ -32,7 +32,7 @@ import {
   innerTwiddleTable, passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
 } from './ntt-plan.js';
 import {
-  devicePasses, fusedLdePass, scaleFold, NTT_WG, outputHeight, SHOUP_TWIDDLES, STATIC_FLAGS, STATIC_SHAPE_MIN_ROWS, stagedPasses, twiddleSources, twoLevelGroupsFor, workgroupLimits,
+  devicePasses, fusedLdePass, scaleFold, NTT_WG, outputHeight, SHOUP_TWIDDLES, STATIC_FLAGS, STATIC_SHAPE_MIN_ROWS, stagedPasses, twiddleSources, twoLevelGroupsFor,
   type ScaleFold, type NttSpec,
 } from './ntt-spec.js';
 
@@ -172,7 +172,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const fused = fusedLdePass(ctx, spec, passes);
   const entry = (p: NttPass, i: number) => (i === fused ? `ntt_lde_fused_r${p.radix}` : p.sub > 0 ? `ntt_pass2_r${p.sub}${kind(i)}` : `ntt_pass_r${p.radix}${kind(i)}`);
   // Two-level passes: groups per workgroup (their tile and thread count are plan constants).
-  const groups = passes.map((p) => (p.sub > 0 ? twoLevelGroups(p.sub, w, p.n / p.radix, workgroupLimits(ctx), spec.twoLevelGroups ?? twoLevelGroupsFor(w)) : 0));
+  const groups = passes.map((p) => (p.sub > 0 ? twoLevelGroups(p.sub, w, p.n / p.radix, ctx.workgroup, spec.twoLevelGroups ?? twoLevelGroupsFor(w)) : 0));
   const staticFlags = spec.staticFlags ?? STATIC_FLAGS;
   const staticShape = (p: NttPass) => spec.staticShape ?? p.n >= STATIC_SHAPE_MIN_ROWS;
   const key = (p: NttPass, i: number) => `${entry(p, i)} ${groups[i]}${spec.innerHalves ?? true ? '' : ' nh'}${staticFlags ? ` f${passFlags(p)}` : ''}${staticShape(p) ? ` s${passUniform(p).join(',')}` : ''}`;

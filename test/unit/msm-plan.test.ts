@@ -7,7 +7,7 @@ import {
 } from '../../src/kernels/msm-plan.js';
 
 /** An H100's workgroup limits through Dawn (the 512-thread walker fits). */
-const LARGE = { invocations: 1024, storageBytes: 49152 };
+const LARGE = { threads: 1024, tileBytes: 49152 };
 import { windowCount } from '../../src/ref/msm.js';
 
 describe('msm plan memory', () => {
@@ -57,10 +57,10 @@ describe('msm plan memory', () => {
 
   it('the 512-thread walker where the device allows it, from 2^18', () => {
     expect(walkTreeBytes(WALK_WG_LARGE)).toBe(36864);
-    expect(walkTreeBytes(WALK_WG)).toBeLessThanOrEqual(DEFAULT_WG_LIMITS.storageBytes);
+    expect(walkTreeBytes(WALK_WG)).toBeLessThanOrEqual(DEFAULT_WG_LIMITS.tileBytes);
     expect(defaultWalkWg(1 << 20, DEFAULT_WG_LIMITS)).toBe(WALK_WG);
-    expect(defaultWalkWg(1 << 20, { invocations: 1024, storageBytes: 32768 })).toBe(WALK_WG); // tree does not fit
-    expect(defaultWalkWg(1 << 20, { invocations: 256, storageBytes: 65536 })).toBe(WALK_WG);
+    expect(defaultWalkWg(1 << 20, { threads: 1024, tileBytes: 32768 })).toBe(WALK_WG); // tree does not fit
+    expect(defaultWalkWg(1 << 20, { threads: 256, tileBytes: 65536 })).toBe(WALK_WG);
     expect(defaultWalkWg(1 << 20, LARGE)).toBe(WALK_WG_LARGE);
     expect([12, 16, 17, 18, 22].map((logn) => msmPlan(1 << logn, {}, LARGE).walkWg)).toEqual([WALK_WG, WALK_WG, WALK_WG, WALK_WG_LARGE, WALK_WG_LARGE]);
     expect(msmPlan(1 << 20, { wgInv: false }, LARGE).walkWg).toBe(WALK_WG); // the per-thread walker has no tree

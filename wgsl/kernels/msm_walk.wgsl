@@ -115,9 +115,9 @@ fn red_put(i: u32, p: G1P) {
 }
 
 // Rider thread t (workgroups from rgroup0 on, in the dispatch's own workgroup size; the test is
-// workgroup-uniform, so the walker's barriers stay in uniform control flow): its part of the previous batch's reduction step. Only
-// pipelines with the plan constant WALK_RIDERS = 1 contain it: the projective formulas it pulls
-// into the walker triple a CPU adapter's compile time.
+// workgroup-uniform, so the walker's barriers stay in uniform control flow): its part of the
+// previous batch's reduction step. Only pipelines with the plan constant WALK_RIDERS = 1 contain
+// it: the projective formulas it pulls into the walker triple a CPU adapter's compile time.
 fn ride(t: u32) {
   if (t >= prm.rthreads) { return; }
   if (prm.rkind == 1u) { red_seg(t, prm.rout); } else { red_level(t, prm.rg, prm.rout); }
@@ -203,7 +203,7 @@ fn walk_start(w: ptr<function, Walk>, t: u32) {
 // (slot s + 1 is still walking it), then retires that run. Slots go last to first, so a piece
 // that slot s + 1 makes final here is absorbed in the same step; walk_add retires a run as soon as
 // nothing more can join it. A chain of slots inside one bucket merges right to left, a step per
-// link (slices of 4 at S = 4: 4 steps of entries, up to 3 of merges).
+// link (S = 4: up to 3 steps of merges after the entries).
 fn walk_classify(w: ptr<function, Walk>) -> WalkStep {
   var st = WalkStep(fq_one(), false, false);
   for (var k = 0u; k < WALK_S; k++) {
