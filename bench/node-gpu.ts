@@ -52,3 +52,19 @@ export async function warmUp(once: () => Promise<unknown>, minMs = 300): Promise
   const t0 = performance.now();
   for (let i = 0; i < 2 || performance.now() - t0 < minMs; i++) await once();
 }
+
+/**
+ * Run each of `runs` with the next one already started: a prover job's CPU part before its
+ * GPU job (input encoding) overlaps the run ahead, whose GPU job it queues behind, so the GPU
+ * idles only for a readback between runs. The H100 holds a low clock under loads that leave
+ * it idle between submits (an MSM run at a time: 495-780 MHz at 2^20); see gpu-clock.ts.
+ */
+export async function backToBack(runs: (() => Promise<unknown>)[]): Promise<void> {
+  let ahead: Promise<unknown> | null = null;
+  for (const run of runs) {
+    const started = run();
+    if (ahead) await ahead;
+    ahead = started;
+  }
+  await ahead;
+}

@@ -122,9 +122,28 @@ export class GpuContext {
   /**
    * Run a job inside validation and out-of-memory error scopes. Any GPU error, or loss of
    * the device during the job, is thrown as a ProverError; the context stays usable after
-   * validation errors (they do not poison the device).
+   * validation errors (they do not poison the device). Jobs run one at a time, in call order:
+   * error scopes are a per-device stack, so two jobs interleaved would pop each other's errors
+   * (and both pools' peaks would add). A caller's CPU work before run() (input encoding)
+   * still overlaps the job ahead of it on the GPU.
    */
   async run<T>(job: () => Promise<T>): Promise<T> {
+    this.checkAlive();
+    const ahead = this.lastJob;
+    let done!: () => void;
+    this.lastJob = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await ahead;
+      return await this.runScoped(job);
+    } finally {
+      done();
+    }
+  }
+
+  /** The job most recently queued by run() settles this (never rejects). */
+  private lastJob: Promise<void> = Promise.resolve();
+
+  private async runScoped<T>(job: () => Promise<T>): Promise<T> {
     this.checkAlive();
     this.device.pushErrorScope('out-of-memory');
     this.device.pushErrorScope('validation');

@@ -83,3 +83,37 @@ describe('grid2d', () => {
     }
   });
 });
+
+describe('GpuContext.run', () => {
+  /** A context on a fake device that logs error-scope pushes and pops. */
+  async function loggingContext(log: string[]) {
+    const device = {
+      features: new Set<string>(),
+      limits: {},
+      lost: new Promise(() => {}),
+      pushErrorScope: (f: string) => log.push(`push ${f}`),
+      popErrorScope: async () => { log.push('pop'); return null; },
+    };
+    const adapter = { limits: {}, features: new Set<string>(), info: {}, requestDevice: async () => device };
+    const gpu = { requestAdapter: async () => adapter } as unknown as GPU;
+    const { GpuContext } = await import('../../src/gpu/context.js');
+    return GpuContext.create(gpu);
+  }
+  const tick = () => new Promise((r) => setTimeout(r, 1));
+
+  it('runs jobs one at a time in call order, each inside its own error scopes', async () => {
+    const log: string[] = [];
+    const ctx = await loggingContext(log);
+    const job = (name: string, fail = false) => async () => {
+      log.push(`${name} starts`);
+      await tick();
+      log.push(`${name} ends`);
+      if (fail) throw new ProverError('INVALID_ARGUMENT', name);
+      return name;
+    };
+    const results = await Promise.allSettled([ctx.run(job('a')), ctx.run(job('b', true)), ctx.run(job('c'))]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as ProverError).message))).toEqual(['a', 'b', 'c']);
+    const scoped = (name: string) => ['push out-of-memory', 'push validation', `${name} starts`, `${name} ends`, 'pop', 'pop'];
+    expect(log).toEqual([...scoped('a'), ...scoped('b'), ...scoped('c')]);
+  });
+});
