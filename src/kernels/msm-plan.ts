@@ -134,6 +134,7 @@ export function defaultWalkWg(n: number, limits: WorkgroupLimits): number {
   return n >= LARGE_WG_MIN_N && fits ? WALK_WG_LARGE : WALK_WG;
 }
 export const SORT_WG = 256;
+/** Reduction workgroup: a multiple of every group a standalone level merges (a group's lanes share one; 12 KiB of workgroup memory). */
 export const RED_WG = 64;
 export const PREP_WG = 256;
 

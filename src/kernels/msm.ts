@@ -175,11 +175,11 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   const scratch = plan.riders ? pairs[1] : partials;
   const segStep = (r: Reduction) => ({ threads: r.nw * K1, out: staged ? 0 : r.w0 * plan.K, dst: staged ? scratch : pairs[0] });
   const levelStep = (r: Reduction) => ({ threads: r.nw * plan.K, out: r.w0 * plan.K });
-  // A step on its own (msm_reduce): bucket sums bound from their slot on.
+  // A step on its own (msm_reduce): bucket sums bound from their slot on; a level has a lane per pair.
   const alone = ({ kind, r }: ReduceStep) => {
     if (kind === 'level') {
       const prmL = param([n, 0, r.nw, 0, 0, K1, levelG, levelStep(r).out]);
-      stage('reduce', pWin, bindGroup(ctx, RED_B, [scratch, pairs[0], prmL]), { threads: levelStep(r).threads }, RED_WG);
+      stage('reduce', pWin, bindGroup(ctx, RED_B, [scratch, pairs[0], prmL]), { threads: levelStep(r).threads << levelG }, RED_WG);
       return;
     }
     const seg = segStep(r);
@@ -236,7 +236,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     let at = 0;
     for (const g of plan.levels) {
       const group = bindGroup(ctx, RED_B, [pairs[at], pairs[1 - at], param([n, 0, T, 0, 0, kin, g, 0])]);
-      stage('window', pWin, group, { threads: T * (kin >> g) }, RED_WG);
+      stage('window', pWin, group, { threads: T * kin }, RED_WG); // a lane per pair
       kin >>= g;
       at = 1 - at;
     }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   batchHalves, minSlice, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, partialsBytes, reduceLevels, reduceScratchBytes, ringPlanes, SCALAR_HALVES, topWindowBits,
   WALK_TARGET_THREADS, WALK_TARGET_THREADS_WG, WALK_WG, WG_INV_S, DEFAULT_WG_LIMITS, defaultWalkWg, walkTreeBytes, WALK_WG_LARGE,
-  LARGE_WG_S, WALK_TARGET_THREADS_LARGE, levelsInEntries,
+  LARGE_WG_S, WALK_TARGET_THREADS_LARGE, levelsInEntries, RED_WG,
 } from '../../src/kernels/msm-plan.js';
 
 /** An H100's workgroup limits through Dawn (the 512-thread walker fits). */
@@ -92,6 +92,17 @@ describe('msm plan memory', () => {
     const p = msmPlan(1 << 20);
     expect([p.c, p.K, p.seg]).toEqual([16, 2048, 16]);
     expect(p.levels).toEqual([2, 2, 2, 2, 2, 1]);
+  });
+
+  it('every reduction level\'s group fits one reduction workgroup (its lanes exchange through workgroup memory)', () => {
+    for (let logn = 0; logn <= 23; logn++) {
+      for (const limits of [LARGE, DEFAULT_WG_LIMITS]) {
+        for (const t of [{}, { riders: true }, { lowMemory: true }]) {
+          const p = msmPlan(1 << logn, t, limits);
+          for (const size of [p.seg / p.seg1, ...p.levels.map((g) => 2 ** g)]) expect(RED_WG % size).toBe(0);
+        }
+      }
+    }
   });
 
   it('wgInv: small S, up to WALK_TARGET_THREADS_WG threads under the same budget', () => {
