@@ -257,6 +257,10 @@ export async function checkMsmWgInv(prover: Prover, logn: number, seed = 0x3c1):
   const chains = msmCases(Math.min(logn, 8), seed + 1).filter((c) => ['all scalars equal', 'P and -P, same scalars', 'repeated point'].includes(c.name));
   runs.push({ name: `random n=${N}`, c: { name: '', points: pts.slice(0, N), scalars: rand(N) }, S: 4, mul13: true, walkWg: big, slice: 2 },
     ...chains.map((c) => ({ name: c.name, c, S: 4, mul13: true, walkWg: big, slice: 2 })));
+  // S = 8 (the default for 2^20 at WALK_WG): chains of up to 8 slots merge in 3 rounds.
+  const equal = chains.find((c) => c.name === 'all scalars equal');
+  runs.push({ name: `random n=${N}`, c: { name: '', points: pts.slice(0, N), scalars: rand(N) }, S: 8, mul13: true, walkWg: WALK_WG, slice: 1 });
+  if (equal) runs.push({ name: equal.name, c: equal, S: 8, mul13: true, walkWg: WALK_WG, slice: 1 });
   const rows: MsmCheckRow[] = [];
   for (const r of runs) {
     const t0 = performance.now();
@@ -272,7 +276,7 @@ export async function checkMsmWgInv(prover: Prover, logn: number, seed = 0x3c1):
       const planOk = plan.wgInv && plan.S === r.S && plan.mul13 === r.mul13 && (!r.idle || occ.mixed) && plan.walkWg === (r.walkWg ?? WALK_WG);
       const ok = got.point.equals(want) && planOk;
       const shape = `${plan.walkThreads / plan.walkWg} workgroups of ${plan.walkWg}, ${occ.liveThreads} threads with entries (${occ.total} in slices of ${occ.L})`;
-      rows.push({ step: `msm wgInv S=${r.S}${r.mul13 ? '' : ' 8x32'}${r.walkWg ? ' wide' : ''} ${r.name}`, ok, n: r.c.points.length, ms: performance.now() - t0,
+      rows.push({ step: `msm wgInv S=${r.S}${r.mul13 ? '' : ' 8x32'}${r.walkWg && r.walkWg !== WALK_WG ? ' wide' : ''} ${r.name}`, ok, n: r.c.points.length, ms: performance.now() - t0,
         detail: ok ? `equals noble: ${shape}` : planOk ? `gpu ${hex(got.point)} != noble ${want.toHex()} (${shape})`
           : `plan wgInv ${plan.wgInv} S ${plan.S} mul13 ${plan.mul13}; ${shape}${r.idle && !occ.mixed ? ': no workgroup mixes live and idle threads' : ''}` });
     } finally {

@@ -67,10 +67,10 @@ fn find_bucket(p: u32) -> u32 {
 // Slot s's open run is finished (it met a new bucket, or its slice and every merge into it are
 // done). A run that began in the slot's slice goes to bsum: a bucket inside the slice is final; a
 // bucket that continues past the slice has absorbed the leading pieces of the thread's later slots
-// by then (walk_classify), so this is its first piece and the fix-up adds the pieces of later
-// threads. A run that began before the slice is the slot's leading piece: slot s - 1 absorbs it
-// (it ends that slot's run: same bucket), and slot 0's goes to partials[t] for the fix-up
-// (identity written as zeros). Partials per thread, not per slice: at 2^20 they are part of the
+// by then (walk_merge), so this is its first piece and the fix-up adds the pieces of later
+// threads. A run that began before the slice is the slot's leading piece: an earlier slot of its
+// chain absorbs it in the merge rounds (same bucket), and slot 0's goes to partials[t] for the
+// fix-up (identity written as zeros). Partials per thread, not per slice: at 2^20 they are part of the
 // 100 MB budget, and the fix-up adds one piece per thread a bucket crosses, not one per slice.
 fn retire(w: ptr<function, Walk>, s: u32) {
   let b = (*w).cur[s];
@@ -145,13 +145,19 @@ struct Walk {
   lx: array<Fq, WALK_S>,      // the leading piece once LEAD_READY (lhas false: identity)
   ly: array<Fq, WALK_S>,
   lhas: array<bool, WALK_S>,
+  mpos: array<u32, WALK_S>,   // merge rounds: the leading piece's position in its chain (0: none)
+  round: u32,                 // merge rounds done (WALK_ROUNDS: finished)
 }
 
-// Walk.lead: the slice began inside a bucket and its piece of it is not final yet; final, waiting
-// for slot s - 1 to absorb it; absorbed, or the slice began at a bucket start (or is empty).
+// Walk.lead: the slice began inside a bucket and its piece of it is still the slot's open run (it
+// may reach the slice's end: a "through" slot); final (the bucket ended inside the slice, or the
+// slot retired it), waiting to be absorbed; or the slice began at a bucket start (or is empty).
 const LEAD_WAIT = 0u;
 const LEAD_READY = 1u;
 const LEAD_NONE = 2u;
+
+// Merge rounds after the entries: ceil(log2 WALK_S) (see walk_merge).
+const WALK_ROUNDS: u32 = 32u - countLeadingZeros(WALK_S - 1u);
 
 // Entry q's point into slot s's nx, ny. walk_add loads the next entry's at the start of a slot's
 // additions and stores it at the end, so the two dependent loads (entry, then its point) overlap
@@ -180,8 +186,10 @@ fn walk_start(w: ptr<function, Walk>, t: u32) {
   (*w).t = t;
   (*w).total = offsets[prm.nb];
   (*w).L = slice_len();
+  (*w).round = 0u;
   for (var s = 0u; s < WALK_S; s++) {
     let g = t * WALK_S + s;
+    (*w).mpos[s] = 0u;
     (*w).pos[s] = min(g * (*w).L, (*w).total);
     (*w).endp[s] = select((*w).pos[s], min((*w).pos[s] + (*w).L, (*w).total), t < prm.wthreads);
     (*w).has[s] = false;
@@ -198,14 +206,17 @@ fn walk_start(w: ptr<function, Walk>, t: u32) {
 }
 
 // Phase 1: classify each slot's next entry (retiring finished runs); multiply up the denominators.
-// A slot past its slice's end absorbs slot s + 1's leading piece as one more point of its last
-// run (the same bucket: it crosses the slots' boundary), waiting while that piece is not final
-// (slot s + 1 is still walking it), then retires that run. Slots go last to first, so a piece
-// that slot s + 1 makes final here is absorbed in the same step; walk_add retires a run as soon as
-// nothing more can join it. A chain of slots inside one bucket merges right to left, a step per
-// link (S = 4: up to 3 steps of merges after the entries).
+// Once no slot of the thread has entries left, its chains (a bucket's run in one slot continued
+// by the leading pieces of the next ones) merge in WALK_ROUNDS rounds, a step each (walk_merge),
+// and then every open run retires (walk_finish).
 fn walk_classify(w: ptr<function, Walk>) -> WalkStep {
   var st = WalkStep(fq_one(), false, false);
+  var left = false;
+  for (var s = 0u; s < WALK_S; s++) { left = left || (!(*w).done[s] && (*w).pos[s] < (*w).endp[s]); }
+  if (!left) {
+    if ((*w).round == 0u) { walk_chains(w); }
+    if ((*w).round == WALK_ROUNDS) { walk_finish(w); }
+  }
   for (var k = 0u; k < WALK_S; k++) {
     let s = WALK_S - 1u - k;
     (*w).mode[s] = 0u;
@@ -213,7 +224,6 @@ fn walk_classify(w: ptr<function, Walk>) -> WalkStep {
     if (!(*w).done[s]) {
       st.live = true;
       let entry = (*w).pos[s] < (*w).endp[s];
-      let next = min(s + 1u, WALK_S - 1u);
       var absorb = false;
       if (entry) {
         let p = (*w).pos[s];
@@ -225,18 +235,12 @@ fn walk_classify(w: ptr<function, Walk>) -> WalkStep {
           (*w).bend[s] = offsets[b + 1u];
           (*w).has[s] = false;
         }
-      } else if (s + 1u < WALK_S && (*w).lead[next] != LEAD_NONE) {
-        // Slot s + 1's piece: absorb it once final; an identity piece only ends the wait.
-        absorb = (*w).lead[next] == LEAD_READY && (*w).lhas[next];
-        if ((*w).lead[next] == LEAD_READY) { (*w).lead[next] = LEAD_NONE; }
-        if (absorb) { (*w).nx[s] = (*w).lx[next]; (*w).ny[s] = (*w).ly[next]; (*w).mrg[s] = true; }
-      } else {
-        retire(w, s);
-        (*w).done[s] = true;
+      } else if (!left) {
+        absorb = walk_merge(w, s);
       }
       if (entry || absorb) {
         let px = (*w).nx[s];
-        // A consumed point: an entry moves pos on, an absorbed piece is gone with LEAD_NONE.
+        // A consumed point: an entry moves pos on, an absorbed piece does not.
         let used = select(0u, 1u, entry);
         if (!(*w).has[s]) {
           (*w).ax[s] = px; (*w).ay[s] = (*w).ny[s]; (*w).has[s] = true; (*w).pos[s] += used;
@@ -257,7 +261,51 @@ fn walk_classify(w: ptr<function, Walk>) -> WalkStep {
     }
     (*w).pref[s] = st.prod;
   }
+  if (!left && (*w).round < WALK_ROUNDS) { (*w).round += 1u; }
   return st;
+}
+
+// A chain: a run that reaches its slice's end (the head: it began in its slice, or slot 0's),
+// the through slots after it (their whole slice in the same bucket: lead still LEAD_WAIT) and the
+// slot whose leading piece ends it. mpos numbers the chain's slots after the head 1, 2, ...
+fn walk_chains(w: ptr<function, Walk>) {
+  var open = 0u; // slot s - 1's open run's position in its chain
+  for (var s = 0u; s < WALK_S; s++) {
+    (*w).mpos[s] = select(0u, open + 1u, s > 0u && (*w).lead[s] != LEAD_NONE);
+    open = select(0u, (*w).mpos[s], s > 0u && (*w).lead[s] == LEAD_WAIT);
+  }
+}
+
+// Round r of a binary tree over chain positions: the slot at position p (p a multiple of 2^(r+1):
+// the head, or a through slot) absorbs the piece at p + 2^r (its open run if through, having
+// absorbed up to p + 2^(r+1) - 1 in earlier rounds, else its final leading piece). S = 4: 2 steps
+// after the entries instead of up to 3 with one link a step, S = 8: 3 instead of 7. Returns
+// whether slot s absorbs a piece this step (loaded into nx, ny; an identity piece is skipped).
+fn walk_merge(w: ptr<function, Walk>, s: u32) -> bool {
+  let d = 1u << (*w).round;
+  let at = select(0u, (*w).mpos[s], s > 0u && (*w).lead[s] == LEAD_WAIT); // its open run's position
+  let q = min(s + d, WALK_S - 1u);
+  if ((at & (2u * d - 1u)) != 0u || s + d >= WALK_S || (*w).mpos[q] != at + d) { return false; }
+  let thru = (*w).lead[q] == LEAD_WAIT;
+  if (thru) {
+    if (!(*w).has[q]) { return false; }
+    (*w).nx[s] = (*w).ax[q]; (*w).ny[s] = (*w).ay[q];
+  } else {
+    if (!(*w).lhas[q]) { return false; }
+    (*w).nx[s] = (*w).lx[q]; (*w).ny[s] = (*w).ly[q];
+  }
+  (*w).mrg[s] = true;
+  return true;
+}
+
+// After the merge rounds: through slots past a chain's head are in the head's run; every other
+// open run retires (bsum, or slot 0's leading piece to partials).
+fn walk_finish(w: ptr<function, Walk>) {
+  for (var s = 0u; s < WALK_S; s++) {
+    if ((*w).done[s]) { continue; }
+    if (s == 0u || (*w).lead[s] != LEAD_WAIT) { retire(w, s); }
+    (*w).done[s] = true;
+  }
 }
 
 // A slot's denominator: x_P - x_A for an addition (mode 1), 2·y_A for a doubling (mode 2).
@@ -305,8 +353,9 @@ fn walk_add(w: ptr<function, Walk>, inv0: Fq) {
     }
     (*w).ax[s] = x3;
     if (!(*w).mrg[s]) { (*w).pos[s] += 1u; keep_ahead(w, s, ahead); }
-    // The run's last point: retire it now, not in the next step (a step sooner down a chain).
-    let last = (*w).pos[s] == (*w).endp[s] && (s + 1u == WALK_S || (*w).lead[min(s + 1u, WALK_S - 1u)] == LEAD_NONE);
+    // The run's last point with nothing to merge into it: retire it now, not at walk_finish (a
+    // slot s > 0 still LEAD_WAIT becomes a final leading piece: retire).
+    let last = !(*w).mrg[s] && (*w).pos[s] == (*w).endp[s] && (s + 1u == WALK_S || (*w).lead[min(s + 1u, WALK_S - 1u)] == LEAD_NONE);
     if (last) { retire(w, s); (*w).done[s] = true; }
   }
 }
@@ -353,8 +402,10 @@ fn msm_walk_wg(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocat
     for (var h = WALK_WG / 2u; h > 0u; h >>= 1u) {
       if (lid < h) {
         let i = h + lid;
-        wg_tree[i] = wmul(wg_tree[2u * i], wg_tree[2u * i + 1u]);
-        wg_flags[i] = wg_flags[2u * i] | wg_flags[2u * i + 1u];
+        let f = wg_flags[2u * i] | wg_flags[2u * i + 1u];
+        wg_flags[i] = f;
+        // No slot below adds: every leaf below is one (the last step of a batch, merge rounds).
+        if ((f & 2u) != 0u) { wg_tree[i] = wmul(wg_tree[2u * i], wg_tree[2u * i + 1u]); } else { wg_tree[i] = fq_one(); }
       }
       workgroupBarrier();
     }
