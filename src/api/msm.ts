@@ -1,12 +1,12 @@
 /**
  * Public facet: BN254 G1 multi-scalar multiplication (prover.msm, prover.msmBases).
  * Inputs are encoded and range-checked in msm-encode.ts (NOT_ON_CURVE on the GPU during the bases upload), the GPU returns
- * one sum per c-bit window, and the host folds them by Horner (T <= 64 points, ~3 ms).
+ * one sum per c-bit window, and the host folds them by Horner (msm-fold.ts).
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
-import { fromLimbs, fromMont } from '../params/bn254.js';
+import { foldWindows } from './msm-fold.js';
 import { encodePoints, encodeScalars, requirePoints, type G1Point, type MsmPoints, type MsmScalars } from './msm-encode.js';
 import { runMsm, uploadBases } from '../kernels/msm.js';
 import { msmPlan, SCALAR_HALVES, type MsmPlan, type MsmTuning } from '../kernels/msm-plan.js';
@@ -43,18 +43,6 @@ export interface MsmMethods {
   msmBases(points: MsmPoints): Promise<MsmBases>;
 }
 
-/** Horner fold of the window sums: sum_j 2^(j·c) G_j. */
-function foldWindows(win: Uint32Array, plan: MsmPlan): G1Point {
-  let acc = G1.ZERO;
-  for (let j = plan.T - 1; j >= 0; j--) {
-    for (let i = 0; i < plan.c; i++) acc = acc.double();
-    const o = 24 * j;
-    const [x, y, z] = [0, 8, 16].map((k) => fromMont(fromLimbs(win, o + k)));
-    acc = acc.add(z === 0n ? G1.ZERO : new G1(x, y, z));
-  }
-  return acc;
-}
-
 /** Scalars msm() has already checked and encoded as half-planes (a class: a caller's object cannot pass as one). */
 class Encoded {
   constructor(readonly halves: Uint16Array<ArrayBuffer>) {}
@@ -86,6 +74,19 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
     // The half-planes array of the last finished run, reused: a fresh 32 MiB one at 2^20 costs
     // 20-50 ms of first-touch page faults. A run that finds none (another in flight) allocates.
     let spare: Uint16Array<ArrayBuffer> | undefined;
+    // Plans by tuning, one per chunk: msmPlan's search costs 1.5-5 ms of CPU, a third of a small
+    // MSM's end-to-end time, and its answer depends only on n, the tuning and the device.
+    const plans = new Map<string, MsmPlan[]>();
+    const planFor = (tuning: MsmTuning): MsmPlan[] => {
+      const key = JSON.stringify(tuning);
+      let p = plans.get(key);
+      if (!p) {
+        if (plans.size >= 16) plans.clear();
+        p = chunks.map((c) => Object.freeze(msmPlan(c.n, tuning, ctx.workgroup)));
+        plans.set(key, p);
+      }
+      return p;
+    };
     const run = async (scalars: MsmScalars | Encoded, tuning: MsmTuning = {}, profile = false): Promise<MsmRunInfo> => {
       alive();
       if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed');
@@ -94,8 +95,9 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
       for (const i of identity) for (let h = 0; h < SCALAR_HALVES; h++) sw[h * n + i] = 0;
       const runs = await ctx.run(async () => {
         const out: { plan: MsmPlan; windows: Uint32Array; profile: ProfileReport | null; poolBytes: number }[] = [];
-        for (const c of chunks) {
-          const plan = msmPlan(c.n, tuning, ctx.workgroup);
+        const chunkPlans = planFor(tuning);
+        for (const [k, c] of chunks.entries()) {
+          const plan = chunkPlans[k];
           out.push({ plan, ...(await runMsm(ctx, c.buf, { halves: sw, stride: n, start: c.start }, plan, profile)) });
         }
         return out;

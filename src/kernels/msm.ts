@@ -242,8 +242,8 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     }
     prof.resolve(enc);
     submit();
-    const report = profile ? await prof.read(t0) : null;
-    const last = await ctx.readback(pairs[at], T * 48);
+    // Both reads wait on the same submission: issued together, one round trip to the GPU, not two.
+    const [report, last] = await Promise.all([profile ? prof.read(t0) : null, ctx.readback(pairs[at], T * 48)]);
     const windows = new Uint32Array(T * 24);
     for (let j = 0; j < T; j++) windows.set(last.subarray(48 * j, 48 * j + 24), 24 * j);
     return { windows, profile: report, poolBytes: ctx.pool.stats().bytesInUse };

@@ -65,7 +65,8 @@ export const FQ_NP0 = Number(mod(-invMod(FQ_P, 1n << 32n), 1n << 32n));
 
 /** Montgomery form x·R mod p and back. */
 export const toMont = (x: bigint): bigint => mod(x * FQ_R, FQ_P);
-export const fromMont = (x: bigint): bigint => mod(x * invMod(FQ_R, FQ_P), FQ_P);
+const FQ_R_INV = invMod(FQ_R, FQ_P);
+export const fromMont = (x: bigint): bigint => mod(x * FQ_R_INV, FQ_P);
 
 /**
  * The alternative layout (wgsl/lib/bn254_fq13.gen.wgsl): 20 limbs of 13 bits, R13 = 2^260. 13 bits is
