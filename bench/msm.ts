@@ -164,10 +164,8 @@ async function msmAb(prover: Prover, bases: Uint8Array, sc: Uint8Array, expected
     const good = (await h.msmProfiled(sc, a)).point.equals(expected) && (await h.msmProfiled(sc, b)).point.equals(expected);
     const runs: Record<'a' | 'b', { gpu: number[]; passes: Record<string, number[]> }> = { a: { gpu: [], passes: {} }, b: { gpu: [], passes: {} } };
     const record = (k: 'a' | 'b', x: MsmRunInfo) => {
-      runs[k].gpu.push(x.profiles.reduce((s, p) => s + (p?.gpuMs ?? 0), 0));
-      const by: Record<string, number> = {};
-      for (const p of x.profiles.flatMap((q) => q?.passes ?? [])) by[p.label] = (by[p.label] ?? 0) + (p.ms ?? 0);
-      for (const [l, ms] of Object.entries(by)) (runs[k].passes[l] ??= []).push(ms);
+      runs[k].gpu.push(gpuTotal(x));
+      for (const [l, ms] of Object.entries(passTotals(x))) (runs[k].passes[l] ??= []).push(ms);
     };
     // Warm-up and timed runs back to back (the clock rises only under a gapless load); A and B
     // alternate, so both sides run at the clock of the loop: one span for both.
@@ -189,6 +187,14 @@ async function msmAb(prover: Prover, bases: Uint8Array, sc: Uint8Array, expected
   } finally {
     h.destroy();
   }
+}
+
+/** A run's GPU ms over its chunks, and per pass label (timestamp-query; 0 where a pass has none). */
+const gpuTotal = (x: MsmRunInfo) => x.profiles.reduce((s, p) => s + (p?.gpuMs ?? 0), 0);
+function passTotals(x: MsmRunInfo): Record<string, number> {
+  const by: Record<string, number> = {};
+  for (const p of x.profiles.flatMap((q) => q?.passes ?? [])) by[p.label] = (by[p.label] ?? 0) + (p.ms ?? 0);
+  return by;
 }
 
 /** One size, one tuning: checked against the known answer, then 3 timed runs (best GPU time kept). */
@@ -214,9 +220,8 @@ async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint8Array, expect
       await (plain ? h.msm(sc) : h.msmProfiled(sc, tuning));
       walls.push(performance.now() - t0);
     }
-    const passes: Record<string, number> = {};
-    for (const p of best.profiles.flatMap((q) => q?.passes ?? [])) passes[p.label] = +((passes[p.label] ?? 0) + (p.ms ?? 0)).toFixed(3);
-    const gpuMs = best.profiles.reduce((s, p) => s + (p?.gpuMs ?? 0), 0);
+    const passes = Object.fromEntries(Object.entries(passTotals(best)).map(([l, ms]) => [l, +ms.toFixed(3)]));
+    const gpuMs = gpuTotal(best);
     const plan = best.plans[0];
     return { ok: good, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes, mul13: plan.mul13, wgInv: plan.wgInv, riders: plan.riders,
       gpuMs: +gpuMs.toFixed(3), wallMs: +median(walls).toFixed(3), wallOf: plain ? 'msm' : 'msmProfiled', smMHz, passes, poolBytes: best.poolBytes, planPoolBytes: plan.poolBytes };

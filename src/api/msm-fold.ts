@@ -6,30 +6,27 @@
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
-import { fromLimbs, fromMont } from '../params/bn254.js';
+import { FQ_P as P, fromLimbs, fromMont, mod } from '../params/bn254.js';
 import type { MsmPlan } from '../kernels/msm-plan.js';
 import type { G1Point } from './msm-encode.js';
 
 const G1 = bn254.G1.Point;
-const P = bn254.fields.Fp.ORDER;
 
 /** Jacobian (X, Y, Z): x = X/Z², y = Y/Z³; Z = 0 is the identity. Coordinates in [0, p). */
 type Jac = [bigint, bigint, bigint];
 const ZERO: Jac = [1n, 1n, 0n];
 
-const mod = (a: bigint): bigint => {
-  const r = a % P;
-  return r < 0n ? r + P : r;
-};
+/** a mod p in [0, p) (a may be negative). */
+const fq = (a: bigint): bigint => mod(a, P);
 
 /** dbl-2009-l (a = 0). */
 export function jacDouble([X, Y, Z]: Jac): Jac {
   if (Z === 0n || Y === 0n) return ZERO;
   const A = (X * X) % P, B = (Y * Y) % P, C = (B * B) % P;
-  const D = mod(2n * ((X + B) * (X + B) - A - C));
+  const D = fq(2n * ((X + B) * (X + B) - A - C));
   const E = (3n * A) % P;
-  const X3 = mod(E * E - 2n * D);
-  return [X3, mod(E * (D - X3) - 8n * C), (2n * Y * Z) % P];
+  const X3 = fq(E * E - 2n * D);
+  return [X3, fq(E * (D - X3) - 8n * C), (2n * Y * Z) % P];
 }
 
 /** add-2007-bl, with the cases it leaves out: an identity operand, P = Q (double), P = -Q. */
@@ -40,12 +37,12 @@ export function jacAdd(a: Jac, b: Jac): Jac {
   const Z1Z1 = (Z1 * Z1) % P, Z2Z2 = (Z2 * Z2) % P;
   const U1 = (X1 * Z2Z2) % P, U2 = (X2 * Z1Z1) % P;
   const S1 = (((Y1 * Z2) % P) * Z2Z2) % P, S2 = (((Y2 * Z1) % P) * Z1Z1) % P;
-  const H = mod(U2 - U1), r = mod(2n * (S2 - S1));
+  const H = fq(U2 - U1), r = fq(2n * (S2 - S1));
   if (H === 0n) return r === 0n ? jacDouble(a) : ZERO;
   const I = (4n * H * H) % P, J = (H * I) % P, V = (U1 * I) % P;
-  const X3 = mod(r * r - J - 2n * V);
-  const Y3 = mod(r * (V - X3) - 2n * ((S1 * J) % P));
-  return [X3, Y3, mod(((Z1 + Z2) * (Z1 + Z2) - Z1Z1 - Z2Z2) * H)];
+  const X3 = fq(r * r - J - 2n * V);
+  const Y3 = fq(r * (V - X3) - 2n * ((S1 * J) % P));
+  return [X3, Y3, fq(((Z1 + Z2) * (Z1 + Z2) - Z1Z1 - Z2Z2) * H)];
 }
 
 /** Homogeneous projective (x = X/Z, y = Y/Z) to Jacobian: (X·Z, Y·Z², Z). */
