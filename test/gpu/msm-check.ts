@@ -10,7 +10,7 @@ import { pippenger } from '@noble/curves/abstract/curve.js';
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { fqCheck } from '../../src/kernels/msm.js';
-import { msmPlan, RED_SEG1, walkTreeBytes, WALK_WG, WALK_WG_LARGE, type MsmPlan } from '../../src/kernels/msm-plan.js';
+import { msmPlan, RED_SEG1, walkTreeBytes, WALK_WG, WALK_WG_LARGE, type MsmPlan, type MsmTuning } from '../../src/kernels/msm-plan.js';
 import { bucketCsr, windowCount } from '../../src/ref/msm.js';
 import { FQ_P, FR_R, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/errors.js';
@@ -165,10 +165,64 @@ export async function checkMsmErrors(prover: Prover): Promise<MsmCheckRow[]> {
   return rows;
 }
 
+/** One low-memory row: the tuning it runs with and the plan shape it must get. */
+export interface LowMemoryCase {
+  name: string;
+  tuning: MsmTuning;
+  expect: { nwin: number; staged: boolean; riders: boolean; wgInv: boolean; mul13: boolean };
+}
+
+/**
+ * Smallest window size whose low-memory rows all exist: a staged first reduction pass needs
+ * segments longer than RED_SEG1 (seg = M / K > 4) with at least 2 kept pairs a window, so
+ * M = 2^(c-1) >= 16. Below 2^7 points the default c is 4 (M = 8), where no staged plan exists.
+ */
+export const LOW_MEMORY_MIN_C = 5;
+
+/**
+ * The low-memory rows for n points, with c fixed (the default plan's c, at least
+ * LOW_MEMORY_MIN_C) so each row plans the shape it names at every n: a row's tuning is derived
+ * from that c, and a default c that differed by walker (wgInv false picks another c at n = 64)
+ * would size scratch and pairs for the wrong M.
+ */
+export function lowMemoryCases(n: number): LowMemoryCase[] {
+  const c = Math.max(LOW_MEMORY_MIN_C, msmPlan(n).c);
+  const T = windowCount(c), M = 1 << (c - 1);
+  const rows = [
+    { nwin: 1, staged: true, riders: true, wgInv: true, mul13: true, pairBytes: 2 * 192 * T },
+    { nwin: 2, staged: false, riders: true, wgInv: true, mul13: true, pairBytes: 192 * T * M / RED_SEG1 },
+    { nwin: 2, staged: false, riders: false, wgInv: true, mul13: true, pairBytes: undefined },
+    { nwin: 3, staged: true, riders: false, wgInv: false, mul13: false, pairBytes: 2 * 192 * T },
+  ];
+  return rows.map(({ pairBytes, ...expect }) => ({
+    name: `msm low memory, ${expect.nwin} window(s) per batch${expect.staged ? ', staged reduction' : ''}${expect.riders ? ', riders' : ''}${expect.wgInv ? '' : ', 8x32 per-thread-inversion walker'}`,
+    // scratchBytes sized for exactly nwin windows (n entries + M bucket sums of 96 bytes each).
+    tuning: {
+      c, lowMemory: true, scratchBytes: expect.nwin * (4 * n + 96 * M), mul13: expect.mul13, wgInv: expect.wgInv, riders: expect.riders,
+      ...(pairBytes ? { pairBytes } : {}),
+    },
+    expect,
+  }));
+}
+
+/** Why a low-memory plan is not the shape its row names ('' when it is). */
+export function lowMemoryShapeError(plan: MsmPlan, e: LowMemoryCase['expect']): string {
+  const bad: string[] = [];
+  if (plan.planes >= 8) bad.push(`ring of ${plan.planes} planes (want < 8)`);
+  if (plan.nwin !== e.nwin) bad.push(`nwin ${plan.nwin} (want ${e.nwin})`);
+  if ((plan.seg1 < plan.seg) !== e.staged) bad.push(`segments ${plan.seg1}/${plan.seg} (want ${e.staged ? '' : 'not '}staged)`);
+  if (plan.mul13 !== e.mul13) bad.push(`mul13 ${plan.mul13}`);
+  if (plan.wgInv !== e.wgInv) bad.push(`wgInv ${plan.wgInv}`);
+  if (plan.riders !== e.riders) bad.push(`riders ${plan.riders}`);
+  if (plan.batches <= 1) bad.push(`${plan.batches} batch (want several)`);
+  return bad.join(', ');
+}
+
 /**
  * The low-memory path (scalar planes streamed through a ring, a submit per new plane) that
  * 2^20 takes by default, forced at a small n with one to three windows per batch, each against
- * noble. Identity points are included (their scalars are zeroed per plane). Cases:
+ * noble (lowMemoryCases). Identity points are included (their scalars are zeroed per plane).
+ * Cases:
  * - 1 window per batch, 2 kept pairs per window (pairBytes): the staged first reduction pass
  *   (scratch + a merging level) as 2^20 runs it, riding in the next batch's walk and fix-up;
  * - 2 windows per batch, segments of RED_SEG1 buckets kept as they are (no merging level), riders
@@ -183,29 +237,16 @@ export async function checkMsmLowMemory(prover: Prover, n: number, seed = 0x10e)
   const want = pippenger(G, pts, ks);
   const h = await prover.msmBases(pts);
   const rows: MsmCheckRow[] = [];
-  const c = msmPlan(n).c;
-  const cases = [
-    { nwin: 1, staged: true, riders: true, wgInv: true, mul13: true, pairBytes: 2 * 192 * windowCount(c) },
-    { nwin: 2, staged: false, riders: true, wgInv: true, mul13: true, pairBytes: 192 * windowCount(c) * (1 << (c - 1)) / RED_SEG1 },
-    { nwin: 2, staged: false, riders: false, wgInv: true, mul13: true, pairBytes: undefined },
-    { nwin: 3, staged: true, riders: false, wgInv: false, mul13: false, pairBytes: 2 * 192 * windowCount(c) },
-  ];
   try {
-    for (const k of cases) {
+    for (const k of lowMemoryCases(n)) {
       const t0 = performance.now();
-      // scratchBytes sized for exactly nwin windows (n entries + M bucket sums of 96 bytes each).
-      const tuning = {
-        lowMemory: true, scratchBytes: k.nwin * (4 * n + 96 * (1 << (c - 1))), mul13: k.mul13, wgInv: k.wgInv, riders: k.riders,
-        ...(k.pairBytes ? { pairBytes: k.pairBytes } : {}),
-      };
-      const r = await h.msmProfiled(ks, tuning);
+      const r = await h.msmProfiled(ks, k.tuning);
       const plan = r.plans[0];
-      const ok = r.point.equals(want) && plan.planes < 8 && plan.nwin === k.nwin && (plan.seg1 < plan.seg) === k.staged
-        && plan.mul13 === k.mul13 && plan.wgInv === k.wgInv && plan.riders === k.riders && plan.batches > 1;
-      const name = `msm low memory, ${k.nwin} window(s) per batch${k.staged ? ', staged reduction' : ''}${k.riders ? ', riders' : ''}${k.wgInv ? '' : ', 8x32 per-thread-inversion walker'}`;
-      rows.push({ step: name, ok, n, ms: performance.now() - t0,
-        detail: ok ? `equals noble (c=${plan.c}, ${plan.batches} batches, ring of ${plan.planes} planes, segments ${plan.seg1} -> ${plan.seg})`
-          : `planes ${plan.planes} nwin ${plan.nwin} seg ${plan.seg1}/${plan.seg} riders ${plan.riders}; gpu ${r.point.toHex()} != noble ${want.toHex()}` });
+      const shape = lowMemoryShapeError(plan, k.expect);
+      const equal = r.point.equals(want);
+      rows.push({ step: k.name, ok: equal && !shape, n, ms: performance.now() - t0,
+        detail: equal && !shape ? `equals noble (c=${plan.c}, ${plan.batches} batches, ring of ${plan.planes} planes, segments ${plan.seg1} -> ${plan.seg})`
+          : `${shape ? `plan: ${shape}; ` : ''}gpu ${r.point.toHex()} ${equal ? '==' : '!='} noble ${want.toHex()}` });
     }
   } finally {
     h.destroy();
