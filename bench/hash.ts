@@ -12,7 +12,7 @@ import { GpuContext } from '../src/gpu/context.js';
 import { montMulsPerPermutation, poseidon2BatchJob } from '../src/kernels/poseidon2.js';
 import { openGpuMerkle, planMerkle } from '../src/kernels/merkle.js';
 import { DuplexChallenger } from '../src/ref/challenger.js';
-import { verifyMerklePath } from '../src/ref/merkle.js';
+import { verifyMerklePath } from '../src/api/verify.js';
 import { poseidon2Batch } from '../src/ref/poseidon2.js';
 import { checkPoseidon2 } from '../test/gpu/poseidon2-check.js';
 import { checkMerkle } from '../test/gpu/merkle-check.js';

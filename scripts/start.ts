@@ -1,7 +1,9 @@
 /**
  * `npm start`: the main job. Serves the dev page, runs its `all-check` autorun in headless
  * Chromium (every GPU kernel against its CPU reference) and prints the results table.
- *   npm start                      headless, exit status 1 if any check fails
+ *   npm start                      headless, exit status 1 if any check fails or errors
+ * While a step runs longer than HEARTBEAT_MS it prints what it is waiting on, so a run that
+ * compiles pipelines for 30 s on a CPU adapter is never silent.
  *   npm start -- --open            visible browser (needs a display)
  *   npm start -- --mode field-check --n 4096
  * @module
@@ -20,16 +22,36 @@ if (arg('logn')) params.logn = arg('logn')!;
 for (const k of ['p2', 'maxLogH', 'variants', 'threads', 'iters', 'reps', 'lowmem']) if (arg(k)) params[k] = arg(k)!; // hash-check: kernel variant, tree size; fq-bench: job size; msm-bench-gpu: lowmem
 const headless = !process.argv.includes('--open');
 
+const HEARTBEAT_MS = 4000;
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 console.log(`webgpu-prover: running ?autorun=${mode} in ${headless ? 'headless ' : ''}Chromium`);
+const t0 = Date.now();
+let lastLine = t0;
+let lastRow = t0;
+let lastStep = 'starting Chromium and the dev server';
+const print = (line: string) => {
+  console.log(line);
+  lastLine = Date.now();
+};
+const heartbeat = setInterval(() => {
+  if (Date.now() - lastLine < HEARTBEAT_MS) return;
+  const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+  print(`  ... ${mode}: running the step after "${lastStep}" for ${secs(Date.now() - lastRow)} (${secs(Date.now() - t0)} in all)`);
+}, 1000);
 const result = await runAutorun({
   mode,
   params,
   headless,
-  onRow: (r) => console.log(`  ${pad(r.step, 40)} ${pad(r.status, 6)} ${r.ms.toFixed(0).padStart(7)} ms  ${r.detail ?? ''}`),
-});
+  onRow: (r) => {
+    lastStep = `${r.mode}: ${r.step}`;
+    lastRow = Date.now();
+    print(`  ${pad(r.step, 40)} ${pad(r.status, 6)} ${r.ms.toFixed(0).padStart(7)} ms  ${r.detail ?? ''}`);
+  },
+}).finally(() => clearInterval(heartbeat));
 for (const r of result.rows.filter((r) => r.status === 'error')) console.log(`  error: ${r.detail}`);
 const checks = result.rows.filter((r) => r.status === 'ok' || r.status === 'fail');
 const failed = checks.filter((r) => r.status === 'fail');
-console.log(`\n${result.mode} on ${result.adapter}: ${result.status.toUpperCase()} (${checks.length - failed.length}/${checks.length} checks passed)`);
-process.exit(result.status === 'ok' ? 0 : 1);
+// A run with no checks at all (a mode that reported nothing) is not a success either.
+const status = result.status === 'ok' && checks.length === 0 ? 'fail' : result.status;
+console.log(`\n${result.mode} on ${result.adapter}: ${status.toUpperCase()} (${checks.length - failed.length}/${checks.length} checks passed)`);
+process.exit(status === 'ok' ? 0 : 1);

@@ -15,6 +15,6 @@ export type { PoolStats } from './gpu/buffer-pool.js';
 export type { Poseidon2Options } from './api/poseidon2.js';
 export type { MerkleTree, MerkleOpening } from './api/merkle.js';
 export { DuplexChallenger } from './ref/challenger.js';
-export { verifyMerklePath } from './ref/merkle.js';
+export { verifyMerklePath, type MerkleVerifyOptions } from './api/verify.js';
 export type { Poseidon2Constants, Poseidon2Width } from './ref/poseidon2.js';
 export * as babybear from './params/babybear.js';

@@ -6,6 +6,7 @@
  * @module
  */
 import { ProverError } from './errors.js';
+import { optionalBoolean, requireOptions, show } from './validate.js';
 import { GpuContext } from './gpu/context.js';
 import type { PoolStats } from './gpu/buffer-pool.js';
 import type { ApiEnv } from './api/env.js';
@@ -53,12 +54,20 @@ export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods &
 
 /**
  * Acquire a GPU device and return a prover on it.
- * @throws ProverError NO_WEBGPU with a message saying what to do
+ * @throws ProverError NO_WEBGPU with a message saying what to do, INVALID_ARGUMENT for bad options
  * @example
  *   const prover = await createProver();                       // browser
  *   const prover = await createProver({ gpu: create([]) });    // Node, `import { create } from 'webgpu'`
  */
-export async function createProver(opts: ProverOptions = {}): Promise<Prover> {
+export async function createProver(options?: ProverOptions): Promise<Prover> {
+  const opts = requireOptions<ProverOptions>('createProver options', options, true);
+  optionalBoolean('forceFallbackAdapter', opts.forceFallbackAdapter);
+  if (opts.powerPreference !== undefined && opts.powerPreference !== 'low-power' && opts.powerPreference !== 'high-performance') {
+    throw new ProverError('INVALID_ARGUMENT', `powerPreference must be 'low-power' or 'high-performance', got ${show(opts.powerPreference)}`);
+  }
+  if (opts.gpu !== undefined && (typeof opts.gpu !== 'object' || opts.gpu === null || typeof (opts.gpu as GPU).requestAdapter !== 'function')) {
+    throw new ProverError('INVALID_ARGUMENT', `gpu must be a WebGPU entry point (navigator.gpu, or create([]) from the 'webgpu' package in Node), got ${show(opts.gpu)}`);
+  }
   const gpu = opts.gpu ?? (globalThis.navigator as Navigator | undefined)?.gpu;
   const ctx = await GpuContext.create(gpu, opts);
   let destroyed = false;

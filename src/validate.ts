@@ -1,15 +1,57 @@
 /**
- * Input checks shared by the public API. Each throws a ProverError whose message names the
- * argument, the offending index or value, and what was expected.
+ * The validation layer at the API boundary: every public argument passes through one of these
+ * before it reaches a loop, a WGSL constant or the GPU. Each throws a ProverError whose code
+ * follows docs/errors.md (wrong type or option out of range: INVALID_ARGUMENT; wrong element
+ * count: INVALID_LENGTH; a field element at or past its modulus: NON_CANONICAL) and whose message
+ * names the argument, what it got (formatted by `show`, which cannot throw) and what to do.
  * @module
  */
 import { ProverError } from './errors.js';
 import { BB_P } from './params/babybear.js';
 
-export function requireUint32Array(name: string, v: unknown): Uint32Array {
-  if (!(v instanceof Uint32Array)) {
-    throw new ProverError('INVALID_ARGUMENT', `${name} must be a Uint32Array of canonical BabyBear values, got ${Object.prototype.toString.call(v)}`);
+/**
+ * A value as an error message may quote it, for any input: symbols, proxies, objects whose
+ * toString throws, huge strings. Building an error message must never throw a second error.
+ */
+export function show(v: unknown): string {
+  try {
+    switch (typeof v) {
+      case 'string': return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+      case 'number': case 'boolean': case 'undefined': return String(v);
+      case 'bigint': return `${v}n`;
+      case 'symbol': return v.description === undefined ? 'a Symbol' : `Symbol(${v.description.slice(0, 40)})`;
+      case 'function': return 'a function';
+    }
+    if (v === null) return 'null';
+    if (Array.isArray(v)) return `an array of ${v.length}`;
+    const tag = Object.prototype.toString.call(v).slice(8, -1);
+    return tag === 'Object' ? 'an object' : `a ${tag}`;
+  } catch {
+    return 'an unreadable value';
   }
+}
+
+/** `o[key]` only when `key` is o's own property: caller-given names never reach Object.prototype. */
+export function ownEntry<T>(o: Record<string, T>, key: unknown): T | undefined {
+  return typeof key === 'string' && Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
+/** True for a Uint32Array of this realm or another (an iframe's, a worker's structured clone). */
+function isUint32Array(v: unknown): v is Uint32Array {
+  return ArrayBuffer.isView(v) && Object.prototype.toString.call(v) === '[object Uint32Array]';
+}
+
+/**
+ * A Uint32Array WebGPU can copy from. Views on resizable or length-tracking buffers (writeBuffer
+ * refuses them) and on SharedArrayBuffers (another thread may write during the job) are copied
+ * once here; a view of a detached buffer has length 0 and fails the caller's length check.
+ */
+export function requireUint32Array(name: string, v: unknown): Uint32Array {
+  if (!isUint32Array(v)) {
+    throw new ProverError('INVALID_ARGUMENT', `${name} must be a Uint32Array of canonical BabyBear values, got ${show(v)}; wrap plain arrays with Uint32Array.from(...)`);
+  }
+  const buf = v.buffer as ArrayBuffer & { resizable?: boolean; growable?: boolean };
+  if (buf.resizable === true || buf.growable === true || !(buf instanceof ArrayBuffer)) return new Uint32Array(v);
   return v;
 }
 
@@ -22,6 +64,18 @@ export function requireCanonical(name: string, v: Uint32Array): void {
   }
 }
 
+/** A non-empty Uint32Array of canonical values, copied where WebGPU cannot read it as is. */
+export function requireFieldArray(name: string, v: unknown): Uint32Array {
+  const a = requireUint32Array(name, v);
+  requireNonEmpty(name, a);
+  requireCanonical(name, a);
+  return a;
+}
+
+export function requireNonEmpty(name: string, v: { length: number }): void {
+  if (v.length === 0) throw new ProverError('INVALID_LENGTH', `${name} is empty; pass at least one element`);
+}
+
 export function requireLength(name: string, v: { length: number }, expected: number, why: string): void {
   if (v.length !== expected) {
     throw new ProverError('INVALID_LENGTH', `${name} has ${v.length} elements, expected ${expected} (${why})`);
@@ -30,6 +84,57 @@ export function requireLength(name: string, v: { length: number }, expected: num
 
 export function requireMultipleOf(name: string, v: { length: number }, k: number, why: string): void {
   if (v.length % k !== 0) {
-    throw new ProverError('INVALID_LENGTH', `${name} has ${v.length} elements, not a multiple of ${k} (${why})`);
+    throw new ProverError('INVALID_LENGTH', `${name} has ${v.length} elements, not a multiple of ${k} (${why}); pad or trim it`);
   }
+}
+
+/** An integer in [min, max]; `hint` says what the range means. */
+export function requireInt(name: string, v: unknown, min: number, max: number, hint = ''): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new ProverError('INVALID_ARGUMENT', `${name} must be an integer in ${min}..${max}${hint ? ` (${hint})` : ''}, got ${show(v)}`);
+  }
+  return v;
+}
+
+/** A power of two in [min, max]. */
+export function requirePow2(name: string, v: unknown, min: number, max: number): number {
+  const x = requireInt(name, v, min, max);
+  if ((x & (x - 1)) !== 0) throw new ProverError('INVALID_ARGUMENT', `${name} must be a power of two in ${min}..${max}, got ${x}`);
+  return x;
+}
+
+/** undefined, or a boolean. */
+export function optionalBoolean(name: string, v: unknown): boolean | undefined {
+  if (v !== undefined && typeof v !== 'boolean') throw new ProverError('INVALID_ARGUMENT', `${name} must be true or false, got ${show(v)}`);
+  return v;
+}
+
+/**
+ * An options bag: a plain object (or undefined where `optional`). With `known`, any other own key
+ * is refused, so a misspelt tuning field fails instead of silently changing nothing.
+ */
+export function requireOptions<T extends object>(name: string, v: unknown, optional: boolean, known?: readonly string[]): Partial<T> {
+  if (v === undefined && optional) return {};
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    throw new ProverError('INVALID_ARGUMENT', `${name} must be an options object${optional ? ' or undefined' : ''}, got ${show(v)}`);
+  }
+  if (known) {
+    const extra = Reflect.ownKeys(v).find((k) => typeof k !== 'string' || !known.includes(k));
+    if (extra !== undefined) {
+      throw new ProverError('INVALID_ARGUMENT', `${name} has an unknown field ${show(extra)}; known fields: ${known.join(', ')}`);
+    }
+  }
+  return v as Partial<T>;
+}
+
+/**
+ * A dense array: Array.isArray and every index an own element. forEach and map skip holes, so a
+ * sparse array would otherwise be read as a shorter one.
+ */
+export function requireDenseArray(name: string, v: unknown, what: string): readonly unknown[] {
+  if (!Array.isArray(v)) throw new ProverError('INVALID_ARGUMENT', `${name} must be ${what}, got ${show(v)}`);
+  for (let i = 0; i < v.length; i++) {
+    if (!Object.hasOwn(v, i)) throw new ProverError('INVALID_ARGUMENT', `${name}[${i}] is a hole (a sparse array); pass ${what} with every element set`);
+  }
+  return v;
 }

@@ -10,7 +10,8 @@ import { ProverError } from '../errors.js';
 import { encodeToGpu } from '../kernels/ntt.js';
 import { planMerkle } from '../kernels/merkle.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
-import { requireCanonical, requireMultipleOf, requireUint32Array } from '../validate.js';
+import { requireSubgroup } from './ntt.js';
+import { requireFieldArray, requireInt, requireMultipleOf, requireOptions } from '../validate.js';
 import type { ApiEnv } from './env.js';
 import { commitOnGpu, requireRowWidth, requireTreeShape, type MerkleTree } from './merkle.js';
 
@@ -18,7 +19,7 @@ export interface CommitMethods {
   /**
    * Encode `coeffs` (height a power of two, row-major, `width` columns) to h·2^addedBits rows
    * and commit the codeword: equals p3_commit Encoder::encode_batch then MerkleTreeMmcs::commit.
-   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE
+   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE (codeword past 2^27 rows or one binding), DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const { root, tree } = await prover.commit(coeffs, { width: 8, addedBits: 1 });
    */
   commit(coeffs: Uint32Array, options: { width: number; addedBits: number }): Promise<{ root: Uint32Array; tree: MerkleTree }>;
@@ -28,21 +29,18 @@ export function commitMethods({ ctx, alive }: ApiEnv): CommitMethods {
   return {
     async commit(coeffs, options) {
       alive();
-      const width = requireRowWidth(options?.width);
-      requireUint32Array('coeffs', coeffs);
+      const o = requireOptions<{ width: number; addedBits: number }>('commit options', options, false);
+      const width = requireRowWidth(o.width);
+      const addedBits = requireInt('addedBits', o.addedBits, 0, BB_TWO_ADICITY, 'log2 of the blow-up');
+      coeffs = requireFieldArray('coeffs', coeffs);
       requireMultipleOf('coeffs', coeffs, width, `rows of ${width} values`);
       const height = coeffs.length / width;
-      if (height < 1 || (height & (height - 1)) !== 0) {
-        throw new ProverError('INVALID_LENGTH', `coeffs height ${height} is not a power of two (pad the columns with zero coefficients)`);
+      if ((height & (height - 1)) !== 0) {
+        throw new ProverError('INVALID_LENGTH', `coeffs height ${height} is not a power of two; pad the columns with zero coefficients`);
       }
-      const addedBits = options.addedBits;
-      const maxAdded = BB_TWO_ADICITY - Math.log2(height);
-      if (!Number.isInteger(addedBits) || addedBits < 0 || addedBits > maxAdded) {
-        throw new ProverError('INVALID_ARGUMENT', `addedBits must be an integer in 0..${maxAdded} (codeword height <= 2^${BB_TWO_ADICITY}), got ${String(addedBits)}`);
-      }
+      requireSubgroup('commit', height, addedBits);
       const n = height * 2 ** addedBits;
       requireTreeShape(ctx, n, width);
-      requireCanonical('coeffs', coeffs);
       return ctx.run(async () => {
         const enc = ctx.device.createCommandEncoder({ label: 'encode + commit' });
         const codeword = await encodeToGpu(ctx, coeffs, width, addedBits, { encoder: enc });

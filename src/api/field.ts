@@ -4,7 +4,7 @@
  */
 import { ProverError } from '../errors.js';
 import { FIELD_OPS, runFieldOp, type FieldOp } from '../kernels/field.js';
-import { requireCanonical, requireLength, requireMultipleOf, requireUint32Array } from '../validate.js';
+import { ownEntry, requireFieldArray, requireLength, requireMultipleOf, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 
 export interface FieldMethods {
@@ -12,7 +12,8 @@ export interface FieldMethods {
    * Element-wise BabyBear arithmetic on the GPU over canonical values: add, sub, mul (two
    * inputs), square, pow7, inv (one input; inv maps 0 to 0), and the degree-4 extension
    * (x^4 = 11) ext4Mul / ext4Inv where each element is 4 consecutive values [c0, c1, c2, c3].
-   * @throws ProverError NON_CANONICAL, INVALID_LENGTH, INVALID_ARGUMENT, TOO_LARGE, DEVICE_LOST, DESTROYED
+   * One-input ops ignore `b`.
+   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH (empty, b's length), NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const c = await prover.batchField('mul', a, b);
    */
   batchField(op: FieldOp, a: Uint32Array, b?: Uint32Array): Promise<Uint32Array>;
@@ -22,16 +23,14 @@ export function fieldMethods({ ctx, alive }: ApiEnv): FieldMethods {
   return {
     async batchField(op, a, b) {
       alive();
-      const spec = FIELD_OPS[op as FieldOp];
-      if (!spec) throw new ProverError('INVALID_ARGUMENT', `unknown field op "${String(op)}"; one of ${Object.keys(FIELD_OPS).join(', ')}`);
-      requireUint32Array('a', a);
-      requireCanonical('a', a);
+      const spec = ownEntry(FIELD_OPS, op);
+      if (!spec) throw new ProverError('INVALID_ARGUMENT', `unknown field op ${show(op)}; pass one of ${Object.keys(FIELD_OPS).join(', ')}`);
+      a = requireFieldArray('a', a);
       if (spec.ext) requireMultipleOf('a', a, 4, 'ext4 elements are 4 consecutive values');
       if (spec.arity === 2) {
-        if (b === undefined) throw new ProverError('INVALID_ARGUMENT', `field op "${op}" needs two inputs`);
-        requireUint32Array('b', b);
+        if (b === undefined) throw new ProverError('INVALID_ARGUMENT', `field op "${op}" needs two inputs; pass b`);
+        b = requireFieldArray('b', b);
         requireLength('b', b, a.length, 'b must have the length of a');
-        requireCanonical('b', b);
       }
       const maxWords = maxBindingWords(ctx);
       if (a.length > maxWords) {

@@ -8,7 +8,7 @@
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
 import { openGpuMerkle, planMerkle, DIGEST, type GpuMerkle } from '../kernels/merkle.js';
-import { requireCanonical, requireMultipleOf, requireUint32Array } from '../validate.js';
+import { requireFieldArray, requireInt, requireMultipleOf, requireOptions, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 import { nttMatrixRows, type NttMatrix, type NttMatrixRows } from './ntt.js';
 
@@ -26,7 +26,10 @@ export interface MerkleTree {
   readonly height: number;
   readonly width: number;
   readonly root: Uint32Array;
-  /** Row `index` and its authentication path (verify with verifyMerklePath). */
+  /**
+   * Row `index` and its authentication path (verify with verifyMerklePath).
+   * @throws ProverError INVALID_ARGUMENT (index), DESTROYED (the tree or its prover), DEVICE_LOST
+   */
   open(index: number): Promise<MerkleOpening>;
   /** Free the GPU buffers; later open() calls throw DESTROYED. */
   dispose(): void;
@@ -39,7 +42,7 @@ export interface MerkleMethods {
    * bitReversedOutput, as Plonky3's PCS commits it). The tree keeps the NttMatrix's rows for its
    * openings until tree.dispose(), even if the handle is destroyed first. For an NttMatrix,
    * options.width may be left out (it must match if given).
-   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE
+   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE, DESTROYED (a destroyed NttMatrix or prover), DEVICE_LOST, GPU_ERROR
    * @example const { root, tree } = await prover.merkleCommit(values, { width: 8 });
    * @example const { root } = await prover.merkleCommit(await prover.lde(trace, { width: 8, addedBits: 1, shift: 31, bitReversedOutput: true, gpu: true }));
    */
@@ -48,7 +51,7 @@ export interface MerkleMethods {
 
 export function requireRowWidth(width: unknown): number {
   if (typeof width !== 'number' || !Number.isInteger(width) || width < 1 || width > MAX_ROW_WIDTH) {
-    throw new ProverError('INVALID_ARGUMENT', `width must be an integer in 1..${MAX_ROW_WIDTH}, got ${String(width)}`);
+    throw new ProverError('INVALID_ARGUMENT', `width must be an integer in 1..${MAX_ROW_WIDTH}, got ${show(width)}; pass { width } with the matrix's column count`);
   }
   return width;
 }
@@ -56,11 +59,11 @@ export function requireRowWidth(width: unknown): number {
 /** Height must be a power of two and the rows and 2·height digests must fit one binding each. */
 export function requireTreeShape(ctx: GpuContext, height: number, width: number): void {
   if (height < 1 || (height & (height - 1)) !== 0) {
-    throw new ProverError('INVALID_LENGTH', `matrix height ${height} is not a power of two (pad the matrix to 2^k rows)`);
+    throw new ProverError('INVALID_LENGTH', `matrix height ${height} is not a power of two; pad the matrix to 2^k rows`);
   }
   const max = maxBindingWords(ctx);
   if (height * width > max || height * DIGEST > max) {
-    throw new ProverError('TOO_LARGE', `a ${height} x ${width} matrix exceeds this device's ${max}-value binding limit`);
+    throw new ProverError('TOO_LARGE', `a ${height} x ${width} matrix exceeds this device's ${max}-value binding limit; commit fewer rows or columns`);
   }
 }
 
@@ -89,9 +92,7 @@ function wrapTree(ctx: GpuContext, plan: GpuMerkle, root: Uint32Array): MerkleTr
     root,
     async open(index) {
       if (disposed) throw new ProverError('DESTROYED', 'this Merkle tree was disposed; commit again to open it');
-      if (!Number.isInteger(index) || index < 0 || index >= plan.n) {
-        throw new ProverError('INVALID_ARGUMENT', `open(${index}): index must be an integer in 0..${plan.n - 1}`);
-      }
+      requireInt('open(index): index', index, 0, plan.n - 1, 'a row of the tree');
       return ctx.run(() => openGpuMerkle(ctx, plan, index));
     },
     dispose() {
@@ -105,7 +106,7 @@ function wrapTree(ctx: GpuContext, plan: GpuMerkle, root: Uint32Array): MerkleTr
 /** Commit an NttMatrix's rows where they are; the tree holds a reference to them until disposed. */
 async function commitNttMatrix(ctx: GpuContext, m: NttMatrixRows, width: number | undefined): Promise<{ root: Uint32Array; tree: MerkleTree }> {
   if (width !== undefined && width !== m.width) {
-    throw new ProverError('INVALID_ARGUMENT', `width ${width} does not match the NttMatrix's ${m.width} columns`);
+    throw new ProverError('INVALID_ARGUMENT', `width ${show(width)} does not match the NttMatrix's ${m.width} columns; leave width out`);
   }
   requireRowWidth(m.width);
   requireTreeShape(ctx, m.height, m.width); // an NttMatrix past one binding (row blocks) is TOO_LARGE here
@@ -119,13 +120,11 @@ export function merkleMethods({ ctx, alive }: ApiEnv): MerkleMethods {
     async merkleCommit(matrix, options) {
       alive();
       const gpuRows = nttMatrixRows(ctx, matrix);
-      if (gpuRows) return commitNttMatrix(ctx, gpuRows, options?.width);
-      const values = matrix as Uint32Array;
-      const width = requireRowWidth(options?.width);
-      requireUint32Array('matrix', values);
+      if (gpuRows) return commitNttMatrix(ctx, gpuRows, requireOptions<{ width: number }>('merkleCommit options', options, true).width);
+      const width = requireRowWidth(requireOptions<{ width: number }>('merkleCommit options', options, false).width);
+      const values = requireFieldArray('matrix', matrix);
       requireMultipleOf('matrix', values, width, `rows of ${width} values`);
       requireTreeShape(ctx, values.length / width, width);
-      requireCanonical('matrix', values);
       return ctx.run(async () => {
         const rows = ctx.upload(values, 'merkle rows');
         const plan = await planMerkle(ctx, rows, values.length / width, width, () => ctx.pool.release(rows));

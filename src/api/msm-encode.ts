@@ -11,6 +11,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
 import { FQ_P, FR_R, toLimbs } from '../params/bn254.js';
 import { SCALAR_HALVES } from '../kernels/msm-plan.js';
+import { requireDenseArray, show } from '../validate.js';
 
 export type G1Point = InstanceType<typeof bn254.G1.Point>;
 const G1 = bn254.G1.Point;
@@ -36,21 +37,43 @@ function below(b: Uint8Array, off: number, m: Uint8Array): boolean {
   return false;
 }
 
-/** The empty-input check, shared by msm's fail-fast pre-check and the bases encoding. */
-export function requirePoints(n: number): void {
-  if (n === 0) throw new ProverError('INVALID_LENGTH', 'msm needs at least one point');
+/** True for a Uint8Array of any realm. */
+function isBytes(v: unknown): v is Uint8Array {
+  return ArrayBuffer.isView(v) && Object.prototype.toString.call(v) === '[object Uint8Array]';
+}
+
+/** Bytes the encoders may read at any offset: views on resizable or shared buffers are copied once. */
+function plainBytes(b: Uint8Array): Uint8Array {
+  const buf = b.buffer as ArrayBuffer & { resizable?: boolean; growable?: boolean };
+  return buf.resizable === true || buf.growable === true || !(buf instanceof ArrayBuffer) ? new Uint8Array(b) : b;
+}
+
+const POINTS_WHAT = 'an array of bn254 G1 points or a Uint8Array of 64-byte affine points';
+
+/**
+ * The number of points `points` holds, for any input: INVALID_ARGUMENT for a wrong type or a
+ * sparse array, INVALID_LENGTH for none or a byte length that is not whole points. msm() calls it
+ * first so bad input fails before the bases upload, with the code msmBases() gives.
+ */
+export function pointCount(points: unknown): number {
+  if (isBytes(points)) {
+    if (points.length === 0 || points.length % 64 !== 0) {
+      throw new ProverError('INVALID_LENGTH', `packed points have ${points.length} bytes; need a nonzero multiple of 64 (x, y as 32-byte big-endian)`);
+    }
+    return points.length / 64;
+  }
+  const n = requireDenseArray('points', points, POINTS_WHAT).length;
+  if (n === 0) throw new ProverError('INVALID_LENGTH', 'msm needs at least one point; pass a non-empty array');
+  return n;
 }
 
 /** Points as 16 LE words each (x, y; the identity all zeros) and the indices of identities. */
 export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number; identity: number[] } {
   const identity: number[] = [];
-  if (points instanceof Uint8Array) {
-    if (points.length === 0 || points.length % 64 !== 0) {
-      throw new ProverError('INVALID_LENGTH', `packed points have ${points.length} bytes; need a nonzero multiple of 64 (x, y as 32-byte big-endian)`);
-    }
-    const n = points.length / 64;
+  const n = pointCount(points);
+  if (isBytes(points)) {
     const words = new Uint32Array(16 * n);
-    const b = points;
+    const b = plainBytes(points);
     for (let i = 0, o = 0; i < n; i++, o += 64) {
       if (!below(b, o, P_BE) || !below(b, o + 32, P_BE)) throw new ProverError('NON_CANONICAL', `point ${i}: coordinate >= p; encode x, y reduced mod p`);
       let any = 0;
@@ -65,17 +88,16 @@ export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number
     }
     return { words, n, identity };
   }
-  if (!Array.isArray(points)) throw new ProverError('INVALID_ARGUMENT', 'points must be an array of bn254 G1 points or a Uint8Array of 64-byte affine points');
-  const n = points.length;
-  requirePoints(n);
+  const pts = points as readonly unknown[];
   const words = new Uint32Array(16 * n);
-  points.forEach((p, i) => {
-    if (!(p instanceof G1)) throw new ProverError('INVALID_ARGUMENT', `points[${i}] is not a bn254.G1.Point`);
-    if (p.is0()) { identity.push(i); return; }
+  for (let i = 0; i < n; i++) {
+    const p = pts[i];
+    if (!(p instanceof G1)) throw new ProverError('INVALID_ARGUMENT', `points[${i}] is ${show(p)}, not a bn254.G1.Point; build points with bn254.G1.Point from @noble/curves`);
+    if (p.is0()) { identity.push(i); continue; }
     const a = p.toAffine();
     words.set(toLimbs(a.x), 16 * i);
     words.set(toLimbs(a.y), 16 * i + 8);
-  });
+  }
   return { words, n, identity };
 }
 
@@ -129,9 +151,9 @@ function transposeScalars(words: Uint32Array, halves: Uint16Array, n: number): v
 export function encodeScalars(scalars: MsmScalars, n: number, reuse?: Uint16Array<ArrayBuffer>): Uint16Array<ArrayBuffer> {
   // Every element but the spare is written below; the spare is never read as a digit.
   const halves = reuse?.length === SCALAR_HALVES * n + 1 ? reuse : new Uint16Array(SCALAR_HALVES * n + 1);
-  if (scalars instanceof Uint8Array) {
+  if (isBytes(scalars)) {
     if (scalars.length !== 32 * n) throw new ProverError('INVALID_LENGTH', `packed scalars have ${scalars.length} bytes; need 32 per point (${32 * n})`);
-    const b = scalars;
+    const b = plainBytes(scalars);
     for (let i = 0, o = 0; i < n; i++, o += 32) {
       if (b[o] >= R_BE[0] && !below(b, o, R_BE)) throw new ProverError('NON_CANONICAL', `scalar ${i} is >= r; reduce it mod r`);
     }
@@ -139,16 +161,17 @@ export function encodeScalars(scalars: MsmScalars, n: number, reuse?: Uint16Arra
     transposeScalars(new Uint32Array(aligned.buffer, aligned.byteOffset, 8 * n), halves, n);
     return halves;
   }
-  if (!Array.isArray(scalars)) throw new ProverError('INVALID_ARGUMENT', 'scalars must be a bigint[] or a Uint8Array of 32-byte big-endian scalars');
-  if (scalars.length !== n) throw new ProverError('INVALID_LENGTH', `${scalars.length} scalars for ${n} points`);
-  scalars.forEach((k, i) => {
-    if (typeof k !== 'bigint') throw new ProverError('INVALID_ARGUMENT', `scalars[${i}] is not a bigint`);
+  const ks = requireDenseArray('scalars', scalars, 'a bigint[] or a Uint8Array of 32-byte big-endian scalars');
+  if (ks.length !== n) throw new ProverError('INVALID_LENGTH', `${ks.length} scalars for ${n} points; pass one scalar per point`);
+  for (let i = 0; i < n; i++) {
+    const k = ks[i];
+    if (typeof k !== 'bigint') throw new ProverError('INVALID_ARGUMENT', `scalars[${i}] is ${show(k)}, not a bigint; convert with BigInt(...)`);
     if (k < 0n || k >= FR_R) throw new ProverError('NON_CANONICAL', `scalars[${i}] is not in [0, r); reduce it mod r`);
     const words = toLimbs(k);
     for (let w = 0; w < 8; w++) {
       halves[2 * w * n + i] = words[w] & 0xffff;
       halves[(2 * w + 1) * n + i] = words[w] >>> 16;
     }
-  });
+  }
   return halves;
 }

@@ -7,7 +7,8 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
 import { foldWindows } from './msm-fold.js';
-import { encodePoints, encodeScalars, requirePoints, type G1Point, type MsmPoints, type MsmScalars } from './msm-encode.js';
+import { encodePoints, encodeScalars, pointCount, type G1Point, type MsmPoints, type MsmScalars } from './msm-encode.js';
+import { requireMsmTuning } from './msm-tuning.js';
 import { runMsm, uploadBases } from '../kernels/msm.js';
 import { msmPlan, SCALAR_HALVES, type MsmPlan, type MsmTuning } from '../kernels/msm-plan.js';
 import type { ProfileReport } from '../gpu/profiler.js';
@@ -25,9 +26,16 @@ export interface MsmRunInfo {
 
 export interface MsmBases {
   readonly n: number;
-  /** sum_i scalars[i]·points[i] */
+  /**
+   * sum_i scalars[i]·points[i]
+   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, DESTROYED (the handle or its prover), DEVICE_LOST, GPU_ERROR
+   */
   msm(scalars: MsmScalars): Promise<G1Point>;
-  /** msm() with the plan, per-pass GPU times (timestamp-query where available) and pool bytes. */
+  /**
+   * msm() with the plan, per-pass GPU times (timestamp-query where available) and pool bytes;
+   * `tuning` overrides the plan's choices (benches, tests; ranges in msm-tuning.ts).
+   * @throws ProverError as msm(), and INVALID_ARGUMENT for a tuning field out of range or unknown
+   */
   msmProfiled(scalars: MsmScalars, tuning?: MsmTuning): Promise<MsmRunInfo>;
   destroy(): void;
 }
@@ -35,11 +43,14 @@ export interface MsmBases {
 export interface MsmMethods {
   /**
    * sum_i scalars[i]·points[i] on BN254 G1, equal to @noble/curves' pippenger.
-   * @throws ProverError INVALID_LENGTH (empty, mismatch, bad byte length), NON_CANONICAL (coordinate >= p or scalar >= r), NOT_ON_CURVE, INVALID_ARGUMENT
+   * @throws ProverError INVALID_ARGUMENT (types, sparse arrays), INVALID_LENGTH (empty, mismatch, bad byte length), NON_CANONICAL (coordinate >= p or scalar >= r), NOT_ON_CURVE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const q = await prover.msm([G, G.double()], [2n, 3n]);
    */
   msm(points: MsmPoints, scalars: MsmScalars): Promise<G1Point>;
-  /** Convert and upload the bases once (an SRS); then `handle.msm(scalars)` many times. */
+  /**
+   * Convert and upload the bases once (an SRS); then `handle.msm(scalars)` many times.
+   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, NOT_ON_CURVE, DESTROYED, DEVICE_LOST, GPU_ERROR
+   */
   msmBases(points: MsmPoints): Promise<MsmBases>;
 }
 
@@ -87,9 +98,10 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
       }
       return p;
     };
-    const run = async (scalars: MsmScalars | Encoded, tuning: MsmTuning = {}, profile = false): Promise<MsmRunInfo> => {
+    const run = async (scalars: MsmScalars | Encoded, tuningIn: unknown = undefined, profile = false): Promise<MsmRunInfo> => {
       alive();
-      if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed');
+      if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed; call prover.msmBases(points) again');
+      const tuning = requireMsmTuning(tuningIn, ctx.workgroup);
       const sw = scalars instanceof Encoded ? scalars.halves : encodeScalars(scalars, n, spare);
       spare = undefined;
       for (const i of identity) for (let h = 0; h < SCALAR_HALVES; h++) sw[h * n + i] = 0;
@@ -124,12 +136,10 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
     async msm(points, scalars) {
       alive();
       // Check the scalars before the (slower) bases upload so bad input fails fast; encoded once.
-      const n = points instanceof Uint8Array ? points.length / 64 : Array.isArray(points) ? points.length : 0;
-      requirePoints(n);
-      const halves = Number.isInteger(n) ? encodeScalars(scalars, n) : undefined;
-      const { bases, run } = await openBases(points); // a fractional n fails here (INVALID_LENGTH)
+      const halves = encodeScalars(scalars, pointCount(points));
+      const { bases, run } = await openBases(points);
       try {
-        return (await run(halves ? new Encoded(halves) : scalars)).point;
+        return (await run(new Encoded(halves))).point;
       } finally {
         bases.destroy();
       }

@@ -15,7 +15,7 @@ import { needsColumnBlocks, runNttColumnBlocks } from '../kernels/ntt-blocks.js'
 import { checkLongColumn } from '../kernels/ntt-long.js';
 import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt-spec.js';
 import { BB_P, BB_TWO_ADICITY } from '../params/babybear.js';
-import { requireCanonical, requireUint32Array } from '../validate.js';
+import { optionalBoolean, requireFieldArray, requireInt, requireOptions, show } from '../validate.js';
 import type { ApiEnv } from './env.js';
 
 /** Widest matrix accepted: 1024 columns (a WHIR folding of 2^10). */
@@ -27,7 +27,10 @@ export const NTT_MAX_RESULT_VALUES = 2 ** 30;
 export interface NttMatrix {
   readonly height: number;
   readonly width: number;
-  /** Copy the values back (rows in the order they were produced). */
+  /**
+   * Copy the values back (rows in the order they were produced).
+   * @throws ProverError DESTROYED (the matrix or its prover), DEVICE_LOST
+   */
   read(): Promise<Uint32Array>;
   /** Give the GPU memory back; the handle cannot be used afterwards. */
   destroy(): void;
@@ -56,19 +59,30 @@ type Out<O extends NttOptions> = O extends { gpu: true } ? NttMatrix : Uint32Arr
 export interface NttMethods {
   /**
    * Plonky3 dft_batch: out[i][c] = Σ_j in[j][c]·ω^(ij), ω = two_adic_generator(log2 h); natural order.
-   * @throws ProverError INVALID_LENGTH, INVALID_ARGUMENT, NON_CANONICAL, TOO_LARGE, DEVICE_LOST, DESTROYED
+   * Every NTT method throws ProverError INVALID_ARGUMENT (options, a matrix of another prover),
+   * INVALID_LENGTH (empty, not whole rows, height not a power of two), NON_CANONICAL (values, an
+   * lde shift >= p), TOO_LARGE (past 2^27 rows or 2^30 result values), DESTROYED (a destroyed
+   * NttMatrix or prover), DEVICE_LOST, GPU_ERROR.
+   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const evals = await prover.dft(coeffs, { width: 8 });
    */
   dft<O extends NttOptions>(values: Input, opts: O): Promise<Out<O>>;
-  /** Plonky3 idft_batch (the inverse of dft, scaled by 1/h). */
+  /**
+   * Plonky3 idft_batch (the inverse of dft, scaled by 1/h).
+   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
+   */
   idft<O extends NttOptions>(values: Input, opts: O): Promise<Out<O>>;
   /**
    * Plonky3 coset_lde_batch(evals, addedBits, shift): the columns are evaluations on the subgroup
    * of size h; output row i is the column's polynomial at shift·ω'^i, ω' of order h·2^addedBits.
+   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const lde = await prover.lde(trace, { width: 8, addedBits: 1, shift: 31 });
    */
   lde<O extends NttLdeOptions>(values: Input, opts: O): Promise<Out<O>>;
-  /** WHIR Reed-Solomon encoding: columns are coefficients, zero-padded to h·2^addedBits rows, then dft. */
+  /**
+   * WHIR Reed-Solomon encoding: columns are coefficients, zero-padded to h·2^addedBits rows, then dft.
+   * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
+   */
   encode<O extends NttExtendOptions>(coeffs: Input, opts: O): Promise<Out<O>>;
 }
 
@@ -118,7 +132,7 @@ class GpuMatrix implements NttMatrix {
     return out;
   }
 
-  read(): Promise<Uint32Array> {
+  async read(): Promise<Uint32Array> {
     this.check();
     return this.ctx.run(() => this.readAll());
   }
@@ -143,7 +157,7 @@ class GpuMatrix implements NttMatrix {
   checkOwner(ctx: GpuContext): void {
     this.check();
     if (this.ctx !== ctx) {
-      throw new ProverError('INVALID_ARGUMENT', 'this NttMatrix belongs to another prover');
+      throw new ProverError('INVALID_ARGUMENT', 'this NttMatrix belongs to another prover; pass it to the prover that made it, or read() it and pass the values');
     }
   }
 
@@ -152,7 +166,7 @@ class GpuMatrix implements NttMatrix {
   }
 
   private check(): void {
-    if (!this.live) throw new ProverError('INVALID_ARGUMENT', 'this NttMatrix was destroyed');
+    if (!this.live) throw new ProverError('DESTROYED', 'this NttMatrix was destroyed; run the NTT again for a new one');
   }
 }
 
@@ -173,16 +187,19 @@ export function nttMatrixRows(ctx: GpuContext, m: unknown): NttMatrixRows | unde
   return { height: m.height, width: m.width, buffer: m.single(), retain: () => m.retain() };
 }
 
-function intOption(name: string, v: unknown, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw new ProverError('INVALID_ARGUMENT', `${name} must be an integer in [${min}, ${max}], got ${String(v)}`);
+/**
+ * The output of `height` rows blown up by 2^addedBits must stay within BabyBear's two-adic
+ * subgroup (2^27 rows): past it the job is TOO_LARGE, not a bad option.
+ */
+export function requireSubgroup(op: string, height: number, addedBits: number): void {
+  if (height * 2 ** addedBits > 2 ** BB_TWO_ADICITY) {
+    throw new ProverError('TOO_LARGE', `${op}: ${height} rows x 2^${addedBits} exceeds 2^${BB_TWO_ADICITY} rows, BabyBear's largest power-of-two subgroup; lower addedBits or the height`);
   }
-  return v;
 }
 
 /** Validate the input and options into a job spec. */
-function makeSpec(ctx: GpuContext, op: NttOp, values: Input, opts: Partial<NttLdeOptions> | undefined): NttSpec {
-  if (typeof opts !== 'object' || opts === null) throw new ProverError('INVALID_ARGUMENT', `${op}: pass options, e.g. { width: 1 }`);
+function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): { spec: NttSpec; input: Input } {
+  const opts = requireOptions<NttLdeOptions>(`${op} options`, options, false);
   let width: number;
   let height: number;
   if (values instanceof GpuMatrix) {
@@ -190,34 +207,33 @@ function makeSpec(ctx: GpuContext, op: NttOp, values: Input, opts: Partial<NttLd
     width = values.width;
     height = values.height;
     if (opts.width !== undefined && opts.width !== width) {
-      throw new ProverError('INVALID_ARGUMENT', `${op}: width ${opts.width} does not match the NttMatrix's ${width} columns`);
+      throw new ProverError('INVALID_ARGUMENT', `${op}: width ${show(opts.width)} does not match the NttMatrix's ${width} columns; leave width out`);
     }
   } else {
-    requireUint32Array('values', values);
-    width = intOption('width', opts.width, 1, NTT_MAX_WIDTH);
-    const v = values as Uint32Array;
-    if (v.length === 0 || v.length % width !== 0) {
-      throw new ProverError('INVALID_LENGTH', `${op}: ${v.length} values is not a nonzero multiple of width ${width}`);
+    width = requireInt('width', opts.width, 1, NTT_MAX_WIDTH, 'the number of columns');
+    const v = requireFieldArray('values', values);
+    if (v.length % width !== 0) {
+      throw new ProverError('INVALID_LENGTH', `${op}: ${v.length} values is not a multiple of width ${width}; pass whole rows`);
     }
     height = v.length / width;
     if ((height & (height - 1)) !== 0) {
       throw new ProverError('INVALID_LENGTH', `${op}: height ${height} (= ${v.length} / ${width}) is not a power of two; pad the columns`);
     }
-    if (height > 2 ** BB_TWO_ADICITY) throw new ProverError('TOO_LARGE', `${op}: height ${height} exceeds 2^${BB_TWO_ADICITY}`);
-    requireCanonical('values', v);
+    if (height > 2 ** BB_TWO_ADICITY) throw new ProverError('TOO_LARGE', `${op}: height ${height} exceeds 2^${BB_TWO_ADICITY}; split the transform`);
+    values = v;
   }
-  const spec: NttSpec = { op, height, width, bitReversed: opts.bitReversedOutput === true };
+  optionalBoolean('gpu', opts.gpu);
+  const spec: NttSpec = { op, height, width, bitReversed: optionalBoolean('bitReversedOutput', opts.bitReversedOutput) === true };
   if (op === 'lde' || op === 'encode') {
-    const logH = Math.round(Math.log2(height));
-    spec.addedBits = intOption('addedBits', opts.addedBits, 0, BB_TWO_ADICITY - logH);
+    spec.addedBits = requireInt('addedBits', opts.addedBits, 0, BB_TWO_ADICITY, 'log2 of the blow-up');
+    requireSubgroup(op, height, spec.addedBits);
   }
   if (op === 'lde') {
     const s = opts.shift;
-    if (typeof s !== 'number' || !Number.isInteger(s) || s <= 0) {
-      throw new ProverError('INVALID_ARGUMENT', `shift must be a nonzero canonical BabyBear value (Plonky3 uses 31), got ${String(s)}`);
+    if (typeof s === 'number' && Number.isInteger(s) && s >= BB_P) {
+      throw new ProverError('NON_CANONICAL', `shift ${s} is not canonical (must be < p = ${BB_P}); reduce it mod p`);
     }
-    if (s >= BB_P) throw new ProverError('NON_CANONICAL', `shift ${s} is not canonical (must be < p = ${BB_P})`);
-    spec.shift = s;
+    spec.shift = requireInt('shift', s, 1, BB_P - 1, 'a nonzero canonical BabyBear value; Plonky3 uses 31');
   }
   // Past one binding a job runs in column blocks, or as four-step pieces per column (ntt-blocks.ts).
   const outRows = outputHeight(spec);
@@ -226,13 +242,14 @@ function makeSpec(ctx: GpuContext, op: NttOp, values: Input, opts: Partial<NttLd
   if (outValues > NTT_MAX_RESULT_VALUES) {
     throw new ProverError('TOO_LARGE', `${op}: an output of ${outRows} x ${width} = ${outValues} values exceeds ${NTT_MAX_RESULT_VALUES}, the largest result this prover returns; use fewer columns per call`);
   }
-  return spec;
+  return { spec, input: values };
 }
 
 export function nttMethods({ ctx, alive }: ApiEnv): NttMethods {
-  async function run(op: NttOp, values: Input, opts: Partial<NttLdeOptions>): Promise<NttMatrix | Uint32Array> {
+  async function run(op: NttOp, given: Input, opts: Partial<NttLdeOptions>): Promise<NttMatrix | Uint32Array> {
     alive();
-    const spec = makeSpec(ctx, op, values, opts);
+    // A Uint32Array WebGPU cannot copy from (a resizable buffer's view) comes back copied.
+    const { spec, input: values } = makeSpec(ctx, op, given, opts);
     return ctx.run(async () => {
       const fromGpu = values instanceof GpuMatrix;
       const gpuInput = fromGpu ? values.single() : undefined;

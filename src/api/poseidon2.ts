@@ -6,7 +6,7 @@
 import { ProverError } from '../errors.js';
 import { runPoseidon2 } from '../kernels/poseidon2.js';
 import { constantsProblem, type Poseidon2Constants, type Poseidon2Width } from '../ref/poseidon2.js';
-import { requireCanonical, requireMultipleOf, requireUint32Array } from '../validate.js';
+import { requireFieldArray, requireMultipleOf, requireOptions, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 
 export interface Poseidon2Options {
@@ -24,7 +24,7 @@ export interface Poseidon2Methods {
   /**
    * Permute k states at once: `states` holds k·width canonical values, state after state; the
    * result has the same shape. Equals Plonky3's Poseidon2BabyBear<width>::permute.
-   * @throws ProverError INVALID_ARGUMENT (width, constants), INVALID_LENGTH, NON_CANONICAL, TOO_LARGE
+   * @throws ProverError INVALID_ARGUMENT (width, constants' type), INVALID_LENGTH (empty, not whole states, constants' shape), NON_CANONICAL (states or constants), TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const out = await prover.poseidon2(new Uint32Array(16), { width: 16 });
    */
   poseidon2(states: Uint32Array, options: Poseidon2Options): Promise<Uint32Array>;
@@ -32,12 +32,13 @@ export interface Poseidon2Methods {
 
 /** Validate width and constants (shared with merkle/grind options). */
 export function requirePoseidon2Options(options: Poseidon2Options | undefined): { width: Poseidon2Width; constants?: Poseidon2Constants } {
-  const width = options?.width;
-  if (width !== 16 && width !== 24) throw new ProverError('INVALID_ARGUMENT', `poseidon2: width must be 16 or 24, got ${String(width)}`);
-  const constants = options?.constants;
+  const o = requireOptions<Poseidon2Options>('poseidon2 options', options, false);
+  const width = o.width;
+  if (width !== 16 && width !== 24) throw new ProverError('INVALID_ARGUMENT', `poseidon2: width must be 16 or 24, got ${show(width)}`);
+  const constants = o.constants;
   if (constants !== undefined) {
     const problem = constantsProblem(width, constants);
-    if (problem) throw new ProverError('INVALID_ARGUMENT', `poseidon2 constants for width ${width}: ${problem}`);
+    if (problem) throw new ProverError(problem.code, `poseidon2 constants for width ${width}: ${problem.message}`);
   }
   return { width, constants };
 }
@@ -47,9 +48,8 @@ export function poseidon2Methods({ ctx, alive }: ApiEnv): Poseidon2Methods {
     async poseidon2(states, options) {
       alive();
       const { width, constants } = requirePoseidon2Options(options);
-      requireUint32Array('states', states);
+      states = requireFieldArray('states', states);
       requireMultipleOf('states', states, width, `k states of ${width} values`);
-      requireCanonical('states', states);
       if (states.length > maxBindingWords(ctx)) {
         throw new ProverError('TOO_LARGE', `poseidon2: ${states.length} values exceed this device's ${maxBindingWords(ctx)}-value binding limit; split the batch`);
       }

@@ -33,6 +33,8 @@ export interface WorkgroupLimits { threads: number; tileBytes: number }
 export class GpuContext {
   lost = false;
   lostMessage = '';
+  /** Set by destroy(): later jobs fail with DESTROYED, not with the DEVICE_LOST the destroyed device reports. */
+  private destroyed = false;
 
   private constructor(
     readonly device: GPUDevice,
@@ -63,6 +65,7 @@ export class GpuContext {
   }
 
   private checkAlive(): void {
+    if (this.destroyed) throw new ProverError('DESTROYED', 'This prover was destroyed; call createProver() again.');
     if (this.lost) throw new ProverError('DEVICE_LOST', `The GPU device was lost (${this.lostMessage}); create a new prover.`);
   }
 
@@ -167,6 +170,7 @@ export class GpuContext {
   }
 
   destroy(): void {
+    this.destroyed = true;
     this.pool.destroy();
     this.device.destroy();
   }

@@ -7,6 +7,7 @@
 import { ProverError } from '../errors.js';
 import { BB_P } from '../params/babybear.js';
 import { poseidon2Permute } from './poseidon2.js';
+import { requireDenseArray, show } from '../validate.js';
 
 const WIDTH = 16;
 const RATE = 8;
@@ -21,17 +22,17 @@ export class DuplexChallenger {
 
   /** Absorb one canonical value; unread outputs are discarded; every 8th value permutes. */
   observe(x: number): void {
-    if (!Number.isInteger(x) || x < 0 || x >= BB_P) {
-      throw new ProverError('NON_CANONICAL', `observe(${x}): not a canonical BabyBear value (must be an integer in [0, ${BB_P}))`);
-    }
+    requireObservable('observe(x)', x);
     this.output.length = 0;
     this.input.push(x);
     if (this.input.length === RATE) this.duplexing();
   }
 
-  /** Observe each value in order (a digest, a Merkle cap, a row). */
+  /** Observe each value in order (a digest, a Merkle cap, a row); all are checked before any is absorbed. */
   observeSlice(xs: ArrayLike<number>): void {
-    for (let i = 0; i < xs.length; i++) this.observe(xs[i]);
+    const list = ArrayBuffer.isView(xs) && !(xs instanceof DataView) ? xs as unknown as ArrayLike<unknown> : requireDenseArray('observeSlice(xs)', xs, 'an array or typed array of canonical BabyBear values');
+    for (let i = 0; i < list.length; i++) requireObservable(`observeSlice(xs): xs[${i}]`, list[i]);
+    for (let i = 0; i < list.length; i++) this.observe(list[i] as number);
   }
 
   /** Overwrite the rate with the pending inputs, zero the rest of the rate, tag the length into state[8], permute. */
@@ -99,9 +100,17 @@ export class DuplexChallenger {
 }
 
 export function requireBits(bits: number): void {
-  if (!Number.isInteger(bits) || bits < 0 || bits > MAX_SAMPLE_BITS) {
-    throw new ProverError('INVALID_ARGUMENT', `bits = ${bits}: must be an integer in 0..${MAX_SAMPLE_BITS} (2^bits must stay below p)`);
+  if (typeof bits !== 'number' || !Number.isInteger(bits) || bits < 0 || bits > MAX_SAMPLE_BITS) {
+    throw new ProverError('INVALID_ARGUMENT', `bits = ${show(bits)}: must be an integer in 0..${MAX_SAMPLE_BITS} (2^bits must stay below p)`);
   }
+}
+
+/** A value the transcript may absorb: an integer in [0, p); a number at or past p is NON_CANONICAL. */
+function requireObservable(name: string, x: unknown): void {
+  if (typeof x !== 'number' || !Number.isInteger(x) || x < 0) {
+    throw new ProverError('INVALID_ARGUMENT', `${name} = ${show(x)} is not a BabyBear value; pass an integer in [0, ${BB_P})`);
+  }
+  if (x >= BB_P) throw new ProverError('NON_CANONICAL', `${name} = ${x} is not canonical (must be < ${BB_P}); reduce it mod p`);
 }
 
 /**

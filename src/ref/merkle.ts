@@ -111,20 +111,3 @@ export function merkleTree(matrices: Matrix[], capHeight = 0, constants?: Poseid
     },
   };
 }
-
-/**
- * Verify a single-matrix opening against `root` (cap height 0): the leaf is H(row), and at
- * level l the running digest is the left child when bit l of `index` is 0. True only if every
- * sibling is a digest, `index` fits the path length, and the recomputed root equals `root`.
- */
-export function verifyMerklePath(
-  root: ArrayLike<number>, index: number, row: ArrayLike<number>, siblings: readonly ArrayLike<number>[], constants?: Poseidon2Constants,
-): boolean {
-  if (root.length !== DIGEST || !Number.isInteger(index) || index < 0 || index >= 2 ** siblings.length) return false;
-  if (siblings.some((s) => s.length !== DIGEST)) return false;
-  let cur = hashRow(row, constants);
-  siblings.forEach((sib, l) => {
-    cur = ((index >> l) & 1) === 0 ? compress(cur, sib, constants) : compress(sib, cur, constants);
-  });
-  return cur.every((v, k) => v === root[k]);
-}

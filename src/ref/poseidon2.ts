@@ -33,16 +33,24 @@ export function internalDiagonal(width: Poseidon2Width): readonly number[] {
  * Why a constant set does not fit `width` (4 × width external-initial, R_P internal,
  * 4 × width external-final, every value canonical), or undefined when it does.
  */
-export function constantsProblem(width: Poseidon2Width, c: Poseidon2Constants): string | undefined {
+export function constantsProblem(width: Poseidon2Width, c: Poseidon2Constants): { code: 'INVALID_ARGUMENT' | 'INVALID_LENGTH' | 'NON_CANONICAL'; message: string } | undefined {
   const rp = roundsP(width);
-  const isRows = (x: unknown) => Array.isArray(x) && x.length === 4 && x.every((r) => (Array.isArray(r) || r instanceof Uint32Array) && r.length === width);
-  if (!c || typeof c !== 'object') return 'constants must be { externalInitial, internal, externalFinal }';
-  if (!isRows(c.externalInitial)) return `externalInitial must be 4 rows of ${width} values`;
-  if (!isRows(c.externalFinal)) return `externalFinal must be 4 rows of ${width} values`;
-  if (!(Array.isArray(c.internal) || (c.internal as unknown) instanceof Uint32Array) || c.internal.length !== rp) return `internal must hold ${rp} values (one per partial round at width ${width})`;
-  const all = [...c.externalInitial.flatMap((r) => [...r]), ...c.internal, ...c.externalFinal.flatMap((r) => [...r])];
-  const bad = all.findIndex((v) => !Number.isInteger(v) || v < 0 || v >= BB_P);
-  if (bad >= 0) return `constant #${bad} = ${all[bad]} is not a canonical BabyBear value`;
+  const isList = (x: unknown) => Array.isArray(x) || x instanceof Uint32Array;
+  const isRows = (x: unknown) => Array.isArray(x) && x.length === 4 && x.every((r) => isList(r) && (r as ArrayLike<number>).length === width);
+  const wrong = (message: string) => ({ code: 'INVALID_LENGTH' as const, message });
+  if (!c || typeof c !== 'object') return { code: 'INVALID_ARGUMENT', message: 'constants must be { externalInitial, internal, externalFinal }' };
+  if (!isRows(c.externalInitial)) return wrong(`externalInitial must be 4 rows of ${width} values`);
+  if (!isRows(c.externalFinal)) return wrong(`externalFinal must be 4 rows of ${width} values`);
+  if (!isList(c.internal) || c.internal.length !== rp) return wrong(`internal must hold ${rp} values (one per partial round at width ${width})`);
+  const all: unknown[] = [];
+  for (const list of [...c.externalInitial, c.internal, ...c.externalFinal]) for (let i = 0; i < list.length; i++) all.push(list[i]);
+  const bad = all.findIndex((v) => typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= BB_P);
+  if (bad >= 0) {
+    const v = all[bad];
+    return typeof v === 'number' && Number.isInteger(v) && v >= 0
+      ? { code: 'NON_CANONICAL', message: `constant #${bad} = ${v} is not a canonical BabyBear value (must be < ${BB_P}); reduce it mod p` }
+      : { code: 'INVALID_ARGUMENT', message: `constant #${bad} is not a non-negative integer; pass canonical BabyBear values` };
+  }
   return undefined;
 }
 
