@@ -27,7 +27,8 @@ export async function runAutorun(opts: DriverOptions): Promise<AutorunResult> {
   const runId = `${opts.mode}-${Date.now().toString(36)}`;
   const unsubscribe = onProgressRow((row) => row.runId === runId && opts.onRow?.(row));
   try {
-    server = await createServer({ configFile: new URL('../vite.config.ts', import.meta.url).pathname, server: { port: 0 } });
+    // No HMR: an edit to a source file during a run would reload the page and restart the mode.
+    server = await createServer({ configFile: new URL('../vite.config.ts', import.meta.url).pathname, server: { port: 0, hmr: false } });
     await server.listen();
     const address = server.httpServer!.address();
     const port = typeof address === 'object' && address ? address.port : 5173;

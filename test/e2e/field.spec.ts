@@ -13,10 +13,16 @@ test('every GPU field op equals the reference and BigInt on 2^16 inputs + edge p
   for (const r of checked) expect(r.n as number).toBeGreaterThanOrEqual(1 << 16);
 });
 
-test('bad input gets ProverError codes and the prover stays usable', async ({ page }) => {
-  const result = await autorun(page, 'errors-check');
+test('bad input gets ProverError codes and the prover stays usable (fast-check over every public method)', async ({ page }) => {
+  // A random seed each run (the row names it: replay with npm start -- --mode errors-check --seed N).
+  const result = await autorun(page, 'errors-check', { runs: '400' });
   expect(failures(result)).toEqual([]);
-  expect(result.rows.filter((r) => r.status === 'ok').length).toBeGreaterThanOrEqual(6);
+  const ok = result.rows.filter((r) => r.status === 'ok').map((r) => r.step);
+  expect(ok.length).toBeGreaterThanOrEqual(6 + 2 + 5);
+  expect(ok).toContain('bad input property: the table code, no hang, prover right after');
+  expect(ok).toContain('bad input property covers every public method');
+  const property = result.rows.find((r) => r.step.startsWith('bad input property: '))!;
+  expect(property.detail).toMatch(/^400 generated bad calls/);
 });
 
 test('autorun posts its rows to /progress', async ({ page, request }) => {

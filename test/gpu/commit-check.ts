@@ -59,7 +59,7 @@ export async function checkCommitNttMatrix(prover: Prover, vectors: { cases: Com
   const m = await prover.encode(new Uint32Array(8), { width: 2, addedBits: 1, gpu: true });
   const width = await expectCode(prover, 'merkleCommit NttMatrix width mismatch', 'INVALID_ARGUMENT', () => prover.merkleCommit(m, { width: 4 }));
   m.destroy();
-  const gone = await expectCode(prover, 'merkleCommit destroyed NttMatrix', 'INVALID_ARGUMENT', () => prover.merkleCommit(m));
+  const gone = await expectCode(prover, 'merkleCommit destroyed NttMatrix', 'DESTROYED', () => prover.merkleCommit(m));
   for (const r of [width, gone]) if (!r.ok) bad.push(`${r.step}: ${r.detail}`);
   return { step: 'commit NttMatrix in place', ok: bad.length === 0 && n > 0, n, ms: performance.now() - t0,
     detail: bad.length ? bad.join('; ') : `${n} encode(gpu) -> merkleCommit(NttMatrix) roots and openings (after destroy) equal Plonky3; width mismatch and destroyed handle rejected` };
@@ -69,7 +69,7 @@ export async function checkCommitErrors(prover: Prover): Promise<CheckRow[]> {
   return [
     await expectCode(prover, 'commit height 3', 'INVALID_LENGTH', () => prover.commit(new Uint32Array(3), { width: 1, addedBits: 1 })),
     await expectCode(prover, 'commit addedBits -1', 'INVALID_ARGUMENT', () => prover.commit(new Uint32Array(4), { width: 1, addedBits: -1 })),
-    await expectCode(prover, 'commit addedBits 26 at height 4', 'INVALID_ARGUMENT', () => prover.commit(new Uint32Array(4), { width: 1, addedBits: 26 })),
+    await expectCode(prover, 'commit addedBits 26 at height 4', 'TOO_LARGE', () => prover.commit(new Uint32Array(4), { width: 1, addedBits: 26 })),
     await expectCode(prover, 'commit non-canonical', 'NON_CANONICAL', () => prover.commit(new Uint32Array([5, 2013265921]), { width: 1, addedBits: 1 })),
   ];
 }

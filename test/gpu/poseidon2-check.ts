@@ -82,8 +82,8 @@ export async function checkPoseidon2Errors(prover: Prover): Promise<CheckRow[]> 
     await expectCode(prover, 'poseidon2 length not a multiple of width', 'INVALID_LENGTH', () => prover.poseidon2(new Uint32Array(17), { width: 16 })),
     await expectCode(prover, 'poseidon2 non-canonical', 'NON_CANONICAL', () => prover.poseidon2(s16.map((_, i) => (i === 5 ? BB_P : 0)), { width: 16 })),
     await expectCode(prover, 'poseidon2 width 20', 'INVALID_ARGUMENT', () => prover.poseidon2(new Uint32Array(20), { width: 20 as 16 })),
-    await expectCode(prover, 'poseidon2 constants: 12 internal', 'INVALID_ARGUMENT', () => prover.poseidon2(s16, { width: 16, constants: { ...good, internal: good.internal.slice(1) } })),
-    await expectCode(prover, 'poseidon2 constants for width 16 at width 24', 'INVALID_ARGUMENT', () => prover.poseidon2(new Uint32Array(24), { width: 24, constants: good })),
-    await expectCode(prover, 'poseidon2 constants non-canonical', 'INVALID_ARGUMENT', () => prover.poseidon2(s16, { width: 16, constants: { ...good, internal: [...good.internal.slice(1), BB_P] } })),
+    await expectCode(prover, 'poseidon2 constants: 12 internal', 'INVALID_LENGTH', () => prover.poseidon2(s16, { width: 16, constants: { ...good, internal: good.internal.slice(1) } })),
+    await expectCode(prover, 'poseidon2 constants for width 16 at width 24', 'INVALID_LENGTH', () => prover.poseidon2(new Uint32Array(24), { width: 24, constants: good })),
+    await expectCode(prover, 'poseidon2 constants non-canonical', 'NON_CANONICAL', () => prover.poseidon2(s16, { width: 16, constants: { ...good, internal: [...good.internal.slice(1), BB_P] } })),
   ];
 }
