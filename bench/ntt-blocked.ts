@@ -9,6 +9,7 @@
  * dft 2^L, lde and encode 2^(L-1) -> 2^L (addedBits 1, shift 31). NTT_BLOCKED_WORDS changes the lowered limit.
  * @module
  */
+import { Scheduler } from '../src/sched/scheduler.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { nttMethods } from '../src/api/ntt.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
@@ -23,8 +24,9 @@ export async function benchNttBlocked(gpu: GPU): Promise<BenchOutput> {
   const logs = (process.env.NTT_BLOCKED_LOGS ?? '26,27').split(',').map(Number);
   const reps = Number(process.env.NTT_BLOCKED_REPS ?? 3);
   const ctx = await GpuContext.create(gpu);
-  const direct = nttMethods({ ctx, alive: () => {} });
-  const blocked = nttMethods({ ctx: withBindingLimit(ctx, DEFAULT_BINDING_WORDS), alive: () => {} });
+  const direct = nttMethods({ ctx, sched: new Scheduler(ctx), alive: () => {} });
+  const limited = withBindingLimit(ctx, DEFAULT_BINDING_WORDS);
+  const blocked = nttMethods({ ctx: limited, sched: new Scheduler(limited), alive: () => {} });
   const rows: Record<string, unknown>[] = [];
   const rng = new SplitMix64(0xb10cd);
   let ok = true;

@@ -11,6 +11,7 @@ import { nttCheck } from './modes/ntt-check.js';
 import { commitCheck, grindCheck, merkleCheck, poseidon2Check } from './modes/hash-check.js';
 import { msmBenchGpu, msmNobleCheck } from './modes/msm-check.js';
 import { fqBench } from './modes/fq-bench.js';
+import { runtimeCheck } from './modes/runtime-check.js';
 
 export interface Row {
   mode: string;
@@ -49,6 +50,7 @@ const CHECKS: Record<string, Mode> = {
   'grind-check': grindCheck,
   'commit-check': commitCheck,
   'msm-noble-check': msmNobleCheck,
+  'runtime-check': runtimeCheck,
 };
 
 export const MODES: Record<string, Mode> = {

@@ -13,19 +13,21 @@ export type ProverErrorCode =
   | 'NON_CANONICAL' // a field element is >= the modulus
   | 'NOT_ON_CURVE'
   | 'TOO_LARGE' // the job exceeds the device's limits
-  | 'ABORTED'
+  | 'ABORTED' // the job's AbortSignal fired (the error's name is 'AbortError')
   | 'GPU_ERROR'; // the GPU reported a validation or out-of-memory error
 
 export class ProverError extends Error {
   readonly code: ProverErrorCode;
   constructor(code: ProverErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'ProverError';
+    // An aborted job's error is also the web's AbortError (code checks and name checks both work).
+    this.name = code === 'ABORTED' ? 'AbortError' : 'ProverError';
     this.code = code;
   }
 }
 
 /** True for ProverError instances, also across realms (worker messages lose the prototype). */
 export function isProverError(e: unknown): e is ProverError {
-  return e instanceof Error && e.name === 'ProverError' && typeof (e as ProverError).code === 'string';
+  if (!(e instanceof Error) || typeof (e as ProverError).code !== 'string') return false;
+  return e.name === 'ProverError' || (e.name === 'AbortError' && (e as ProverError).code === 'ABORTED');
 }

@@ -10,6 +10,7 @@ import { optionalBoolean, requireOptions, show } from './validate.js';
 import { GpuContext } from './gpu/context.js';
 import type { PoolStats } from './gpu/buffer-pool.js';
 import type { ApiEnv } from './api/env.js';
+import { Scheduler, type JobStats } from './sched/scheduler.js';
 import { fieldMethods, type FieldMethods } from './api/field.js';
 import { msmMethods, type MsmMethods } from './api/msm.js';
 import { nttMethods, type NttMethods } from './api/ntt.js';
@@ -43,7 +44,7 @@ export interface ProverInfo {
 export interface ProverCore {
   readonly info: ProverInfo;
   /** GPU memory held by the prover's buffer pool, and compiled pipelines. */
-  stats(): PoolStats & { pipelines: number };
+  stats(): PoolStats & { pipelines: number; jobs: JobStats };
   /** Resolves with the reason if the device is lost (then every call fails with DEVICE_LOST). */
   readonly lost: Promise<string>;
   /** Free every GPU resource; later calls fail with DESTROYED. */
@@ -71,8 +72,10 @@ export async function createProver(options?: ProverOptions): Promise<Prover> {
   const gpu = opts.gpu ?? (globalThis.navigator as Navigator | undefined)?.gpu;
   const ctx = await GpuContext.create(gpu, opts);
   let destroyed = false;
+  const sched = new Scheduler(ctx);
   const env: ApiEnv = {
     ctx,
+    sched,
     alive() {
       if (destroyed) throw new ProverError('DESTROYED', 'This prover was destroyed; call createProver() again.');
     },
@@ -87,7 +90,7 @@ export async function createProver(options?: ProverOptions): Promise<Prover> {
       maxComputeWorkgroupStorageSize: ctx.limits.maxComputeWorkgroupStorageSize,
       maxWorkgroupThreads: ctx.workgroup.threads,
     },
-    stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size }),
+    stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, jobs: sched.stats() }),
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),
     destroy() {
       if (destroyed) return;

@@ -13,6 +13,7 @@ import { BB_TWO_ADICITY } from '../params/babybear.js';
 import { requireSubgroup } from './ntt.js';
 import { requireFieldArray, requireInt, requireMultipleOf, requireOptions } from '../validate.js';
 import type { ApiEnv } from './env.js';
+import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import { commitOnGpu, requireRowWidth, requireTreeShape, type MerkleTree } from './merkle.js';
 
 export interface CommitMethods {
@@ -22,10 +23,10 @@ export interface CommitMethods {
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE (codeword past 2^27 rows or one binding), DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const { root, tree } = await prover.commit(coeffs, { width: 8, addedBits: 1 });
    */
-  commit(coeffs: Uint32Array, options: { width: number; addedBits: number }): Promise<{ root: Uint32Array; tree: MerkleTree }>;
+  commit(coeffs: Uint32Array, options: { width: number; addedBits: number } & JobOptions): Promise<{ root: Uint32Array; tree: MerkleTree }>;
 }
 
-export function commitMethods({ ctx, alive }: ApiEnv): CommitMethods {
+export function commitMethods({ ctx, sched, alive }: ApiEnv): CommitMethods {
   return {
     async commit(coeffs, options) {
       alive();
@@ -41,11 +42,11 @@ export function commitMethods({ ctx, alive }: ApiEnv): CommitMethods {
       requireSubgroup('commit', height, addedBits);
       const n = height * 2 ** addedBits;
       requireTreeShape(ctx, n, width);
-      return ctx.run(async () => {
+      return sched.run('commit', requireJobOptions('commit options', o), async () => {
         const enc = ctx.device.createCommandEncoder({ label: 'encode + commit' });
         const codeword = await encodeToGpu(ctx, coeffs, width, addedBits, { encoder: enc });
         const plan = await planMerkle(ctx, codeword.buffer, n, width, () => codeword.release());
-        return commitOnGpu(ctx, plan, enc);
+        return commitOnGpu(ctx, sched, plan, enc);
       });
     },
   };

@@ -6,23 +6,25 @@ import { ProverError } from '../errors.js';
 import { FIELD_OPS, runFieldOp, type FieldOp } from '../kernels/field.js';
 import { ownEntry, requireFieldArray, requireLength, requireMultipleOf, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
+import { requireJobOptions, type JobOptions } from '../sched/job.js';
 
 export interface FieldMethods {
   /**
    * Element-wise BabyBear arithmetic on the GPU over canonical values: add, sub, mul (two
    * inputs), square, pow7, inv (one input; inv maps 0 to 0), and the degree-4 extension
    * (x^4 = 11) ext4Mul / ext4Inv where each element is 4 consecutive values [c0, c1, c2, c3].
-   * One-input ops ignore `b`.
+   * One-input ops ignore `b` (pass undefined to give `job` options).
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH (empty, b's length), NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const c = await prover.batchField('mul', a, b);
    */
-  batchField(op: FieldOp, a: Uint32Array, b?: Uint32Array): Promise<Uint32Array>;
+  batchField(op: FieldOp, a: Uint32Array, b?: Uint32Array, job?: JobOptions): Promise<Uint32Array>;
 }
 
-export function fieldMethods({ ctx, alive }: ApiEnv): FieldMethods {
+export function fieldMethods({ ctx, sched, alive }: ApiEnv): FieldMethods {
   return {
-    async batchField(op, a, b) {
+    async batchField(op, a, b, job) {
       alive();
+      const jobOpts = requireJobOptions('batchField job options', job);
       const spec = ownEntry(FIELD_OPS, op);
       if (!spec) throw new ProverError('INVALID_ARGUMENT', `unknown field op ${show(op)}; pass one of ${Object.keys(FIELD_OPS).join(', ')}`);
       a = requireFieldArray('a', a);
@@ -36,7 +38,7 @@ export function fieldMethods({ ctx, alive }: ApiEnv): FieldMethods {
       if (a.length > maxWords) {
         throw new ProverError('TOO_LARGE', `batchField: ${a.length} values exceed this device's ${maxWords}-value binding limit; split the batch`);
       }
-      return ctx.run(() => runFieldOp(ctx, op, a, spec.arity === 2 ? b : undefined));
+      return sched.run(`batchField ${op}`, jobOpts, () => runFieldOp(ctx, op, a, spec.arity === 2 ? b : undefined));
     },
   };
 }

@@ -7,27 +7,29 @@ import { ProverError } from '../errors.js';
 import { runGrind } from '../kernels/grind.js';
 import { DuplexChallenger, grindBaseState, requireBits } from '../ref/challenger.js';
 import type { ApiEnv } from './env.js';
+import { requireJobOptions, type JobOptions } from '../sched/job.js';
 
 export interface GrindMethods {
   /**
    * Find the smallest w with challenger.checkWitness(bits, w), then advance `challenger` as
    * Plonky3's grind does (observe w, consume one sample) and return w. bits = 0 returns 0 and
    * leaves the challenger untouched (check_witness(0, _) observes nothing).
-   * @throws ProverError INVALID_ARGUMENT (bits outside 0..30, not a DuplexChallenger), GPU_ERROR
+   * @throws ProverError INVALID_ARGUMENT (bits outside 0..30, not a DuplexChallenger), ABORTED, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const w = await prover.grind(challenger, 16);
    */
-  grind(challenger: DuplexChallenger, bits: number): Promise<number>;
+  grind(challenger: DuplexChallenger, bits: number, job?: JobOptions): Promise<number>;
 }
 
-export function grindMethods({ ctx, alive }: ApiEnv): GrindMethods {
+export function grindMethods({ ctx, sched, alive }: ApiEnv): GrindMethods {
   return {
-    async grind(challenger, bits) {
+    async grind(challenger, bits, job) {
       alive();
+      const jobOpts = requireJobOptions('grind job options', job);
       if (!(challenger instanceof DuplexChallenger)) throw new ProverError('INVALID_ARGUMENT', 'grind: challenger must be a DuplexChallenger from webgpu-prover');
       requireBits(bits);
       if (bits === 0) return 0;
       const { base, slot } = grindBaseState(challenger);
-      const w = await ctx.run(() => runGrind(ctx, base, slot, bits));
+      const w = await sched.run(`grind ${bits} bits`, jobOpts, () => runGrind(ctx, base, slot, bits));
       // The CPU twin re-checks the GPU's answer and advances the transcript exactly as Plonky3.
       if (!challenger.clone().checkWitness(bits, w)) throw new ProverError('GPU_ERROR', `grind: GPU witness ${w} fails check_witness(${bits}); please report`);
       challenger.checkWitness(bits, w);

@@ -10,6 +10,8 @@ import type { GpuContext } from '../gpu/context.js';
 import { openGpuMerkle, planMerkle, DIGEST, type GpuMerkle } from '../kernels/merkle.js';
 import { requireFieldArray, requireInt, requireMultipleOf, requireOptions, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
+import { requireJobOptions, type JobOptions } from '../sched/job.js';
+import type { Scheduler } from '../sched/scheduler.js';
 import { nttMatrixRows, type NttMatrix, type NttMatrixRows } from './ntt.js';
 
 /** Widest row accepted: 4096 values = 512 sponge permutations per leaf. */
@@ -28,9 +30,9 @@ export interface MerkleTree {
   readonly root: Uint32Array;
   /**
    * Row `index` and its authentication path (verify with verifyMerklePath).
-   * @throws ProverError INVALID_ARGUMENT (index), DESTROYED (the tree or its prover), DEVICE_LOST
+   * @throws ProverError INVALID_ARGUMENT (index), DESTROYED (the tree or its prover), ABORTED, DEVICE_LOST
    */
-  open(index: number): Promise<MerkleOpening>;
+  open(index: number, job?: JobOptions): Promise<MerkleOpening>;
   /** Free the GPU buffers; later open() calls throw DESTROYED. */
   dispose(): void;
 }
@@ -46,7 +48,7 @@ export interface MerkleMethods {
    * @example const { root, tree } = await prover.merkleCommit(values, { width: 8 });
    * @example const { root } = await prover.merkleCommit(await prover.lde(trace, { width: 8, addedBits: 1, shift: 31, bitReversedOutput: true, gpu: true }));
    */
-  merkleCommit(matrix: Uint32Array | NttMatrix, options?: { width?: number }): Promise<{ root: Uint32Array; tree: MerkleTree }>;
+  merkleCommit(matrix: Uint32Array | NttMatrix, options?: { width?: number } & JobOptions): Promise<{ root: Uint32Array; tree: MerkleTree }>;
 }
 
 export function requireRowWidth(width: unknown): number {
@@ -68,14 +70,14 @@ export function requireTreeShape(ctx: GpuContext, height: number, width: number)
 }
 
 /** Record the tree after whatever `enc` already holds, submit once, read the root, wrap it as a MerkleTree. */
-export async function commitOnGpu(ctx: GpuContext, plan: GpuMerkle, enc?: GPUCommandEncoder): Promise<{ root: Uint32Array; tree: MerkleTree }> {
+export async function commitOnGpu(ctx: GpuContext, sched: Scheduler, plan: GpuMerkle, enc?: GPUCommandEncoder): Promise<{ root: Uint32Array; tree: MerkleTree }> {
   try {
     enc ??= ctx.device.createCommandEncoder({ label: 'merkle commit' });
     plan.encode(enc);
-    ctx.device.queue.submit([enc.finish()]);
+    ctx.submit(enc, 'merkle commit');
     const at = plan.rootAt();
     const [root] = await ctx.readRanges([{ buffer: at.buffer, word: at.word, count: DIGEST }]);
-    return { root: root.slice(), tree: wrapTree(ctx, plan, root.slice()) };
+    return { root: root.slice(), tree: wrapTree(ctx, sched, plan, root.slice()) };
   } catch (e) {
     plan.releaseTree();
     throw e;
@@ -84,16 +86,17 @@ export async function commitOnGpu(ctx: GpuContext, plan: GpuMerkle, enc?: GPUCom
   }
 }
 
-function wrapTree(ctx: GpuContext, plan: GpuMerkle, root: Uint32Array): MerkleTree {
+function wrapTree(ctx: GpuContext, sched: Scheduler, plan: GpuMerkle, root: Uint32Array): MerkleTree {
   let disposed = false;
   return {
     height: plan.n,
     width: plan.width,
     root,
-    async open(index) {
+    async open(index, job) {
+      const jobOpts = requireJobOptions('open job options', job);
       if (disposed) throw new ProverError('DESTROYED', 'this Merkle tree was disposed; commit again to open it');
       requireInt('open(index): index', index, 0, plan.n - 1, 'a row of the tree');
-      return ctx.run(() => openGpuMerkle(ctx, plan, index));
+      return sched.run('merkle open', jobOpts, () => openGpuMerkle(ctx, plan, index));
     },
     dispose() {
       if (disposed) return;
@@ -104,7 +107,7 @@ function wrapTree(ctx: GpuContext, plan: GpuMerkle, root: Uint32Array): MerkleTr
 }
 
 /** Commit an NttMatrix's rows where they are; the tree holds a reference to them until disposed. */
-async function commitNttMatrix(ctx: GpuContext, m: NttMatrixRows, width: number | undefined): Promise<{ root: Uint32Array; tree: MerkleTree }> {
+async function commitNttMatrix(ctx: GpuContext, sched: Scheduler, m: NttMatrixRows, width: number | undefined, job: JobOptions): Promise<{ root: Uint32Array; tree: MerkleTree }> {
   if (width !== undefined && width !== m.width) {
     throw new ProverError('INVALID_ARGUMENT', `width ${show(width)} does not match the NttMatrix's ${m.width} columns; leave width out`);
   }
@@ -112,23 +115,25 @@ async function commitNttMatrix(ctx: GpuContext, m: NttMatrixRows, width: number 
   requireTreeShape(ctx, m.height, m.width); // an NttMatrix past one binding (row blocks) is TOO_LARGE here
   const buffer = m.buffer!;
   const release = m.retain();
-  return ctx.run(async () => commitOnGpu(ctx, await planMerkle(ctx, buffer, m.height, m.width, release)));
+  return sched.run('merkleCommit', job, async () => commitOnGpu(ctx, sched, await planMerkle(ctx, buffer, m.height, m.width, release)));
 }
 
-export function merkleMethods({ ctx, alive }: ApiEnv): MerkleMethods {
+export function merkleMethods({ ctx, sched, alive }: ApiEnv): MerkleMethods {
   return {
     async merkleCommit(matrix, options) {
       alive();
       const gpuRows = nttMatrixRows(ctx, matrix);
-      if (gpuRows) return commitNttMatrix(ctx, gpuRows, requireOptions<{ width: number }>('merkleCommit options', options, true).width);
-      const width = requireRowWidth(requireOptions<{ width: number }>('merkleCommit options', options, false).width);
+      const opts = requireOptions<{ width: number }>('merkleCommit options', options, gpuRows !== undefined);
+      const jobOpts = requireJobOptions('merkleCommit options', opts);
+      if (gpuRows) return commitNttMatrix(ctx, sched, gpuRows, opts.width, jobOpts);
+      const width = requireRowWidth(opts.width);
       const values = requireFieldArray('matrix', matrix);
       requireMultipleOf('matrix', values, width, `rows of ${width} values`);
       requireTreeShape(ctx, values.length / width, width);
-      return ctx.run(async () => {
+      return sched.run('merkleCommit', jobOpts, async () => {
         const rows = ctx.upload(values, 'merkle rows');
         const plan = await planMerkle(ctx, rows, values.length / width, width, () => ctx.pool.release(rows));
-        return commitOnGpu(ctx, plan);
+        return commitOnGpu(ctx, sched, plan);
       });
     },
   };

@@ -13,6 +13,7 @@ import { runMsm, uploadBases } from '../kernels/msm.js';
 import { msmPlan, SCALAR_HALVES, type MsmPlan, type MsmTuning } from '../kernels/msm-plan.js';
 import type { ProfileReport } from '../gpu/profiler.js';
 import type { ApiEnv } from './env.js';
+import { jobParts, requireJobOptions, type JobOptions } from '../sched/job.js';
 
 const G1 = bn254.G1.Point;
 export type { G1Point, MsmPoints, MsmScalars } from './msm-encode.js';
@@ -30,13 +31,13 @@ export interface MsmBases {
    * sum_i scalars[i]·points[i]
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, DESTROYED (the handle or its prover), DEVICE_LOST, GPU_ERROR
    */
-  msm(scalars: MsmScalars): Promise<G1Point>;
+  msm(scalars: MsmScalars, job?: JobOptions): Promise<G1Point>;
   /**
    * msm() with the plan, per-pass GPU times (timestamp-query where available) and pool bytes;
    * `tuning` overrides the plan's choices (benches, tests; ranges in msm-tuning.ts).
    * @throws ProverError as msm(), and INVALID_ARGUMENT for a tuning field out of range or unknown
    */
-  msmProfiled(scalars: MsmScalars, tuning?: MsmTuning): Promise<MsmRunInfo>;
+  msmProfiled(scalars: MsmScalars, tuning?: MsmTuning, job?: JobOptions): Promise<MsmRunInfo>;
   destroy(): void;
 }
 
@@ -46,12 +47,12 @@ export interface MsmMethods {
    * @throws ProverError INVALID_ARGUMENT (types, sparse arrays), INVALID_LENGTH (empty, mismatch, bad byte length), NON_CANONICAL (coordinate >= p or scalar >= r), NOT_ON_CURVE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const q = await prover.msm([G, G.double()], [2n, 3n]);
    */
-  msm(points: MsmPoints, scalars: MsmScalars): Promise<G1Point>;
+  msm(points: MsmPoints, scalars: MsmScalars, job?: JobOptions): Promise<G1Point>;
   /**
    * Convert and upload the bases once (an SRS); then `handle.msm(scalars)` many times.
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, NOT_ON_CURVE, DESTROYED, DEVICE_LOST, GPU_ERROR
    */
-  msmBases(points: MsmPoints): Promise<MsmBases>;
+  msmBases(points: MsmPoints, job?: JobOptions): Promise<MsmBases>;
 }
 
 /** Scalars msm() has already checked and encoded as half-planes (a class: a caller's object cannot pass as one). */
@@ -59,16 +60,16 @@ class Encoded {
   constructor(readonly halves: Uint16Array<ArrayBuffer>) {}
 }
 
-export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
+export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
   /** Bases converted and uploaded: the public handle, and its run for scalars already encoded. */
-  async function openBases(points: MsmPoints) {
+  async function openBases(points: MsmPoints, job: JobOptions) {
     alive();
     const { words, n, identity } = encodePoints(points);
     // Bases bind as one storage buffer: split into chunks that fit the binding limit.
     const maxBytes = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
     const chunk = Math.floor(maxBytes / 64);
     const chunks: { buf: GPUBuffer; start: number; n: number }[] = [];
-    await ctx.run(async () => {
+    await sched.run('msmBases', job, async () => {
       try {
         for (let start = 0; start < n; start += chunk) {
           const m = Math.min(chunk, n - start);
@@ -98,14 +99,15 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
       }
       return p;
     };
-    const run = async (scalars: MsmScalars | Encoded, tuningIn: unknown = undefined, profile = false): Promise<MsmRunInfo> => {
+    const run = async (scalars: MsmScalars | Encoded, tuningIn: unknown, profile: boolean, job: unknown): Promise<MsmRunInfo> => {
       alive();
+      const jobOpts = requireJobOptions('msm job options', job);
       if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed; call prover.msmBases(points) again');
       const tuning = requireMsmTuning(tuningIn, ctx.workgroup);
       const sw = scalars instanceof Encoded ? scalars.halves : encodeScalars(scalars, n, spare);
       spare = undefined;
       for (const i of identity) for (let h = 0; h < SCALAR_HALVES; h++) sw[h * n + i] = 0;
-      const runs = await ctx.run(async () => {
+      const runs = await sched.run('msm', jobOpts, async () => {
         const out: { plan: MsmPlan; windows: Uint32Array; profile: ProfileReport | null; poolBytes: number }[] = [];
         const chunkPlans = planFor(tuning);
         for (const [k, c] of chunks.entries()) {
@@ -120,8 +122,8 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
     };
     const bases: MsmBases = {
       n,
-      msm: async (scalars) => (await run(scalars)).point,
-      msmProfiled: (scalars, tuning) => run(scalars, tuning, true),
+      msm: async (scalars, job) => (await run(scalars, undefined, false, job)).point,
+      msmProfiled: (scalars, tuning, job) => run(scalars, tuning, true, job),
       destroy() {
         if (destroyed) return;
         destroyed = true;
@@ -132,14 +134,15 @@ export function msmMethods({ ctx, alive }: ApiEnv): MsmMethods {
     return { bases, run };
   }
   return {
-    msmBases: async (points) => (await openBases(points)).bases,
-    async msm(points, scalars) {
+    msmBases: async (points, job) => (await openBases(points, requireJobOptions('msmBases job options', job))).bases,
+    async msm(points, scalars, job) {
       alive();
+      const part = jobParts('msm', requireJobOptions('msm job options', job));
       // Check the scalars before the (slower) bases upload so bad input fails fast; encoded once.
       const halves = encodeScalars(scalars, pointCount(points));
-      const { bases, run } = await openBases(points);
+      const { bases, run } = await openBases(points, part());
       try {
-        return (await run(new Encoded(halves))).point;
+        return (await run(new Encoded(halves), undefined, false, part())).point;
       } finally {
         bases.destroy();
       }

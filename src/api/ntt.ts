@@ -17,6 +17,8 @@ import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt-spec.js';
 import { BB_P, BB_TWO_ADICITY } from '../params/babybear.js';
 import { optionalBoolean, requireFieldArray, requireInt, requireOptions, show } from '../validate.js';
 import type { ApiEnv } from './env.js';
+import { requireJobOptions, type JobOptions } from '../sched/job.js';
+import type { Scheduler } from '../sched/scheduler.js';
 
 /** Widest matrix accepted: 1024 columns (a WHIR folding of 2^10). */
 export const NTT_MAX_WIDTH = 1024;
@@ -29,14 +31,14 @@ export interface NttMatrix {
   readonly width: number;
   /**
    * Copy the values back (rows in the order they were produced).
-   * @throws ProverError DESTROYED (the matrix or its prover), DEVICE_LOST
+   * @throws ProverError DESTROYED (the matrix or its prover), ABORTED, DEVICE_LOST
    */
-  read(): Promise<Uint32Array>;
+  read(job?: JobOptions): Promise<Uint32Array>;
   /** Give the GPU memory back; the handle cannot be used afterwards. */
   destroy(): void;
 }
 
-export interface NttOptions {
+export interface NttOptions extends JobOptions {
   /** Number of columns; values.length must be a multiple of it and the height a power of two. */
   width: number;
   /** Return rows in bit-reversed order (as Plonky3's PCS commits LDEs); fused into the last pass. */
@@ -95,14 +97,14 @@ class GpuMatrix implements NttMatrix {
   private live = true;
   /** The handle's own reference plus one per stage still reading it (a Merkle tree's openings). */
   private refs = 1;
-  private constructor(private readonly ctx: GpuContext, private readonly parts: NttGpuResult[], readonly height: number, readonly width: number) {}
+  private constructor(private readonly ctx: GpuContext, private readonly sched: Scheduler, private readonly parts: NttGpuResult[], readonly height: number, readonly width: number) {}
 
-  static of(ctx: GpuContext, result: NttGpuResult): GpuMatrix {
-    return new GpuMatrix(ctx, [result], result.height, result.width);
+  static of(ctx: GpuContext, sched: Scheduler, result: NttGpuResult): GpuMatrix {
+    return new GpuMatrix(ctx, sched, [result], result.height, result.width);
   }
 
   /** Upload a height × width result in row blocks of at most `maxWords` values. */
-  static fromHost(ctx: GpuContext, values: Uint32Array, height: number, width: number, maxWords: number): GpuMatrix {
+  static fromHost(ctx: GpuContext, sched: Scheduler, values: Uint32Array, height: number, width: number, maxWords: number): GpuMatrix {
     const rows = Math.max(1, Math.floor(maxWords / width));
     const parts: NttGpuResult[] = [];
     for (let r = 0; r < height; r += rows) {
@@ -110,7 +112,7 @@ class GpuMatrix implements NttMatrix {
       const buffer = ctx.upload(values.subarray(r * width, (r + n) * width), 'ntt result block');
       parts.push({ buffer, height: n, width, release: () => ctx.pool.release(buffer) });
     }
-    return new GpuMatrix(ctx, parts, height, width);
+    return new GpuMatrix(ctx, sched, parts, height, width);
   }
 
   /** The matrix's one buffer, or undefined when it is held in several row blocks. */
@@ -119,7 +121,7 @@ class GpuMatrix implements NttMatrix {
     return this.parts.length === 1 ? this.parts[0].buffer : undefined;
   }
 
-  /** All values, block by block (inside the caller's ctx.run). */
+  /** All values, block by block (inside the caller's job). */
   async readAll(): Promise<Uint32Array> {
     this.check();
     if (this.parts.length === 1) return this.ctx.readback(this.parts[0].buffer, this.height * this.width);
@@ -132,9 +134,10 @@ class GpuMatrix implements NttMatrix {
     return out;
   }
 
-  async read(): Promise<Uint32Array> {
+  async read(job?: JobOptions): Promise<Uint32Array> {
+    const jobOpts = requireJobOptions('read job options', job);
     this.check();
-    return this.ctx.run(() => this.readAll());
+    return this.sched.run('NttMatrix.read', jobOpts, () => this.readAll());
   }
 
   /** Keep the GPU memory past destroy() until the returned function is called (once). */
@@ -245,12 +248,12 @@ function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): 
   return { spec, input: values };
 }
 
-export function nttMethods({ ctx, alive }: ApiEnv): NttMethods {
+export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
   async function run(op: NttOp, given: Input, opts: Partial<NttLdeOptions>): Promise<NttMatrix | Uint32Array> {
     alive();
     // A Uint32Array WebGPU cannot copy from (a resizable buffer's view) comes back copied.
     const { spec, input: values } = makeSpec(ctx, op, given, opts);
-    return ctx.run(async () => {
+    return sched.run(op, requireJobOptions(`${op} options`, opts), async () => {
       const fromGpu = values instanceof GpuMatrix;
       const gpuInput = fromGpu ? values.single() : undefined;
       const maxWords = nttMaxWords(ctx);
@@ -258,16 +261,16 @@ export function nttMethods({ ctx, alive }: ApiEnv): NttMethods {
         // Past one binding: blocks through the host, and a GPU-resident result in row blocks.
         const x = fromGpu ? await values.readAll() : values as Uint32Array;
         const out = await runNttColumnBlocks(ctx, spec, x, maxWords);
-        return opts.gpu ? GpuMatrix.fromHost(ctx, out, outputHeight(spec), spec.width, maxWords) : out;
+        return opts.gpu ? GpuMatrix.fromHost(ctx, sched, out, outputHeight(spec), spec.width, maxWords) : out;
       }
       const input = gpuInput ?? ctx.upload(values as Uint32Array, 'ntt input');
       let result: NttGpuResult | undefined;
       try {
         const enc = ctx.device.createCommandEncoder({ label: `ntt ${op}` });
         result = await nttToGpu(ctx, enc, spec, input);
-        ctx.device.queue.submit([enc.finish()]);
+        ctx.submit(enc, `ntt ${op}`);
         if (opts.gpu) {
-          const m = GpuMatrix.of(ctx, result);
+          const m = GpuMatrix.of(ctx, sched, result);
           result = undefined;
           return m;
         }

@@ -8,8 +8,9 @@ import { runPoseidon2 } from '../kernels/poseidon2.js';
 import { constantsProblem, type Poseidon2Constants, type Poseidon2Width } from '../ref/poseidon2.js';
 import { requireFieldArray, requireMultipleOf, requireOptions, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
+import { requireJobOptions, type JobOptions } from '../sched/job.js';
 
-export interface Poseidon2Options {
+export interface Poseidon2Options extends JobOptions {
   /** 16 or 24. */
   width: Poseidon2Width;
   /**
@@ -43,7 +44,7 @@ export function requirePoseidon2Options(options: Poseidon2Options | undefined): 
   return { width, constants };
 }
 
-export function poseidon2Methods({ ctx, alive }: ApiEnv): Poseidon2Methods {
+export function poseidon2Methods({ ctx, sched, alive }: ApiEnv): Poseidon2Methods {
   return {
     async poseidon2(states, options) {
       alive();
@@ -53,7 +54,7 @@ export function poseidon2Methods({ ctx, alive }: ApiEnv): Poseidon2Methods {
       if (states.length > maxBindingWords(ctx)) {
         throw new ProverError('TOO_LARGE', `poseidon2: ${states.length} values exceed this device's ${maxBindingWords(ctx)}-value binding limit; split the batch`);
       }
-      return ctx.run(() => runPoseidon2(ctx, states, width, constants));
+      return sched.run('poseidon2', requireJobOptions('poseidon2 options', options), () => runPoseidon2(ctx, states, width, constants));
     },
   };
 }

@@ -27,6 +27,16 @@ export function cachedUniform(ctx: GpuContext, cache: Map<string, GPUBuffer>, wo
   return buf;
 }
 
+/**
+ * The running job as the GPU context sees it (src/sched/job.ts implements it): checked at every
+ * submission and readback, where an aborted job stops and progress is reported.
+ */
+export interface JobHooks {
+  checkpoint(stage: string): void;
+  /** Announce this many more checkpoints (a loop of submissions). */
+  expect(steps: number): void;
+}
+
 /** A workgroup's limits: threads (1-D: the smaller of maxComputeInvocationsPerWorkgroup and maxComputeWorkgroupSizeX) and workgroup-memory bytes. */
 export interface WorkgroupLimits { threads: number; tileBytes: number }
 
@@ -35,6 +45,8 @@ export class GpuContext {
   lostMessage = '';
   /** Set by destroy(): later jobs fail with DESTROYED, not with the DEVICE_LOST the destroyed device reports. */
   private destroyed = false;
+  /** The job running now (jobs run one at a time), set by the scheduler. */
+  job: JobHooks | undefined;
 
   private constructor(
     readonly device: GPUDevice,
@@ -93,6 +105,12 @@ export class GpuContext {
     return buf;
   }
 
+  /** Submit one command buffer: a job boundary (an aborted job stops here instead; progress is reported). */
+  submit(enc: GPUCommandEncoder, stage: string): void {
+    this.job?.checkpoint(stage);
+    this.device.queue.submit([enc.finish()]);
+  }
+
   /** Read `words` u32 from the start of `buf` (a COPY_SRC buffer) after all submitted work. */
   async readback(buf: GPUBuffer, words: number): Promise<Uint32Array> {
     const [out] = await this.readRanges([{ buffer: buf, word: 0, count: words }]);
@@ -111,7 +129,7 @@ export class GpuContext {
         if (r.count > 0) enc.copyBufferToBuffer(r.buffer, r.word * 4, staging, at * 4, r.count * 4);
         at += r.count;
       }
-      this.device.queue.submit([enc.finish()]);
+      this.submit(enc, 'readback');
       await staging.mapAsync(GPUMapMode.READ, 0, total * 4);
       const all = new Uint32Array(staging.getMappedRange(0, total * 4).slice(0));
       staging.unmap();

@@ -46,7 +46,7 @@ export async function runFieldOp(ctx: GpuContext, op: FieldOp, a: Uint32Array, b
     pass.setBindGroup(0, group);
     dispatch1d(pass, ctx.device, spec.ext ? n / 4 : n, FIELD_WG);
     pass.end();
-    ctx.device.queue.submit([enc.finish()]);
+    ctx.submit(enc, `field ${op}`);
     return await ctx.readback(out, n);
   } finally {
     ctx.pool.release(bufA);

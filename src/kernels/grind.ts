@@ -53,7 +53,7 @@ export async function runGrind(ctx: GpuContext, base: Uint32Array, slot: number,
       pass.setBindGroup(0, group);
       dispatch1d(pass, ctx.device, count, GR_WG);
       pass.end();
-      ctx.device.queue.submit([enc.finish()]);
+      ctx.submit(enc, `grind from ${start}`);
       const [w] = await ctx.readback(found, 1);
       if (w !== NONE) return w;
     }

@@ -77,7 +77,7 @@ async function timeJob(ctx: GpuContext, kernel: KernelName, entry: string, label
       dispatch(pass, ctx, pipe, group, threads, PREP_WG);
       pass.end();
       const t0 = performance.now();
-      ctx.device.queue.submit([enc.finish()]);
+      ctx.submit(enc, 'fq13 check');
       await ctx.device.queue.onSubmittedWorkDone();
       if (r > 0) ms.push(performance.now() - t0);
     }

@@ -60,7 +60,7 @@ export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number
     const pass = enc.beginComputePass({ label: 'msm to_mont' });
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
     pass.end();
-    ctx.device.queue.submit([enc.finish()]);
+    ctx.submit(enc, 'msm bases');
     const [first] = await ctx.readback(bad, 1);
     return { buf, bad: first === 0xffffffff ? -1 : first };
   } finally {
@@ -135,7 +135,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   let t0 = -1;
   const submit = () => {
     if (t0 < 0) t0 = performance.now();
-    ctx.device.queue.submit([enc.finish()]);
+    ctx.submit(enc, 'msm batch');
     enc = ctx.device.createCommandEncoder({ label: 'msm' });
     encoded = false;
   };
@@ -275,7 +275,7 @@ export async function runPairCheck(ctx: GpuContext, kernel: KernelName, entry: s
     const pass = enc.beginComputePass();
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
     pass.end();
-    ctx.device.queue.submit([enc.finish()]);
+    ctx.submit(enc, entry);
     return await ctx.readback(buf, n * 32);
   } finally {
     for (const b of [buf, bad, prm]) ctx.pool.release(b);

@@ -140,7 +140,7 @@ export function gpuBlockRunner(ctx: GpuContext): BlockRunner {
       const out = await nttToGpu(ctx, enc, spec, input);
       try {
         if (post) uniforms.push(await recordTwist(ctx, enc, out.buffer, out.height, out.width, post));
-        ctx.device.queue.submit([enc.finish()]);
+        ctx.submit(enc, 'ntt four-step piece');
         return await ctx.readback(out.buffer, out.height * out.width);
       } finally {
         out.release();

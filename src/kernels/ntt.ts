@@ -278,7 +278,7 @@ export async function encodeToGpu(ctx: GpuContext, coeffs: Uint32Array | GPUBuff
     if (isArray) ctx.pool.release(input);
     throw e;
   }
-  if (!opts.encoder) ctx.device.queue.submit([enc.finish()]);
+  if (!opts.encoder) ctx.submit(enc, 'encode');
   if (!isArray) return out;
   // The uploaded copy is held with the result for the same reason as the spare buffer.
   let held = true;
@@ -298,7 +298,7 @@ export async function runNtt(ctx: GpuContext, spec: NttSpec, values: Uint32Array
   try {
     const enc = ctx.device.createCommandEncoder({ label: `ntt ${spec.op}` });
     const out = await nttToGpu(ctx, enc, spec, input, timestamps);
-    ctx.device.queue.submit([enc.finish()]);
+    ctx.submit(enc, `ntt ${spec.op}`);
     try {
       return await ctx.readback(out.buffer, out.height * out.width);
     } finally {

@@ -84,7 +84,7 @@ export async function runPoseidon2(ctx: GpuContext, states: Uint32Array, width: 
     try {
       const enc = ctx.device.createCommandEncoder({ label: 'poseidon2' });
       job.encode(enc);
-      ctx.device.queue.submit([enc.finish()]);
+      ctx.submit(enc, 'poseidon2');
       return await ctx.readback(buf, states.length);
     } finally {
       job.release();

@@ -10,6 +10,7 @@
  * Every output is compared with src/ref.
  * @module
  */
+import { Scheduler } from '../../src/sched/scheduler.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { nttMethods } from '../../src/api/ntt.js';
 import { columnsPerBlock, runNttColumnBlocks } from '../../src/kernels/ntt-blocks.js';
@@ -88,7 +89,8 @@ export async function checkNttLongColumns(ctx: GpuContext, maxWords: number, see
 export async function checkNttApiBlocks(ctx: GpuContext, maxWords: number, seed = 0xa91): Promise<NttCheckRow> {
   const t0 = performance.now();
   const rng = new SplitMix64(seed);
-  const api = nttMethods({ ctx: withBindingLimit(ctx, maxWords), alive: () => {} });
+  const limited = withBindingLimit(ctx, maxWords);
+  const api = nttMethods({ ctx: limited, sched: new Scheduler(limited), alive: () => {} });
   const bad: string[] = [];
   const h = maxWords;
   const x = rng.fieldArray(h);

@@ -1,0 +1,8 @@
+// Autorun mode `runtime-check`: concurrent mixed jobs, pool bounds, AbortSignal (before, queued,
+// running), progress order and job counts on the page's prover (test/gpu/runtime-check.ts).
+import type { ModeContext } from '../autorun.js';
+import { checkRuntime } from '../../test/gpu/runtime-check.js';
+
+export async function runtimeCheck({ prover, report }: ModeContext): Promise<void> {
+  for (const r of await checkRuntime(prover)) report(r.step, r.ok ? 'ok' : 'fail', r.ms, { detail: r.detail });
+}

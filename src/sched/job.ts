@@ -1,0 +1,116 @@
+/**
+ * One job's controls: the caller's AbortSignal and progress callback, checked and reported at
+ * the job's boundaries (start, each GPU submission, readback, end). The GPU cannot stop inside a
+ * submission, so a running job stops at its next boundary; a job still queued is dropped.
+ * @module
+ */
+import { ProverError } from '../errors.js';
+import type { JobHooks } from '../gpu/context.js';
+import { show } from '../validate.js';
+
+/** What a job reports: `done` of `total` steps of `job`, now at `stage`. `done <= total`, never decreasing. */
+export interface JobProgress {
+  job: string;
+  stage: string;
+  done: number;
+  total: number;
+}
+
+/** Per-call options every job method takes (in its options argument, or as an extra last one). */
+export interface JobOptions {
+  /** Abort the job: rejected with an AbortError (a ProverError with code ABORTED). */
+  signal?: AbortSignal;
+  /** Called at the job's boundaries; exceptions it throws are ignored. */
+  onProgress?: (p: JobProgress) => void;
+}
+
+/** The error an aborted job rejects with: `name === 'AbortError'` (the web's convention) and code ABORTED. */
+export function abortError(job: string, signal?: AbortSignal): ProverError {
+  return new ProverError('ABORTED', `${job} was aborted by its AbortSignal; call it again with a fresh signal if you still need it`, { cause: signal?.reason });
+}
+
+/** The job options of a call (undefined, or an object whose signal and onProgress have the right types). */
+export function requireJobOptions(name: string, o: unknown): JobOptions {
+  if (o === undefined) return {};
+  if (typeof o !== 'object' || o === null) throw new ProverError('INVALID_ARGUMENT', `${name} must be an options object, got ${show(o)}`);
+  const { signal, onProgress } = o as JobOptions;
+  if (signal !== undefined && !isSignal(signal)) {
+    throw new ProverError('INVALID_ARGUMENT', `${name}.signal must be an AbortSignal (new AbortController().signal), got ${show(signal)}`);
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new ProverError('INVALID_ARGUMENT', `${name}.onProgress must be a function, got ${show(onProgress)}`);
+  }
+  return { signal, onProgress };
+}
+
+function isSignal(s: unknown): s is AbortSignal {
+  const x = s as AbortSignal;
+  return typeof s === 'object' && s !== null && typeof x.aborted === 'boolean' && typeof x.addEventListener === 'function';
+}
+
+/** A running job as the GPU context sees it (JobHooks), plus its progress bookkeeping. */
+export class JobControl implements JobHooks {
+  private done = 0;
+  private total = 1;
+
+  constructor(readonly job: string, private readonly opts: JobOptions) {}
+
+  get aborted(): boolean {
+    return this.opts.signal?.aborted === true;
+  }
+
+  /** Throws the job's AbortError if its signal has fired. */
+  throwIfAborted(): void {
+    if (this.aborted) throw abortError(this.job, this.opts.signal);
+  }
+
+  /** Announce `steps` more boundaries ahead (a loop of submissions), so `total` is known early. */
+  expect(steps: number): void {
+    this.total = Math.max(this.total, this.done + steps);
+  }
+
+  /** A boundary: stop here if aborted, else report one more step done. */
+  checkpoint(stage: string): void {
+    this.throwIfAborted();
+    this.done++;
+    this.total = Math.max(this.total, this.done);
+    this.report(stage);
+  }
+
+  /** The job finished: done = total. */
+  finish(): void {
+    this.total = Math.max(this.total, this.done);
+    this.done = this.total;
+    this.report('done');
+  }
+
+  report(stage: string): void {
+    const cb = this.opts.onProgress;
+    if (!cb) return;
+    try {
+      cb({ job: this.job, stage, done: this.done, total: this.total });
+    } catch {
+      // The caller's callback is the only caller code that runs mid-job: it must not break the job.
+    }
+  }
+}
+
+/**
+ * Options for a call made of several jobs in sequence (msm(): bases upload, then the MSM), so
+ * its caller sees one job: each part's progress is reported under `job`, counted after the
+ * parts before it, with done never decreasing.
+ */
+export function jobParts(job: string, opts: JobOptions): () => JobOptions {
+  let offset = 0;
+  return () => {
+    const base = offset;
+    const cb = opts.onProgress;
+    return {
+      signal: opts.signal,
+      onProgress: cb && ((p) => {
+        if (p.stage === 'done') offset = base + p.total;
+        cb({ job, stage: p.stage === 'done' ? `${p.job} done` : p.stage, done: base + p.done, total: base + p.total });
+      }),
+    };
+  };
+}

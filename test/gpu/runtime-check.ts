@@ -1,0 +1,190 @@
+/**
+ * The runtime as a dApp uses it, wherever a Prover runs (dev page `runtime-check`, so Chromium
+ * in CI): 32 concurrent mixed jobs each equal to src/ref or noble; pool bytes bounded over 200
+ * jobs; AbortSignal before a call, on a queued job and on a running one (each an AbortError that
+ * is a ProverError ABORTED, the next job right, pool bytes back); progress in order with
+ * done <= total; job counts in stats().
+ * @module
+ */
+import { bn254 } from '@noble/curves/bn254.js';
+import { pippenger } from '@noble/curves/abstract/curve.js';
+import type { Prover } from '../../src/prover.js';
+import type { JobProgress } from '../../src/sched/job.js';
+import { DuplexChallenger, isProverError } from '../../src/index.js';
+import * as ref from '../../src/ref/ntt.js';
+import { bbMul } from '../../src/ref/babybear.js';
+import { poseidon2 } from '../../src/ref/poseidon2.js';
+import { merkleTree } from '../../src/ref/merkle.js';
+import { BB_P } from '../../src/params/babybear.js';
+import { SplitMix64 } from '../support/splitmix.js';
+
+export interface RuntimeRow { step: string; ok: boolean; ms: number; detail: string }
+
+const G = bn254.G1.Point;
+const same = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.from(a).every((v, i) => v === b[i]);
+
+function values(rng: SplitMix64, n: number): Uint32Array {
+  return Uint32Array.from({ length: n }, () => Number(rng.next() % BigInt(BB_P)));
+}
+
+/** One job of each family with its expected answer (a thunk: some references cost CPU time). */
+function mixedJob(prover: Prover, rng: SplitMix64, k: number): { name: string; run: () => Promise<boolean> } {
+  switch (k % 6) {
+    case 0: {
+      const x = values(rng, 64 * 4);
+      return { name: 'dft 64 x 4', run: async () => same(await prover.dft(x, { width: 4 }), ref.dft(x, 4)) };
+    }
+    case 1: {
+      const x = values(rng, 16 * 2);
+      return { name: 'lde 16 x 2', run: async () => same(await prover.lde(x, { width: 2, addedBits: 1, shift: 31 }), ref.cosetLde(x, 2, 1, 31)) };
+    }
+    case 2: {
+      const s = values(rng, 32);
+      return { name: 'poseidon2 x2', run: async () => same(await prover.poseidon2(s, { width: 16 }), [...poseidon2(s.subarray(0, 16)), ...poseidon2(s.subarray(16))]) };
+    }
+    case 3: {
+      const m = values(rng, 16 * 4);
+      return { name: 'merkle 16 x 4', run: async () => {
+        const { root, tree } = await prover.merkleCommit(m, { width: 4 });
+        tree.dispose();
+        return same(root, merkleTree([{ values: m, width: 4 }]).root);
+      } };
+    }
+    case 4: {
+      const a = values(rng, 100), b = values(rng, 100);
+      return { name: 'field mul 100', run: async () => same(await prover.batchField('mul', a, b), Array.from(a, (v, i) => bbMul(v, b[i]))) };
+    }
+    default: {
+      const pts = [G.BASE.multiply(BigInt(k + 2)), G.BASE.multiply(BigInt(k + 7))];
+      const ks = [rng.next() % 1000n, rng.next() % 1000n];
+      return { name: 'msm 2', run: async () => (await prover.msm(pts, ks)).equals(pippenger(G, pts, ks)) };
+    }
+  }
+}
+
+async function timed(step: string, f: () => Promise<string>): Promise<RuntimeRow> {
+  const t0 = performance.now();
+  try {
+    const problem = await f();
+    return { step, ok: problem === '' || problem.startsWith('ok:'), ms: performance.now() - t0, detail: problem.replace(/^ok: /, '') || 'ok' };
+  } catch (e) {
+    return { step, ok: false, ms: performance.now() - t0, detail: `threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}` };
+  }
+}
+
+/** The error `p` rejects with, or null if it resolves. */
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+    return null;
+  } catch (e) {
+    return e;
+  }
+}
+
+const isAbort = (e: unknown) => isProverError(e) && e.code === 'ABORTED' && (e as Error).name === 'AbortError';
+
+export async function checkRuntime(prover: Prover, seed = 0x5c4ed): Promise<RuntimeRow[]> {
+  const rng = new SplitMix64(seed);
+  const rows: RuntimeRow[] = [];
+  const probeX = values(rng, 8);
+  const probe = async () => same(await prover.dft(probeX, { width: 1 }), ref.dft(probeX, 1));
+
+  rows.push(await timed('32 concurrent mixed jobs equal the references', async () => {
+    const jobs = Array.from({ length: 32 }, (_, k) => mixedJob(prover, rng, k));
+    const results = await Promise.all(jobs.map((j) => j.run()));
+    const bad = jobs.filter((_, i) => !results[i]).map((j) => j.name);
+    return bad.length ? `wrong: ${bad.join(', ')}` : `ok: ${jobs.length} jobs (${[...new Set(jobs.map((j) => j.name))].join(', ')})`;
+  }));
+
+  rows.push(await timed('pool bytes bounded over 200 jobs', async () => {
+    const held: number[] = [];
+    for (let round = 0; round < 200 / 6; round++) {
+      const batch = Array.from({ length: 6 }, (_, k) => mixedJob(prover, rng, k));
+      const ok = await Promise.all(batch.map((j) => j.run()));
+      if (ok.includes(false)) return `round ${round}: a wrong result`;
+      held.push(prover.stats().bytesHeld);
+    }
+    const inUse = prover.stats().bytesInUse;
+    const grew = held[held.length - 1] > held[5];
+    return grew || inUse !== 0 ? `held ${held[5]} after 36 jobs, ${held[held.length - 1]} after ${held.length * 6}; in use ${inUse}` : `ok: ${held[held.length - 1]} bytes held after ${held.length * 6} jobs (same as after 36), none in use`;
+  }));
+
+  rows.push(await timed('an already-aborted signal rejects at once', async () => {
+    const c = new AbortController();
+    c.abort();
+    const e = await rejection(prover.dft(probeX, { width: 1, signal: c.signal }));
+    return isAbort(e) ? (await probe() ? 'ok: AbortError (ABORTED); next job right' : 'next job wrong') : `got ${String(e)}`;
+  }));
+
+  rows.push(await timed('abort of a queued job: rejected before the job ahead ends, next job right', async () => {
+    const before = prover.stats();
+    const x = values(rng, 1024 * 8);
+    const ahead = prover.lde(x, { width: 8, addedBits: 2, shift: 31 });
+    const c = new AbortController();
+    let aheadDone = false;
+    void ahead.then(() => (aheadDone = true));
+    const queued = prover.poseidon2(values(rng, 16), { width: 16, signal: c.signal });
+    c.abort();
+    const e = await rejection(queued);
+    const early = !aheadDone;
+    const aheadOk = same(await ahead, ref.cosetLde(x, 8, 2, 31));
+    const after = prover.stats();
+    if (!isAbort(e)) return `queued job got ${String(e)}`;
+    if (!aheadOk) return 'the job ahead was wrong';
+    if (after.bytesInUse !== before.bytesInUse) return `pool bytes in use ${before.bytesInUse} -> ${after.bytesInUse}`;
+    return (await probe()) ? `ok: AbortError ${early ? 'before' : 'AFTER'} the job ahead finished; aborted jobs ${after.jobs.aborted - before.jobs.aborted}` : 'next job wrong';
+  }));
+
+  rows.push(await timed('abort of a running job (grinding) at its next boundary', async () => {
+    const before = prover.stats();
+    const c = new AbortController();
+    const events: JobProgress[] = [];
+    const ch = new DuplexChallenger();
+    ch.observeSlice([1, 2, 3]);
+    const snapshot = JSON.stringify(ch.snapshot());
+    // Aborted from its first submission's progress event: the GPU finishes that submission (2^14
+    // candidates at 12 bits; a larger first batch would hold SwiftShader for minutes), then the job
+    // stops at its readback boundary, and a witness it found is dropped, the challenger untouched.
+    const job = prover.grind(ch, 12, { signal: c.signal, onProgress: (p) => { events.push(p); if (p.stage.startsWith('grind')) c.abort(); } });
+    const e = await rejection(job);
+    const after = prover.stats();
+    if (!isAbort(e)) return `got ${String(e)}`;
+    if (JSON.stringify(ch.snapshot()) !== snapshot) return 'the challenger was advanced by an aborted grind';
+    if (after.bytesInUse !== before.bytesInUse) return `pool bytes in use ${before.bytesInUse} -> ${after.bytesInUse}`;
+    return (await probe()) ? `ok: stopped after ${events.filter((p) => p.stage.startsWith('grind')).length} submission(s); next job right` : 'next job wrong';
+  }));
+
+  rows.push(await timed('progress events in order, done <= total, ending done', async () => {
+    const seen: Record<string, JobProgress[]> = { lde: [], msm: [], grind: [], merkleCommit: [] };
+    const x = values(rng, 256 * 4);
+    await prover.lde(x, { width: 4, addedBits: 1, shift: 31, onProgress: (p) => seen.lde.push(p) });
+    await prover.msm([G.BASE, G.BASE.double()], [3n, 4n], { onProgress: (p) => seen.msm.push(p) });
+    const ch = new DuplexChallenger();
+    await prover.grind(ch, 6, { onProgress: (p) => seen.grind.push(p) });
+    const { tree } = await prover.merkleCommit(x, { width: 4, onProgress: (p) => seen.merkleCommit.push(p) });
+    tree.dispose();
+    const bad: string[] = [];
+    for (const [name, ev] of Object.entries(seen)) {
+      if (ev.length < 2) bad.push(`${name}: ${ev.length} events`);
+      ev.forEach((p, i) => {
+        if (p.done > p.total || p.done < 0) bad.push(`${name}: done ${p.done} > total ${p.total}`);
+        if (i > 0 && p.done < ev[i - 1].done) bad.push(`${name}: done went back ${ev[i - 1].done} -> ${p.done}`);
+      });
+      const last = ev[ev.length - 1];
+      if (last && last.done !== last.total) bad.push(`${name}: ends at ${last.done}/${last.total}`);
+    }
+    return bad.length ? bad.slice(0, 4).join('; ') : `ok: ${Object.entries(seen).map(([k, v]) => `${k} ${v.length} (${v.map((p) => p.stage).join(' > ')})`).join('; ')}`;
+  }));
+
+  rows.push(await timed('a throwing onProgress does not break the job', async () => {
+    const got = await prover.dft(probeX, { width: 1, onProgress: () => { throw new Error('caller bug'); } });
+    return same(got, ref.dft(probeX, 1)) ? '' : 'wrong result';
+  }));
+
+  rows.push(await timed('stats() counts jobs', async () => {
+    const j = prover.stats().jobs;
+    return j.run > 200 && j.aborted >= 3 && j.queued === 0 ? `ok: ${JSON.stringify(j)}` : JSON.stringify(j);
+  }));
+  return rows;
+}
