@@ -20,7 +20,8 @@ import { commitMethods, type CommitMethods } from './api/commit.js';
 export interface ProverOptions {
   /**
    * The WebGPU entry point: `navigator.gpu` in browsers (the default); in Node,
-   * `create([])` from the 'webgpu' package (keep that object alive as long as the prover).
+   * `create([])` from the 'webgpu' package. The prover holds it (and its adapter and device)
+   * for its own life, so `createProver({ gpu: create([]) })` is safe as written.
    */
   gpu?: GPU;
   powerPreference?: GPUPowerPreference;

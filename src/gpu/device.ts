@@ -33,6 +33,8 @@ export interface DeviceOptions {
 export interface DeviceFeatures { timestamps: boolean; subgroups: boolean; cpu: boolean }
 
 export interface AcquiredDevice {
+  /** The entry point the adapter came from (callers must keep it alive as long as the device: see GpuContext.gpu). */
+  gpu: GPU;
   adapter: GPUAdapter;
   device: GPUDevice;
   features: DeviceFeatures;
@@ -75,6 +77,7 @@ export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOpt
   const fallback = (info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter === true;
   const cpu = fallback || /swiftshader|llvmpipe|lavapipe|warp/i.test(description);
   return {
+    gpu,
     adapter,
     device,
     features: { timestamps: device.features.has('timestamp-query'), subgroups: device.features.has('subgroups'), cpu },
