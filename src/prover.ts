@@ -17,14 +17,27 @@ import { merkleMethods, type MerkleMethods } from './api/merkle.js';
 import { grindMethods, type GrindMethods } from './api/grind.js';
 import { commitMethods, type CommitMethods } from './api/commit.js';
 
+/**
+ * The part of WebGPU's `GPU` object that createProver calls: `navigator.gpu` and Dawn's
+ * `create([])` both fit. Spelled out here instead of `GPU` so the published declarations
+ * compile in a project without WebGPU typings (`@webgpu/types` stays a devDependency): the
+ * public API names no other WebGPU type.
+ */
+export interface GpuEntryPoint {
+  requestAdapter(options?: { powerPreference?: GpuPowerPreference; forceFallbackAdapter?: boolean }): Promise<unknown>;
+}
+
+/** WebGPU's GPUPowerPreference. */
+export type GpuPowerPreference = 'low-power' | 'high-performance';
+
 export interface ProverOptions {
   /**
    * The WebGPU entry point: `navigator.gpu` in browsers (the default); in Node,
    * `create([])` from the 'webgpu' package. The prover holds it (and its adapter and device)
    * for its own life, so `createProver({ gpu: create([]) })` is safe as written.
    */
-  gpu?: GPU;
-  powerPreference?: GPUPowerPreference;
+  gpu?: GpuEntryPoint;
+  powerPreference?: GpuPowerPreference;
   /** Use the software fallback adapter (SwiftShader), for tests on machines without a GPU. */
   forceFallbackAdapter?: boolean;
 }
@@ -60,7 +73,9 @@ export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods &
  *   const prover = await createProver({ gpu: create([]) });    // Node, `import { create } from 'webgpu'`
  */
 export async function createProver(opts: ProverOptions = {}): Promise<Prover> {
-  const gpu = opts.gpu ?? (globalThis.navigator as Navigator | undefined)?.gpu;
+  // A GpuEntryPoint is a GPU as far as the caller's type checker can tell; acquireDevice checks
+  // at run time that it has requestAdapter.
+  const gpu = (opts.gpu as GPU | undefined) ?? (globalThis.navigator as Navigator | undefined)?.gpu;
   const ctx = await GpuContext.create(gpu, opts);
   let destroyed = false;
   const env: ApiEnv = {
