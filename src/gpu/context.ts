@@ -43,7 +43,7 @@ export class GpuContext {
      * caller write `createProver({ gpu: create([]) })` without keeping `gpu` themselves.
      */
     readonly gpu: GPU,
-    /** The adapter the device came from, held for the same reason (it owns Dawn's physical device). */
+    /** The adapter the device came from, held for the same reason: the caller gave us both, and Dawn's objects must not die before the device does. */
     readonly adapter: GPUAdapter,
     readonly device: GPUDevice,
     readonly features: DeviceFeatures,
