@@ -1,17 +1,22 @@
 /**
- * Bundles bench/run.ts into bench/dist/bench.mjs (one file, 'webgpu' external) for the GPU
- * machine, which has Node (from .gpu-kit) but no node_modules.
+ * Bundles the Node + Dawn entry points for the GPU machine, which has Node (from .gpu-kit) but
+ * no node_modules: bench/run.ts into bench/dist/bench.mjs and bench/gc-check.ts into
+ * bench/dist/gc-check.mjs (one file each, 'webgpu' external).
  * @module
  */
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: ['bench/run.ts'],
-  outfile: 'bench/dist/bench.mjs',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['webgpu'],
-  logLevel: 'info',
-});
+const ENTRIES = { 'bench/run.ts': 'bench/dist/bench.mjs', 'bench/gc-check.ts': 'bench/dist/gc-check.mjs' };
+
+for (const [entry, outfile] of Object.entries(ENTRIES)) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['webgpu'],
+    logLevel: 'info',
+  });
+}

@@ -7,7 +7,7 @@
  *   prover.destroy();
  * @module
  */
-export { createProver, type Prover, type ProverOptions, type ProverInfo } from './prover.js';
+export { createProver, type Prover, type ProverOptions, type ProverInfo, type GpuEntryPoint, type GpuPowerPreference } from './prover.js';
 export { ProverError, isProverError, type ProverErrorCode } from './errors.js';
 export type { FieldOp } from './kernels/field.js';
 export type { NttMatrix, NttOptions, NttExtendOptions, NttLdeOptions } from './api/ntt.js';

@@ -19,13 +19,27 @@ import { merkleMethods, type MerkleMethods } from './api/merkle.js';
 import { grindMethods, type GrindMethods } from './api/grind.js';
 import { commitMethods, type CommitMethods } from './api/commit.js';
 
+/**
+ * The part of WebGPU's `GPU` object that createProver calls: `navigator.gpu` and Dawn's
+ * `create([])` both fit. Spelled out here instead of `GPU` so the published declarations
+ * compile in a project without WebGPU typings (`@webgpu/types` stays a devDependency): the
+ * public API names no other WebGPU type.
+ */
+export interface GpuEntryPoint {
+  requestAdapter(options?: { powerPreference?: GpuPowerPreference; forceFallbackAdapter?: boolean }): Promise<unknown>;
+}
+
+/** WebGPU's GPUPowerPreference. */
+export type GpuPowerPreference = 'low-power' | 'high-performance';
+
 export interface ProverOptions {
   /**
    * The WebGPU entry point: `navigator.gpu` in browsers (the default); in Node,
-   * `create([])` from the 'webgpu' package (keep that object alive as long as the prover).
+   * `create([])` from the 'webgpu' package. The prover holds it (and its adapter and device)
+   * for its own life, so `createProver({ gpu: create([]) })` is safe as written.
    */
-  gpu?: GPU;
-  powerPreference?: GPUPowerPreference;
+  gpu?: GpuEntryPoint;
+  powerPreference?: GpuPowerPreference;
   /** Use the software fallback adapter (SwiftShader), for tests on machines without a GPU. */
   forceFallbackAdapter?: boolean;
 }
@@ -69,7 +83,8 @@ export async function createProver(options?: ProverOptions): Promise<Prover> {
   if (opts.gpu !== undefined && (typeof opts.gpu !== 'object' || opts.gpu === null || typeof (opts.gpu as GPU).requestAdapter !== 'function')) {
     throw new ProverError('INVALID_ARGUMENT', `gpu must be a WebGPU entry point (navigator.gpu, or create([]) from the 'webgpu' package in Node), got ${show(opts.gpu)}`);
   }
-  const gpu = opts.gpu ?? (globalThis.navigator as Navigator | undefined)?.gpu;
+  // A GpuEntryPoint is a GPU as far as the caller's type checker can tell (checked just above).
+  const gpu = (opts.gpu as GPU | undefined) ?? (globalThis.navigator as Navigator | undefined)?.gpu;
   const ctx = await GpuContext.create(gpu, opts);
   let destroyed = false;
   const sched = new Scheduler(ctx);

@@ -49,6 +49,16 @@ export class GpuContext {
   job: JobHooks | undefined;
 
   private constructor(
+    /**
+     * The WebGPU entry point the caller passed, held for the context's life. In Node it is
+     * Dawn's instance (`create([])` from 'webgpu'): if nothing referenced it, the next garbage
+     * collection would destroy the instance under our live device and abort the process
+     * ("pthread_mutex_lock ... assertion failed", exit 134). Holding it here is what lets a
+     * caller write `createProver({ gpu: create([]) })` without keeping `gpu` themselves.
+     */
+    readonly gpu: GPU,
+    /** The adapter the device came from, held for the same reason: the caller gave us both, and Dawn's objects must not die before the device does. */
+    readonly adapter: GPUAdapter,
     readonly device: GPUDevice,
     readonly features: DeviceFeatures,
     readonly description: string,
@@ -62,8 +72,8 @@ export class GpuContext {
   }
 
   static async create(gpu: GPU | undefined | null, opts: DeviceOptions = {}): Promise<GpuContext> {
-    const { device, features, description } = await acquireDevice(gpu, opts);
-    return new GpuContext(device, features, description, new BufferPool(device), new PipelineCache(device));
+    const { gpu: entry, adapter, device, features, description } = await acquireDevice(gpu, opts);
+    return new GpuContext(entry, adapter, device, features, description, new BufferPool(device), new PipelineCache(device));
   }
 
   get limits(): GPUSupportedLimits {

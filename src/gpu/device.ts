@@ -33,6 +33,8 @@ export interface DeviceOptions {
 export interface DeviceFeatures { timestamps: boolean; subgroups: boolean; cpu: boolean }
 
 export interface AcquiredDevice {
+  /** The entry point the adapter came from (callers must keep it alive as long as the device: see GpuContext.gpu). */
+  gpu: GPU;
   adapter: GPUAdapter;
   device: GPUDevice;
   features: DeviceFeatures;
@@ -40,11 +42,38 @@ export interface AcquiredDevice {
   description: string;
 }
 
+/**
+ * True where WebGPU comes from Dawn through the 'webgpu' package rather than from a browser:
+ * Node (and runtimes that report a Node version) without a DOM. An Electron renderer has both
+ * and counts as a browser, since its WebGPU is Chromium's.
+ */
+function inNode(): boolean {
+  const g = globalThis as { process?: { versions?: { node?: unknown } }; document?: unknown };
+  return typeof g.process?.versions?.node === 'string' && g.document === undefined;
+}
+
+/**
+ * What to do when Dawn gives no adapter. Dawn resolves requestAdapter with null when no backend
+ * loads and prints its reason on stderr (seen here: "Couldn't load Vulkan: libvulkan.so.1:
+ * cannot open shared object file"), so the message points there when it has no reason itself.
+ * Not "above": that warning can reach the terminal after our error does.
+ */
+function nodeNoAdapter(reason: string | undefined): string {
+  const why = reason ? `Dawn's reason: ${reason}` : "Dawn prints its reason, if it has one, on stderr";
+  return `No WebGPU adapter: Dawn (the 'webgpu' package) found no usable GPU driver: Vulkan on Linux, ` +
+    `Metal on macOS, D3D12 on Windows (${why}). On Linux install the Vulkan loader and a Vulkan driver ` +
+    "(Debian/Ubuntu: apt-get install libvulkan1 mesa-vulkan-drivers, or your GPU vendor's driver); " +
+    'on macOS or Windows update the GPU driver. Or run in a browser with WebGPU.';
+}
+
 export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOptions = {}): Promise<AcquiredDevice> {
+  const node = inNode();
   if (!gpu || typeof gpu.requestAdapter !== 'function') {
-    throw new ProverError('NO_WEBGPU',
-      'WebGPU is not available: in a browser use Chrome/Edge 113+, Safari 26+ or Firefox 141+ over https or localhost; ' +
-      "in Node pass { gpu: create([]) } from the 'webgpu' package.");
+    throw new ProverError('NO_WEBGPU', node
+      ? "WebGPU is not available: Node has no navigator.gpu. Install the 'webgpu' package (Dawn) and pass its GPU object: " +
+        "import { create, globals } from 'webgpu'; Object.assign(globalThis, globals); createProver({ gpu: create([]) })."
+      : 'WebGPU is not available: in a browser use Chrome/Edge 113+, Safari 26+ or Firefox 141+ over https or localhost; ' +
+        "in Node pass { gpu: create([]) } from the 'webgpu' package.");
   }
   let adapter: GPUAdapter | null = null;
   try {
@@ -53,10 +82,14 @@ export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOpt
       forceFallbackAdapter: opts.forceFallbackAdapter ?? false,
     });
   } catch (cause) {
-    throw new ProverError('NO_WEBGPU', `requestAdapter failed: ${String(cause)}`, { cause });
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    // In a browser the browser's own message is the useful part; in Node, Dawn's plus the fix.
+    throw new ProverError('NO_WEBGPU', node ? nodeNoAdapter(reason) : `requestAdapter failed: ${reason}`, { cause });
   }
   if (!adapter) {
-    throw new ProverError('NO_WEBGPU', 'No WebGPU adapter: the GPU may be blocklisted or disabled; check chrome://gpu or enable WebGPU.');
+    throw new ProverError('NO_WEBGPU', node
+      ? nodeNoAdapter(undefined)
+      : 'No WebGPU adapter: the GPU may be blocklisted or disabled; check chrome://gpu or enable WebGPU.');
   }
   const requiredLimits: Record<string, number> = {};
   for (const name of RAISED_LIMITS) {
@@ -75,6 +108,7 @@ export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOpt
   const fallback = (info as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter === true;
   const cpu = fallback || /swiftshader|llvmpipe|lavapipe|warp/i.test(description);
   return {
+    gpu,
     adapter,
     device,
     features: { timestamps: device.features.has('timestamp-query'), subgroups: device.features.has('subgroups'), cpu },

@@ -1,21 +1,138 @@
-// `npm run build` output is importable from plain Node (no bundler, no TS loader).
-import { describe, it, expect } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+// The package as npm ships it: `npm run build:dist` then `npm pack`, and the tarball, installed
+// alone in a fresh project (its runtime dependencies linked from this repo: no network), must
+// import in plain Node and type-check a consumer under `tsc --strict` with both `nodenext` and
+// `bundler` resolution, with no WebGPU typings installed. Also lists what the tarball holds.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 
-describe('package build', () => {
-  it('compiles src/ to ESM that plain Node imports', () => {
-    // Inside the repo so the emitted imports of dependencies (@noble/curves) resolve from node_modules.
-    mkdirSync('node_modules/.cache', { recursive: true });
-    const out = mkdtempSync(join(process.cwd(), 'node_modules/.cache/wgp-dist-'));
-    try {
-      execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json', '--outDir', out], { stdio: 'pipe' });
-      const keys = execFileSync('node', ['--input-type=module', '-e',
-        `const m = await import(${JSON.stringify(join(out, 'index.js'))}); console.log(Object.keys(m).sort().join(','))`], { encoding: 'utf8' });
-      expect(keys.trim().split(',')).toEqual(expect.arrayContaining(['createProver', 'ProverError', 'isProverError']));
-    } finally {
-      rmSync(out, { recursive: true, force: true });
+const repo = process.cwd();
+const tsc = join(repo, 'node_modules/typescript/bin/tsc');
+
+/** Run a command; a non-zero exit fails the calling test with the command's output. */
+function run(cmd: string, args: string[], cwd = repo): string {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+interface PackResult { filename: string; size: number; unpackedSize: number; files: { path: string; size: number }[] }
+
+let work: string; // temp dir: the tarball and the consumer project
+let packed: PackResult;
+let fixture: string;
+
+/** A consumer that uses the public API the way the README does, types included. */
+const CONSUMER = `import { createProver, ProverError, isProverError, babybear, type Prover, type ProverErrorCode, type NttMatrix } from 'webgpu-prover';
+export async function use(): Promise<number> {
+  let prover: Prover | undefined;
+  try {
+    prover = await createProver({ powerPreference: 'high-performance' });
+    const c: Uint32Array = await prover.batchField('mul', new Uint32Array([1]), new Uint32Array([2]));
+    const m: NttMatrix = await prover.dft(c, { width: 1, gpu: true });
+    m.destroy();
+    return c[0] + babybear.BB_P;
+  } catch (e) {
+    const code: ProverErrorCode | undefined = isProverError(e) ? e.code : undefined;
+    if (e instanceof ProverError) throw new Error(code);
+    return -1;
+  } finally {
+    prover?.destroy();
+  }
+}
+`;
+
+/** Compile options per resolution mode; no `types`/`lib` beyond the defaults a new project has. */
+const RESOLUTIONS = { nodenext: ['--module', 'nodenext', '--moduleResolution', 'nodenext'], bundler: ['--module', 'esnext', '--moduleResolution', 'bundler'] };
+
+beforeAll(() => {
+  // No `npm run gen` here: it rewrites tracked generated files that other test files read.
+  run('npm', ['run', 'build:dist']);
+  work = mkdtempSync(join(tmpdir(), 'wgp-pack-'));
+  // --ignore-scripts: prepack would run the full build (gen included) a second time.
+  [packed] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work])) as PackResult[];
+
+  fixture = join(work, 'consumer');
+  mkdirSync(join(fixture, 'node_modules'), { recursive: true });
+  run('tar', ['-xzf', join(work, packed.filename), '-C', work]);
+  renameSync(join(work, 'package'), join(fixture, 'node_modules/webgpu-prover'));
+  const manifest = JSON.parse(readFileSync(join(fixture, 'node_modules/webgpu-prover/package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  // What `npm install webgpu-prover` would add: its dependencies (theirs resolve from the repo
+  // through the links' real paths), and typescript to compile with. Nothing else.
+  for (const dep of [...Object.keys(manifest.dependencies ?? {}), 'typescript']) {
+    mkdirSync(dirname(join(fixture, 'node_modules', dep)), { recursive: true });
+    symlinkSync(join(repo, 'node_modules', dep), join(fixture, 'node_modules', dep), 'dir');
+  }
+  writeFileSync(join(fixture, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  writeFileSync(join(fixture, 'consumer.ts'), CONSUMER);
+}, 120_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('packed tarball', () => {
+  it('holds dist, the licences and the README, and no dev-only files', () => {
+    const paths = packed.files.map((f) => f.path).sort();
+    console.log(`${packed.filename}: ${(packed.size / 1024).toFixed(1)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${paths.length} files`);
+    for (const name of ['package.json', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/index.js', 'dist/index.d.ts']) expect(paths).toContain(name);
+    const unexpected = paths.filter((p) => !['package.json', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/index.d.ts'].includes(p) && !/^dist\/.+\.js(\.map)?$/.test(p));
+    expect(unexpected).toEqual([]);
+    // One declaration file: internal modules' declarations are not shipped.
+    expect(paths.filter((p) => p.endsWith('.d.ts'))).toEqual(['dist/index.d.ts']);
+    const licenses = readFileSync(join(fixture, 'node_modules/webgpu-prover/LICENSE-APACHE'), 'utf8');
+    expect(licenses).toContain('Apache License');
+  });
+
+  it('ships source maps whose sources are inlined and equal src/', () => {
+    const maps = packed.files.map((f) => f.path).filter((p) => p.endsWith('.js.map'));
+    const scripts = packed.files.map((f) => f.path).filter((p) => p.endsWith('.js'));
+    expect(maps.length).toBe(scripts.length);
+    for (const map of maps) {
+      const m = JSON.parse(readFileSync(join(fixture, 'node_modules/webgpu-prover', map), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      expect(m.sourcesContent?.length, map).toBe(m.sources.length);
+      m.sources.forEach((source, i) => {
+        // `sources` are relative to the map as it sits in this repo's dist/.
+        expect(m.sourcesContent![i], `${map} -> ${source}`).toBe(readFileSync(resolve(repo, dirname(map), source), 'utf8'));
+      });
     }
-  }, 120_000);
+  });
+
+  it('imports in plain Node from a project that installed only it', () => {
+    const keys = run('node', ['--input-type=module', '-e', "const m = await import('webgpu-prover'); console.log(Object.keys(m).sort().join(','))"], fixture);
+    expect(keys.trim().split(',')).toEqual(expect.arrayContaining(['createProver', 'ProverError', 'isProverError', 'babybear']));
+  });
+
+  for (const [resolution, flags] of Object.entries(RESOLUTIONS)) {
+    it(`type-checks a consumer with tsc --strict, moduleResolution ${resolution}`, () => {
+      // Throws with tsc's diagnostics (e.g. "Cannot find name 'GPUBuffer'") on failure.
+      run('node', [tsc, '--strict', '--noEmit', '--target', 'es2022', ...flags, 'consumer.ts'], fixture);
+    });
+  }
+
+  it('accepts navigator.gpu and Dawn\'s create([]) where a project has WebGPU typings', () => {
+    // A second project beside the first, with @webgpu/types and 'webgpu' installed too: the
+    // package's own GpuEntryPoint must take the real GPU objects.
+    const withTypes = join(work, 'consumer-webgpu');
+    for (const dep of ['webgpu-prover', ...Object.keys(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).dependencies), 'typescript', '@webgpu/types', 'webgpu']) {
+      const from = dep === 'webgpu-prover' ? join(fixture, 'node_modules/webgpu-prover') : join(repo, 'node_modules', dep);
+      mkdirSync(dirname(join(withTypes, 'node_modules', dep)), { recursive: true });
+      symlinkSync(from, join(withTypes, 'node_modules', dep), 'dir');
+    }
+    writeFileSync(join(withTypes, 'package.json'), JSON.stringify({ name: 'consumer-webgpu', private: true, type: 'module' }));
+    writeFileSync(join(withTypes, 'gpu.ts'), `/// <reference types="@webgpu/types" />
+import { create } from 'webgpu';
+import { createProver } from 'webgpu-prover';
+export const inBrowser = () => createProver({ gpu: navigator.gpu, powerPreference: 'low-power' });
+export const inNode = () => createProver({ gpu: create([]) });
+`);
+    run('node', [tsc, '--strict', '--noEmit', '--target', 'es2022', ...RESOLUTIONS.nodenext, 'gpu.ts'], withTypes);
+  });
+
+  it('declares no internals and no WebGPU types', () => {
+    const dts = readFileSync(join(fixture, 'node_modules/webgpu-prover/dist/index.d.ts'), 'utf8');
+    for (const name of ['GpuContext', 'BufferPool', 'PipelineCache', 'GPUBuffer', 'GPUDevice', 'GPUCommandEncoder']) expect(dts).not.toMatch(new RegExp(`\\b${name}\\b`));
+  });
 });
