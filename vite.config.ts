@@ -8,7 +8,8 @@ export default defineConfig({
   plugins: [progressPlugin()],
   server: { host: '127.0.0.1' },
   // Pre-bundle noble up front: discovered late, it makes Vite reload the page mid-autorun.
-  optimizeDeps: { include: ['@noble/curves/bn254.js', '@noble/curves/abstract/curve.js'] },
+  optimizeDeps: { include: ['@noble/curves/bn254.js', '@noble/curves/abstract/curve.js', 'comlink', 'fast-check'] },
+  worker: { format: 'es' },
   build: { outDir: '../dist-demo', emptyOutDir: true },
   logLevel: 'warn',
 });

@@ -82,9 +82,10 @@ export async function runMode(name: string, params: URLSearchParams, onRow: (r: 
   let prover: Prover | undefined;
   try {
     if (!mode) throw new Error(`unknown autorun mode "${name}"; modes: ${Object.keys(MODES).join(', ')}`);
-    prover = await createProver();
+    // `&worker=0` runs the prover in the page's thread; by default it runs in its Web Worker.
+    prover = await createProver(params.get('worker') === '0' ? { worker: false } : {});
     adapter = prover.info.adapter;
-    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: adapter });
+    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"})` });
     await mode({
       prover,
       params,

@@ -7,7 +7,8 @@
  *   prover.destroy();
  * @module
  */
-export { createProver, type Prover, type ProverOptions, type ProverInfo, type GpuEntryPoint, type GpuPowerPreference } from './prover.js';
+export { createProver } from './create-prover.js';
+export type { Prover, ProverOptions, ProverInfo, GpuEntryPoint, GpuPowerPreference } from './prover.js';
 export { ProverError, isProverError, type ProverErrorCode } from './errors.js';
 export type { FieldOp } from './kernels/field.js';
 export type { NttMatrix, NttOptions, NttExtendOptions, NttLdeOptions } from './api/ntt.js';

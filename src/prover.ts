@@ -1,8 +1,8 @@
 /**
- * createProver() and the Prover object: the owner of one GPU device and everything built on
- * it. Public methods come from facets in src/api/ (one file per kernel family). Every method
- * is async and takes plain typed arrays, so the same surface can later be served from a Web
- * Worker (the scheduler issue) without changing callers.
+ * The Prover object in this thread: the owner of one GPU device and everything built on it.
+ * Public methods come from facets in src/api/ (one file per kernel family). Every method is
+ * async and takes plain data, so src/worker/ serves the same surface from a Web Worker;
+ * createProver() (src/create-prover.ts) picks the worker or this.
  * @module
  */
 import { ProverError } from './errors.js';
@@ -42,6 +42,14 @@ export interface ProverOptions {
   powerPreference?: GpuPowerPreference;
   /** Use the software fallback adapter (SwiftShader), for tests on machines without a GPU. */
   forceFallbackAdapter?: boolean;
+  /**
+   * Where the prover runs. In a browser page the default is `true`: a module worker started
+   * from this package (`new Worker(new URL('./worker.js', import.meta.url))`), so the page's
+   * thread stays free. `false`: in this thread (the default in Node, in workers, and with `gpu`).
+   * A `Worker` you started from `webgpu-prover/worker`, or that script's URL: for bundlers that
+   * do not follow workers inside dependencies (docs/worker.md).
+   */
+  worker?: boolean | Worker | string | URL;
 }
 
 export interface ProverInfo {
@@ -53,6 +61,8 @@ export interface ProverInfo {
   maxComputeWorkgroupStorageSize: number;
   /** threads a workgroup may have (the smaller of maxComputeInvocationsPerWorkgroup and maxComputeWorkgroupSizeX) */
   maxWorkgroupThreads: number;
+  /** true when the prover runs in a Web Worker (createProver's `worker` option) */
+  worker: boolean;
 }
 
 export interface ProverCore {
@@ -67,14 +77,8 @@ export interface ProverCore {
 
 export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods & MerkleMethods & GrindMethods & CommitMethods & MsmMethods;
 
-/**
- * Acquire a GPU device and return a prover on it.
- * @throws ProverError NO_WEBGPU with a message saying what to do, INVALID_ARGUMENT for bad options
- * @example
- *   const prover = await createProver();                       // browser
- *   const prover = await createProver({ gpu: create([]) });    // Node, `import { create } from 'webgpu'`
- */
-export async function createProver(options?: ProverOptions): Promise<Prover> {
+/** createProver's options, checked (the `worker` option is createProver's to read). */
+export function requireProverOptions(options: unknown): ProverOptions {
   const opts = requireOptions<ProverOptions>('createProver options', options, true);
   optionalBoolean('forceFallbackAdapter', opts.forceFallbackAdapter);
   if (opts.powerPreference !== undefined && opts.powerPreference !== 'low-power' && opts.powerPreference !== 'high-performance') {
@@ -83,6 +87,15 @@ export async function createProver(options?: ProverOptions): Promise<Prover> {
   if (opts.gpu !== undefined && (typeof opts.gpu !== 'object' || opts.gpu === null || typeof (opts.gpu as GPU).requestAdapter !== 'function')) {
     throw new ProverError('INVALID_ARGUMENT', `gpu must be a WebGPU entry point (navigator.gpu, or create([]) from the 'webgpu' package in Node), got ${show(opts.gpu)}`);
   }
+  return opts;
+}
+
+/**
+ * A prover in this thread (what createProver({ worker: false }) returns, and what the worker runs).
+ * @throws ProverError NO_WEBGPU with a message saying what to do, INVALID_ARGUMENT for bad options
+ */
+export async function createLocalProver(options?: ProverOptions): Promise<Prover> {
+  const opts = requireProverOptions(options);
   // A GpuEntryPoint is a GPU as far as the caller's type checker can tell (checked just above).
   const gpu = (opts.gpu as GPU | undefined) ?? (globalThis.navigator as Navigator | undefined)?.gpu;
   const ctx = await GpuContext.create(gpu, opts);
@@ -104,6 +117,7 @@ export async function createProver(options?: ProverOptions): Promise<Prover> {
       maxBufferSize: ctx.limits.maxBufferSize,
       maxComputeWorkgroupStorageSize: ctx.limits.maxComputeWorkgroupStorageSize,
       maxWorkgroupThreads: ctx.workgroup.threads,
+      worker: false,
     },
     stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, jobs: sched.stats() }),
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),

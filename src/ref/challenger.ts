@@ -15,6 +15,9 @@ const RATE = 8;
 /** The largest `bits` sample_bits accepts: 2^b must stay below p (2^30 < p < 2^31). */
 export const MAX_SAMPLE_BITS = 30;
 
+/** A challenger's whole state: sponge, pending inputs, unread outputs. */
+export interface ChallengerState { state: Uint32Array; input: number[]; output: number[] }
+
 export class DuplexChallenger {
   private state = new Uint32Array(WIDTH);
   private input: number[] = [];
@@ -85,6 +88,23 @@ export class DuplexChallenger {
     throw new ProverError('INVALID_ARGUMENT', `no witness for ${bits} bits`);
   }
 
+  /** A challenger in the state `s` (a snapshot()): how the worker receives one. */
+  static fromSnapshot(s: ChallengerState): DuplexChallenger {
+    const c = new DuplexChallenger();
+    c.restore(s);
+    return c;
+  }
+
+  /**
+   * Take the state `s` (a snapshot() of a challenger that went on from this one): how a
+   * challenger passed to a job in the worker is advanced in place, as in-thread.
+   */
+  restore(s: ChallengerState): void {
+    this.state = Uint32Array.from(s.state);
+    this.input = [...s.input];
+    this.output = [...s.output];
+  }
+
   clone(): DuplexChallenger {
     const c = new DuplexChallenger();
     c.state = this.state.slice();
@@ -94,7 +114,7 @@ export class DuplexChallenger {
   }
 
   /** Copies of the sponge state, pending inputs and unread outputs (for the GPU grinder and debugging). */
-  snapshot(): { state: Uint32Array; input: number[]; output: number[] } {
+  snapshot(): ChallengerState {
     return { state: this.state.slice(), input: [...this.input], output: [...this.output] };
   }
 }

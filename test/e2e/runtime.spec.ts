@@ -1,5 +1,7 @@
-// The runtime in headless Chromium: concurrent mixed jobs, pool bounds, AbortSignal (before,
-// queued, running), progress order, job counts (test/gpu/runtime-check.ts).
+// The runtime in headless Chromium, in its Web Worker (the default) and in the page's thread:
+// concurrent mixed jobs, pool bounds, AbortSignal (before, queued, running), progress order,
+// job counts; in the worker also a free page thread, transfers, errors as in-thread
+// (test/gpu/runtime-check.ts).
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
 
@@ -12,4 +14,16 @@ test('concurrent jobs, abort, progress and job counts', async ({ page }) => {
     'progress events in order, done <= total, ending done', 'a throwing onProgress does not break the job', 'stats() counts jobs']) {
     expect(ok).toContain(s);
   }
+  expect(result.rows[0].detail).toMatch(/in a Web Worker/);
+  for (const s of ["the page's thread stays free during an MSM of 2^12 and an NTT of 2^16 x 8", 'inputs stay valid by default; { transfer: true } hands them over',
+    "errors cross with the in-thread prover's code, name and message"]) {
+    expect(ok).toContain(s);
+  }
+});
+
+test('the same runtime checks with the prover in the page thread (worker: false)', async ({ page }) => {
+  const result = await autorun(page, 'runtime-check', { worker: '0' });
+  expect(failures(result)).toEqual([]);
+  expect(result.rows[0].detail).toMatch(/in the page's thread/);
+  expect(result.rows.filter((r) => r.status === 'ok').length).toBeGreaterThanOrEqual(8);
 });

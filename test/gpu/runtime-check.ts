@@ -10,7 +10,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { pippenger } from '@noble/curves/abstract/curve.js';
 import type { Prover } from '../../src/prover.js';
 import type { JobProgress } from '../../src/sched/job.js';
-import { DuplexChallenger, isProverError } from '../../src/index.js';
+import { createProver, DuplexChallenger, isProverError } from '../../src/index.js';
 import * as ref from '../../src/ref/ntt.js';
 import { bbMul } from '../../src/ref/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
@@ -182,9 +182,80 @@ export async function checkRuntime(prover: Prover, seed = 0x5c4ed): Promise<Runt
     return same(got, ref.dft(probeX, 1)) ? '' : 'wrong result';
   }));
 
+  if (prover.info.worker) rows.push(...await checkWorkerBoundary(prover, rng));
+
   rows.push(await timed('stats() counts jobs', async () => {
     const j = prover.stats().jobs;
     return j.run > 200 && j.aborted >= 3 && j.queued === 0 ? `ok: ${JSON.stringify(j)}` : JSON.stringify(j);
+  }));
+  return rows;
+}
+
+/** Largest gap between ticks of a 10 ms interval while `work` runs. */
+async function longestStall(work: () => Promise<unknown>): Promise<{ gap: number; ticks: number }> {
+  let last = performance.now(), gap = 0, ticks = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    gap = Math.max(gap, now - last);
+    last = now;
+    ticks++;
+  }, 10);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return { gap: Math.max(gap, performance.now() - last), ticks };
+}
+
+/** What only a prover in a worker has to show: a free page thread, transfers, errors as in-thread. */
+async function checkWorkerBoundary(prover: Prover, rng: SplitMix64): Promise<RuntimeRow[]> {
+  const rows: RuntimeRow[] = [];
+  rows.push(await timed("the page's thread stays free during an MSM of 2^12 and an NTT of 2^16 x 8", async () => {
+    const step = G.BASE.multiply(12345n);
+    const pts: InstanceType<typeof G>[] = [G.BASE];
+    while (pts.length < 4096) pts.push(pts[pts.length - 1].add(step));
+    const ks = pts.map(() => rng.next() % (1n << 200n));
+    const x = values(rng, (1 << 16) * 8);
+    const t0 = performance.now();
+    const msm = await longestStall(() => prover.msm(pts, ks));
+    const t1 = performance.now();
+    const ntt = await longestStall(() => prover.dft(x, { width: 8 }));
+    const t2 = performance.now();
+    const worst = Math.max(msm.gap, ntt.gap);
+    const detail = `longest gap of a 10 ms interval: ${msm.gap.toFixed(0)} ms during the MSM (${(t1 - t0).toFixed(0)} ms), ${ntt.gap.toFixed(0)} ms during the NTT (${(t2 - t1).toFixed(0)} ms)`;
+    return worst <= 100 ? `ok: ${detail}` : detail;
+  }));
+  rows.push(await timed('inputs stay valid by default; { transfer: true } hands them over', async () => {
+    const x = values(rng, 64);
+    const want = ref.dft(x, 2);
+    const kept = await prover.dft(x, { width: 2 });
+    if (x.length !== 64 || !same(kept, want)) return 'default: the input changed or the result is wrong';
+    const given = await prover.dft(x, { width: 2, transfer: true } as never);
+    return (x.length as number) === 0 && same(given, want) ? 'ok: copied by default, detached with transfer: true, same result' : `transfer: input length ${x.length} after the call`;
+  }));
+  rows.push(await timed("errors cross with the in-thread prover's code, name and message", async () => {
+    const local = await createProver({ worker: false });
+    try {
+      const calls: [string, (p: Prover) => Promise<unknown>][] = [
+        ['non-canonical', (p) => p.batchField('mul', Uint32Array.of(1, BB_P), Uint32Array.of(1, 1))],
+        ['width 0', (p) => p.dft(new Uint32Array(8), { width: 0 })],
+        ['shift >= p', (p) => p.lde(new Uint32Array(8), { width: 1, addedBits: 1, shift: BB_P })],
+        ['a symbol op', (p) => p.batchField(Symbol('op') as never, new Uint32Array(4))],
+        ['scalar >= r', (p) => p.msm([G.BASE], [1n << 255n])],
+        ['sparse points', (p) => { const a = [G.BASE, G.BASE]; delete (a as unknown[])[1]; return p.msm(a, [1n, 2n]); }],
+        ['tuning c 0', async (p) => { const b = await p.msmBases([G.BASE]); try { return await b.msmProfiled([1n], { c: 0 }); } finally { b.destroy(); } }],
+      ];
+      const bad: string[] = [];
+      for (const [name, f] of calls) {
+        const [a, b] = [await rejection(f(prover)), await rejection(f(local))] as Error[];
+        const key = (e: Error & { code?: string }) => (e ? `${e.name}/${e.code}/${e.message}` : 'resolved');
+        if (!isProverError(a) || key(a) !== key(b)) bad.push(`${name}: worker ${key(a)} vs in-thread ${key(b)}`);
+      }
+      return bad.length ? bad.join('; ') : `ok: ${calls.length} faults, identical`;
+    } finally {
+      local.destroy();
+    }
   }));
   return rows;
 }

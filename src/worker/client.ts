@@ -1,0 +1,191 @@
+/**
+ * The page side of a prover in a Web Worker: the same Prover type, each call posted to the
+ * worker's WorkerHost (src/worker/host.ts) through comlink. Arguments are encoded as codec.ts
+ * says (typed arrays cloned, or transferred with `{ transfer: true }`); results come back
+ * transferred. Handles are small proxies holding an id; one the page drops is freed in the
+ * worker (FinalizationRegistry). A job's AbortSignal rejects here at once and is forwarded;
+ * its progress arrives through a comlink proxy released when the job settles.
+ * @module
+ */
+import * as Comlink from 'comlink';
+import { ProverError, type ProverErrorCode } from '../errors.js';
+import { abortError } from '../sched/job.js';
+import type { Prover, ProverInfo, ProverOptions } from '../prover.js';
+import { encodeArgs, unpackPoint, type ArgHooks, type HandleKind } from './codec.js';
+import type { Reply, Stats, WireError, WorkerHost } from './host.js';
+
+/** Rebuild the worker's error here: a ProverError keeps its code, name (AbortError) and message. */
+function rebuild(e: WireError): Error {
+  if (e.code) return new ProverError(e.code as ProverErrorCode, e.message);
+  const err = new Error(e.message);
+  err.name = e.name;
+  return err;
+}
+
+const destroyedError = () => new ProverError('DESTROYED', 'This prover was destroyed; call createProver() again.');
+
+/** A GPU handle living in the worker. */
+class RemoteHandle {
+  dead = false;
+  constructor(readonly client: WorkerClient, readonly id: number, readonly kind: HandleKind) {}
+}
+
+class WorkerClient {
+  private destroyed = false;
+  private lastStats: Stats;
+  private nextJob = 1;
+  private readonly pending = new Set<(e: Error) => void>();
+  // The worker frees a handle's GPU memory once the page drops its proxy.
+  private readonly registry = new FinalizationRegistry<number>((id) => {
+    if (!this.destroyed) void this.remote.release(id).catch(() => {});
+  });
+
+  constructor(private readonly worker: Worker, private readonly remote: Comlink.Remote<WorkerHost>, stats: Stats) {
+    this.lastStats = stats;
+  }
+
+  stats(): Stats {
+    return this.lastStats;
+  }
+
+  /** Call `method` on the prover (target 0) or on the handle `target`, as the caller passed the arguments. */
+  call(target: number, method: string, args: unknown[]): Promise<unknown> {
+    if (this.destroyed) return Promise.reject(destroyedError());
+    const hooks: ArgHooks = { challengers: [], handleId: (v) => (v instanceof RemoteHandle ? (v.client === this ? v.id : 'foreign') : undefined) };
+    let encoded: unknown[];
+    try {
+      encoded = encodeArgs(args, hooks);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const transfer = wantsTransfer(args) ? buffersOf(encoded) : [];
+    const jobId = this.nextJob++;
+    const signal = hooks.signal;
+    const progress = hooks.onProgress && Comlink.proxy(hooks.onProgress);
+    return new Promise<unknown>((resolve, rejectOnce) => {
+      // Rejected here first (abort, destroy), the caller must not see the worker's late answer
+      // either: not its result, and not a challenger advanced by a job it was told was aborted.
+      let rejected = false;
+      const reject = (e: unknown) => {
+        rejected = true;
+        rejectOnce(e);
+      };
+      const fail = (e: Error) => reject(e);
+      this.pending.add(fail);
+      const onAbort = () => {
+        void this.remote.abort(jobId).catch(() => {});
+        reject(abortError(method, signal));
+      };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+      let posted: Promise<Reply>;
+      try {
+        posted = this.remote.call(target, method, Comlink.transfer(encoded, transfer), jobId, progress);
+      } catch (e) {
+        posted = Promise.reject(e);
+      }
+      posted.then((reply) => {
+        if (reply.stats) this.lastStats = reply.stats;
+        if (rejected) return;
+        reply.challengers.forEach((s, i) => hooks.challengers[i]?.restore(s));
+        if (reply.ok) resolve(this.decode(reply.value));
+        else reject(rebuild(reply.error));
+      }, (e: unknown) => {
+        // postMessage refused an argument (a Proxy, a class with private state): bad input.
+        reject(e instanceof Error && e.name === 'DataCloneError'
+          ? new ProverError('INVALID_ARGUMENT', `${method}: an argument cannot be sent to the prover's worker (${e.message}); pass plain arrays, typed arrays and option objects`)
+          : e);
+      }).finally(() => {
+        this.pending.delete(fail);
+        signal?.removeEventListener('abort', onAbort);
+      });
+    });
+  }
+
+  /** Results as the caller's objects: handles as proxies, points as the caller's noble points. */
+  private decode(v: unknown): unknown {
+    if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) return v;
+    const t = v as Record<string, unknown>;
+    if (Object.hasOwn(t, '$point')) return unpackPoint(t.$point as Uint8Array);
+    if (Object.hasOwn(t, '$h')) return this.handle(t.$h as number, t.kind as HandleKind, t.props as Record<string, unknown>);
+    if (Array.isArray(v)) return v.map((x) => this.decode(x));
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(t)) out[k] = this.decode(x);
+    return out;
+  }
+
+  private handle(id: number, kind: HandleKind, props: Record<string, unknown>): object {
+    const h = new RemoteHandle(this, id, kind);
+    const call = (method: string) => (...args: unknown[]) => this.call(id, method, args);
+    const free = (method: string) => () => {
+      if (h.dead) return;
+      h.dead = true;
+      if (!this.destroyed) void this.call(id, method, []).catch(() => {});
+    };
+    const methods = kind === 'NttMatrix' ? { read: call('read'), destroy: free('destroy') }
+      : kind === 'MerkleTree' ? { open: call('open'), dispose: free('dispose') }
+        : { msm: call('msm'), msmProfiled: call('msmProfiled'), destroy: free('destroy') };
+    Object.assign(h, props, methods);
+    this.registry.register(h, id);
+    return h;
+  }
+
+  lost(): Promise<string> {
+    return this.remote.lost();
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const fail of this.pending) fail(destroyedError());
+    this.pending.clear();
+    const end = () => {
+      this.remote[Comlink.releaseProxy]();
+      this.worker.terminate();
+    };
+    this.remote.destroy().then(end, end);
+  }
+}
+
+/** `{ transfer: true }` in any top-level options argument: the caller gives up its input buffers. */
+function wantsTransfer(args: readonly unknown[]): boolean {
+  return args.some((a) => typeof a === 'object' && a !== null && !ArrayBuffer.isView(a) && (a as { transfer?: unknown }).transfer === true);
+}
+
+function buffersOf(encoded: readonly unknown[]): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const visit = (v: unknown) => {
+    if (ArrayBuffer.isView(v)) {
+      if (v.buffer instanceof ArrayBuffer && !(v.buffer as ArrayBuffer & { resizable?: boolean }).resizable) out.add(v.buffer);
+    } else if (typeof v === 'object' && v !== null) {
+      for (const x of Object.values(v)) visit(x);
+    }
+  };
+  encoded.forEach(visit);
+  return [...out];
+}
+
+/** A prover served by `worker` (started by createProver or by the caller). */
+export async function workerProver(worker: Worker, options: ProverOptions): Promise<Prover> {
+  const remote = Comlink.wrap<WorkerHost>(worker);
+  const { gpu: _gpu, worker: _worker, ...rest } = options;
+  const init = await remote.init(rest);
+  if (!init.ok) {
+    remote[Comlink.releaseProxy]();
+    worker.terminate();
+    throw rebuild(init.error);
+  }
+  const client = new WorkerClient(worker, remote, init.stats);
+  const info: ProverInfo = { ...init.info, worker: true };
+  const m = (name: string) => (...args: unknown[]) => client.call(0, name, args);
+  const prover = {
+    info,
+    stats: () => client.stats(),
+    lost: client.lost(),
+    destroy: () => client.destroy(),
+    batchField: m('batchField'), dft: m('dft'), idft: m('idft'), lde: m('lde'), encode: m('encode'),
+    poseidon2: m('poseidon2'), merkleCommit: m('merkleCommit'), grind: m('grind'), commit: m('commit'),
+    msm: m('msm'), msmBases: m('msmBases'),
+  };
+  return prover as unknown as Prover;
+}

@@ -1,0 +1,154 @@
+/**
+ * The worker side: an in-thread prover serving the client's calls (src/worker/client.ts) through
+ * comlink. It keeps the GPU handles it returned in a table (the client holds ids), one
+ * AbortController per job id (the client forwards aborts), and answers every call with a reply
+ * record instead of throwing, so a ProverError's code, name and message cross intact.
+ * @module
+ */
+import * as Comlink from 'comlink';
+import { bn254 } from '@noble/curves/bn254.js';
+import { createLocalProver, type Prover, type ProverInfo, type ProverOptions } from '../prover.js';
+import { isProverError, ProverError } from '../errors.js';
+import { decodeArgs, packPoint, type HandleKind, type Tagged } from './codec.js';
+import type { ChallengerState, DuplexChallenger } from '../ref/challenger.js';
+
+const G1 = bn254.G1.Point;
+
+/** Methods the client may call, on the prover (target 0) and on each kind of handle. */
+const METHODS: Record<'Prover' | HandleKind, readonly string[]> = {
+  Prover: ['batchField', 'dft', 'idft', 'lde', 'encode', 'poseidon2', 'merkleCommit', 'grind', 'commit', 'msm', 'msmBases'],
+  NttMatrix: ['read', 'destroy'],
+  MerkleTree: ['open', 'dispose'],
+  MsmBases: ['msm', 'msmProfiled', 'destroy'],
+};
+
+export interface WireError { name: string; message: string; code?: string }
+
+export type Stats = ReturnType<Prover['stats']>;
+
+export type Reply =
+  | { ok: true; value: unknown; stats: Stats; challengers: ChallengerState[] }
+  | { ok: false; error: WireError; stats: Stats | undefined; challengers: ChallengerState[] };
+
+type Progress = ((p: unknown) => void) & Partial<Record<typeof Comlink.releaseProxy, () => void>>;
+
+export class WorkerHost {
+  private prover: Prover | undefined;
+  private readonly handles = new Map<number, { kind: HandleKind; obj: Record<string, unknown> }>();
+  private nextId = 1;
+  private readonly jobs = new Map<number, AbortController>();
+  /** Aborts that arrived before their call (a client aborts right after posting). */
+  private readonly early = new Set<number>();
+
+  async init(options: ProverOptions): Promise<{ ok: true; info: ProverInfo; stats: Stats } | { ok: false; error: WireError }> {
+    try {
+      this.prover = await createLocalProver(options);
+      return { ok: true, info: this.prover.info, stats: this.prover.stats() };
+    } catch (e) {
+      return { ok: false, error: wireError(e) };
+    }
+  }
+
+  async call(target: number, method: string, args: unknown[], jobId: number, progress?: Progress): Promise<Reply> {
+    const controller = new AbortController();
+    if (this.early.delete(jobId)) controller.abort();
+    this.jobs.set(jobId, controller);
+    const challengers: DuplexChallenger[] = [];
+    const states = () => challengers.map((c) => c.snapshot());
+    try {
+      const { obj, kind } = this.target(target);
+      if (!METHODS[kind].includes(method)) throw new ProverError('INVALID_ARGUMENT', `${kind} has no method ${method}`);
+      const onProgress = progress && ((p: unknown) => void Promise.resolve(progress(p)).catch(() => {}));
+      const decoded = decodeArgs(args, {
+        handle: (id) => this.handles.get(id)?.obj ?? this.released(),
+        signal: controller.signal,
+        onProgress,
+        challengers,
+      });
+      const value = await (obj[method] as (...a: unknown[]) => unknown)(...decoded);
+      const transfer = new Set<ArrayBuffer>();
+      const encoded = this.encodeResult(value, transfer);
+      const reply: Reply = { ok: true, value: encoded, stats: this.prover!.stats(), challengers: states() };
+      return Comlink.transfer(reply, [...transfer]);
+    } catch (e) {
+      return { ok: false, error: wireError(e), stats: this.prover?.stats(), challengers: states() };
+    } finally {
+      this.jobs.delete(jobId);
+      progress?.[Comlink.releaseProxy]?.();
+    }
+  }
+
+  abort(jobId: number): void {
+    const c = this.jobs.get(jobId);
+    if (c) c.abort();
+    else this.early.add(jobId);
+  }
+
+  /** The client dropped handle `id` (garbage-collected on its side): free its GPU memory. */
+  release(id: number): void {
+    const h = this.handles.get(id);
+    this.handles.delete(id);
+    if (h) (h.kind === 'MerkleTree' ? h.obj.dispose as () => void : h.obj.destroy as () => void)();
+  }
+
+  lost(): Promise<string> {
+    return this.prover?.lost ?? new Promise(() => {});
+  }
+
+  destroy(): void {
+    this.prover?.destroy();
+    this.handles.clear();
+  }
+
+  private target(id: number): { obj: Record<string, unknown>; kind: 'Prover' | HandleKind } {
+    if (id === 0) {
+      if (!this.prover) throw new ProverError('DESTROYED', 'This prover was destroyed; call createProver() again.');
+      return { obj: this.prover as unknown as Record<string, unknown>, kind: 'Prover' };
+    }
+    const h = this.handles.get(id);
+    if (!h) this.released();
+    return h!;
+  }
+
+  private released(): never {
+    throw new ProverError('DESTROYED', 'this handle was released; create it again');
+  }
+
+  /** Results as clonable data: typed arrays transferred, handles into the table, points packed. */
+  private encodeResult(v: unknown, transfer: Set<ArrayBuffer>): unknown {
+    if (typeof v !== 'object' || v === null) return v;
+    if (ArrayBuffer.isView(v)) {
+      if (v.buffer instanceof ArrayBuffer) transfer.add(v.buffer);
+      return v;
+    }
+    if (v instanceof G1) return { $point: packPoint(v) } satisfies Tagged;
+    const kind = handleKind(v as Record<string, unknown>);
+    if (kind) {
+      const id = this.nextId++;
+      const obj = v as Record<string, unknown>;
+      this.handles.set(id, { kind, obj });
+      const props: Record<string, unknown> = {};
+      for (const k of ['height', 'width', 'n']) if (typeof obj[k] === 'number') props[k] = obj[k];
+      if (obj.root instanceof Uint32Array) props.root = obj.root.slice();
+      return { $h: id, kind, props } satisfies Tagged;
+    }
+    if (Array.isArray(v)) return v.map((x) => this.encodeResult(x, transfer));
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = this.encodeResult(x, transfer);
+    return out;
+  }
+}
+
+function handleKind(o: Record<string, unknown>): HandleKind | undefined {
+  const fn = (k: string) => typeof o[k] === 'function';
+  if (fn('msmProfiled') && fn('destroy')) return 'MsmBases';
+  if (fn('open') && fn('dispose')) return 'MerkleTree';
+  if (fn('read') && fn('destroy')) return 'NttMatrix';
+  return undefined;
+}
+
+export function wireError(e: unknown): WireError {
+  if (isProverError(e)) return { name: e.name, message: e.message, code: e.code };
+  if (e instanceof Error) return { name: e.name, message: e.message };
+  return { name: 'Error', message: String(e) };
+}
