@@ -1,0 +1,160 @@
+// The npm package as dApps consume it (issue 23): apps built from the packed tarball with the
+// real bundlers (Vite production build, webpack 5 production build) and a plain Node ESM script.
+// Each browser page imports createProver from 'webgpu-prover', runs a dft, a Poseidon2
+// permutation and an MSM with the default options (the package's own Web Worker, as the bundler
+// emitted it) and with a worker the app starts itself; the answers must equal the repo's CPU
+// references and noble, and prover.info.worker must be true. test/consumers/harness.ts builds
+// and serves them (ports 5600-5699, clear of the dev server on 5199).
+import { test, expect, type Page } from '@playwright/test';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bn254 } from '@noble/curves/bn254.js';
+import { dft } from '../../src/ref/ntt.js';
+import { poseidon2 } from '../../src/ref/poseidon2.js';
+import { copyWithout, makeFixture, openConsumer, prepare, run, serve, type PageResult, type Served } from '../consumers/harness.js';
+import { DFT_VALUES, DFT_WIDTH, POSEIDON2_STATE, MSM_SCALARS } from '../consumers/app/inputs.js';
+
+test.describe.configure({ mode: 'serial' });
+
+/** The answers, from the repo's references (src/ref) and @noble/curves, never from the package. */
+const G = bn254.G1.Point.BASE;
+const msmAffine = G.multiply(BigInt(MSM_SCALARS[0])).add(G.double().multiply(BigInt(MSM_SCALARS[1]))).toAffine();
+const EXPECTED = {
+  dft: Array.from(dft(Uint32Array.from(DFT_VALUES), DFT_WIDTH)),
+  poseidon2: Array.from(poseidon2(POSEIDON2_STATE)),
+  msm: { x: msmAffine.x.toString(16), y: msmAffine.y.toString(16) },
+};
+
+let work = '';
+let unpacked = '';
+const timings: string[] = [];
+const servers: Served[] = [];
+
+/** Time one phase for the summary printed at the end (CI budget: the whole file < 2 min). */
+function timed<T>(what: string, f: () => T): T {
+  const t0 = Date.now();
+  try { return f(); } finally { timings.push(`${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`); }
+}
+
+test.beforeAll(() => {
+  ({ work, unpacked } = timed('npm pack (dist rebuilt only when stale)', prepare));
+});
+
+test.afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  if (work) rmSync(work, { recursive: true, force: true });
+  console.log(`consumer apps:\n  ${timings.join('\n  ')}`);
+});
+
+async function serveDist(dir: string): Promise<Served> {
+  const s = await serve(dir);
+  servers.push(s);
+  return s;
+}
+
+/** Open one page and require the full, correct answer from the bundler-emitted worker. */
+async function expectProves(page: Page, served: Served, path: string): Promise<PageResult> {
+  const r = await openConsumer(page, `${served.url}${path}`);
+  timings.push(`page ${path}: ${(r.ms / 1000).toFixed(1)} s`);
+  const diagnosis = JSON.stringify({ error: r.report?.error, errors: r.errors, failed: r.failed, workers: r.workers, steps: r.report?.steps }, null, 1);
+  expect(r.report?.error, diagnosis).toBeUndefined();
+  expect(r.report?.finished, diagnosis).toBe(true);
+  expect(r.failed, diagnosis).toEqual([]);
+  expect(r.report!.worker, 'prover.info.worker').toBe(true);
+  expect(r.report!.dft).toEqual(EXPECTED.dft);
+  expect(r.report!.poseidon2).toEqual(EXPECTED.poseidon2);
+  expect(r.report!.msm).toEqual(EXPECTED.msm);
+  expect(r.report!.msmIsNoblePoint, "msm's result is a Point of the app's own @noble/curves").toBe(true);
+  // Exactly one worker, a file of this build on this origin (not a blob: or data: URL), and the
+  // server really sent it.
+  expect(r.workers, diagnosis).toHaveLength(1);
+  const worker = new URL(r.workers[0]);
+  expect(worker.origin).toBe(new URL(served.url).origin);
+  expect(served.requests).toContain(`200 ${worker.pathname}`);
+  return r;
+}
+
+/**
+ * The same build with its worker file deleted must fail (proves the checks above can fail): the
+ * page reports no worker and the harness sees the 404. Returns the dropped file names.
+ */
+async function expectFailsWithoutWorker(page: Page, dist: string, isWorker: (p: string) => boolean): Promise<void> {
+  const broken = `${dist}-no-worker`;
+  const dropped = copyWithout(dist, broken, isWorker);
+  expect(dropped.length, 'the build has a worker file to drop').toBeGreaterThan(0);
+  const served = await serveDist(broken);
+  const r = await openConsumer(page, `${served.url}/index.html`, 60_000);
+  timings.push(`page without worker (must fail): ${(r.ms / 1000).toFixed(1)} s`);
+  expect(r.report?.worker).not.toBe(true);
+  expect(r.report?.dft).toBeUndefined();
+  expect(r.failed.some((f) => f.startsWith('404 ') && dropped.some((d) => f.endsWith(d))), JSON.stringify(r.failed)).toBe(true);
+}
+
+test.describe('Vite production build (vite build, served statically)', () => {
+  let dir = '';
+  let served: Served;
+  test.beforeAll(async () => {
+    dir = makeFixture(work, unpacked, 'vite', ['vite']);
+    timed('vite build', () => run('node', ['node_modules/vite/bin/vite.js', 'build'], dir));
+    served = await serveDist(join(dir, 'dist'));
+  });
+
+  test('createProver() with the defaults runs in the worker Vite emitted', async ({ page }) => {
+    await expectProves(page, served, '/index.html');
+  });
+
+  test("createProver({ worker }) with the app's own new Worker(new URL('webgpu-prover/worker', import.meta.url))", async ({ page }) => {
+    await expectProves(page, served, '/hatch.html');
+  });
+
+  test('the same build without its worker file fails', async ({ page }) => {
+    await expectFailsWithoutWorker(page, join(dir, 'dist'), (p) => /(^|\/)worker-[^/]*\.js$/.test(p));
+  });
+});
+
+test.describe('webpack 5 production build (webpack-cli, served statically)', () => {
+  let dir = '';
+  let served: Served;
+  test.beforeAll(async () => {
+    dir = makeFixture(work, unpacked, 'webpack', ['webpack', 'webpack-cli']);
+    timed('webpack build', () => run('node', ['node_modules/webpack-cli/bin/cli.js'], dir));
+    served = await serveDist(join(dir, 'dist'));
+  });
+
+  test('createProver() with the defaults runs in the worker webpack emitted', async ({ page }) => {
+    await expectProves(page, served, '/index.html');
+  });
+
+  test("createProver({ worker }) with the app's own new Worker(new URL('webgpu-prover/worker', import.meta.url))", async ({ page }) => {
+    await expectProves(page, served, '/hatch.html');
+  });
+
+  test('the same build without its worker file fails', async ({ page }) => {
+    // The default worker is the chunk webpack names after the Worker's `name` option.
+    await expectFailsWithoutWorker(page, join(dir, 'dist'), (p) => p === 'webgpu-prover.js');
+  });
+});
+
+test('a plain Node ESM script: NO_WEBGPU with the Node fix, CPU exports work', () => {
+  const dir = makeFixture(work, unpacked, 'node', []);
+  // One Plonky3 Merkle opening and one challenger script (test/vectors, made by Plonky3 itself).
+  type MerkleCase = { root: number[]; cap_height: number; inputs: unknown[]; openings: { index: number; opened_values: number[][]; proof: number[][] }[] };
+  const merkle = (JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/merkle.json'), 'utf8')) as { cases: MerkleCase[] }).cases
+    .find((c) => c.inputs.length === 1 && c.cap_height === 0 && c.root && c.openings[0]?.proof.length >= 3)!;
+  const challenger = (JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/challenger.json'), 'utf8')) as { cases: { id: string; script: object[]; results: unknown[] }[] }).cases.find((c) => c.id === 'chal-a')!;
+  const o = merkle.openings[0];
+  const vectors = join(dir, 'vectors.json');
+  writeFileSync(vectors, JSON.stringify({ merkle: { root: merkle.root, index: o.index, row: o.opened_values[0], proof: o.proof }, challenger }));
+  const out = JSON.parse(timed('node consumer', () => run('node', ['check.mjs', vectors], dir))) as Record<string, any>;
+
+  expect(out.resolved).toBe(`file://${join(dir, 'node_modules/webgpu-prover/dist/index.js')}`);
+  expect(out.exports).toEqual(expect.arrayContaining(['createProver', 'ProverError', 'isProverError', 'verifyMerklePath', 'DuplexChallenger', 'babybear']));
+  expect(out.createProver.resolved).toBe(false);
+  expect(out.createProver).toMatchObject({ isProverError: true, code: 'NO_WEBGPU', name: 'ProverError' });
+  // The Node fix: install Dawn's 'webgpu' package and pass its GPU object.
+  expect(out.createProver.message).toMatch(/'webgpu' package/);
+  expect(out.createProver.message).toContain('createProver({ gpu: create([]) })');
+  expect(out.merkleValid).toBe(true);
+  expect(out.merkleTampered).toBe(false);
+  expect(out.challenger).toEqual(challenger.results);
+});
