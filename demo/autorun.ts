@@ -12,6 +12,7 @@ import { commitCheck, grindCheck, merkleCheck, poseidon2Check } from './modes/ha
 import { msmBenchGpu, msmNobleCheck } from './modes/msm-check.js';
 import { fqBench } from './modes/fq-bench.js';
 import { runtimeCheck } from './modes/runtime-check.js';
+import { workerBench } from './modes/worker-bench.js';
 
 export interface Row {
   mode: string;
@@ -57,6 +58,7 @@ export const MODES: Record<string, Mode> = {
   ...CHECKS,
   'msm-bench-gpu': msmBenchGpu,
   'fq-bench': fqBench,
+  'worker-bench': workerBench,
   'all-check': async (ctx) => {
     for (const m of Object.values(CHECKS)) await m(ctx);
   },

@@ -18,6 +18,7 @@ import { poseidon2Methods, type Poseidon2Methods } from './api/poseidon2.js';
 import { merkleMethods, type MerkleMethods } from './api/merkle.js';
 import { grindMethods, type GrindMethods } from './api/grind.js';
 import { commitMethods, type CommitMethods } from './api/commit.js';
+import { withRecovery, type DeviceProver } from './device-recovery.js';
 
 /**
  * The part of WebGPU's `GPU` object that createProver calls: `navigator.gpu` and Dawn's
@@ -67,9 +68,13 @@ export interface ProverInfo {
 
 export interface ProverCore {
   readonly info: ProverInfo;
-  /** GPU memory held by the prover's buffer pool, and compiled pipelines. */
-  stats(): PoolStats & { pipelines: number; jobs: JobStats };
-  /** Resolves with the reason if the device is lost (then every call fails with DEVICE_LOST). */
+  /** GPU memory held by the prover's buffer pool, compiled pipelines, job counts (this device's), devices lost and recreated. */
+  stats(): PoolStats & { pipelines: number; jobs: JobStats; deviceLosses: number };
+  /**
+   * Resolves with the reason when the prover's first device is lost. The prover then recreates
+   * its device on the next call (the job the loss interrupted runs again once); handles made on
+   * the lost device fail with DEVICE_LOST.
+   */
   readonly lost: Promise<string>;
   /** Free every GPU resource; later calls fail with DESTROYED. */
   destroy(): void;
@@ -91,12 +96,18 @@ export function requireProverOptions(options: unknown): ProverOptions {
 }
 
 /**
- * A prover in this thread (what createProver({ worker: false }) returns, and what the worker runs).
+ * A prover in this thread (what createProver({ worker: false }) returns, and what the worker
+ * runs): one device's prover, recreated on a new device when that one is lost (withRecovery).
  * @throws ProverError NO_WEBGPU with a message saying what to do, INVALID_ARGUMENT for bad options
  */
 export async function createLocalProver(options?: ProverOptions): Promise<Prover> {
   const opts = requireProverOptions(options);
-  // A GpuEntryPoint is a GPU as far as the caller's type checker can tell (checked just above).
+  return withRecovery(() => deviceProver(opts));
+}
+
+/** The prover of one device: its facets over one GpuContext and Scheduler. */
+export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
+  // A GpuEntryPoint is a GPU as far as the caller's type checker can tell (requireProverOptions).
   const gpu = (opts.gpu as GPU | undefined) ?? (globalThis.navigator as Navigator | undefined)?.gpu;
   const ctx = await GpuContext.create(gpu, opts);
   let destroyed = false;
@@ -119,7 +130,7 @@ export async function createLocalProver(options?: ProverOptions): Promise<Prover
       maxWorkgroupThreads: ctx.workgroup.threads,
       worker: false,
     },
-    stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, jobs: sched.stats() }),
+    stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, jobs: sched.stats(), deviceLosses: 0 }),
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),
     destroy() {
       if (destroyed) return;
@@ -127,5 +138,6 @@ export async function createLocalProver(options?: ProverOptions): Promise<Prover
       ctx.destroy();
     },
   };
-  return { ...core, ...fieldMethods(env), ...nttMethods(env), ...poseidon2Methods(env), ...merkleMethods(env), ...grindMethods(env), ...commitMethods(env), ...msmMethods(env) };
+  const prover = { ...core, ...fieldMethods(env), ...nttMethods(env), ...poseidon2Methods(env), ...merkleMethods(env), ...grindMethods(env), ...commitMethods(env), ...msmMethods(env) };
+  return { prover, ctx };
 }

@@ -159,6 +159,9 @@ class GpuMatrix implements NttMatrix {
   /** Throws unless this handle is alive and made on `ctx` (buffers of another device cannot be bound). */
   checkOwner(ctx: GpuContext): void {
     this.check();
+    if (this.ctx.lost && this.ctx !== ctx) {
+      throw new ProverError('DEVICE_LOST', 'this NttMatrix was on a GPU device that was lost (its memory went with it); compute it again');
+    }
     if (this.ctx !== ctx) {
       throw new ProverError('INVALID_ARGUMENT', 'this NttMatrix belongs to another prover; pass it to the prover that made it, or read() it and pass the values');
     }

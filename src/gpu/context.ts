@@ -5,10 +5,13 @@
  * wrong answer. Device loss flips `lost` and every later job fails with DEVICE_LOST.
  * @module
  */
-import { ProverError } from '../errors.js';
+import { isProverError, ProverError } from '../errors.js';
 import { acquireDevice, type DeviceFeatures, type DeviceOptions } from './device.js';
 import { BufferPool } from './buffer-pool.js';
 import { PipelineCache } from './pipeline-cache.js';
+
+/** How long a job that failed with a raw WebGPU error waits for device.lost before reporting that error as is. */
+const LOSS_GRACE_MS = 250;
 
 /** Usage of buffers that kernels read and write and the host fills and reads back. */
 export function storageUsage(): GPUBufferUsageFlags {
@@ -185,9 +188,14 @@ export class GpuContext {
     } catch (e) {
       failure = e;
     }
-    const validation = await this.device.popErrorScope();
-    const oom = await this.device.popErrorScope();
+    // A lost device may refuse to pop (or report nothing): its loss is the answer then.
+    const pop = () => this.device.popErrorScope().catch(() => null);
+    const validation = await pop();
+    const oom = await pop();
     if (failure !== undefined) {
+      // A device lost mid-job fails the job with whatever WebGPU threw first (a rejected
+      // mapAsync) before device.lost has settled: give it a moment to, and report the loss.
+      if (!this.lost && !isProverError(failure)) await Promise.race([this.device.lost, new Promise((r) => setTimeout(r, LOSS_GRACE_MS))]);
       if (this.lost) this.checkAlive();
       throw failure;
     }

@@ -12,6 +12,7 @@ import { ProverError, type ProverErrorCode } from '../errors.js';
 import { abortError } from '../sched/job.js';
 import type { Prover, ProverInfo, ProverOptions } from '../prover.js';
 import { encodeArgs, unpackPoint, type ArgHooks, type HandleKind } from './codec.js';
+import { LOSE_DEVICE } from '../device-recovery.js';
 import type { Reply, Stats, WireError, WorkerHost } from './host.js';
 
 /** Rebuild the worker's error here: a ProverError keeps its code, name (AbortError) and message. */
@@ -186,6 +187,7 @@ export async function workerProver(worker: Worker, options: ProverOptions): Prom
     batchField: m('batchField'), dft: m('dft'), idft: m('idft'), lde: m('lde'), encode: m('encode'),
     poseidon2: m('poseidon2'), merkleCommit: m('merkleCommit'), grind: m('grind'), commit: m('commit'),
     msm: m('msm'), msmBases: m('msmBases'),
+    [LOSE_DEVICE]: () => void remote.loseDevice(),
   };
   return prover as unknown as Prover;
 }

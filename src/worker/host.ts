@@ -11,6 +11,7 @@ import { createLocalProver, type Prover, type ProverInfo, type ProverOptions } f
 import { isProverError, ProverError } from '../errors.js';
 import { decodeArgs, packPoint, type HandleKind, type Tagged } from './codec.js';
 import type { ChallengerState, DuplexChallenger } from '../ref/challenger.js';
+import { LOSE_DEVICE } from '../device-recovery.js';
 
 const G1 = bn254.G1.Point;
 
@@ -89,6 +90,11 @@ export class WorkerHost {
     const h = this.handles.get(id);
     this.handles.delete(id);
     if (h) (h.kind === 'MerkleTree' ? h.obj.dispose as () => void : h.obj.destroy as () => void)();
+  }
+
+  /** The test hook LOSE_DEVICE, forwarded from the page. */
+  loseDevice(): void {
+    (this.prover as unknown as Record<symbol, (() => void) | undefined> | undefined)?.[LOSE_DEVICE]?.();
   }
 
   lost(): Promise<string> {

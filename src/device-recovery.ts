@@ -1,0 +1,68 @@
+/**
+ * Device-loss recovery: a prover whose device is lost (a driver reset, a GPU process crash, the
+ * browser reclaiming the GPU, a watchdog) gets a new device, pipelines and pool, and the job that
+ * was running when it happened is run again once on them; a second loss fails with DEVICE_LOST.
+ * A loss between jobs is recovered on the next call. Handles made on the lost device (NttMatrix,
+ * MerkleTree, msmBases) cannot be recovered: using them fails with DEVICE_LOST and says so.
+ * @module
+ */
+import { isProverError } from './errors.js';
+import type { GpuContext } from './gpu/context.js';
+import type { Prover } from './prover.js';
+
+/** One device's prover and its context (whose `lost` says whether it may still be used). */
+export interface DeviceProver {
+  prover: Prover;
+  ctx: GpuContext;
+}
+
+/** Test hook: lose the current device now, as a driver reset would (`device.destroy()` underneath). */
+export const LOSE_DEVICE = Symbol.for('webgpu-prover.test.loseDevice');
+
+const JOB_METHODS = ['batchField', 'dft', 'idft', 'lde', 'encode', 'poseidon2', 'merkleCommit', 'grind', 'commit', 'msm', 'msmBases'] as const;
+
+/** A Prover over `build()`'s device that rebuilds on loss and retries the interrupted job once. */
+export async function withRecovery(build: () => Promise<DeviceProver>): Promise<Prover> {
+  let current = await build();
+  let destroyed = false;
+  let losses = 0;
+  let rebuilding: Promise<DeviceProver> | undefined;
+  /** The current device's prover, rebuilt first if its device was lost since the last call. */
+  const live = async (): Promise<DeviceProver> => {
+    if (!current.ctx.lost || destroyed) return current;
+    const lostOne = current;
+    rebuilding ??= build().finally(() => (rebuilding = undefined));
+    const next = await rebuilding;
+    if (current === lostOne) {
+      current = next;
+      losses++;
+    }
+    return current;
+  };
+  const forward = (name: (typeof JOB_METHODS)[number]) => async (...args: unknown[]) => {
+    const first = await live();
+    try {
+      return await (first.prover[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+    } catch (e) {
+      // Retry once, on a new device, only a job its device's loss interrupted.
+      if (destroyed || !isProverError(e) || e.code !== 'DEVICE_LOST' || !first.ctx.lost) throw e;
+      const again = await live();
+      return (again.prover[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+    }
+  };
+  const prover = {
+    get info() {
+      return current.prover.info;
+    },
+    stats: () => ({ ...current.prover.stats(), deviceLosses: losses }),
+    // The first device's loss; later devices are recreated silently (stats().deviceLosses counts them).
+    lost: current.prover.lost,
+    destroy() {
+      destroyed = true;
+      current.prover.destroy();
+    },
+    [LOSE_DEVICE]: () => current.ctx.device.destroy(),
+    ...Object.fromEntries(JOB_METHODS.map((m) => [m, forward(m)])),
+  };
+  return prover as unknown as Prover;
+}
