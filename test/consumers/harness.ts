@@ -56,9 +56,10 @@ export function packTarball(work: string): string {
  * node_modules handling, which is what this test is about), and `links` (the package's runtime
  * dependencies, the bundler) linked from this repo's node_modules, as `npm install` would
  * place them. Outside the repo, so nothing resolves through the repo's own package.json.
+ * `as` names the project's folder (one fixture can be laid out twice, for build and dev).
  */
-export function makeFixture(work: string, unpacked: string, fixture: string, links: string[]): string {
-  const dir = join(work, fixture);
+export function makeFixture(work: string, unpacked: string, fixture: string, links: string[], as = fixture): string {
+  const dir = join(work, as);
   cpSync(join(here, fixture), dir, { recursive: true });
   if (fixture !== 'node') cpSync(join(here, 'app'), dir, { recursive: true });
   cpSync(unpacked, join(dir, 'node_modules/webgpu-prover'), { recursive: true });
@@ -138,20 +139,25 @@ export interface PageResult {
 
 /**
  * Open `url` in `page` and wait for the page's report. Stops early when a script or worker file
- * is missing (a 404 on .js), because a worker that never loads leaves createProver() pending
- * (the page's own deadline would catch it, but only after PAGE_TIMEOUT_MS).
+ * is missing (a 404 on .js) or a worker closes before the page is done (its script failed to
+ * load or evaluate, e.g. a `data:` worker whose bare `import 'comlink'` cannot resolve): a worker
+ * that never starts leaves createProver() pending, and the page's own deadline would only say
+ * so after PAGE_TIMEOUT_MS (90 s).
  */
 export async function openConsumer(page: Page, url: string, timeoutMs = 120_000): Promise<PageResult> {
   const t0 = Date.now();
   const workers: string[] = [];
   const failed: string[] = [];
   const errors: string[] = [];
-  let missingScript: (reason: string) => void = () => {};
-  const missing = new Promise<never>((_, reject) => { missingScript = (r) => reject(new Error(r)); });
-  missing.catch(() => {});
+  let stop: (reason: string) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => { stop = (r) => reject(new Error(r)); });
+  stopped.catch(() => {});
+  const finished = () => page.evaluate(() => (window as unknown as { __consumer?: { finished: boolean } }).__consumer?.finished === true);
   page.on('worker', (w) => {
     workers.push(w.url());
     w.on('console', (m) => m.type() === 'error' && errors.push(`[worker] ${m.text()}`));
+    // The page's destroy() closes its worker too, but only after it set finished (same task).
+    w.on('close', () => void finished().then((done) => done || stop(`worker ${w.url().slice(0, 100)} closed before the page finished`), () => {}));
   });
   page.on('console', (m) => m.type() === 'error' && errors.push(`[console] ${m.text()}`));
   page.on('pageerror', (e) => errors.push(`[pageerror] ${e.message}`));
@@ -159,14 +165,14 @@ export async function openConsumer(page: Page, url: string, timeoutMs = 120_000)
   page.on('response', (r) => {
     if (r.status() < 400) return;
     failed.push(`${r.status()} ${r.url()}`);
-    if (/\.m?js$/.test(new URL(r.url()).pathname)) missingScript(`${r.status()} for ${r.url()}`);
+    if (/\.m?js$/.test(new URL(r.url()).pathname)) stop(`${r.status()} for ${r.url()}`);
   });
   await page.goto(url);
   let stoppedBy: string | undefined;
   try {
     await Promise.race([
       page.waitForFunction(() => (window as unknown as { __consumer?: { finished: boolean } }).__consumer?.finished === true, null, { timeout: timeoutMs, polling: 200 }),
-      missing,
+      stopped,
     ]);
   } catch (e) {
     stoppedBy = (e as Error).message.split('\n')[0];

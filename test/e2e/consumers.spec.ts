@@ -6,7 +6,8 @@
 // references and noble, and prover.info.worker must be true. test/consumers/harness.ts builds
 // and serves them (ports 5600-5699, clear of the dev server on 5199).
 import { test, expect, type Page } from '@playwright/test';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type ViteDevServer } from 'vite';
 import { join } from 'node:path';
 import { bn254 } from '@noble/curves/bn254.js';
 import { dft } from '../../src/ref/ntt.js';
@@ -14,7 +15,8 @@ import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { copyWithout, makeFixture, openConsumer, prepare, run, serve, type PageResult, type Served } from '../consumers/harness.js';
 import { DFT_VALUES, DFT_WIDTH, POSEIDON2_STATE, MSM_SCALARS } from '../consumers/app/inputs.js';
 
-test.describe.configure({ mode: 'serial' });
+// Not serial: a broken bundler must not hide the others' results (workers: 1 keeps the order;
+// after a failure Playwright's fresh worker packs and builds again, a few seconds).
 
 /** The answers, from the repo's references (src/ref) and @noble/curves, never from the package. */
 const G = bn254.G1.Point.BASE;
@@ -53,9 +55,11 @@ async function serveDist(dir: string): Promise<Served> {
 }
 
 /** Open one page and require the full, correct answer from the bundler-emitted worker. */
-async function expectProves(page: Page, served: Served, path: string): Promise<PageResult> {
+async function expectProves(page: Page, served: Pick<Served, 'url'> & { requests?: string[] }, path: string, { msm = true } = {}): Promise<PageResult> {
   const r = await openConsumer(page, `${served.url}${path}`);
-  timings.push(`page ${path}: ${(r.ms / 1000).toFixed(1)} s`);
+  const steps = r.report?.steps ?? [];
+  const split = steps.slice(1).map((s, i) => `${steps[i].name} ${((s.t - steps[i].t) / 1000).toFixed(1)}`).join(', ');
+  timings.push(`page ${path}: ${(r.ms / 1000).toFixed(1)} s (${split})`);
   const diagnosis = JSON.stringify({ error: r.report?.error, errors: r.errors, failed: r.failed, workers: r.workers, steps: r.report?.steps }, null, 1);
   expect(r.report?.error, diagnosis).toBeUndefined();
   expect(r.report?.finished, diagnosis).toBe(true);
@@ -63,20 +67,24 @@ async function expectProves(page: Page, served: Served, path: string): Promise<P
   expect(r.report!.worker, 'prover.info.worker').toBe(true);
   expect(r.report!.dft).toEqual(EXPECTED.dft);
   expect(r.report!.poseidon2).toEqual(EXPECTED.poseidon2);
-  expect(r.report!.msm).toEqual(EXPECTED.msm);
-  expect(r.report!.msmIsNoblePoint, "msm's result is a Point of the app's own @noble/curves").toBe(true);
+  if (msm) {
+    expect(r.report!.msm).toEqual(EXPECTED.msm);
+    expect(r.report!.msmIsNoblePoint, "msm's result is a Point of the app's own @noble/curves").toBe(true);
+  } else {
+    expect(r.report!.steps.map((s) => s.name)).not.toContain('msm');
+  }
   // Exactly one worker, a file of this build on this origin (not a blob: or data: URL), and the
   // server really sent it.
   expect(r.workers, diagnosis).toHaveLength(1);
   const worker = new URL(r.workers[0]);
   expect(worker.origin).toBe(new URL(served.url).origin);
-  expect(served.requests).toContain(`200 ${worker.pathname}`);
+  if (served.requests) expect(served.requests).toContain(`200 ${worker.pathname}`);
   return r;
 }
 
 /**
  * The same build with its worker file deleted must fail (proves the checks above can fail): the
- * page reports no worker and the harness sees the 404. Returns the dropped file names.
+ * page reports no worker and the harness sees the 404.
  */
 async function expectFailsWithoutWorker(page: Page, dist: string, isWorker: (p: string) => boolean): Promise<void> {
   const broken = `${dist}-no-worker`;
@@ -88,6 +96,22 @@ async function expectFailsWithoutWorker(page: Page, dist: string, isWorker: (p: 
   expect(r.report?.worker).not.toBe(true);
   expect(r.report?.dft).toBeUndefined();
   expect(r.failed.some((f) => f.startsWith('404 ') && dropped.some((d) => f.endsWith(d))), JSON.stringify(r.failed)).toBe(true);
+  // What the app sees: today createProver() neither resolves nor rejects when its worker fails to
+  // load (src/worker/client.ts does not listen for the Worker's 'error' event), so an app waits
+  // forever. Recorded, not asserted, so the fix (a ProverError) does not break this test.
+  await page.waitForTimeout(3000);
+  const later = await page.evaluate(() => (window as unknown as { __consumer?: PageResult['report'] }).__consumer ?? null);
+  const state = later?.error ? `rejected: ${later.error.code ?? later.error.name}: ${later.error.message}` : later?.finished ? 'settled' : 'still pending 3 s after the 404';
+  test.info().annotations.push({ type: 'createProver() without its worker file', description: state });
+  timings.push(`  createProver() after the worker's 404: ${state}`);
+}
+
+/** Sizes of a build's scripts, and how many WGSL kernels each holds (what ships to the page). */
+function sizes(dist: string): string {
+  return readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.js')).map((p) => {
+    const text = readFileSync(join(dist, p), 'utf8');
+    return `${p} ${(text.length / 1024).toFixed(0)} KiB, ${text.split('@compute').length - 1} kernels`;
+  }).join('; ');
 }
 
 test.describe('Vite production build (vite build, served statically)', () => {
@@ -96,6 +120,7 @@ test.describe('Vite production build (vite build, served statically)', () => {
   test.beforeAll(async () => {
     dir = makeFixture(work, unpacked, 'vite', ['vite']);
     timed('vite build', () => run('node', ['node_modules/vite/bin/vite.js', 'build'], dir));
+    timings.push(`  vite dist: ${sizes(join(dir, 'dist'))}`);
     served = await serveDist(join(dir, 'dist'));
   });
 
@@ -104,11 +129,29 @@ test.describe('Vite production build (vite build, served statically)', () => {
   });
 
   test("createProver({ worker }) with the app's own new Worker(new URL('webgpu-prover/worker', import.meta.url))", async ({ page }) => {
-    await expectProves(page, served, '/hatch.html');
+    await expectProves(page, served, '/hatch.html', { msm: false });
   });
 
   test('the same build without its worker file fails', async ({ page }) => {
     await expectFailsWithoutWorker(page, join(dir, 'dist'), (p) => /(^|\/)worker-[^/]*\.js$/.test(p));
+  });
+});
+
+test.describe('Vite dev server (dependency pre-bundling on)', () => {
+  // vitejs/vite#8427 and #21422: the dev server's optimizer used to rewrite a dependency's worker
+  // URL to a file it never wrote (404). Vite 8's Rolldown optimizer is meant to fix it, and this
+  // fixture's config has no optimizeDeps.exclude, so a regression shows here.
+  let dev: ViteDevServer | undefined;
+  test.afterAll(async () => { await dev?.close(); });
+
+  test('createProver() with the defaults runs in the worker the dev server serves', async ({ page }) => {
+    const dir = makeFixture(work, unpacked, 'vite', ['vite'], 'vite-dev');
+    dev = await createServer({ root: dir, configFile: join(dir, 'vite.config.js'), logLevel: 'warn', server: { port: 5660, hmr: false } });
+    await dev.listen();
+    const r = await expectProves(page, { url: dev.resolvedUrls!.local[0].replace(/\/$/, '') }, '/index.html?msm=0', { msm: false });
+    // The page's webgpu-prover really went through the optimizer (node_modules/.vite/deps).
+    expect(existsSync(join(dir, 'node_modules/.vite/deps/webgpu-prover.js'))).toBe(true);
+    timings.push(`vite dev worker: ${new URL(r.workers[0]).pathname}${new URL(r.workers[0]).search}`);
   });
 });
 
@@ -118,6 +161,7 @@ test.describe('webpack 5 production build (webpack-cli, served statically)', () 
   test.beforeAll(async () => {
     dir = makeFixture(work, unpacked, 'webpack', ['webpack', 'webpack-cli']);
     timed('webpack build', () => run('node', ['node_modules/webpack-cli/bin/cli.js'], dir));
+    timings.push(`  webpack dist: ${sizes(join(dir, 'dist'))}`);
     served = await serveDist(join(dir, 'dist'));
   });
 
@@ -126,7 +170,7 @@ test.describe('webpack 5 production build (webpack-cli, served statically)', () 
   });
 
   test("createProver({ worker }) with the app's own new Worker(new URL('webgpu-prover/worker', import.meta.url))", async ({ page }) => {
-    await expectProves(page, served, '/hatch.html');
+    await expectProves(page, served, '/hatch.html', { msm: false });
   });
 
   test('the same build without its worker file fails', async ({ page }) => {

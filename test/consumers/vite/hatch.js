@@ -3,4 +3,4 @@
 import { runChecks } from './checks.js';
 
 const worker = new Worker(new URL('webgpu-prover/worker', import.meta.url), { type: 'module' });
-runChecks('vite hatch', { worker });
+runChecks('vite hatch', { worker }, { msm: false });

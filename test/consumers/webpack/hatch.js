@@ -3,4 +3,4 @@
 import { runChecks } from './checks.js';
 
 const worker = new Worker(new URL('webgpu-prover/worker', import.meta.url), { type: 'module' });
-runChecks('webpack hatch', { worker });
+runChecks('webpack hatch', { worker }, { msm: false });
