@@ -13,6 +13,7 @@ import { msmBenchGpu, msmNobleCheck } from './modes/msm-check.js';
 import { fqBench } from './modes/fq-bench.js';
 import { runtimeCheck } from './modes/runtime-check.js';
 import { workerBench } from './modes/worker-bench.js';
+import { readmeCheck } from './modes/readme-check.js';
 
 export interface Row {
   mode: string;
@@ -52,6 +53,7 @@ const CHECKS: Record<string, Mode> = {
   'commit-check': commitCheck,
   'msm-noble-check': msmNobleCheck,
   'runtime-check': runtimeCheck,
+  'readme-check': readmeCheck,
 };
 
 export const MODES: Record<string, Mode> = {

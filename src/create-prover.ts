@@ -5,7 +5,8 @@
  * @module
  */
 import { ProverError } from './errors.js';
-import { createLocalProver, requireProverOptions, type Prover, type ProverOptions } from './prover.js';
+import type { Prover } from './prover.js';
+import { requireProverOptions, type ProverOptions } from './options.js';
 import { show } from './validate.js';
 import { spawnWorker } from './worker/spawn.js';
 import { workerProver } from './worker/client.js';
@@ -35,7 +36,8 @@ export async function createProver(options?: ProverOptions): Promise<Prover> {
     throw new ProverError('INVALID_ARGUMENT', 'a gpu object cannot be sent to a worker: pass { gpu } with { worker: false }, or leave gpu out');
   }
   const useWorker = w === undefined ? inPage() && opts.gpu === undefined : w !== false;
-  if (!useWorker) return createLocalProver(opts);
+  // Loaded only here: a page whose prover runs in the worker does not ship the kernels twice.
+  if (!useWorker) return (await import('./prover.js')).createLocalProver(opts);
   if ((w === true || w === undefined) && typeof Worker !== 'function') {
     throw new ProverError('INVALID_ARGUMENT', 'worker: true needs Web Workers, which this environment lacks; pass { worker: false }');
   }

@@ -14,7 +14,8 @@ export type ProverErrorCode =
   | 'NOT_ON_CURVE'
   | 'TOO_LARGE' // the job exceeds the device's limits
   | 'ABORTED' // the job's AbortSignal fired (the error's name is 'AbortError')
-  | 'GPU_ERROR'; // the GPU reported a validation or out-of-memory error
+  | 'GPU_ERROR' // the GPU reported a validation or out-of-memory error
+  | 'WORKER_FAILED'; // the prover's Web Worker did not start (its script failed to load or run)
 
 export class ProverError extends Error {
   readonly code: ProverErrorCode;

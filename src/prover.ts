@@ -6,7 +6,8 @@
  * @module
  */
 import { ProverError } from './errors.js';
-import { optionalBoolean, requireOptions, show } from './validate.js';
+export type { ProverOptions, GpuEntryPoint, GpuPowerPreference } from './options.js';
+import { requireProverOptions, type ProverOptions } from './options.js';
 import { GpuContext } from './gpu/context.js';
 import type { PoolStats } from './gpu/buffer-pool.js';
 import type { ApiEnv } from './api/env.js';
@@ -19,39 +20,6 @@ import { merkleMethods, type MerkleMethods } from './api/merkle.js';
 import { grindMethods, type GrindMethods } from './api/grind.js';
 import { commitMethods, type CommitMethods } from './api/commit.js';
 import { withRecovery, type DeviceProver } from './device-recovery.js';
-
-/**
- * The part of WebGPU's `GPU` object that createProver calls: `navigator.gpu` and Dawn's
- * `create([])` both fit. Spelled out here instead of `GPU` so the published declarations
- * compile in a project without WebGPU typings (`@webgpu/types` stays a devDependency): the
- * public API names no other WebGPU type.
- */
-export interface GpuEntryPoint {
-  requestAdapter(options?: { powerPreference?: GpuPowerPreference; forceFallbackAdapter?: boolean }): Promise<unknown>;
-}
-
-/** WebGPU's GPUPowerPreference. */
-export type GpuPowerPreference = 'low-power' | 'high-performance';
-
-export interface ProverOptions {
-  /**
-   * The WebGPU entry point: `navigator.gpu` in browsers (the default); in Node,
-   * `create([])` from the 'webgpu' package. The prover holds it (and its adapter and device)
-   * for its own life, so `createProver({ gpu: create([]) })` is safe as written.
-   */
-  gpu?: GpuEntryPoint;
-  powerPreference?: GpuPowerPreference;
-  /** Use the software fallback adapter (SwiftShader), for tests on machines without a GPU. */
-  forceFallbackAdapter?: boolean;
-  /**
-   * Where the prover runs. In a browser page the default is `true`: a module worker started
-   * from this package (`new Worker(new URL('./worker.js', import.meta.url))`), so the page's
-   * thread stays free. `false`: in this thread (the default in Node, in workers, and with `gpu`).
-   * A `Worker` you started from `webgpu-prover/worker`, or that script's URL: for bundlers that
-   * do not follow workers inside dependencies (docs/worker.md).
-   */
-  worker?: boolean | Worker | string | URL;
-}
 
 export interface ProverInfo {
   adapter: string;
@@ -81,19 +49,6 @@ export interface ProverCore {
 }
 
 export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods & MerkleMethods & GrindMethods & CommitMethods & MsmMethods;
-
-/** createProver's options, checked (the `worker` option is createProver's to read). */
-export function requireProverOptions(options: unknown): ProverOptions {
-  const opts = requireOptions<ProverOptions>('createProver options', options, true);
-  optionalBoolean('forceFallbackAdapter', opts.forceFallbackAdapter);
-  if (opts.powerPreference !== undefined && opts.powerPreference !== 'low-power' && opts.powerPreference !== 'high-performance') {
-    throw new ProverError('INVALID_ARGUMENT', `powerPreference must be 'low-power' or 'high-performance', got ${show(opts.powerPreference)}`);
-  }
-  if (opts.gpu !== undefined && (typeof opts.gpu !== 'object' || opts.gpu === null || typeof (opts.gpu as GPU).requestAdapter !== 'function')) {
-    throw new ProverError('INVALID_ARGUMENT', `gpu must be a WebGPU entry point (navigator.gpu, or create([]) from the 'webgpu' package in Node), got ${show(opts.gpu)}`);
-  }
-  return opts;
-}
 
 /**
  * A prover in this thread (what createProver({ worker: false }) returns, and what the worker

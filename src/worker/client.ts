@@ -43,6 +43,12 @@ class WorkerClient {
 
   constructor(private readonly worker: Worker, private readonly remote: Comlink.Remote<WorkerHost>, stats: Stats) {
     this.lastStats = stats;
+    // An uncaught error in the worker may leave calls unanswered: fail them instead of hanging.
+    worker.addEventListener('error', (e) => {
+      const err = new ProverError('WORKER_FAILED', `the prover's worker failed${e.message ? ` (${e.message})` : ''}; create a new prover`);
+      for (const fail of this.pending) fail(err);
+      this.pending.clear();
+    });
   }
 
   stats(): Stats {
@@ -170,7 +176,20 @@ function buffersOf(encoded: readonly unknown[]): ArrayBuffer[] {
 export async function workerProver(worker: Worker, options: ProverOptions): Promise<Prover> {
   const remote = Comlink.wrap<WorkerHost>(worker);
   const { gpu: _gpu, worker: _worker, ...rest } = options;
-  const init = await remote.init(rest);
+  // A worker script that does not load (a 404, a wrong MIME type, a bundler that did not emit it)
+  // fires 'error' and never answers: without this race createProver would never settle.
+  let onError: (e: Event) => void = () => {};
+  const failed = new Promise<never>((_, reject) => {
+    onError = (e) => reject(new ProverError('WORKER_FAILED',
+      `the prover's worker did not start${(e as ErrorEvent).message ? ` (${(e as ErrorEvent).message})` : ''}; ` +
+      "check that your bundler emitted webgpu-prover's worker (docs/worker.md), or pass { worker } with one you start, or { worker: false }"));
+    worker.addEventListener('error', onError, { once: true });
+  });
+  const init = await Promise.race([remote.init(rest), failed]).catch((e: unknown) => {
+    remote[Comlink.releaseProxy]();
+    worker.terminate();
+    throw e;
+  }).finally(() => worker.removeEventListener('error', onError));
   if (!init.ok) {
     remote[Comlink.releaseProxy]();
     worker.terminate();

@@ -96,14 +96,13 @@ async function expectFailsWithoutWorker(page: Page, dist: string, isWorker: (p: 
   expect(r.report?.worker).not.toBe(true);
   expect(r.report?.dft).toBeUndefined();
   expect(r.failed.some((f) => f.startsWith('404 ') && dropped.some((d) => f.endsWith(d))), JSON.stringify(r.failed)).toBe(true);
-  // What the app sees: today createProver() neither resolves nor rejects when its worker fails to
-  // load (src/worker/client.ts does not listen for the Worker's 'error' event), so an app waits
-  // forever. Recorded, not asserted, so the fix (a ProverError) does not break this test.
-  await page.waitForTimeout(3000);
+  // What the app sees: createProver() rejects with WORKER_FAILED (it listens for the Worker's
+  // 'error' event), instead of never settling as it did before.
+  await page.waitForFunction(() => (window as unknown as { __consumer?: { error?: unknown } }).__consumer?.error !== undefined, null, { timeout: 10_000 }).catch(() => {});
   const later = await page.evaluate(() => (window as unknown as { __consumer?: PageResult['report'] }).__consumer ?? null);
-  const state = later?.error ? `rejected: ${later.error.code ?? later.error.name}: ${later.error.message}` : later?.finished ? 'settled' : 'still pending 3 s after the 404';
-  test.info().annotations.push({ type: 'createProver() without its worker file', description: state });
+  const state = later?.error ? `rejected: ${later.error.code ?? later.error.name}: ${later.error.message}` : later?.finished ? 'settled' : 'still pending 10 s after the 404';
   timings.push(`  createProver() after the worker's 404: ${state}`);
+  expect(later?.error?.code, state).toBe('WORKER_FAILED');
 }
 
 /** Sizes of a build's scripts, and how many WGSL kernels each holds (what ships to the page). */

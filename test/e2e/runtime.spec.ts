@@ -29,3 +29,9 @@ test('the same runtime checks with the prover in the page thread (worker: false)
   expect(result.rows[0].detail).toMatch(/in the page's thread/);
   expect(result.rows.filter((r) => r.status === 'ok').length).toBeGreaterThanOrEqual(8);
 });
+
+test("the README's Use example runs as written", async ({ page }) => {
+  const result = await autorun(page, 'readme-check');
+  expect(failures(result)).toEqual([]);
+  expect(result.rows.filter((r) => r.status === 'ok').map((r) => r.step)).toContain('README Use example runs as written');
+});

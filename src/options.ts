@@ -1,0 +1,54 @@
+/**
+ * createProver's options and their check, apart from the prover itself: createProver in a page
+ * loads only this and the worker client; the in-thread prover (src/prover.ts, every kernel's
+ * WGSL) is imported only where it runs, so a page bundle does not ship it beside the worker's.
+ * @module
+ */
+import { ProverError } from './errors.js';
+import { optionalBoolean, requireOptions, show } from './validate.js';
+
+/**
+ * The part of WebGPU's `GPU` object that createProver calls: `navigator.gpu` and Dawn's
+ * `create([])` both fit. Spelled out here instead of `GPU` so the published declarations
+ * compile in a project without WebGPU typings (`@webgpu/types` stays a devDependency): the
+ * public API names no other WebGPU type.
+ */
+export interface GpuEntryPoint {
+  requestAdapter(options?: { powerPreference?: GpuPowerPreference; forceFallbackAdapter?: boolean }): Promise<unknown>;
+}
+
+/** WebGPU's GPUPowerPreference. */
+export type GpuPowerPreference = 'low-power' | 'high-performance';
+
+export interface ProverOptions {
+  /**
+   * The WebGPU entry point: `navigator.gpu` in browsers (the default); in Node,
+   * `create([])` from the 'webgpu' package. The prover holds it (and its adapter and device)
+   * for its own life, so `createProver({ gpu: create([]) })` is safe as written.
+   */
+  gpu?: GpuEntryPoint;
+  powerPreference?: GpuPowerPreference;
+  /** Use the software fallback adapter (SwiftShader), for tests on machines without a GPU. */
+  forceFallbackAdapter?: boolean;
+  /**
+   * Where the prover runs. In a browser page the default is `true`: a module worker started
+   * from this package (`new Worker(new URL('./worker.js', import.meta.url))`), so the page's
+   * thread stays free. `false`: in this thread (the default in Node, in workers, and with `gpu`).
+   * A `Worker` you started from `webgpu-prover/worker`, or that script's URL: for bundlers that
+   * do not follow workers inside dependencies (docs/worker.md).
+   */
+  worker?: boolean | Worker | string | URL;
+}
+
+/** createProver's options, checked (the `worker` option is createProver's to read). */
+export function requireProverOptions(options: unknown): ProverOptions {
+  const opts = requireOptions<ProverOptions>('createProver options', options, true);
+  optionalBoolean('forceFallbackAdapter', opts.forceFallbackAdapter);
+  if (opts.powerPreference !== undefined && opts.powerPreference !== 'low-power' && opts.powerPreference !== 'high-performance') {
+    throw new ProverError('INVALID_ARGUMENT', `powerPreference must be 'low-power' or 'high-performance', got ${show(opts.powerPreference)}`);
+  }
+  if (opts.gpu !== undefined && (typeof opts.gpu !== 'object' || opts.gpu === null || typeof (opts.gpu as GPU).requestAdapter !== 'function')) {
+    throw new ProverError('INVALID_ARGUMENT', `gpu must be a WebGPU entry point (navigator.gpu, or create([]) from the 'webgpu' package in Node), got ${show(opts.gpu)}`);
+  }
+  return opts;
+}
