@@ -51,7 +51,7 @@ const result = await runAutorun({
 for (const r of result.rows.filter((r) => r.status === 'error')) console.log(`  error: ${r.detail}`);
 const checks = result.rows.filter((r) => r.status === 'ok' || r.status === 'fail');
 const failed = checks.filter((r) => r.status === 'fail');
-// A run with no checks at all (a mode that reported nothing) is not a success either.
-const status = result.status === 'ok' && checks.length === 0 ? 'fail' : result.status;
+// A check mode that checked nothing is not a success either (bench modes report info rows only).
+const status = result.status === 'ok' && checks.length === 0 && mode.endsWith('-check') ? 'fail' : result.status;
 console.log(`\n${result.mode} on ${result.adapter}: ${status.toUpperCase()} (${checks.length - failed.length}/${checks.length} checks passed)`);
 process.exit(status === 'ok' ? 0 : 1);
