@@ -1,7 +1,7 @@
 /**
  * fast-check arbitraries of bad calls, one fault at a time, over every public method and
  * handle: wrong types, lengths, values, options, sparse arrays, symbols, typed arrays of every
- * kind, detached buffers, destroyed handles and provers, another prover's handles. Each case
+ * kind, detached buffers, destroyed handles and provers, another prover's handles, aborted signals. Each case
  * carries the code docs/errors.md gives its fault (or `false` for a verifier that must refuse).
  * Used by bad-input-check.ts in the dev page (`errors-check`) and so in Chromium in CI.
  * @module
@@ -292,13 +292,36 @@ function standalone(f: Fixtures): fc.Arbitrary<BadCall>[] {
   ];
 }
 
+/** Every job method with a signal already aborted: ABORTED (an AbortError), valid input otherwise. */
+function aborted(f: Fixtures): fc.Arbitrary<BadCall>[] {
+  const p = f.prover;
+  const signal = () => { const c = new AbortController(); c.abort(); return c.signal; };
+  const calls: [string, (s: AbortSignal) => Promise<unknown>][] = [
+    ['batchField', (s) => p.batchField('mul', canon(4), canon(4), { signal: s })],
+    ['dft', (s) => p.dft(canon(8), { width: 2, signal: s })],
+    ['idft', (s) => p.idft(canon(8), { width: 2, signal: s })],
+    ['lde', (s) => p.lde(canon(8), { width: 2, addedBits: 1, shift: 31, signal: s })],
+    ['encode', (s) => p.encode(canon(8), { width: 2, addedBits: 1, signal: s })],
+    ['poseidon2', (s) => p.poseidon2(canon(16), { width: 16, signal: s })],
+    ['merkleCommit', (s) => p.merkleCommit(canon(8), { width: 2, signal: s })],
+    ['commit', (s) => p.commit(canon(8), { width: 2, addedBits: 1, signal: s })],
+    ['grind', (s) => p.grind(new DuplexChallenger(), 4, { signal: s })],
+    ['msm', (s) => p.msm([G.BASE], [3n], { signal: s })],
+    ['msmBases', (s) => p.msmBases([G.BASE], { signal: s })],
+    ['NttMatrix.read', (s) => f.matrix.read({ signal: s })],
+    ['MerkleTree.open', (s) => f.tree.open(1, { signal: s })],
+    ['MsmBases.msm', (s) => f.bases.msm([1n, 2n, 3n, 4n], { signal: s })],
+  ];
+  return calls.map(([method, call]) => fc.constant<BadCall>({ method, fault: 'an aborted signal', expect: 'ABORTED', call: () => call(signal()) }));
+}
+
 /**
  * Every kind of bad call, one arbitrary each. badCalls draws among them alike; the check also
  * draws a few of each first, so every kind (and every method) is exercised in every run, not
  * only most runs (300 draws over ~80 kinds missed one in about one run of twenty).
  */
 export function badCallKinds(f: Fixtures): fc.Arbitrary<BadCall>[] {
-  return [...field(f), ...ntt(f), ...handles(f), ...hash(f), ...msm(f), ...standalone(f)];
+  return [...field(f), ...ntt(f), ...handles(f), ...hash(f), ...msm(f), ...standalone(f), ...aborted(f)];
 }
 
 export function badCalls(f: Fixtures): fc.Arbitrary<BadCall> {
