@@ -87,9 +87,10 @@ export async function runMode(name: string, params: URLSearchParams, onRow: (r: 
   try {
     if (!mode) throw new Error(`unknown autorun mode "${name}"; modes: ${Object.keys(MODES).join(', ')}`);
     // `&worker=0` runs the prover in the page's thread; by default it runs in its Web Worker.
-    prover = await createProver(params.get('worker') === '0' ? { worker: false } : {});
+    // `&limits=default`: WebGPU's default limits and no optional feature (the floor of every device).
+    prover = await createProver({ ...(params.get('worker') === '0' ? { worker: false } : {}), ...(params.get('limits') === 'default' ? { limits: 'default' as const } : {}) });
     adapter = prover.info.adapter;
-    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"})` });
+    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"}${params.get('limits') === 'default' ? ", WebGPU's default limits" : ''})` });
     await mode({
       prover,
       params,

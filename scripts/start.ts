@@ -19,7 +19,7 @@ const mode = arg('mode') ?? 'all-check';
 const params: Record<string, string> = {};
 if (arg('n')) params.n = arg('n')!;
 if (arg('logn')) params.logn = arg('logn')!;
-for (const k of ['p2', 'maxLogH', 'variants', 'threads', 'iters', 'reps', 'lowmem', 'seed', 'runs', 'worker']) if (arg(k)) params[k] = arg(k)!; // hash-check: kernel variant, tree size; fq-bench: job size; msm-bench-gpu: lowmem; errors-check: seed, runs
+for (const k of ['p2', 'maxLogH', 'variants', 'threads', 'iters', 'reps', 'lowmem', 'seed', 'runs', 'worker', 'limits']) if (arg(k)) params[k] = arg(k)!; // hash-check: kernel variant, tree size; fq-bench: job size; msm-bench-gpu: lowmem; errors-check: seed, runs
 const headless = !process.argv.includes('--open');
 
 const HEARTBEAT_MS = 4000;

@@ -31,6 +31,13 @@ export interface ProverOptions {
   /** Use the software fallback adapter (SwiftShader), for tests on machines without a GPU. */
   forceFallbackAdapter?: boolean;
   /**
+   * 'adapter' (the default): the device gets every limit the adapter offers. 'default': only
+   * WebGPU's default limits and no optional feature (128 MiB bindings, 16 KiB workgroup memory,
+   * 256 invocations), the floor every device guarantees: to check that your jobs fit the most
+   * limited phones and browsers.
+   */
+  limits?: 'adapter' | 'default';
+  /**
    * Where the prover runs. In a browser page the default is `true`: a module worker started
    * from this package (`new Worker(new URL('./worker.js', import.meta.url))`), so the page's
    * thread stays free. `false`: in this thread (the default in Node, in workers, and with `gpu`).
@@ -44,6 +51,9 @@ export interface ProverOptions {
 export function requireProverOptions(options: unknown): ProverOptions {
   const opts = requireOptions<ProverOptions>('createProver options', options, true);
   optionalBoolean('forceFallbackAdapter', opts.forceFallbackAdapter);
+  if (opts.limits !== undefined && opts.limits !== 'adapter' && opts.limits !== 'default') {
+    throw new ProverError('INVALID_ARGUMENT', `limits must be 'adapter' or 'default', got ${show(opts.limits)}`);
+  }
   if (opts.powerPreference !== undefined && opts.powerPreference !== 'low-power' && opts.powerPreference !== 'high-performance') {
     throw new ProverError('INVALID_ARGUMENT', `powerPreference must be 'low-power' or 'high-performance', got ${show(opts.powerPreference)}`);
   }

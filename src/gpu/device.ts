@@ -24,6 +24,12 @@ export interface DeviceOptions {
   powerPreference?: GPUPowerPreference;
   /** Use the software fallback adapter (SwiftShader), e.g. for tests without a GPU. */
   forceFallbackAdapter?: boolean;
+  /**
+   * 'adapter' (the default): every limit a job can use raised to the adapter's maximum, and
+   * timestamp-query / subgroups where offered. 'default': WebGPU's default limits and no optional
+   * feature, what every device guarantees (the floor iOS and Android devices are held to).
+   */
+  limits?: 'adapter' | 'default';
 }
 
 /**
@@ -92,11 +98,12 @@ export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOpt
       : 'No WebGPU adapter: the GPU may be blocklisted or disabled; check chrome://gpu or enable WebGPU.');
   }
   const requiredLimits: Record<string, number> = {};
-  for (const name of RAISED_LIMITS) {
+  const floor = opts.limits === 'default';
+  for (const name of floor ? [] : RAISED_LIMITS) {
     const v = (adapter.limits as unknown as Record<string, number>)[name];
     if (typeof v === 'number') requiredLimits[name] = v;
   }
-  const requiredFeatures = OPTIONAL_FEATURES.filter((f) => adapter!.features.has(f)) as GPUFeatureName[];
+  const requiredFeatures = (floor ? [] : OPTIONAL_FEATURES.filter((f) => adapter!.features.has(f))) as GPUFeatureName[];
   let device: GPUDevice;
   try {
     device = await adapter.requestDevice({ requiredLimits, requiredFeatures, label: 'webgpu-prover' });

@@ -25,3 +25,13 @@ test(`msm equals noble (n = 1 .. 2^${LOGN}, edge cases) and arkworks vectors`, a
   }
   expect(steps.filter((s) => s.startsWith('arkworks ')).length).toBeGreaterThanOrEqual(10);
 });
+
+// WebGPU's default limits (16 KiB workgroup memory, 256 invocations, 128 MiB bindings), the floor
+// of every device (iOS, Android): the MSM plans its walker and reductions within them.
+test("msm equals noble at WebGPU's default limits (n = 1 .. 2^6, edge cases, low memory)", async ({ page }) => {
+  const result = await autorun(page, 'msm-noble-check', { logn: '6', limits: 'default' });
+  expect(failures(result)).toEqual([]);
+  expect(result.status).toBe('ok');
+  expect(result.rows[0].detail).toMatch(/WebGPU's default limits/);
+  expect(result.rows.filter((r) => r.status === 'ok').length).toBeGreaterThanOrEqual(40);
+});

@@ -23,10 +23,10 @@ test('concurrent jobs, abort, progress and job counts', async ({ page }) => {
   }
 });
 
-test('the same runtime checks with the prover in the page thread (worker: false)', async ({ page }) => {
-  const result = await autorun(page, 'runtime-check', { worker: '0' });
+test("the same runtime checks in the page thread (worker: false) at WebGPU's default limits", async ({ page }) => {
+  const result = await autorun(page, 'runtime-check', { worker: '0', limits: 'default' });
   expect(failures(result)).toEqual([]);
-  expect(result.rows[0].detail).toMatch(/in the page's thread/);
+  expect(result.rows[0].detail).toMatch(/in the page's thread, WebGPU's default limits/);
   expect(result.rows.filter((r) => r.status === 'ok').length).toBeGreaterThanOrEqual(8);
 });
 
