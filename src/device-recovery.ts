@@ -9,6 +9,7 @@
 import { isProverError } from './errors.js';
 import type { GpuContext } from './gpu/context.js';
 import type { Prover } from './prover.js';
+import { JOB_METHODS, type JobMethod } from './methods.js';
 
 /** One device's prover and its context (whose `lost` says whether it may still be used). */
 export interface DeviceProver {
@@ -18,8 +19,6 @@ export interface DeviceProver {
 
 /** Test hook: lose the current device now, as a driver reset would (`device.destroy()` underneath). */
 export const LOSE_DEVICE = Symbol.for('webgpu-prover.test.loseDevice');
-
-const JOB_METHODS = ['batchField', 'dft', 'idft', 'lde', 'encode', 'poseidon2', 'merkleCommit', 'grind', 'commit', 'msm', 'msmBases'] as const;
 
 /** A Prover over `build()`'s device that rebuilds on loss and retries the interrupted job once. */
 export async function withRecovery(build: () => Promise<DeviceProver>): Promise<Prover> {
@@ -39,7 +38,7 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
     }
     return current;
   };
-  const forward = (name: (typeof JOB_METHODS)[number]) => async (...args: unknown[]) => {
+  const forward = (name: JobMethod) => async (...args: unknown[]) => {
     const first = await live();
     try {
       return await (first.prover[name] as (...a: unknown[]) => Promise<unknown>)(...args);

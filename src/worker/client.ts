@@ -11,7 +11,8 @@ import * as Comlink from 'comlink';
 import { ProverError, type ProverErrorCode } from '../errors.js';
 import { abortError } from '../sched/job.js';
 import type { Prover, ProverInfo, ProverOptions } from '../prover.js';
-import { encodeArgs, unpackPoint, type ArgHooks, type HandleKind } from './codec.js';
+import { encodeArgs, unpackPoint, type ArgHooks } from './codec.js';
+import { HANDLE_METHODS, JOB_METHODS, type HandleKind } from '../methods.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
 import type { Reply, Stats, WireError, WorkerHost } from './host.js';
 
@@ -83,14 +84,15 @@ class WorkerClient {
         void this.remote.abort(jobId).catch(() => {});
         reject(abortError(method, signal));
       };
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
       let posted: Promise<Reply>;
       try {
         posted = this.remote.call(target, method, Comlink.transfer(encoded, transfer), jobId, progress);
       } catch (e) {
         posted = Promise.reject(e);
       }
+      // After the call is posted, so the worker has the job's controller when the abort arrives.
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
       posted.then((reply) => {
         if (reply.stats) this.lastStats = reply.stats;
         if (rejected) return;
@@ -129,10 +131,8 @@ class WorkerClient {
       h.dead = true;
       if (!this.destroyed) void this.call(id, method, []).catch(() => {});
     };
-    const methods = kind === 'NttMatrix' ? { read: call('read'), destroy: free('destroy') }
-      : kind === 'MerkleTree' ? { open: call('open'), dispose: free('dispose') }
-        : { msm: call('msm'), msmProfiled: call('msmProfiled'), destroy: free('destroy') };
-    Object.assign(h, props, methods);
+    const { calls, free: freeName } = HANDLE_METHODS[kind];
+    Object.assign(h, props, Object.fromEntries(calls.map((m) => [m, call(m)])), { [freeName]: free(freeName) });
     this.registry.register(h, id);
     return h;
   }
@@ -203,9 +203,7 @@ export async function workerProver(worker: Worker, options: ProverOptions): Prom
     stats: () => client.stats(),
     lost: client.lost(),
     destroy: () => client.destroy(),
-    batchField: m('batchField'), dft: m('dft'), idft: m('idft'), lde: m('lde'), encode: m('encode'),
-    poseidon2: m('poseidon2'), merkleCommit: m('merkleCommit'), grind: m('grind'), commit: m('commit'),
-    msm: m('msm'), msmBases: m('msmBases'),
+    ...Object.fromEntries(JOB_METHODS.map((name) => [name, m(name)])),
     [LOSE_DEVICE]: () => void remote.loseDevice(),
   };
   return prover as unknown as Prover;

@@ -16,6 +16,9 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { normalizeZ } from '@noble/curves/abstract/curve.js';
 import { DuplexChallenger, type ChallengerState } from '../ref/challenger.js';
 import { ProverError } from '../errors.js';
+import type { HandleKind } from '../methods.js';
+import { beBytes32, fromBeBytes32 } from '../params/bn254.js';
+import { isSignal } from '../sched/job.js';
 
 const G1 = bn254.G1.Point;
 type Point = InstanceType<typeof G1>;
@@ -31,8 +34,6 @@ export type Tagged =
   | { $function: true }
   | { $detached: string };
 
-export type HandleKind = 'NttMatrix' | 'MerkleTree' | 'MsmBases';
-
 function isTag(v: unknown, key: string): boolean {
   return typeof v === 'object' && v !== null && Object.hasOwn(v, key);
 }
@@ -41,19 +42,13 @@ function isTag(v: unknown, key: string): boolean {
 export function packPoint(p: Point, out = new Uint8Array(64), at = 0): Uint8Array {
   if (p.is0()) return out;
   const { x, y } = p.toAffine();
-  for (let i = 0; i < 32; i++) {
-    out[at + 31 - i] = Number((x >> BigInt(8 * i)) & 0xffn);
-    out[at + 63 - i] = Number((y >> BigInt(8 * i)) & 0xffn);
-  }
+  beBytes32(x, out, at);
+  beBytes32(y, out, at + 32);
   return out;
 }
 
 export function unpackPoint(b: Uint8Array): Point {
-  let x = 0n, y = 0n;
-  for (let i = 0; i < 32; i++) {
-    x = (x << 8n) | BigInt(b[i]);
-    y = (y << 8n) | BigInt(b[32 + i]);
-  }
+  const x = fromBeBytes32(b), y = fromBeBytes32(b, 32);
   return x === 0n && y === 0n ? G1.ZERO : G1.fromAffine({ x, y });
 }
 
@@ -67,9 +62,6 @@ export interface ArgHooks {
   signal?: AbortSignal;
   onProgress?: (p: unknown) => void;
 }
-
-const isSignal = (s: unknown): s is AbortSignal =>
-  typeof s === 'object' && s !== null && typeof (s as AbortSignal).aborted === 'boolean' && typeof (s as AbortSignal).addEventListener === 'function';
 
 /** The caller's arguments as clonable data (client side). */
 export function encodeArgs(args: readonly unknown[], hooks: ArgHooks): unknown[] {

@@ -9,19 +9,19 @@ import * as Comlink from 'comlink';
 import { bn254 } from '@noble/curves/bn254.js';
 import { createLocalProver, type Prover, type ProverInfo, type ProverOptions } from '../prover.js';
 import { isProverError, ProverError } from '../errors.js';
-import { decodeArgs, packPoint, type HandleKind, type Tagged } from './codec.js';
+import { decodeArgs, packPoint, type Tagged } from './codec.js';
+import { handleKind, HANDLE_METHODS, JOB_METHODS, type HandleKind } from '../methods.js';
 import type { ChallengerState, DuplexChallenger } from '../ref/challenger.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
 
 const G1 = bn254.G1.Point;
 
-/** Methods the client may call, on the prover (target 0) and on each kind of handle. */
-const METHODS: Record<'Prover' | HandleKind, readonly string[]> = {
-  Prover: ['batchField', 'dft', 'idft', 'lde', 'encode', 'poseidon2', 'merkleCommit', 'grind', 'commit', 'msm', 'msmBases'],
-  NttMatrix: ['read', 'destroy'],
-  MerkleTree: ['open', 'dispose'],
-  MsmBases: ['msm', 'msmProfiled', 'destroy'],
-};
+/** Methods the client may call on the prover (target 0) or on a handle of `kind`. */
+function callable(kind: 'Prover' | HandleKind, method: string): boolean {
+  if (kind === 'Prover') return (JOB_METHODS as readonly string[]).includes(method);
+  const m = HANDLE_METHODS[kind];
+  return method === m.free || (m.calls as readonly string[]).includes(method);
+}
 
 export interface WireError { name: string; message: string; code?: string }
 
@@ -37,9 +37,8 @@ export class WorkerHost {
   private prover: Prover | undefined;
   private readonly handles = new Map<number, { kind: HandleKind; obj: Record<string, unknown> }>();
   private nextId = 1;
+  /** Controllers of the jobs in progress; the client posts a job's abort after its call. */
   private readonly jobs = new Map<number, AbortController>();
-  /** Aborts that arrived before their call (a client aborts right after posting). */
-  private readonly early = new Set<number>();
 
   async init(options: ProverOptions): Promise<{ ok: true; info: ProverInfo; stats: Stats } | { ok: false; error: WireError }> {
     try {
@@ -52,13 +51,12 @@ export class WorkerHost {
 
   async call(target: number, method: string, args: unknown[], jobId: number, progress?: Progress): Promise<Reply> {
     const controller = new AbortController();
-    if (this.early.delete(jobId)) controller.abort();
     this.jobs.set(jobId, controller);
     const challengers: DuplexChallenger[] = [];
     const states = () => challengers.map((c) => c.snapshot());
     try {
       const { obj, kind } = this.target(target);
-      if (!METHODS[kind].includes(method)) throw new ProverError('INVALID_ARGUMENT', `${kind} has no method ${method}`);
+      if (!callable(kind, method)) throw new ProverError('INVALID_ARGUMENT', `${kind} has no method ${method}`);
       const onProgress = progress && ((p: unknown) => void Promise.resolve(progress(p)).catch(() => {}));
       const decoded = decodeArgs(args, {
         handle: (id) => this.handles.get(id)?.obj ?? this.released(),
@@ -79,17 +77,16 @@ export class WorkerHost {
     }
   }
 
+  /** Abort job `jobId` if it is still in progress (an abort after it settled changes nothing). */
   abort(jobId: number): void {
-    const c = this.jobs.get(jobId);
-    if (c) c.abort();
-    else this.early.add(jobId);
+    this.jobs.get(jobId)?.abort();
   }
 
   /** The client dropped handle `id` (garbage-collected on its side): free its GPU memory. */
   release(id: number): void {
     const h = this.handles.get(id);
     this.handles.delete(id);
-    if (h) (h.kind === 'MerkleTree' ? h.obj.dispose as () => void : h.obj.destroy as () => void)();
+    if (h) (h.obj[HANDLE_METHODS[h.kind].free] as () => void)();
   }
 
   /** The test hook LOSE_DEVICE, forwarded from the page. */
@@ -143,14 +140,6 @@ export class WorkerHost {
     for (const [k, x] of Object.entries(v)) out[k] = this.encodeResult(x, transfer);
     return out;
   }
-}
-
-function handleKind(o: Record<string, unknown>): HandleKind | undefined {
-  const fn = (k: string) => typeof o[k] === 'function';
-  if (fn('msmProfiled') && fn('destroy')) return 'MsmBases';
-  if (fn('open') && fn('dispose')) return 'MerkleTree';
-  if (fn('read') && fn('destroy')) return 'NttMatrix';
-  return undefined;
 }
 
 export function wireError(e: unknown): WireError {

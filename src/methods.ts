@@ -1,0 +1,29 @@
+/**
+ * The names of the Prover's job methods and of each GPU handle's methods, once: the wrappers that
+ * forward calls by name (device recovery, the worker's host and client) all read them here, so a
+ * method added to a facet is added here and nowhere else. Plain data: the page's worker client
+ * imports it without the prover.
+ * @module
+ */
+
+/** Prover methods that run a job (everything but info, stats, lost and destroy). */
+export const JOB_METHODS = ['batchField', 'dft', 'idft', 'lde', 'encode', 'poseidon2', 'merkleCommit', 'grind', 'commit', 'msm', 'msmBases'] as const;
+
+export type JobMethod = (typeof JOB_METHODS)[number];
+
+/** Each handle's methods that run a job (`calls`) and the one that frees it (`free`). */
+export const HANDLE_METHODS = {
+  NttMatrix: { calls: ['read'], free: 'destroy' },
+  MerkleTree: { calls: ['open'], free: 'dispose' },
+  MsmBases: { calls: ['msm', 'msmProfiled'], free: 'destroy' },
+} as const satisfies Record<string, { calls: readonly string[]; free: string }>;
+
+export type HandleKind = keyof typeof HANDLE_METHODS;
+
+/** Which handle `o` is, by the methods it has (none of the kinds has all of another's). */
+export function handleKind(o: Record<string, unknown>): HandleKind | undefined {
+  for (const [kind, m] of Object.entries(HANDLE_METHODS) as [HandleKind, (typeof HANDLE_METHODS)[HandleKind]][]) {
+    if ([...m.calls, m.free].every((k) => typeof o[k] === 'function')) return kind;
+  }
+  return undefined;
+}
