@@ -36,23 +36,28 @@ export function ownEntry<T>(o: Record<string, T>, key: unknown): T | undefined {
   return typeof key === 'string' && Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
-/** True for a Uint32Array of this realm or another (an iframe's, a worker's structured clone). */
-function isUint32Array(v: unknown): v is Uint32Array {
-  return ArrayBuffer.isView(v) && Object.prototype.toString.call(v) === '[object Uint32Array]';
+/** True for a typed array of this type, of this realm or another (an iframe's, a worker's structured clone). */
+export function isTypedArray<K extends 'Uint32Array' | 'Uint8Array'>(v: unknown, type: K): v is K extends 'Uint32Array' ? Uint32Array : Uint8Array {
+  return ArrayBuffer.isView(v) && Object.prototype.toString.call(v) === `[object ${type}]`;
 }
 
 /**
- * A Uint32Array WebGPU can copy from. Views on resizable or length-tracking buffers (writeBuffer
- * refuses them) and on SharedArrayBuffers (another thread may write during the job) are copied
- * once here; a view of a detached buffer has length 0 and fails the caller's length check.
+ * `v`, or a copy where WebGPU or the encoders cannot use it as is: views on resizable or
+ * length-tracking buffers (writeBuffer refuses them) and on SharedArrayBuffers (another thread
+ * may write during the job). A view of a detached buffer has length 0 and fails length checks.
  */
+export function plainView<T extends Uint32Array | Uint8Array>(v: T): T {
+  const buf = v.buffer as ArrayBuffer & { resizable?: boolean; growable?: boolean };
+  if (buf.resizable !== true && buf.growable !== true && buf instanceof ArrayBuffer) return v;
+  return (isTypedArray(v, 'Uint8Array') ? new Uint8Array(v) : new Uint32Array(v)) as T;
+}
+
+/** A Uint32Array WebGPU can copy from (plainView). */
 export function requireUint32Array(name: string, v: unknown): Uint32Array {
-  if (!isUint32Array(v)) {
+  if (!isTypedArray(v, 'Uint32Array')) {
     throw new ProverError('INVALID_ARGUMENT', `${name} must be a Uint32Array of canonical BabyBear values, got ${show(v)}; wrap plain arrays with Uint32Array.from(...)`);
   }
-  const buf = v.buffer as ArrayBuffer & { resizable?: boolean; growable?: boolean };
-  if (buf.resizable === true || buf.growable === true || !(buf instanceof ArrayBuffer)) return new Uint32Array(v);
-  return v;
+  return plainView(v);
 }
 
 /** Every value in [0, p). Values are canonical integers, never Montgomery form. */

@@ -52,10 +52,7 @@ export interface MerkleMethods {
 }
 
 export function requireRowWidth(width: unknown): number {
-  if (typeof width !== 'number' || !Number.isInteger(width) || width < 1 || width > MAX_ROW_WIDTH) {
-    throw new ProverError('INVALID_ARGUMENT', `width must be an integer in 1..${MAX_ROW_WIDTH}, got ${show(width)}; pass { width } with the matrix's column count`);
-  }
-  return width;
+  return requireInt('width', width, 1, MAX_ROW_WIDTH, "pass { width } with the matrix's column count");
 }
 
 /** Height must be a power of two and the rows and 2·height digests must fit one binding each. */

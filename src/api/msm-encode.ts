@@ -10,9 +10,9 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import { FpInvertBatch } from '@noble/curves/abstract/modular.js';
 import { ProverError } from '../errors.js';
-import { FQ_P, FR_R, toLimbs } from '../params/bn254.js';
+import { beBytes32, FQ_P, FR_R, toLimbs } from '../params/bn254.js';
 import { SCALAR_HALVES } from '../kernels/msm-plan.js';
-import { requireDenseArray, show } from '../validate.js';
+import { isTypedArray, plainView, requireDenseArray, show } from '../validate.js';
 
 export type G1Point = InstanceType<typeof bn254.G1.Point>;
 const G1 = bn254.G1.Point;
@@ -22,14 +22,8 @@ export type MsmPoints = readonly G1Point[] | Uint8Array;
 /** Scalars in [0, r): bigints, or 32 bytes each, big-endian. */
 export type MsmScalars = readonly bigint[] | Uint8Array;
 
-/** A 256-bit modulus as 32 big-endian bytes. */
-function beBytes(m: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) out[i] = Number((m >> BigInt(8 * (31 - i))) & 0xffn);
-  return out;
-}
-const P_BE = beBytes(FQ_P);
-const R_BE = beBytes(FR_R);
+const P_BE = beBytes32(FQ_P);
+const R_BE = beBytes32(FR_R);
 
 /** Whether the 32 BE bytes at `off` are below `m` (BE bytes). */
 function below(b: Uint8Array, off: number, m: Uint8Array): boolean {
@@ -38,16 +32,7 @@ function below(b: Uint8Array, off: number, m: Uint8Array): boolean {
   return false;
 }
 
-/** True for a Uint8Array of any realm. */
-function isBytes(v: unknown): v is Uint8Array {
-  return ArrayBuffer.isView(v) && Object.prototype.toString.call(v) === '[object Uint8Array]';
-}
-
-/** Bytes the encoders may read at any offset: views on resizable or shared buffers are copied once. */
-function plainBytes(b: Uint8Array): Uint8Array {
-  const buf = b.buffer as ArrayBuffer & { resizable?: boolean; growable?: boolean };
-  return buf.resizable === true || buf.growable === true || !(buf instanceof ArrayBuffer) ? new Uint8Array(b) : b;
-}
+const isBytes = (v: unknown): v is Uint8Array => isTypedArray(v, 'Uint8Array');
 
 const POINTS_WHAT = 'an array of bn254 G1 points or a Uint8Array of 64-byte affine points';
 
@@ -74,7 +59,7 @@ export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number
   const n = pointCount(points);
   if (isBytes(points)) {
     const words = new Uint32Array(16 * n);
-    const b = plainBytes(points);
+    const b = plainView(points);
     for (let i = 0, o = 0; i < n; i++, o += 64) {
       if (!below(b, o, P_BE) || !below(b, o + 32, P_BE)) throw new ProverError('NON_CANONICAL', `point ${i}: coordinate >= p; encode x, y reduced mod p`);
       let any = 0;
@@ -160,7 +145,7 @@ export function encodeScalars(scalars: MsmScalars, n: number, reuse?: Uint16Arra
   const halves = reuse?.length === SCALAR_HALVES * n + 1 ? reuse : new Uint16Array(SCALAR_HALVES * n + 1);
   if (isBytes(scalars)) {
     if (scalars.length !== 32 * n) throw new ProverError('INVALID_LENGTH', `packed scalars have ${scalars.length} bytes; need 32 per point (${32 * n})`);
-    const b = plainBytes(scalars);
+    const b = plainView(scalars);
     for (let i = 0, o = 0; i < n; i++, o += 32) {
       if (b[o] >= R_BE[0] && !below(b, o, R_BE)) throw new ProverError('NON_CANONICAL', `scalar ${i} is >= r; reduce it mod r`);
     }

@@ -52,6 +52,19 @@ export function toLimbs(x: bigint, limbs = FQ_LIMBS): number[] {
   return out;
 }
 
+/** bigint in [0, 2^256) -> 32 big-endian bytes at out[at..at + 32) (the packed point and scalar format). */
+export function beBytes32<T extends Uint8Array>(x: bigint, out: T = new Uint8Array(32) as T, at = 0): T {
+  for (let i = 0; i < 32; i++) out[at + 31 - i] = Number((x >> BigInt(8 * i)) & 0xffn);
+  return out;
+}
+
+/** 32 big-endian bytes at b[at..at + 32) -> bigint. */
+export function fromBeBytes32(b: ArrayLike<number>, at = 0): bigint {
+  let x = 0n;
+  for (let i = 0; i < 32; i++) x = (x << 8n) | BigInt(b[at + i]);
+  return x;
+}
+
 export function fromLimbs(v: ArrayLike<number>, off = 0, limbs = FQ_LIMBS): bigint {
   let x = 0n;
   for (let i = limbs - 1; i >= 0; i--) x = (x << 32n) | BigInt(v[off + i] >>> 0);

@@ -7,7 +7,7 @@
 import { ProverError } from '../errors.js';
 import { BB_P } from '../params/babybear.js';
 import { poseidon2Permute } from './poseidon2.js';
-import { requireDenseArray, show } from '../validate.js';
+import { requireDenseArray, requireInt, show } from '../validate.js';
 
 const WIDTH = 16;
 const RATE = 8;
@@ -120,9 +120,7 @@ export class DuplexChallenger {
 }
 
 export function requireBits(bits: number): void {
-  if (typeof bits !== 'number' || !Number.isInteger(bits) || bits < 0 || bits > MAX_SAMPLE_BITS) {
-    throw new ProverError('INVALID_ARGUMENT', `bits = ${show(bits)}: must be an integer in 0..${MAX_SAMPLE_BITS} (2^bits must stay below p)`);
-  }
+  requireInt('bits', bits, 0, MAX_SAMPLE_BITS, '2^bits must stay below p');
 }
 
 /** A value the transcript may absorb: an integer in [0, p); a number at or past p is NON_CANONICAL. */

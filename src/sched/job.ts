@@ -43,7 +43,8 @@ export function requireJobOptions(name: string, o: unknown): JobOptions {
   return { signal, onProgress };
 }
 
-function isSignal(s: unknown): s is AbortSignal {
+/** An AbortSignal, of this realm or another (checked by shape). */
+export function isSignal(s: unknown): s is AbortSignal {
   const x = s as AbortSignal;
   return typeof s === 'object' && s !== null && typeof x.aborted === 'boolean' && typeof x.addEventListener === 'function';
 }

@@ -14,7 +14,7 @@ import type { MerkleTree } from '../../src/api/merkle.js';
 import type { MsmBases } from '../../src/api/msm.js';
 import { createProver, DuplexChallenger, verifyMerklePath, type ProverErrorCode } from '../../src/index.js';
 import { BB_P } from '../../src/params/babybear.js';
-import { FQ_P, FR_R } from '../../src/params/bn254.js';
+import { beBytes32, FQ_P, FR_R } from '../../src/params/bn254.js';
 
 export interface BadCall {
   /** The public method called. */
@@ -189,7 +189,7 @@ function msm(f: Fixtures): fc.Arbitrary<BadCall>[] {
   const pts = [G.BASE, G.BASE.double()];
   const c = (method: string, fault: string, expect: ProverErrorCode, call: () => unknown): BadCall => ({ method, fault, expect, call });
   const sparse = () => { const a = [G.BASE, G.BASE]; delete (a as unknown[])[1]; return a; };
-  const packedAt = (x: bigint, y: bigint) => { const b = new Uint8Array(64); for (let i = 0; i < 32; i++) { b[31 - i] = Number((x >> BigInt(8 * i)) & 0xffn); b[63 - i] = Number((y >> BigInt(8 * i)) & 0xffn); } return b; };
+  const packedAt = (x: bigint, y: bigint) => beBytes32(y, beBytes32(x, new Uint8Array(64)), 32);
   // Uint8Arrays are a legal type for points and scalars (packed bytes): their faults are lengths.
   const wrongType = notTyped.filter((v) => !(v instanceof Uint8Array));
   const pointFaults = fc.oneof(

@@ -12,7 +12,7 @@ import type { GpuContext } from '../../src/gpu/context.js';
 import { fqCheck } from '../../src/kernels/msm.js';
 import { msmPlan, RED_SEG1, walkTreeBytes, WALK_WG, WALK_WG_LARGE, type MsmPlan, type MsmTuning } from '../../src/kernels/msm-plan.js';
 import { bucketCsr, windowCount } from '../../src/ref/msm.js';
-import { FQ_P, FR_R, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
+import { beBytes32, FQ_P, FR_R, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/errors.js';
 import { SplitMix64 } from '../support/splitmix.js';
 
@@ -39,17 +39,15 @@ export function packPoints(pts: readonly Pt[]): Uint8Array {
   const out = new Uint8Array(64 * pts.length);
   pts.forEach((p, i) => {
     const a = p.is0() ? { x: 0n, y: 0n } : p.toAffine();
-    for (let k = 0; k < 32; k++) {
-      out[64 * i + 31 - k] = Number((a.x >> BigInt(8 * k)) & 0xffn);
-      out[64 * i + 63 - k] = Number((a.y >> BigInt(8 * k)) & 0xffn);
-    }
+    beBytes32(a.x, out, 64 * i);
+    beBytes32(a.y, out, 64 * i + 32);
   });
   return out;
 }
 
 export function packScalars(ks: readonly bigint[]): Uint8Array {
   const out = new Uint8Array(32 * ks.length);
-  ks.forEach((k, i) => { for (let b = 0; b < 32; b++) out[32 * i + 31 - b] = Number((k >> BigInt(8 * b)) & 0xffn); });
+  ks.forEach((k, i) => beBytes32(k, out, 32 * i));
   return out;
 }
 
