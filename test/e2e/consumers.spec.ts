@@ -113,28 +113,38 @@ function sizes(dist: string): string {
   }).join('; ');
 }
 
-test.describe('Vite production build (vite build, served statically)', () => {
-  let dir = '';
-  let served: Served;
-  test.beforeAll(async () => {
-    dir = makeFixture(work, unpacked, 'vite', ['vite']);
-    timed('vite build', () => run('node', ['node_modules/vite/bin/vite.js', 'build'], dir));
-    timings.push(`  vite dist: ${sizes(join(dir, 'dist'))}`);
-    served = await serveDist(join(dir, 'dist'));
-  });
+/**
+ * A bundler's production build of the fixture app, served statically: the default worker, the
+ * app's own worker, and the same build without its worker file (must fail). `isWorker` names the
+ * default worker's file in the build.
+ */
+function productionBuild(title: string, fixture: string, deps: string[], buildArgs: string[], built: string, isWorker: (p: string) => boolean): void {
+  test.describe(title, () => {
+    let dir = '';
+    let served: Served;
+    test.beforeAll(async () => {
+      dir = makeFixture(work, unpacked, fixture, deps);
+      timed(`${fixture} build`, () => run('node', buildArgs, dir));
+      timings.push(`  ${fixture} dist: ${sizes(join(dir, 'dist'))}`);
+      served = await serveDist(join(dir, 'dist'));
+    });
 
-  test('createProver() with the defaults runs in the worker Vite emitted', async ({ page }) => {
-    await expectProves(page, served, '/index.html');
-  });
+    test(`createProver() with the defaults runs in the worker ${built}`, async ({ page }) => {
+      await expectProves(page, served, '/index.html');
+    });
 
-  test("createProver({ worker }) with the app's own new Worker(new URL('webgpu-prover/worker', import.meta.url))", async ({ page }) => {
-    await expectProves(page, served, '/hatch.html', { msm: false });
-  });
+    test("createProver({ worker }) with the app's own new Worker(new URL('webgpu-prover/worker', import.meta.url))", async ({ page }) => {
+      await expectProves(page, served, '/hatch.html', { msm: false });
+    });
 
-  test('the same build without its worker file fails', async ({ page }) => {
-    await expectFailsWithoutWorker(page, join(dir, 'dist'), (p) => /(^|\/)worker-[^/]*\.js$/.test(p));
+    test('the same build without its worker file fails', async ({ page }) => {
+      await expectFailsWithoutWorker(page, join(dir, 'dist'), isWorker);
+    });
   });
-});
+}
+
+productionBuild('Vite production build (vite build, served statically)', 'vite', ['vite'], ['node_modules/vite/bin/vite.js', 'build'], 'Vite emitted',
+  (p) => /(^|\/)worker-[^/]*\.js$/.test(p));
 
 test.describe('Vite dev server (dependency pre-bundling on)', () => {
   // vitejs/vite#8427 and #21422: the dev server's optimizer used to rewrite a dependency's worker
@@ -154,29 +164,9 @@ test.describe('Vite dev server (dependency pre-bundling on)', () => {
   });
 });
 
-test.describe('webpack 5 production build (webpack-cli, served statically)', () => {
-  let dir = '';
-  let served: Served;
-  test.beforeAll(async () => {
-    dir = makeFixture(work, unpacked, 'webpack', ['webpack', 'webpack-cli']);
-    timed('webpack build', () => run('node', ['node_modules/webpack-cli/bin/cli.js'], dir));
-    timings.push(`  webpack dist: ${sizes(join(dir, 'dist'))}`);
-    served = await serveDist(join(dir, 'dist'));
-  });
-
-  test('createProver() with the defaults runs in the worker webpack emitted', async ({ page }) => {
-    await expectProves(page, served, '/index.html');
-  });
-
-  test("createProver({ worker }) with the app's own new Worker(new URL('webgpu-prover/worker', import.meta.url))", async ({ page }) => {
-    await expectProves(page, served, '/hatch.html', { msm: false });
-  });
-
-  test('the same build without its worker file fails', async ({ page }) => {
-    // The default worker is the chunk webpack names after the Worker's `name` option.
-    await expectFailsWithoutWorker(page, join(dir, 'dist'), (p) => p === 'webgpu-prover.js');
-  });
-});
+// The default worker is the chunk webpack names after the Worker's `name` option.
+productionBuild('webpack 5 production build (webpack-cli, served statically)', 'webpack', ['webpack', 'webpack-cli'], ['node_modules/webpack-cli/bin/cli.js'], 'webpack emitted',
+  (p) => p === 'webgpu-prover.js');
 
 test('a plain Node ESM script: NO_WEBGPU with the Node fix, CPU exports work', () => {
   const dir = makeFixture(work, unpacked, 'node', []);
