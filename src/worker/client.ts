@@ -86,16 +86,20 @@ class WorkerClient {
       };
       let posted: Promise<Reply>;
       try {
-        posted = this.remote.call(target, method, Comlink.transfer(encoded, transfer), jobId, progress);
+        posted = this.remote.call(target, method, Comlink.transfer(encoded, transfer), jobId, signal?.aborted === true, progress);
       } catch (e) {
         posted = Promise.reject(e);
       }
-      // After the call is posted, so the worker has the job's controller when the abort arrives.
-      if (signal?.aborted) onAbort();
+      // After the call is posted, so the worker has the job's controller when a later abort arrives.
+      if (signal?.aborted) reject(abortError(method, signal));
       else signal?.addEventListener('abort', onAbort, { once: true });
       posted.then((reply) => {
         if (reply.stats) this.lastStats = reply.stats;
-        if (rejected) return;
+        // Rejected here already (an abort raced the job's end): free the handles it made.
+        if (rejected) {
+          if (reply.ok) this.releaseHandles(reply.value);
+          return;
+        }
         reply.challengers.forEach((s, i) => hooks.challengers[i]?.restore(s));
         if (reply.ok) resolve(this.decode(reply.value));
         else reject(rebuild(reply.error));
@@ -109,6 +113,14 @@ class WorkerClient {
         signal?.removeEventListener('abort', onAbort);
       });
     });
+  }
+
+  /** Free in the worker every handle a result holds that no caller will see. */
+  private releaseHandles(v: unknown): void {
+    if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) return;
+    const t = v as Record<string, unknown>;
+    if (Object.hasOwn(t, '$h')) void this.remote.release(t.$h as number).catch(() => {});
+    else for (const x of Object.values(t)) this.releaseHandles(x);
   }
 
   /** Results as the caller's objects: handles as proxies, points as the caller's noble points. */

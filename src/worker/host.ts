@@ -49,8 +49,9 @@ export class WorkerHost {
     }
   }
 
-  async call(target: number, method: string, args: unknown[], jobId: number, progress?: Progress): Promise<Reply> {
+  async call(target: number, method: string, args: unknown[], jobId: number, aborted: boolean, progress?: Progress): Promise<Reply> {
     const controller = new AbortController();
+    if (aborted) controller.abort(); // the caller's signal had fired before the call
     this.jobs.set(jobId, controller);
     const challengers: DuplexChallenger[] = [];
     const states = () => challengers.map((c) => c.snapshot());
