@@ -8,20 +8,20 @@
  */
 import { isProverError } from './errors.js';
 import type { GpuContext } from './gpu/context.js';
-import type { Prover } from './prover.js';
+import type { Backend } from './prover.js';
 import { JOB_METHODS, type JobMethod } from './methods.js';
 
 /** One device's prover and its context (whose `lost` says whether it may still be used). */
 export interface DeviceProver {
-  prover: Prover;
+  prover: Backend;
   ctx: GpuContext;
 }
 
 /** Test hook: lose the current device now, as a driver reset would (`device.destroy()` underneath). */
 export const LOSE_DEVICE = Symbol.for('webgpu-prover.test.loseDevice');
 
-/** A Prover over `build()`'s device that rebuilds on loss and retries the interrupted job once. */
-export async function withRecovery(build: () => Promise<DeviceProver>): Promise<Prover> {
+/** A GPU Backend over `build()`'s device that rebuilds on loss and retries the interrupted job once. */
+export async function withRecovery(build: () => Promise<DeviceProver>): Promise<Backend> {
   let current = await build();
   let destroyed = false;
   let losses = 0;
@@ -63,5 +63,5 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
     [LOSE_DEVICE]: () => current.ctx.device.destroy(),
     ...Object.fromEntries(JOB_METHODS.map((m) => [m, forward(m)])),
   };
-  return prover as unknown as Prover;
+  return prover as unknown as Backend;
 }

@@ -15,6 +15,7 @@ export type ProverErrorCode =
   | 'TOO_LARGE' // the job exceeds the device's limits
   | 'ABORTED' // the job's AbortSignal fired (the error's name is 'AbortError')
   | 'GPU_ERROR' // the GPU reported a validation or out-of-memory error
+  | 'CHECK_FAILED' // a run-time check found a GPU result that differs from the CPU reference (the family now runs on the CPU)
   | 'WORKER_FAILED'; // the prover's Web Worker did not start (its script failed to load or run)
 
 export class ProverError extends Error {

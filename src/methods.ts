@@ -27,3 +27,23 @@ export function handleKind(o: Record<string, unknown>): HandleKind | undefined {
   }
   return undefined;
 }
+
+/** The kernel families: the unit of the self-check, the run-time checks and the CPU path. */
+export const FAMILIES = ['field', 'ntt', 'poseidon2', 'merkle', 'grind', 'commit', 'msm'] as const;
+
+export type Family = (typeof FAMILIES)[number];
+
+/** The family each job method runs in. */
+export const METHOD_FAMILY: Record<JobMethod, Family> = {
+  batchField: 'field',
+  dft: 'ntt',
+  idft: 'ntt',
+  lde: 'ntt',
+  encode: 'ntt',
+  poseidon2: 'poseidon2',
+  merkleCommit: 'merkle',
+  grind: 'grind',
+  commit: 'commit',
+  msm: 'msm',
+  msmBases: 'msm',
+};

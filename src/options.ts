@@ -6,6 +6,7 @@
  */
 import { ProverError } from './errors.js';
 import { optionalBoolean, requireOptions, show } from './validate.js';
+import { requireCheckMode, type CheckMode } from './sched/job.js';
 
 /**
  * The part of WebGPU's `GPU` object that createProver calls: `navigator.gpu` and Dawn's
@@ -45,12 +46,35 @@ export interface ProverOptions {
    * do not follow workers inside dependencies (docs/worker.md).
    */
   worker?: boolean | Worker | string | URL;
+  /**
+   * Run-time checks of GPU results against the CPU references (docs/checks.md): 'sample' (the
+   * default), 'off' or 'full'; a call's own `check` option overrides it. A result that differs
+   * throws CHECK_FAILED and moves its family to the CPU path.
+   */
+  check?: CheckMode;
+  /**
+   * Before a family's first job, run a small known-answer job of it on the GPU and compare it
+   * with the CPU reference; a family that fails runs on the CPU from then on
+   * (prover.capabilities()). Default true.
+   */
+  selfCheck?: boolean;
+  /**
+   * 'cpu': where WebGPU is missing or no adapter is granted, run every family on the CPU
+   * references instead of failing with NO_WEBGPU (same API, same results, much slower;
+   * prover.info.backend is 'cpu').
+   */
+  fallback?: 'cpu';
 }
 
 /** createProver's options, checked (the `worker` option is createProver's to read). */
 export function requireProverOptions(options: unknown): ProverOptions {
   const opts = requireOptions<ProverOptions>('createProver options', options, true);
   optionalBoolean('forceFallbackAdapter', opts.forceFallbackAdapter);
+  optionalBoolean('selfCheck', opts.selfCheck);
+  requireCheckMode('check', opts.check);
+  if (opts.fallback !== undefined && opts.fallback !== 'cpu') {
+    throw new ProverError('INVALID_ARGUMENT', `fallback must be 'cpu' (or left out), got ${show(opts.fallback)}`);
+  }
   if (opts.limits !== undefined && opts.limits !== 'adapter' && opts.limits !== 'default') {
     throw new ProverError('INVALID_ARGUMENT', `limits must be 'adapter' or 'default', got ${show(opts.limits)}`);
   }

@@ -5,7 +5,7 @@
  * createProver() (src/create-prover.ts) picks the worker or this.
  * @module
  */
-import { ProverError } from './errors.js';
+import { isProverError, ProverError } from './errors.js';
 export type { ProverOptions, GpuEntryPoint, GpuPowerPreference } from './options.js';
 import { requireProverOptions, type ProverOptions } from './options.js';
 import { GpuContext } from './gpu/context.js';
@@ -20,6 +20,9 @@ import { merkleMethods, type MerkleMethods } from './api/merkle.js';
 import { grindMethods, type GrindMethods } from './api/grind.js';
 import { commitMethods, type CommitMethods } from './api/commit.js';
 import { withRecovery, type DeviceProver } from './device-recovery.js';
+import type { Family, JobMethod } from './methods.js';
+import { routeFamilies } from './families.js';
+import { cpuProver } from './cpu/prover.js';
 
 export interface ProverInfo {
   adapter: string;
@@ -32,7 +35,18 @@ export interface ProverInfo {
   maxWorkgroupThreads: number;
   /** true when the prover runs in a Web Worker (createProver's `worker` option) */
   worker: boolean;
+  /** 'webgpu', or 'cpu' when createProver({ fallback: 'cpu' }) found no WebGPU (every family on the CPU). */
+  backend: 'webgpu' | 'cpu';
 }
+
+/** Where a family's jobs run: the GPU, or the CPU references (reason: why, when moved there). */
+export interface FamilyPath {
+  path: 'gpu' | 'cpu';
+  reason?: string;
+}
+
+/** Each kernel family's path (prover.capabilities()). */
+export type Capabilities = Record<Family, FamilyPath>;
 
 export interface ProverCore {
   readonly info: ProverInfo;
@@ -44,20 +58,44 @@ export interface ProverCore {
    * the lost device fail with DEVICE_LOST.
    */
   readonly lost: Promise<string>;
+  /**
+   * Where each family runs now: 'gpu', or 'cpu' with the reason (the self-check or a run-time
+   * check found a wrong GPU result, or no WebGPU with `fallback: 'cpu'`).
+   */
+  capabilities(): Capabilities;
   /** Free every GPU resource; later calls fail with DESTROYED. */
   destroy(): void;
 }
 
 export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods & MerkleMethods & GrindMethods & CommitMethods & MsmMethods;
 
+/** The job methods alone (what the self-check and the run-time checks call). */
+export type Jobs = Pick<Prover, JobMethod>;
+
+/** One path's prover (the GPU's, or the CPU's) before the family router (src/families.ts) joins them. */
+export type Backend = Omit<Prover, 'capabilities'>;
+
 /**
  * A prover in this thread (what createProver({ worker: false }) returns, and what the worker
- * runs): one device's prover, recreated on a new device when that one is lost (withRecovery).
+ * runs): the GPU path (one device's prover, recreated on a new device when that one is lost:
+ * withRecovery) and the CPU path, joined family by family (routeFamilies).
  * @throws ProverError NO_WEBGPU with a message saying what to do, INVALID_ARGUMENT for bad options
  */
 export async function createLocalProver(options?: ProverOptions): Promise<Prover> {
   const opts = requireProverOptions(options);
-  return withRecovery(() => deviceProver(opts));
+  let gpu: Backend | undefined;
+  let noGpu: string | undefined;
+  try {
+    gpu = await withRecovery(() => deviceProver(opts));
+  } catch (e) {
+    if (!isProverError(e) || e.code !== 'NO_WEBGPU') throw e;
+    if (opts.fallback !== 'cpu') {
+      const end = /[.!?]$/.test(e.message) ? '' : '.';
+      throw new ProverError('NO_WEBGPU', `${e.message}${end} Or pass { fallback: 'cpu' } to run every job on the CPU instead (same results, much slower).`, { cause: e.cause });
+    }
+    noGpu = e.message;
+  }
+  return routeFamilies(gpu, cpuProver(), { check: opts.check ?? 'sample', selfCheck: opts.selfCheck ?? true }, noGpu);
 }
 
 /** The prover of one device: its facets over one GpuContext and Scheduler. */
@@ -74,7 +112,7 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       if (destroyed) throw new ProverError('DESTROYED', 'This prover was destroyed; call createProver() again.');
     },
   };
-  const core: ProverCore = {
+  const core: Omit<ProverCore, 'capabilities'> = {
     info: {
       adapter: ctx.description,
       timestampQuery: ctx.features.timestamps,
@@ -84,6 +122,7 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       maxComputeWorkgroupStorageSize: ctx.limits.maxComputeWorkgroupStorageSize,
       maxWorkgroupThreads: ctx.workgroup.threads,
       worker: false,
+      backend: 'webgpu',
     },
     stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, jobs: sched.stats(), deviceLosses: 0 }),
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),

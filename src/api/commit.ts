@@ -26,23 +26,29 @@ export interface CommitMethods {
   commit(coeffs: Uint32Array, options: { width: number; addedBits: number } & JobOptions): Promise<{ root: Uint32Array; tree: MerkleTree }>;
 }
 
+/** A commit call, checked: coefficient columns (height a power of two) and the blow-up. */
+export function requireCommitJob(coeffs: unknown, options: unknown): { coeffs: Uint32Array; width: number; height: number; addedBits: number } {
+  const o = requireOptions<{ width: number; addedBits: number }>('commit options', options, false);
+  const width = requireRowWidth(o.width);
+  const addedBits = requireInt('addedBits', o.addedBits, 0, BB_TWO_ADICITY, 'log2 of the blow-up');
+  const values = requireFieldArray('coeffs', coeffs);
+  requireMultipleOf('coeffs', values, width, `rows of ${width} values`);
+  const height = values.length / width;
+  if ((height & (height - 1)) !== 0) {
+    throw new ProverError('INVALID_LENGTH', `coeffs height ${height} is not a power of two; pad the columns with zero coefficients`);
+  }
+  requireSubgroup('commit', height, addedBits);
+  return { coeffs: values, width, height, addedBits };
+}
+
 export function commitMethods({ ctx, sched, alive }: ApiEnv): CommitMethods {
   return {
-    async commit(coeffs, options) {
+    async commit(given, options) {
       alive();
-      const o = requireOptions<{ width: number; addedBits: number }>('commit options', options, false);
-      const width = requireRowWidth(o.width);
-      const addedBits = requireInt('addedBits', o.addedBits, 0, BB_TWO_ADICITY, 'log2 of the blow-up');
-      coeffs = requireFieldArray('coeffs', coeffs);
-      requireMultipleOf('coeffs', coeffs, width, `rows of ${width} values`);
-      const height = coeffs.length / width;
-      if ((height & (height - 1)) !== 0) {
-        throw new ProverError('INVALID_LENGTH', `coeffs height ${height} is not a power of two; pad the columns with zero coefficients`);
-      }
-      requireSubgroup('commit', height, addedBits);
+      const { coeffs, width, height, addedBits } = requireCommitJob(given, options);
       const n = height * 2 ** addedBits;
       requireTreeShape(ctx, n, width);
-      return sched.run('commit', requireJobOptions('commit options', o), async () => {
+      return sched.run('commit', requireJobOptions('commit options', options), async () => {
         const enc = ctx.device.createCommandEncoder({ label: 'encode + commit' });
         const codeword = await encodeToGpu(ctx, coeffs, width, addedBits, { encoder: enc });
         const plan = await planMerkle(ctx, codeword.buffer, n, width, () => codeword.release());

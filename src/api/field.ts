@@ -20,25 +20,37 @@ export interface FieldMethods {
   batchField(op: FieldOp, a: Uint32Array, b?: Uint32Array, job?: JobOptions): Promise<Uint32Array>;
 }
 
+/** A batchField call, checked: the op and its canonical inputs (the GPU and CPU paths both run it). */
+export interface FieldJob {
+  op: FieldOp;
+  a: Uint32Array;
+  b: Uint32Array | undefined;
+}
+
+/** Validate a batchField call into its job record (no device limits). */
+export function requireFieldJob(op: unknown, a: unknown, b: unknown): FieldJob {
+  const spec = ownEntry(FIELD_OPS, op);
+  if (!spec) throw new ProverError('INVALID_ARGUMENT', `unknown field op ${show(op)}; pass one of ${Object.keys(FIELD_OPS).join(', ')}`);
+  const av = requireFieldArray('a', a);
+  if (spec.ext) requireMultipleOf('a', av, 4, 'ext4 elements are 4 consecutive values');
+  if (spec.arity === 1) return { op: op as FieldOp, a: av, b: undefined };
+  if (b === undefined) throw new ProverError('INVALID_ARGUMENT', `field op "${String(op)}" needs two inputs; pass b`);
+  const bv = requireFieldArray('b', b);
+  requireLength('b', bv, av.length, 'b must have the length of a');
+  return { op: op as FieldOp, a: av, b: bv };
+}
+
 export function fieldMethods({ ctx, sched, alive }: ApiEnv): FieldMethods {
   return {
     async batchField(op, a, b, job) {
       alive();
       const jobOpts = requireJobOptions('batchField job options', job);
-      const spec = ownEntry(FIELD_OPS, op);
-      if (!spec) throw new ProverError('INVALID_ARGUMENT', `unknown field op ${show(op)}; pass one of ${Object.keys(FIELD_OPS).join(', ')}`);
-      a = requireFieldArray('a', a);
-      if (spec.ext) requireMultipleOf('a', a, 4, 'ext4 elements are 4 consecutive values');
-      if (spec.arity === 2) {
-        if (b === undefined) throw new ProverError('INVALID_ARGUMENT', `field op "${op}" needs two inputs; pass b`);
-        b = requireFieldArray('b', b);
-        requireLength('b', b, a.length, 'b must have the length of a');
-      }
+      const f = requireFieldJob(op, a, b);
       const maxWords = maxBindingWords(ctx);
-      if (a.length > maxWords) {
-        throw new ProverError('TOO_LARGE', `batchField: ${a.length} values exceed this device's ${maxWords}-value binding limit; split the batch`);
+      if (f.a.length > maxWords) {
+        throw new ProverError('TOO_LARGE', `batchField: ${f.a.length} values exceed this device's ${maxWords}-value binding limit; split the batch`);
       }
-      return sched.run(`batchField ${op}`, jobOpts, () => runFieldOp(ctx, op, a, spec.arity === 2 ? b : undefined));
+      return sched.run(`batchField ${f.op}`, jobOpts, () => runFieldOp(ctx, f.op, f.a, f.b));
     },
   };
 }

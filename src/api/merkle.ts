@@ -55,11 +55,25 @@ export function requireRowWidth(width: unknown): number {
   return requireInt('width', width, 1, MAX_ROW_WIDTH, "pass { width } with the matrix's column count");
 }
 
-/** Height must be a power of two and the rows and 2·height digests must fit one binding each. */
-export function requireTreeShape(ctx: GpuContext, height: number, width: number): void {
+/** A tree's height must be a power of two. */
+export function requireTreeHeight(height: number): void {
   if (height < 1 || (height & (height - 1)) !== 0) {
     throw new ProverError('INVALID_LENGTH', `matrix height ${height} is not a power of two; pad the matrix to 2^k rows`);
   }
+}
+
+/** A merkleCommit of host values, checked: the rows (height a power of two) and their width. */
+export function requireMerkleJob(matrix: unknown, width: unknown): { values: Uint32Array; width: number; height: number } {
+  const w = requireRowWidth(width);
+  const values = requireFieldArray('matrix', matrix);
+  requireMultipleOf('matrix', values, w, `rows of ${w} values`);
+  requireTreeHeight(values.length / w);
+  return { values, width: w, height: values.length / w };
+}
+
+/** Height must be a power of two and the rows and 2·height digests must fit one binding each. */
+export function requireTreeShape(ctx: GpuContext, height: number, width: number): void {
+  requireTreeHeight(height);
   const max = maxBindingWords(ctx);
   if (height * width > max || height * DIGEST > max) {
     throw new ProverError('TOO_LARGE', `a ${height} x ${width} matrix exceeds this device's ${max}-value binding limit; commit fewer rows or columns`);
@@ -123,9 +137,7 @@ export function merkleMethods({ ctx, sched, alive }: ApiEnv): MerkleMethods {
       const opts = requireOptions<{ width: number }>('merkleCommit options', options, gpuRows !== undefined);
       const jobOpts = requireJobOptions('merkleCommit options', opts);
       if (gpuRows) return commitNttMatrix(ctx, sched, gpuRows, opts.width, jobOpts);
-      const width = requireRowWidth(opts.width);
-      const values = requireFieldArray('matrix', matrix);
-      requireMultipleOf('matrix', values, width, `rows of ${width} values`);
+      const { values, width } = requireMerkleJob(matrix, opts.width);
       requireTreeShape(ctx, values.length / width, width);
       return sched.run('merkleCommit', jobOpts, async () => {
         const rows = ctx.upload(values, 'merkle rows');

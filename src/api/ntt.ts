@@ -140,6 +140,20 @@ class GpuMatrix implements NttMatrix {
     return this.sched.run('NttMatrix.read', jobOpts, () => this.readAll());
   }
 
+  /** Rows `rows` of the matrix, read through one staging buffer (a job of their own). */
+  async readRows(rows: readonly number[]): Promise<Uint32Array[]> {
+    this.check();
+    const at = (r: number) => {
+      let start = 0;
+      for (const p of this.parts) {
+        if (r < start + p.height) return { buffer: p.buffer, word: (r - start) * this.width, count: this.width };
+        start += p.height;
+      }
+      throw new RangeError(`row ${r} outside 0..${this.height - 1}`);
+    };
+    return this.sched.run('NttMatrix rows', {}, () => this.ctx.readRanges(rows.map(at)));
+  }
+
   /** Keep the GPU memory past destroy() until the returned function is called (once). */
   retain(): () => void {
     this.check();
@@ -203,21 +217,22 @@ export function requireSubgroup(op: string, height: number, addedBits: number): 
   }
 }
 
-/** Validate the input and options into a job spec. */
-function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): { spec: NttSpec; input: Input } {
-  const opts = requireOptions<NttLdeOptions>(`${op} options`, options, false);
+/**
+ * An NTT call's spec, checked without the device's limits (the GPU and CPU paths share it).
+ * `matrix` is the input's shape when it is an NttMatrix; otherwise `values` must be whole rows.
+ */
+export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeOptions>, matrix?: { height: number; width: number }): { spec: NttSpec; values?: Uint32Array } {
   let width: number;
   let height: number;
-  if (values instanceof GpuMatrix) {
-    values.checkOwner(ctx); // throws if destroyed or made by another prover
-    width = values.width;
-    height = values.height;
+  let v: Uint32Array | undefined;
+  if (matrix) {
+    ({ width, height } = matrix);
     if (opts.width !== undefined && opts.width !== width) {
       throw new ProverError('INVALID_ARGUMENT', `${op}: width ${show(opts.width)} does not match the NttMatrix's ${width} columns; leave width out`);
     }
   } else {
     width = requireInt('width', opts.width, 1, NTT_MAX_WIDTH, 'the number of columns');
-    const v = requireFieldArray('values', values);
+    v = requireFieldArray('values', values);
     if (v.length % width !== 0) {
       throw new ProverError('INVALID_LENGTH', `${op}: ${v.length} values is not a multiple of width ${width}; pass whole rows`);
     }
@@ -226,7 +241,6 @@ function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): 
       throw new ProverError('INVALID_LENGTH', `${op}: height ${height} (= ${v.length} / ${width}) is not a power of two; pad the columns`);
     }
     if (height > 2 ** BB_TWO_ADICITY) throw new ProverError('TOO_LARGE', `${op}: height ${height} exceeds 2^${BB_TWO_ADICITY}; split the transform`);
-    values = v;
   }
   optionalBoolean('gpu', opts.gpu);
   const spec: NttSpec = { op, height, width, bitReversed: optionalBoolean('bitReversedOutput', opts.bitReversedOutput) === true };
@@ -241,14 +255,28 @@ function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): 
     }
     spec.shift = requireInt('shift', s, 1, BB_P - 1, 'a nonzero canonical BabyBear value; Plonky3 uses 31');
   }
+  const outValues = outputHeight(spec) * width;
+  if (outValues > NTT_MAX_RESULT_VALUES) {
+    throw new ProverError('TOO_LARGE', `${op}: an output of ${outputHeight(spec)} x ${width} = ${outValues} values exceeds ${NTT_MAX_RESULT_VALUES}, the largest result this prover returns; use fewer columns per call`);
+  }
+  return { spec, values: v };
+}
+
+/** Validate the input and options into a job spec, within this device's limits. */
+function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): { spec: NttSpec; input: Input } {
+  const opts = requireOptions<NttLdeOptions>(`${op} options`, options, false);
+  const matrix = values instanceof GpuMatrix ? values : undefined;
+  matrix?.checkOwner(ctx); // throws if destroyed or made by another prover
+  const { spec, values: v } = requireNttSpec(op, values, opts, matrix);
   // Past one binding a job runs in column blocks, or as four-step pieces per column (ntt-blocks.ts).
   const outRows = outputHeight(spec);
   if (outRows > nttMaxWords(ctx)) checkLongColumn(outRows, nttMaxWords(ctx));
-  const outValues = outRows * width;
-  if (outValues > NTT_MAX_RESULT_VALUES) {
-    throw new ProverError('TOO_LARGE', `${op}: an output of ${outRows} x ${width} = ${outValues} values exceeds ${NTT_MAX_RESULT_VALUES}, the largest result this prover returns; use fewer columns per call`);
-  }
-  return { spec, input: values };
+  return { spec, input: matrix ?? v! };
+}
+
+/** Read rows `rows` of an NttMatrix this prover made (a result check's sample), or undefined for another kind of matrix. */
+export async function readMatrixRows(m: NttMatrix, rows: readonly number[]): Promise<Uint32Array[] | undefined> {
+  return m instanceof GpuMatrix ? m.readRows(rows) : undefined;
 }
 
 export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {

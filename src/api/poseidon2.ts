@@ -44,13 +44,19 @@ export function requirePoseidon2Options(options: Poseidon2Options | undefined): 
   return { width, constants };
 }
 
+/** A poseidon2 call, checked: the states (whole states of `width` canonical values) and the permutation. */
+export function requirePoseidon2Job(states: unknown, options: Poseidon2Options | undefined): { states: Uint32Array; width: Poseidon2Width; constants?: Poseidon2Constants } {
+  const { width, constants } = requirePoseidon2Options(options);
+  const s = requireFieldArray('states', states);
+  requireMultipleOf('states', s, width, `k states of ${width} values`);
+  return { states: s, width, constants };
+}
+
 export function poseidon2Methods({ ctx, sched, alive }: ApiEnv): Poseidon2Methods {
   return {
-    async poseidon2(states, options) {
+    async poseidon2(given, options) {
       alive();
-      const { width, constants } = requirePoseidon2Options(options);
-      states = requireFieldArray('states', states);
-      requireMultipleOf('states', states, width, `k states of ${width} values`);
+      const { states, width, constants } = requirePoseidon2Job(given, options);
       if (states.length > maxBindingWords(ctx)) {
         throw new ProverError('TOO_LARGE', `poseidon2: ${states.length} values exceed this device's ${maxBindingWords(ctx)}-value binding limit; split the batch`);
       }

@@ -16,8 +16,17 @@ export interface JobProgress {
   total: number;
 }
 
+/**
+ * How a GPU result is checked against the CPU reference (docs/checks.md): 'off'; 'sample' (the
+ * default: cheap spot checks, within about 5% of the family's job time); 'full' (the whole
+ * result recomputed on the CPU: for tests and small sizes).
+ */
+export type CheckMode = 'off' | 'sample' | 'full';
+
 /** Per-call options every job method takes (in its options argument, or as an extra last one). */
 export interface JobOptions {
+  /** This call's result check; default: the prover's `check` option. */
+  check?: CheckMode;
   /** Abort the job: rejected with an AbortError (a ProverError with code ABORTED). */
   signal?: AbortSignal;
   /** Called at the job's boundaries; exceptions it throws are ignored. */
@@ -33,14 +42,23 @@ export function abortError(job: string, signal?: AbortSignal): ProverError {
 export function requireJobOptions(name: string, o: unknown): JobOptions {
   if (o === undefined) return {};
   if (typeof o !== 'object' || o === null) throw new ProverError('INVALID_ARGUMENT', `${name} must be an options object, got ${show(o)}`);
-  const { signal, onProgress } = o as JobOptions;
+  const { signal, onProgress, check } = o as JobOptions;
+  requireCheckMode(`${name}.check`, check);
   if (signal !== undefined && !isSignal(signal)) {
     throw new ProverError('INVALID_ARGUMENT', `${name}.signal must be an AbortSignal (new AbortController().signal), got ${show(signal)}`);
   }
   if (onProgress !== undefined && typeof onProgress !== 'function') {
     throw new ProverError('INVALID_ARGUMENT', `${name}.onProgress must be a function, got ${show(onProgress)}`);
   }
-  return { signal, onProgress };
+  return { signal, onProgress, ...(check === undefined ? {} : { check }) };
+}
+
+/** A CheckMode, or undefined. */
+export function requireCheckMode(name: string, check: unknown): CheckMode | undefined {
+  if (check !== undefined && check !== 'off' && check !== 'sample' && check !== 'full') {
+    throw new ProverError('INVALID_ARGUMENT', `${name} must be 'off', 'sample' or 'full', got ${show(check)}`);
+  }
+  return check;
 }
 
 /** An AbortSignal, of this realm or another (checked by shape). */

@@ -7,7 +7,7 @@
  * @module
  */
 import { isProverError } from '../errors.js';
-import type { GpuContext } from '../gpu/context.js';
+import type { JobHooks } from '../gpu/context.js';
 import { abortError, JobControl, type JobOptions } from './job.js';
 
 export interface JobStats {
@@ -21,10 +21,19 @@ export interface JobStats {
   aborted: number;
 }
 
+/**
+ * Where jobs run, one at a time in call order: a GpuContext (the device's queue, inside error
+ * scopes), or the CPU path's CpuQueue. `job` is the running job, for its boundaries.
+ */
+export interface JobQueue {
+  run<T>(job: () => Promise<T>): Promise<T>;
+  job: JobHooks | undefined;
+}
+
 export class Scheduler {
   private readonly counts: JobStats = { queued: 0, run: 0, failed: 0, aborted: 0 };
 
-  constructor(private readonly ctx: GpuContext) {}
+  constructor(private readonly ctx: JobQueue) {}
 
   stats(): JobStats {
     return { ...this.counts };

@@ -10,9 +10,10 @@
 import * as Comlink from 'comlink';
 import { ProverError, type ProverErrorCode } from '../errors.js';
 import { abortError } from '../sched/job.js';
-import type { Prover, ProverInfo, ProverOptions } from '../prover.js';
+import type { Capabilities, Prover, ProverInfo, ProverOptions } from '../prover.js';
 import { encodeArgs, unpackPoint, type ArgHooks } from './codec.js';
-import { HANDLE_METHODS, JOB_METHODS, type HandleKind } from '../methods.js';
+import { HANDLE_METHODS, JOB_METHODS, type Family, type HandleKind } from '../methods.js';
+import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
 import type { Reply, Stats, WireError, WorkerHost } from './host.js';
 
@@ -35,6 +36,7 @@ class RemoteHandle {
 class WorkerClient {
   private destroyed = false;
   private lastStats: Stats;
+  private lastCapabilities: Capabilities;
   private nextJob = 1;
   private readonly pending = new Set<(e: Error) => void>();
   // The worker frees a handle's GPU memory once the page drops its proxy.
@@ -42,8 +44,9 @@ class WorkerClient {
     if (!this.destroyed) void this.remote.release(id).catch(() => {});
   });
 
-  constructor(private readonly worker: Worker, private readonly remote: Comlink.Remote<WorkerHost>, stats: Stats) {
+  constructor(private readonly worker: Worker, private readonly remote: Comlink.Remote<WorkerHost>, stats: Stats, capabilities: Capabilities) {
     this.lastStats = stats;
+    this.lastCapabilities = capabilities;
     // An uncaught error in the worker may leave calls unanswered: fail them instead of hanging.
     worker.addEventListener('error', (e) => {
       const err = new ProverError('WORKER_FAILED', `the prover's worker failed${e.message ? ` (${e.message})` : ''}; create a new prover`);
@@ -54,6 +57,11 @@ class WorkerClient {
 
   stats(): Stats {
     return this.lastStats;
+  }
+
+  /** As of the last reply (a family moves to the CPU during a call, which then replies). */
+  capabilities(): Capabilities {
+    return this.lastCapabilities;
   }
 
   /** Call `method` on the prover (target 0) or on the handle `target`, as the caller passed the arguments. */
@@ -95,6 +103,7 @@ class WorkerClient {
       else signal?.addEventListener('abort', onAbort, { once: true });
       posted.then((reply) => {
         if (reply.stats) this.lastStats = reply.stats;
+        if (reply.capabilities) this.lastCapabilities = reply.capabilities;
         // Rejected here already (an abort raced the job's end): free the handles it made.
         if (rejected) {
           if (reply.ok) this.releaseHandles(reply.value);
@@ -207,16 +216,18 @@ export async function workerProver(worker: Worker, options: ProverOptions): Prom
     worker.terminate();
     throw rebuild(init.error);
   }
-  const client = new WorkerClient(worker, remote, init.stats);
+  const client = new WorkerClient(worker, remote, init.stats, init.capabilities);
   const info: ProverInfo = { ...init.info, worker: true };
   const m = (name: string) => (...args: unknown[]) => client.call(0, name, args);
   const prover = {
     info,
     stats: () => client.stats(),
+    capabilities: () => client.capabilities(),
     lost: client.lost(),
     destroy: () => client.destroy(),
     ...Object.fromEntries(JOB_METHODS.map((name) => [name, m(name)])),
     [LOSE_DEVICE]: () => void remote.loseDevice(),
+    [CORRUPT_FAMILY]: (f: Family) => remote.corruptFamily(f),
   };
   return prover as unknown as Prover;
 }

@@ -7,10 +7,11 @@
  */
 import * as Comlink from 'comlink';
 import { bn254 } from '@noble/curves/bn254.js';
-import { createLocalProver, type Prover, type ProverInfo, type ProverOptions } from '../prover.js';
+import { createLocalProver, type Capabilities, type Prover, type ProverInfo, type ProverOptions } from '../prover.js';
 import { isProverError, ProverError } from '../errors.js';
 import { decodeArgs, packPoint, type Tagged } from './codec.js';
-import { handleKind, HANDLE_METHODS, JOB_METHODS, type HandleKind } from '../methods.js';
+import { handleKind, HANDLE_METHODS, JOB_METHODS, type Family, type HandleKind } from '../methods.js';
+import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import type { ChallengerState, DuplexChallenger } from '../ref/challenger.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
 
@@ -27,9 +28,10 @@ export interface WireError { name: string; message: string; code?: string }
 
 export type Stats = ReturnType<Prover['stats']>;
 
-export type Reply =
-  | { ok: true; value: unknown; stats: Stats; challengers: ChallengerState[] }
-  | { ok: false; error: WireError; stats: Stats | undefined; challengers: ChallengerState[] };
+/** What every reply carries besides the answer: the prover's state after the call, for the client's mirrors. */
+export interface After { stats: Stats | undefined; capabilities: Capabilities | undefined; challengers: ChallengerState[] }
+
+export type Reply = After & ({ ok: true; value: unknown } | { ok: false; error: WireError });
 
 type Progress = ((p: unknown) => void) & Partial<Record<typeof Comlink.releaseProxy, () => void>>;
 
@@ -40,10 +42,10 @@ export class WorkerHost {
   /** Controllers of the jobs in progress; the client posts a job's abort after its call. */
   private readonly jobs = new Map<number, AbortController>();
 
-  async init(options: ProverOptions): Promise<{ ok: true; info: ProverInfo; stats: Stats } | { ok: false; error: WireError }> {
+  async init(options: ProverOptions): Promise<{ ok: true; info: ProverInfo; stats: Stats; capabilities: Capabilities } | { ok: false; error: WireError }> {
     try {
       this.prover = await createLocalProver(options);
-      return { ok: true, info: this.prover.info, stats: this.prover.stats() };
+      return { ok: true, info: this.prover.info, stats: this.prover.stats(), capabilities: this.prover.capabilities() };
     } catch (e) {
       return { ok: false, error: wireError(e) };
     }
@@ -54,7 +56,7 @@ export class WorkerHost {
     if (aborted) controller.abort(); // the caller's signal had fired before the call
     this.jobs.set(jobId, controller);
     const challengers: DuplexChallenger[] = [];
-    const states = () => challengers.map((c) => c.snapshot());
+    const after = (): After => ({ stats: this.prover?.stats(), capabilities: this.prover?.capabilities(), challengers: challengers.map((c) => c.snapshot()) });
     try {
       const { obj, kind } = this.target(target);
       if (!callable(kind, method)) throw new ProverError('INVALID_ARGUMENT', `${kind} has no method ${method}`);
@@ -68,10 +70,10 @@ export class WorkerHost {
       const value = await (obj[method] as (...a: unknown[]) => unknown)(...decoded);
       const transfer = new Set<ArrayBuffer>();
       const encoded = this.encodeResult(value, transfer);
-      const reply: Reply = { ok: true, value: encoded, stats: this.prover!.stats(), challengers: states() };
+      const reply: Reply = { ok: true, value: encoded, ...after() };
       return Comlink.transfer(reply, [...transfer]);
     } catch (e) {
-      return { ok: false, error: wireError(e), stats: this.prover?.stats(), challengers: states() };
+      return { ok: false, error: wireError(e), ...after() };
     } finally {
       this.jobs.delete(jobId);
       progress?.[Comlink.releaseProxy]?.();
@@ -93,6 +95,11 @@ export class WorkerHost {
   /** The test hook LOSE_DEVICE, forwarded from the page. */
   loseDevice(): void {
     (this.prover as unknown as Record<symbol, (() => void) | undefined> | undefined)?.[LOSE_DEVICE]?.();
+  }
+
+  /** The test hook CORRUPT_FAMILY, forwarded from the page. */
+  corruptFamily(family: Family): void {
+    (this.prover as unknown as Record<symbol, ((f: Family) => void) | undefined> | undefined)?.[CORRUPT_FAMILY]?.(family);
   }
 
   lost(): Promise<string> {

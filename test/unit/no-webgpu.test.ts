@@ -60,7 +60,8 @@ describe('NO_WEBGPU in a browser', () => {
     vi.stubGlobal('document', {});
     expect((await failure(resolvesNull)).message).toMatch(/chrome:\/\/gpu/);
     const e = await failure({ requestAdapter: async () => { throw new Error('WebGPU is disabled by policy'); } });
-    expect(e.message).toBe('requestAdapter failed: WebGPU is disabled by policy');
+    expect(e.message).toMatch(/^requestAdapter failed: WebGPU is disabled by policy\. /);
+    expect(e.message).toContain("{ fallback: 'cpu' }");
     expect(e.message).not.toMatch(/Dawn|Vulkan/);
   });
 });

@@ -1,0 +1,44 @@
+/**
+ * Test hook: the GPU path's results of chosen families made wrong, as a miscompiling driver
+ * would make them, so tests can show the self-check and the run-time checks catch it and move
+ * the family to the CPU. Host results (arrays, roots, points, witnesses) are changed; results
+ * kept on the GPU (NttMatrix) are not.
+ * @module
+ */
+import { bn254 } from '@noble/curves/bn254.js';
+import { BB_P } from '../params/babybear.js';
+import { JOB_METHODS, METHOD_FAMILY, type Family, type JobMethod } from '../methods.js';
+import type { Jobs } from '../prover.js';
+
+const G1 = bn254.G1.Point;
+
+/** Prover[CORRUPT_FAMILY](family): that family's GPU results are wrong from now on. */
+export const CORRUPT_FAMILY = Symbol.for('webgpu-prover.test.corruptFamily');
+
+function corrupt(v: unknown): unknown {
+  // Every value off by one: a miscompiled kernel is wrong everywhere, not in one place.
+  if (v instanceof Uint32Array) return v.map((x) => (x + 1) % BB_P);
+  if (typeof v === 'number') return v + 1;
+  if (v instanceof G1) return v.add(G1.BASE);
+  if (typeof v === 'object' && v !== null) {
+    const o = v as Record<string, unknown>;
+    if (o.root instanceof Uint32Array && typeof o.tree === 'object') {
+      const root = corrupt(o.root);
+      return { root, tree: { ...(o.tree as object), root } };
+    }
+    if (typeof o.msm === 'function' && typeof o.n === 'number') {
+      const msm = o.msm as (...a: unknown[]) => Promise<unknown>;
+      return { ...o, msm: async (...a: unknown[]) => corrupt(await msm(...a)) };
+    }
+  }
+  return v;
+}
+
+/** `gpu`'s job methods, whose results are corrupted while their family is in `families`. */
+export function corrupting(gpu: Jobs, families: ReadonlySet<Family>): Jobs {
+  const wrap = (m: JobMethod) => async (...args: unknown[]) => {
+    const out = await (gpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
+    return families.has(METHOD_FAMILY[m]) ? corrupt(out) : out;
+  };
+  return Object.fromEntries(JOB_METHODS.map((m) => [m, wrap(m)])) as unknown as Jobs;
+}

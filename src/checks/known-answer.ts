@@ -1,0 +1,71 @@
+/**
+ * The self-check's known-answer jobs: one small job per family, run once on the GPU path and
+ * once on the CPU path before the family's first job; a family whose answers differ runs on the
+ * CPU from then on (drivers do miscompile: a GPU can be fast and wrong). Inputs are fixed
+ * (SplitMix-like, not tuned to anything) and each answer is reduced to a string to compare.
+ * @module
+ */
+import { bn254 } from '@noble/curves/bn254.js';
+import { DuplexChallenger } from '../ref/challenger.js';
+import { BB_P } from '../params/babybear.js';
+import type { Family } from '../methods.js';
+import type { Jobs } from '../prover.js';
+
+const G1 = bn254.G1.Point;
+
+/** n canonical values from a fixed 32-bit xorshift stream. */
+function values(n: number, seed: number): Uint32Array {
+  let x = seed >>> 0 || 1;
+  return Uint32Array.from({ length: n }, () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x % BB_P;
+  });
+}
+
+const digest = (...parts: ArrayLike<number>[]) => parts.map((p) => Array.from(p).join(',')).join('|');
+const off = { check: 'off' } as const;
+
+/** Each family's known-answer job on a path, as a string to compare between paths. */
+export const KNOWN_ANSWER: Record<Family, (p: Jobs) => Promise<string>> = {
+  field: async (p) => digest(
+    await p.batchField('mul', values(64, 1), values(64, 2), off),
+    await p.batchField('ext4Inv', values(16, 3), undefined, off),
+  ),
+  ntt: async (p) => digest(
+    await p.lde(values(64 * 4, 4), { width: 4, addedBits: 1, shift: 31, bitReversedOutput: true, ...off }),
+    await p.idft(values(32 * 2, 5), { width: 2, ...off }),
+  ),
+  poseidon2: async (p) => digest(
+    await p.poseidon2(values(32, 6), { width: 16, ...off }),
+    await p.poseidon2(values(24, 7), { width: 24, ...off }),
+  ),
+  merkle: async (p) => {
+    const { root, tree } = await p.merkleCommit(values(16 * 8, 8), { width: 8, ...off });
+    try {
+      const o = await tree.open(5, off);
+      return digest(root, o.row, ...o.siblings);
+    } finally {
+      tree.dispose();
+    }
+  },
+  grind: async (p) => {
+    const ch = new DuplexChallenger();
+    ch.observeSlice(values(5, 9));
+    const w = await p.grind(ch, 6, off);
+    return `${w}|${ch.sample()}`;
+  },
+  commit: async (p) => {
+    const { root, tree } = await p.commit(values(8 * 4, 10), { width: 4, addedBits: 1, ...off });
+    tree.dispose();
+    return digest(root);
+  },
+  msm: async (p) => {
+    const points = Array.from({ length: 32 }, (_, i) => G1.BASE.multiply(BigInt(3 + 7 * i)));
+    const scalars = Array.from(values(32, 11), (v, i) => (BigInt(v) << 200n) + BigInt(v * (i + 1)));
+    return (await p.msm(points, scalars, off)).toHex();
+  },
+};

@@ -1,0 +1,175 @@
+/**
+ * Run-time checks of one GPU result against the CPU references (docs/checks.md).
+ * sample: spot checks that are sound for what they look at: NTT, a few output values evaluated
+ * from their definition (ntt-entry.ts); batchField and poseidon2, a few elements recomputed;
+ * Merkle and commit, a few leaves opened and hashed up to the root (commit also checks the
+ * opened codeword value); tree.open, its path up to the root; msm, a fresh random small MSM on
+ * the GPU against noble (one large MSM result has no cheap sound check).
+ * full: the whole result recomputed on the CPU path.
+ * Each returns a description of the first difference found, or undefined.
+ * @module
+ */
+import { bn254 } from '@noble/curves/bn254.js';
+import { pippenger } from '@noble/curves/abstract/curve.js';
+import { fieldRange } from '../cpu/field.js';
+import { isNttMatrix } from '../cpu/ntt.js';
+import { poseidon2 } from '../ref/poseidon2.js';
+import { verifyMerklePath } from '../api/verify.js';
+import { readMatrixRows, requireNttSpec, type NttLdeOptions, type NttMatrix } from '../api/ntt.js';
+import { requireFieldJob } from '../api/field.js';
+import { requirePoseidon2Job } from '../api/poseidon2.js';
+import { requireCommitJob } from '../api/commit.js';
+import type { MerkleOpening, MerkleTree } from '../api/merkle.js';
+import type { G1Point, MsmPoints } from '../api/msm-encode.js';
+import type { DuplexChallenger } from '../ref/challenger.js';
+import type { NttOp } from '../kernels/ntt-spec.js';
+import { BB_P } from '../params/babybear.js';
+import { nttEntry } from './ntt-entry.js';
+import type { Backend, Jobs } from '../prover.js';
+
+const G1 = bn254.G1.Point;
+
+/** A finished GPU call: a Prover method, or a handle's ('open' on a tree, 'basesMsm' on msmBases). */
+export interface CheckedCall {
+  method: string;
+  args: readonly unknown[];
+  result: unknown;
+  /** grind: a copy of the challenger before the job. basesMsm: the bases' points (full checks). */
+  before?: DuplexChallenger;
+  points?: MsmPoints;
+  /** open: the tree's root. */
+  root?: Uint32Array;
+}
+
+export interface CheckPaths {
+  cpu: Backend;
+  /** The GPU path as calls use it (msm's sample runs its small instance there). */
+  gpu: Jobs;
+}
+
+const NTT_OPS = new Set(['dft', 'idft', 'lde', 'encode']);
+const pick = (n: number) => Math.floor(Math.random() * n);
+const equal = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.prototype.every.call(a, (v: number, i: number) => v === b[i]);
+const differ = (what: string) => `${what} differs from the CPU reference`;
+
+/** The check's cost in units its family's budget measures (NTT and commit checks grow with the height). */
+export function checkUnits(call: CheckedCall): number {
+  const values = call.args[0];
+  if ((NTT_OPS.has(call.method) || call.method === 'commit') && values instanceof Uint32Array) {
+    const opts = call.args[1] as { width?: number };
+    return Math.max(1, values.length / (opts?.width ?? 1));
+  }
+  return 1;
+}
+
+async function openAndVerify(tree: MerkleTree, root: Uint32Array, index: number): Promise<MerkleOpening | string> {
+  const o = await tree.open(index, { check: 'off' });
+  return verifyMerklePath(root, index, o.row, o.siblings) ? o : differ(`the path of leaf ${index}`);
+}
+
+/** A random small MSM on the GPU path against noble's pippenger (the self-check's size: no new pipelines). */
+async function smallMsm(gpu: Jobs): Promise<string | undefined> {
+  const n = 32;
+  const points = Array.from({ length: n }, () => G1.BASE.multiply(BigInt(1 + pick(2 ** 30))));
+  const scalars = Array.from({ length: n }, () => BigInt(pick(2 ** 30)) * BigInt(pick(2 ** 30)) * 1000003n);
+  const got = await gpu.msm(points, scalars, { check: 'off' });
+  return got.equals(pippenger(G1, points, scalars)) ? undefined : differ('a random 32-point MSM');
+}
+
+export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise<string | undefined> {
+  const { method, args, result } = call;
+  if (method === 'batchField') {
+    const f = requireFieldJob(args[0], args[1], args[2]);
+    const out = result as Uint32Array;
+    const step = f.op.startsWith('ext4') ? 4 : 1;
+    const scratch = new Uint32Array(out.length === 0 ? 0 : step);
+    for (let k = 0; k < 4 && out.length > 0; k++) {
+      const i = pick(out.length / step) * step;
+      fieldRange(f.op, f.a.subarray(i, i + step), f.b?.subarray(i, i + step), scratch, 0, step);
+      if (!equal(scratch, out.subarray(i, i + step))) return differ(`batchField ${f.op} element ${i / step}`);
+    }
+    return undefined;
+  }
+  if (NTT_OPS.has(method)) {
+    const values = args[0];
+    if (!(values instanceof Uint32Array)) return undefined; // an input on the GPU: checked at 'full' only
+    const { spec } = requireNttSpec(method as NttOp, values, args[1] as NttLdeOptions);
+    const outH = result instanceof Uint32Array ? result.length / spec.width : (result as NttMatrix).height;
+    const rows = [pick(outH), pick(outH)];
+    const got = result instanceof Uint32Array ? rows.map((r) => result.subarray(r * spec.width, (r + 1) * spec.width)) : await readMatrixRows(result as NttMatrix, rows);
+    if (!got) return undefined;
+    for (const [k, r] of rows.entries()) {
+      const c = pick(spec.width);
+      if (got[k][c] !== nttEntry(spec, values, r, c)) return differ(`${method} row ${r} column ${c}`);
+    }
+    return undefined;
+  }
+  if (method === 'poseidon2') {
+    const { states, width, constants } = requirePoseidon2Job(args[0], args[1] as never);
+    const out = result as Uint32Array;
+    for (let k = 0; k < 2; k++) {
+      const i = pick(states.length / width) * width;
+      if (!equal(poseidon2(states.subarray(i, i + width), constants), out.subarray(i, i + width))) return differ(`poseidon2 state ${i / width}`);
+    }
+    return undefined;
+  }
+  if (method === 'merkleCommit' || method === 'commit') {
+    const { root, tree } = result as { root: Uint32Array; tree: MerkleTree };
+    const job = method === 'commit' ? requireCommitJob(args[0], args[1]) : undefined;
+    for (let k = 0; k < 2; k++) {
+      const i = pick(tree.height);
+      const o = await openAndVerify(tree, root, i);
+      if (typeof o === 'string') return o;
+      if (args[0] instanceof Uint32Array && method === 'merkleCommit' && !equal(o.row, args[0].subarray(i * tree.width, (i + 1) * tree.width))) return differ(`the committed row ${i}`);
+      if (job) {
+        const c = pick(job.width);
+        const spec = { op: 'encode' as const, height: job.height, width: job.width, addedBits: job.addedBits, bitReversed: false };
+        if (o.row[c] !== nttEntry(spec, job.coeffs, i, c)) return differ(`the codeword at row ${i} column ${c}`);
+      }
+    }
+    return undefined;
+  }
+  if (method === 'open') {
+    const o = result as MerkleOpening;
+    return verifyMerklePath(call.root!, args[0] as number, o.row, o.siblings) ? undefined : differ(`the path of leaf ${String(args[0])}`);
+  }
+  if (method === 'grind') return grindCheck(call, false);
+  if (method === 'msm' || method === 'basesMsm') return smallMsm(paths.gpu);
+  return undefined;
+}
+
+/** The witness must pass check_witness; at 'full' it must also be the smallest (Plonky3's serial order). */
+function grindCheck(call: CheckedCall, smallest: boolean): string | undefined {
+  const bits = call.args[1] as number;
+  const w = call.result as number;
+  if (!Number.isInteger(w) || w < 0 || w >= BB_P || !call.before!.clone().checkWitness(bits, w)) return differ(`the grinding witness ${w}`);
+  if (smallest && w !== call.before!.clone().grind(bits)) return differ(`the grinding witness ${w} (not the smallest)`);
+  return undefined;
+}
+
+export async function fullCheck(call: CheckedCall, paths: CheckPaths): Promise<string | undefined> {
+  const { method, args, result } = call;
+  const cpu = paths.cpu as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  const host = async (v: unknown) => (isNttMatrix(v) ? v.read() : v as Uint32Array);
+  if (method === 'batchField' || method === 'poseidon2' || NTT_OPS.has(method)) {
+    const opts = method === 'batchField' ? args.slice(1) : [args[1] && { ...(args[1] as object), gpu: false, signal: undefined, onProgress: undefined }];
+    const input = method === 'batchField' ? args[0] : isNttMatrix(args[0]) ? await args[0].read() : args[0];
+    const expected = await cpu[method](input, ...opts) as Uint32Array;
+    return equal(expected, await host(result)) ? undefined : differ(`the ${method} result`);
+  }
+  if (method === 'merkleCommit' || method === 'commit') {
+    const input = isNttMatrix(args[0]) ? await args[0].read() : args[0];
+    const width = isNttMatrix(args[0]) ? args[0].width : (args[1] as { width: number }).width;
+    const expected = await cpu[method](input, { ...(args[1] as object), width, signal: undefined, onProgress: undefined }) as { root: Uint32Array; tree: MerkleTree };
+    expected.tree.dispose();
+    return equal(expected.root, (result as { root: Uint32Array }).root) ? undefined : differ(`the ${method} root`);
+  }
+  if (method === 'open') return sampleCheck(call, paths);
+  if (method === 'grind') return grindCheck(call, true);
+  if (method === 'msm' || method === 'basesMsm') {
+    const points = method === 'msm' ? args[0] as MsmPoints : call.points!;
+    const expected = await paths.cpu.msm(points, args[method === 'msm' ? 1 : 0] as never);
+    return expected.equals(result as G1Point) ? undefined : differ('the MSM');
+  }
+  return undefined;
+}

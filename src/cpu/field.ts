@@ -1,0 +1,56 @@
+/**
+ * The CPU path of batchField: the same op table as the GPU's, element by element with
+ * src/ref/babybear.ts. inv and ext4Inv map 0 to 0, as the GPU kernels do.
+ * @module
+ */
+import { bbAdd, bbInv, bbMul, bbPow7, bbSquare, bbSub, ext4Inv, ext4Mul, type Ext4 } from '../ref/babybear.js';
+import type { FieldOp } from '../kernels/field.js';
+import { requireFieldJob, type FieldMethods } from '../api/field.js';
+import { requireJobOptions } from '../sched/job.js';
+import { cpuSteps } from './queue.js';
+import type { CpuEnv } from './env.js';
+
+const BASE: Partial<Record<FieldOp, (a: number, b: number) => number>> = {
+  add: bbAdd,
+  sub: bbSub,
+  mul: bbMul,
+  square: (a) => bbSquare(a),
+  pow7: (a) => bbPow7(a),
+  inv: (a) => (a === 0 ? 0 : bbInv(a)),
+};
+
+const ext = (v: Uint32Array, i: number): Ext4 => [v[i], v[i + 1], v[i + 2], v[i + 3]];
+const isZero = (e: Ext4) => e.every((x) => x === 0);
+
+/** One op on elements [from, to) of a and b into out (for ext4 ops, from and to are multiples of 4). */
+export function fieldRange(op: FieldOp, a: Uint32Array, b: Uint32Array | undefined, out: Uint32Array, from: number, to: number): void {
+  const f = BASE[op];
+  if (f) {
+    for (let i = from; i < to; i++) out[i] = f(a[i], b ? b[i] : 0);
+    return;
+  }
+  for (let i = from; i < to; i += 4) {
+    const x = ext(a, i);
+    out.set(op === 'ext4Mul' ? ext4Mul(x, ext(b!, i)) : isZero(x) ? x : ext4Inv(x), i);
+  }
+}
+
+export function cpuFieldMethods({ sched, alive }: CpuEnv): FieldMethods {
+  return {
+    async batchField(op, a, b, job) {
+      alive();
+      const jobOpts = requireJobOptions('batchField job options', job);
+      const f = requireFieldJob(op, a, b);
+      return sched.run(`batchField ${f.op}`, jobOpts, async (control) => {
+        const step = cpuSteps(control);
+        const out = new Uint32Array(f.a.length);
+        const chunk = 1 << 14; // a multiple of 4: ext4 elements never straddle chunks
+        for (let i = 0; i < out.length; i += chunk) {
+          fieldRange(f.op, f.a, f.b, out, i, Math.min(out.length, i + chunk));
+          await step('field');
+        }
+        return out;
+      });
+    },
+  };
+}

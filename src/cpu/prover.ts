@@ -1,0 +1,52 @@
+/**
+ * The CPU path as a whole prover: every family on src/ref and @noble/curves, with the GPU
+ * path's validation, codes, handles, AbortSignal and progress. The family router
+ * (src/families.ts) sends a family here when its GPU results were wrong, and every family when
+ * createProver({ fallback: 'cpu' }) found no WebGPU.
+ * @module
+ */
+import { ProverError } from '../errors.js';
+import { Scheduler } from '../sched/scheduler.js';
+import type { Backend } from '../prover.js';
+import { CpuQueue } from './queue.js';
+import type { CpuEnv } from './env.js';
+import { cpuFieldMethods } from './field.js';
+import { cpuNttMethods } from './ntt.js';
+import { cpuHashMethods } from './hash.js';
+import { cpuMsmMethods } from './msm.js';
+
+/** What ProverInfo says of the CPU path (no device: its limits are the API's own). */
+export const CPU_INFO = {
+  adapter: 'CPU (webgpu-prover src/ref, @noble/curves)',
+  timestampQuery: false,
+  subgroups: false,
+  maxStorageBufferBindingSize: 0,
+  maxBufferSize: 0,
+  maxComputeWorkgroupStorageSize: 0,
+  maxWorkgroupThreads: 0,
+  worker: false,
+  backend: 'cpu',
+} as const;
+
+export function cpuProver(): Backend {
+  let destroyed = false;
+  const sched = new Scheduler(new CpuQueue());
+  const env: CpuEnv = {
+    sched,
+    alive() {
+      if (destroyed) throw new ProverError('DESTROYED', 'This prover was destroyed; call createProver() again.');
+    },
+  };
+  return {
+    info: { ...CPU_INFO },
+    stats: () => ({ bytesHeld: 0, bytesInUse: 0, buffers: 0, pipelines: 0, jobs: sched.stats(), deviceLosses: 0 }),
+    lost: new Promise<string>(() => {}),
+    destroy() {
+      destroyed = true;
+    },
+    ...cpuFieldMethods(env),
+    ...cpuNttMethods(env),
+    ...cpuHashMethods(env),
+    ...cpuMsmMethods(env),
+  };
+}

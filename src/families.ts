@@ -1,0 +1,189 @@
+/**
+ * The family router: the Prover callers get, joining the GPU path and the CPU path. Each kernel
+ * family (methods.ts) runs on the GPU until its self-check (checks/known-answer.ts) or a run-time
+ * check of a result (checks/result-checks.ts) finds a wrong answer; from then on it runs on the
+ * CPU (prover.capabilities() says which and why). Without WebGPU and with `fallback: 'cpu'`,
+ * every family runs on the CPU. docs/checks.md is the user's side of this.
+ * @module
+ */
+import { isProverError, ProverError } from './errors.js';
+import { FAMILIES, HANDLE_METHODS, JOB_METHODS, METHOD_FAMILY, type Family, type JobMethod } from './methods.js';
+import type { Backend, Capabilities, Jobs, Prover } from './prover.js';
+import type { CheckMode } from './sched/job.js';
+import { DuplexChallenger } from './ref/challenger.js';
+import { KNOWN_ANSWER } from './checks/known-answer.js';
+import { checkUnits, fullCheck, sampleCheck, type CheckedCall, type CheckPaths } from './checks/result-checks.js';
+import { CORRUPT_FAMILY, corrupting } from './checks/corrupt.js';
+import { CpuMatrix } from './cpu/ntt.js';
+import { LOSE_DEVICE } from './device-recovery.js';
+import type { MerkleTree } from './api/merkle.js';
+import type { MsmBases } from './api/msm.js';
+import type { MsmPoints } from './api/msm-encode.js';
+
+export interface RouterOptions {
+  check: CheckMode;
+  selfCheck: boolean;
+}
+
+/** The share of a family's job time its 'sample' checks may spend. */
+const SAMPLE_SHARE = 0.05;
+
+/**
+ * A family's 'sample' budget: every job earns SAMPLE_SHARE of its end-to-end time; a check runs
+ * when the earned time covers its estimated cost (the last check's cost per unit). The first
+ * result of each family is always checked.
+ */
+class CheckBudget {
+  private credit = 0;
+  private msPerUnit = -1;
+
+  due(jobMs: number, units: number): boolean {
+    this.credit = Math.min(this.credit + SAMPLE_SHARE * jobMs, 1000);
+    return this.msPerUnit < 0 || this.msPerUnit * units <= this.credit;
+  }
+
+  spent(ms: number, units: number): void {
+    this.msPerUnit = ms / units;
+    this.credit -= ms;
+  }
+}
+
+interface FamilyState {
+  path: 'gpu' | 'cpu';
+  reason?: string;
+  selfCheck?: Promise<void>;
+  budget: CheckBudget;
+}
+
+/** The per-call options object of a call (the one carrying check, signal or onProgress), if any. */
+function callOptions(args: readonly unknown[]): { check?: CheckMode; signal?: AbortSignal } | undefined {
+  for (let i = args.length - 1; i >= 0; i--) {
+    const a = args[i];
+    if (typeof a === 'object' && a !== null && !ArrayBuffer.isView(a) && !Array.isArray(a) && !(a instanceof DuplexChallenger)) return a as never;
+  }
+  return undefined;
+}
+
+/** Arguments for the GPU path: a CPU-path NttMatrix goes as its values (with its width). */
+function gpuArgs(args: unknown[]): unknown[] {
+  const m = args[0];
+  if (!(m instanceof CpuMatrix)) return args;
+  const opts = typeof args[1] === 'object' && args[1] !== null ? args[1] : {};
+  return [m.peek(), { ...opts, width: m.width }, ...args.slice(2)];
+}
+
+/** Free the handles a rejected result holds. */
+function release(v: unknown): void {
+  const o = v as Record<string, unknown> | null;
+  if (typeof o !== 'object' || o === null || ArrayBuffer.isView(o)) return;
+  const tree = o.tree as MerkleTree | undefined;
+  tree?.dispose?.();
+  for (const { free } of Object.values(HANDLE_METHODS)) if (typeof o[free] === 'function') (o[free] as () => void)();
+}
+
+export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: RouterOptions, noGpu?: string): Prover {
+  const state = Object.fromEntries(FAMILIES.map((f): [Family, FamilyState] => [f, {
+    path: gpu ? 'gpu' : 'cpu',
+    ...(gpu ? {} : { reason: `no WebGPU (fallback: 'cpu'): ${noGpu ?? ''}`.trim() }),
+    budget: new CheckBudget(),
+  }])) as Record<Family, FamilyState>;
+  const corrupted = new Set<Family>();
+  /** The GPU path as every call and check uses it (the test hook's corruption included). */
+  const gpuPath: Jobs | undefined = gpu && corrupting(gpu, corrupted);
+  const paths = { cpu, gpu: gpuPath } as CheckPaths;
+
+  const moveToCpu = (f: Family, reason: string) => {
+    state[f].path = 'cpu';
+    state[f].reason = reason;
+  };
+
+  /** The family's known-answer job on both paths, once (a failed GPU run counts as a wrong answer). */
+  const selfCheck = (f: Family): Promise<void> => (state[f].selfCheck ??= (async () => {
+    try {
+      const [onGpu, onCpu] = [await KNOWN_ANSWER[f](gpuPath!), await KNOWN_ANSWER[f](cpu)];
+      if (onGpu !== onCpu) moveToCpu(f, "self-check: the GPU's known-answer job differs from the CPU reference");
+    } catch (e) {
+      if (isProverError(e) && (e.code === 'DEVICE_LOST' || e.code === 'DESTROYED')) {
+        state[f].selfCheck = undefined; // not the family's fault: check again on the next job
+        throw e;
+      }
+      moveToCpu(f, `self-check: the GPU's known-answer job failed (${e instanceof Error ? e.message : String(e)})`);
+    }
+  })());
+
+  /** Check a GPU result as `mode` says; a wrong one is freed, moves the family and throws CHECK_FAILED. */
+  async function check(f: Family, call: CheckedCall, mode: CheckMode, jobMs: number): Promise<void> {
+    if (mode === 'off' && call.method !== 'grind') return;
+    const units = checkUnits(call);
+    if (mode === 'sample' && call.method !== 'grind' && !state[f].budget.due(jobMs, units)) return;
+    const t0 = performance.now();
+    const problem = await (mode === 'full' ? fullCheck : sampleCheck)(call, paths);
+    state[f].budget.spent(performance.now() - t0, units);
+    if (!problem) return;
+    release(call.result);
+    moveToCpu(f, `run-time check: ${problem}`);
+    throw new ProverError('CHECK_FAILED', `${f}: ${problem}; the ${f} family runs on the CPU from now on (prover.capabilities()). Please report your GPU and browser.`);
+  }
+
+  /** A GPU-path result's handles, with their own calls checked (tree openings, MSMs on the bases). */
+  function wrapHandles(f: Family, result: unknown, points?: MsmPoints): unknown {
+    if (typeof result !== 'object' || result === null || ArrayBuffer.isView(result)) return result;
+    const o = result as { root?: Uint32Array; tree?: MerkleTree } | MsmBases;
+    if ('tree' in o && o.tree) {
+      const tree = o.tree;
+      const open: MerkleTree['open'] = async (index, job) => {
+        const t0 = performance.now();
+        const opening = await tree.open(index, job);
+        await check(f, { method: 'open', args: [index], result: opening, root: tree.root }, job?.check ?? opts.check, performance.now() - t0);
+        return opening;
+      };
+      return { ...o, tree: { ...tree, open } };
+    }
+    if (f === 'msm' && 'msm' in o) {
+      const bases = o;
+      const msm: MsmBases['msm'] = async (scalars, job) => {
+        const t0 = performance.now();
+        const point = await bases.msm(scalars, job);
+        await check(f, { method: 'basesMsm', args: [scalars], result: point, points }, job?.check ?? opts.check, performance.now() - t0);
+        return point;
+      };
+      return { ...bases, msm };
+    }
+    return result;
+  }
+
+  const route = (m: JobMethod) => async (...args: unknown[]): Promise<unknown> => {
+    const f = METHOD_FAMILY[m];
+    const callOpts = callOptions(args);
+    if (gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted) await selfCheck(f);
+    if (!gpuPath || state[f].path === 'cpu') return (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
+    const given = gpuArgs(args);
+    const challenger = m === 'grind' && args[0] instanceof DuplexChallenger ? args[0] : undefined;
+    if (challenger) given[0] = challenger.clone(); // advanced below, once the witness is checked
+    const t0 = performance.now();
+    const result = await (gpuPath[m] as (...a: unknown[]) => Promise<unknown>)(...given);
+    const call: CheckedCall = { method: m, args: given, result, before: challenger?.clone() };
+    await check(f, call, callOpts?.check ?? opts.check, performance.now() - t0);
+    if (challenger) challenger.checkWitness(args[1] as number, result as number);
+    return wrapHandles(f, result, m === 'msmBases' ? args[0] as MsmPoints : undefined);
+  };
+
+  const prover = {
+    get info() {
+      return gpu?.info ?? cpu.info;
+    },
+    stats: () => (gpu ?? cpu).stats(),
+    get lost() {
+      return (gpu ?? cpu).lost;
+    },
+    capabilities: (): Capabilities => Object.fromEntries(FAMILIES.map((f) => [f, { path: state[f].path, ...(state[f].reason ? { reason: state[f].reason } : {}) }])) as Capabilities,
+    destroy() {
+      gpu?.destroy();
+      cpu.destroy();
+    },
+    [LOSE_DEVICE]: () => (gpu as unknown as Record<symbol, () => void> | undefined)?.[LOSE_DEVICE]?.(),
+    [CORRUPT_FAMILY]: (f: Family) => corrupted.add(f),
+    ...Object.fromEntries(JOB_METHODS.map((m) => [m, route(m)])),
+  };
+  return prover as unknown as Prover;
+}

@@ -1,0 +1,209 @@
+// The CPU path (src/cpu/) and the family router (src/families.ts) in Node, no GPU: the CPU
+// fallback against the references for every family, its codes, aborts and progress; and the
+// router's self-check and run-time checks, with a second CPU path standing in for the GPU and
+// the CORRUPT_FAMILY hook making that stand-in's answers wrong.
+import { describe, it, expect } from 'vitest';
+import { bn254 } from '@noble/curves/bn254.js';
+import { pippenger } from '@noble/curves/abstract/curve.js';
+import { createProver, DuplexChallenger, isProverError, verifyMerklePath, type Prover } from '../../src/index.js';
+import { routeFamilies } from '../../src/families.js';
+import { cpuProver } from '../../src/cpu/prover.js';
+import { CORRUPT_FAMILY } from '../../src/checks/corrupt.js';
+import { FAMILIES, type Family } from '../../src/methods.js';
+import * as ntt from '../../src/ref/ntt.js';
+import { bbInv, bbMul, bbPow7, ext4Mul, type Ext4 } from '../../src/ref/babybear.js';
+import { poseidon2 } from '../../src/ref/poseidon2.js';
+import { merkleTree } from '../../src/ref/merkle.js';
+import { BB_P } from '../../src/params/babybear.js';
+import { SplitMix64 } from '../support/splitmix.js';
+import type { JobProgress } from '../../src/sched/job.js';
+
+const G = bn254.G1.Point;
+const rng = new SplitMix64(0x5eed_c0de_2026n);
+const values = (n: number) => Uint32Array.from({ length: n }, () => Number(rng.next() % BigInt(BB_P)));
+const same = (a: ArrayLike<number>, b: ArrayLike<number>) => expect(Array.from(a)).toEqual(Array.from(b));
+const noAdapter = { requestAdapter: async () => null };
+
+async function code(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'resolved';
+  } catch (e) {
+    return isProverError(e) ? e.code : `raw ${String(e)}`;
+  }
+}
+
+describe('fallback: cpu without WebGPU', () => {
+  it('says where every family runs and why', async () => {
+    const p = await createProver({ gpu: noAdapter, fallback: 'cpu' });
+    expect(p.info.backend).toBe('cpu');
+    const caps = p.capabilities();
+    expect(Object.keys(caps).sort()).toEqual([...FAMILIES].sort());
+    for (const f of FAMILIES) {
+      expect(caps[f].path).toBe('cpu');
+      expect(caps[f].reason).toMatch(/no WebGPU/);
+    }
+    p.destroy();
+    expect(await code(p.batchField('add', values(4), values(4)))).toBe('DESTROYED');
+  });
+
+  it('equals the references for every family', async () => {
+    const p = await createProver({ gpu: noAdapter, fallback: 'cpu' });
+    const a = values(64), b = values(64);
+    same(await p.batchField('mul', a, b), Array.from(a, (v, i) => bbMul(v, b[i])));
+    same(await p.batchField('pow7', a), Array.from(a, bbPow7));
+    const withZero = Uint32Array.from([0, ...a.subarray(1, 8)]);
+    same(await p.batchField('inv', withZero), Array.from(withZero, (v) => (v === 0 ? 0 : bbInv(v))));
+    const e4 = (await p.batchField('ext4Mul', a, b)).subarray(0, 4);
+    same(e4, ext4Mul(Array.from(a.subarray(0, 4)) as Ext4, Array.from(b.subarray(0, 4)) as Ext4));
+
+    const m = values(32 * 4);
+    same(await p.dft(m, { width: 4 }), ntt.dft(m, 4));
+    same(await p.idft(m, { width: 4 }), ntt.idft(m, 4));
+    same(await p.lde(m, { width: 4, addedBits: 2, shift: 31 }), ntt.cosetLde(m, 4, 2, 31));
+    same(await p.lde(m, { width: 4, addedBits: 1, shift: 7, bitReversedOutput: true }), ntt.bitReverseRows(ntt.cosetLde(m, 4, 1, 7), 4));
+    const kept = await p.encode(m, { width: 4, addedBits: 1, gpu: true });
+    same(await kept.read(), ntt.encode(m, 4, 1));
+    same(await p.dft(kept, {} as never), ntt.dft(ntt.encode(m, 4, 1), 4));
+
+    const states = values(48);
+    same(await p.poseidon2(states, { width: 16 }), [0, 16, 32].flatMap((o) => Array.from(poseidon2(states.subarray(o, o + 16)))));
+    const s24 = values(24);
+    same(await p.poseidon2(s24, { width: 24 }), poseidon2(s24));
+
+    const rows = values(16 * 5);
+    const { root, tree } = await p.merkleCommit(rows, { width: 5 });
+    same(root, merkleTree([{ values: rows, width: 5 }]).root);
+    const o = await tree.open(11);
+    same(o.row, rows.subarray(55, 60));
+    expect(verifyMerklePath(root, 11, o.row, o.siblings)).toBe(true);
+    const committed = await p.merkleCommit(kept);
+    same(committed.root, merkleTree([{ values: ntt.encode(m, 4, 1), width: 4 }]).root);
+
+    const coeffs = values(8 * 3);
+    const c = await p.commit(coeffs, { width: 3, addedBits: 2 });
+    same(c.root, merkleTree([{ values: ntt.encode(coeffs, 3, 2), width: 3 }]).root);
+
+    const ch = new DuplexChallenger();
+    ch.observeSlice(values(3));
+    const twin = ch.clone();
+    expect(await p.grind(ch, 8)).toBe(twin.grind(8));
+    expect(ch.sample()).toBe(twin.sample());
+
+    const pts = Array.from({ length: 40 }, (_, i) => G.BASE.multiply(BigInt(i * 97 + 5)));
+    const ks = Array.from({ length: 40 }, () => rng.next() * rng.next() % bn254.fields.Fr.ORDER);
+    expect((await p.msm(pts, ks)).equals(pippenger(G, pts, ks))).toBe(true);
+    const bases = await p.msmBases(pts);
+    expect((await bases.msm(ks)).equals(pippenger(G, pts, ks))).toBe(true);
+    p.destroy();
+  });
+
+  it('gives the GPU path codes for bad input, and stays usable', async () => {
+    const p = await createProver({ gpu: noAdapter, fallback: 'cpu' });
+    expect(await code(p.batchField('mul', Uint32Array.of(BB_P), Uint32Array.of(1)))).toBe('NON_CANONICAL');
+    expect(await code(p.dft(values(12), { width: 4 }))).toBe('INVALID_LENGTH');
+    expect(await code(p.poseidon2(values(15), { width: 16 }))).toBe('INVALID_LENGTH');
+    expect(await code(p.merkleCommit(values(8), { width: 0 }))).toBe('INVALID_ARGUMENT');
+    const offCurve = new G(1n, 1n, 1n);
+    expect(await code(p.msm([offCurve], [1n]))).toBe('NOT_ON_CURVE');
+    expect(await code(p.msm([G.BASE], [bn254.fields.Fr.ORDER]))).toBe('NON_CANONICAL');
+    expect(await code(p.grind({} as DuplexChallenger, 4))).toBe('INVALID_ARGUMENT');
+    same(await p.batchField('add', Uint32Array.of(1), Uint32Array.of(2)), [3]);
+    p.destroy();
+  });
+
+  it('aborts a queued and a running job, reports progress in order, and runs the next job', async () => {
+    const p = await createProver({ gpu: noAdapter, fallback: 'cpu' });
+    const events: JobProgress[] = [];
+    const ac = new AbortController();
+    const running = p.grind(new DuplexChallenger(), 24, { signal: ac.signal, onProgress: (e) => events.push(e) });
+    const queued = new AbortController();
+    const behind = p.dft(values(64), { width: 1, signal: queued.signal });
+    queued.abort();
+    setTimeout(() => ac.abort(), 150);
+    const [r1, r2] = await Promise.allSettled([running, behind]);
+    for (const r of [r1, r2]) {
+      expect(r.status).toBe('rejected');
+      const e = (r as PromiseRejectedResult).reason as Error & { code?: string };
+      expect(e.name).toBe('AbortError');
+      expect(e.code).toBe('ABORTED');
+    }
+    expect(events.length).toBeGreaterThan(1);
+    for (const [i, e] of events.entries()) {
+      expect(e.done).toBeLessThanOrEqual(e.total);
+      if (i > 0) expect(e.done).toBeGreaterThanOrEqual(events[i - 1].done);
+    }
+    same(await p.batchField('add', Uint32Array.of(5), Uint32Array.of(6)), [11]);
+    p.destroy();
+  });
+});
+
+/** A router whose "GPU" is a second CPU path (its answers right unless corrupted). */
+function routed(opts: { check: 'off' | 'sample' | 'full'; selfCheck: boolean }): Prover & { [CORRUPT_FAMILY]: (f: Family) => void } {
+  return routeFamilies(cpuProver(), cpuProver(), opts) as never;
+}
+
+describe('the family router', () => {
+  it('keeps every family on the GPU path while its answers are right', async () => {
+    const p = routed({ check: 'full', selfCheck: true });
+    const m = values(16 * 2);
+    same(await p.lde(m, { width: 2, addedBits: 1, shift: 31 }), ntt.cosetLde(m, 2, 1, 31));
+    const { tree } = await p.commit(m, { width: 2, addedBits: 1 });
+    await tree.open(3);
+    expect(Object.values(p.capabilities()).every((c) => c.path === 'gpu' && c.reason === undefined)).toBe(true);
+  });
+
+  it('moves a family whose self-check fails to the CPU, and its results are right', async () => {
+    const p = routed({ check: 'off', selfCheck: true });
+    p[CORRUPT_FAMILY]('ntt');
+    const m = values(16 * 2);
+    same(await p.dft(m, { width: 2 }), ntt.dft(m, 2));
+    expect(p.capabilities().ntt.path).toBe('cpu');
+    expect(p.capabilities().ntt.reason).toMatch(/self-check/);
+    expect(p.capabilities().field.path).toBe('gpu');
+  });
+
+  for (const family of FAMILIES) {
+    it(`check 'sample' catches a wrong ${family} result with CHECK_FAILED and moves the family`, async () => {
+      const p = routed({ check: 'sample', selfCheck: false });
+      p[CORRUPT_FAMILY](family);
+      const job = familyJob(p, family);
+      expect(await code(job.run())).toBe('CHECK_FAILED');
+      expect(p.capabilities()[family].path).toBe('cpu');
+      expect(p.capabilities()[family].reason).toMatch(/run-time check/);
+      expect(await job.run().then(job.right)).toBe(true);
+    });
+  }
+
+  it("check 'off' lets a wrong result through (except grind's witness), 'full' per call catches it", async () => {
+    const p = routed({ check: 'off', selfCheck: false });
+    p[CORRUPT_FAMILY]('poseidon2');
+    const s = values(16);
+    const wrong = await p.poseidon2(s, { width: 16 });
+    expect(Array.from(wrong)).not.toEqual(Array.from(poseidon2(s)));
+    expect(await code(p.poseidon2(s, { width: 16, check: 'full' }))).toBe('CHECK_FAILED');
+    p[CORRUPT_FAMILY]('grind');
+    expect(await code(p.grind(new DuplexChallenger(), 6))).toBe('CHECK_FAILED');
+    expect(await code(p.poseidon2(s, { width: 16, check: 'fast' as never }))).toBe('INVALID_ARGUMENT');
+  });
+});
+
+/** One small job of `family` and whether its answer is right. */
+function familyJob(p: Prover, family: Family): { run: () => Promise<unknown>; right: (v: unknown) => boolean } {
+  const eq = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.from(a).every((v, i) => v === b[i]);
+  const m = values(16 * 2);
+  switch (family) {
+    case 'field': return { run: () => p.batchField('add', m, m), right: (v) => eq(v as Uint32Array, m.map((x) => (x * 2) % BB_P)) };
+    case 'ntt': return { run: () => p.encode(m, { width: 2, addedBits: 1 }), right: (v) => eq(v as Uint32Array, ntt.encode(m, 2, 1)) };
+    case 'poseidon2': return { run: () => p.poseidon2(m, { width: 16 }), right: (v) => eq(v as Uint32Array, [...poseidon2(m.subarray(0, 16)), ...poseidon2(m.subarray(16))]) };
+    case 'merkle': return { run: () => p.merkleCommit(m, { width: 2 }), right: (v) => eq((v as { root: Uint32Array }).root, merkleTree([{ values: m, width: 2 }]).root) };
+    case 'commit': return { run: () => p.commit(m, { width: 2, addedBits: 1 }), right: (v) => eq((v as { root: Uint32Array }).root, merkleTree([{ values: ntt.encode(m, 2, 1), width: 2 }]).root) };
+    case 'grind': {
+      return { run: () => p.grind(new DuplexChallenger(), 10), right: (v) => v === new DuplexChallenger().grind(10) };
+    }
+    case 'msm': {
+      const pts = [G.BASE, G.BASE.double()];
+      return { run: () => p.msm(pts, [3n, 4n]), right: (v) => (v as InstanceType<typeof G>).equals(G.BASE.multiply(11n)) };
+    }
+  }
+}
