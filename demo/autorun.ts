@@ -14,6 +14,7 @@ import { fqBench } from './modes/fq-bench.js';
 import { runtimeCheck } from './modes/runtime-check.js';
 import { workerBench } from './modes/worker-bench.js';
 import { readmeCheck } from './modes/readme-check.js';
+import { checksCheck, fallbackCheck } from './modes/checks-check.js';
 
 export interface Row {
   mode: string;
@@ -54,6 +55,7 @@ const CHECKS: Record<string, Mode> = {
   'msm-noble-check': msmNobleCheck,
   'runtime-check': runtimeCheck,
   'readme-check': readmeCheck,
+  'checks-check': checksCheck,
 };
 
 export const MODES: Record<string, Mode> = {
@@ -61,6 +63,8 @@ export const MODES: Record<string, Mode> = {
   'msm-bench-gpu': msmBenchGpu,
   'fq-bench': fqBench,
   'worker-bench': workerBench,
+  // Needs a page without WebGPU and &fallback=cpu (test/e2e/checks.spec.ts).
+  'fallback-check': fallbackCheck,
   'all-check': async (ctx) => {
     for (const m of Object.values(CHECKS)) await m(ctx);
   },
@@ -88,7 +92,12 @@ export async function runMode(name: string, params: URLSearchParams, onRow: (r: 
     if (!mode) throw new Error(`unknown autorun mode "${name}"; modes: ${Object.keys(MODES).join(', ')}`);
     // `&worker=0` runs the prover in the page's thread; by default it runs in its Web Worker.
     // `&limits=default`: WebGPU's default limits and no optional feature (the floor of every device).
-    prover = await createProver({ ...(params.get('worker') === '0' ? { worker: false } : {}), ...(params.get('limits') === 'default' ? { limits: 'default' as const } : {}) });
+    // `&fallback=cpu`: the CPU path where WebGPU is missing.
+    prover = await createProver({
+      ...(params.get('worker') === '0' ? { worker: false } : {}),
+      ...(params.get('limits') === 'default' ? { limits: 'default' as const } : {}),
+      ...(params.get('fallback') === 'cpu' ? { fallback: 'cpu' as const } : {}),
+    });
     adapter = prover.info.adapter;
     emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"}${params.get('limits') === 'default' ? ", WebGPU's default limits" : ''})` });
     await mode({

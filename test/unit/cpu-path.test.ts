@@ -17,6 +17,8 @@ import { merkleTree } from '../../src/ref/merkle.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import type { JobProgress } from '../../src/sched/job.js';
+import { nttEntry } from '../../src/checks/ntt-entry.js';
+import type { NttSpec } from '../../src/kernels/ntt-spec.js';
 
 const G = bn254.G1.Point;
 const rng = new SplitMix64(0x5eed_c0de_2026n);
@@ -153,6 +155,24 @@ describe('the family router', () => {
     expect(Object.values(p.capabilities()).every((c) => c.path === 'gpu' && c.reason === undefined)).toBe(true);
   });
 
+  it("check 'sample' passes every right result (no false alarms)", async () => {
+    const p = routed({ check: 'sample', selfCheck: true });
+    for (let round = 0; round < 3; round++) {
+      for (const f of FAMILIES) {
+        const job = familyJob(p, f);
+        expect(job.right(await job.run())).toBe(true);
+      }
+      const m = values(64 * 3);
+      for (const o of [{}, { bitReversedOutput: true }, { gpu: true }]) {
+        const x = await p.lde(m, { width: 3, addedBits: 2, shift: 31, ...o }) as Uint32Array | { destroy(): void };
+        if (!(x instanceof Uint32Array)) x.destroy();
+        await p.idft(m, { width: 3, ...o });
+        await p.dft(m, { width: 3, ...o });
+      }
+    }
+    expect(Object.values(p.capabilities()).every((c) => c.path === 'gpu')).toBe(true);
+  });
+
   it('moves a family whose self-check fails to the CPU, and its results are right', async () => {
     const p = routed({ check: 'off', selfCheck: true });
     p[CORRUPT_FAMILY]('ntt');
@@ -185,6 +205,23 @@ describe('the family router', () => {
     p[CORRUPT_FAMILY]('grind');
     expect(await code(p.grind(new DuplexChallenger(), 6))).toBe('CHECK_FAILED');
     expect(await code(p.poseidon2(s, { width: 16, check: 'fast' as never }))).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('nttEntry', () => {
+  it('equals the reference transforms at every entry', () => {
+    const m = values(16 * 3);
+    const cases: [NttSpec, Uint32Array][] = [
+      [{ op: 'dft', height: 16, width: 3, bitReversed: false }, ntt.dft(m, 3)],
+      [{ op: 'idft', height: 16, width: 3, bitReversed: false }, ntt.idft(m, 3)],
+      [{ op: 'lde', height: 16, width: 3, bitReversed: false, addedBits: 2, shift: 31 }, ntt.cosetLde(m, 3, 2, 31)],
+      [{ op: 'lde', height: 16, width: 3, bitReversed: true, addedBits: 1, shift: 7 }, ntt.bitReverseRows(ntt.cosetLde(m, 3, 1, 7), 3)],
+      [{ op: 'encode', height: 16, width: 3, bitReversed: true, addedBits: 3 }, ntt.bitReverseRows(ntt.encode(m, 3, 3), 3)],
+    ];
+    for (const [spec, want] of cases) {
+      const got = Array.from(want, (_, k) => nttEntry(spec, m, Math.floor(k / 3), k % 3));
+      expect(got, spec.op).toEqual(Array.from(want));
+    }
   });
 });
 
