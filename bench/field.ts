@@ -25,7 +25,7 @@ const REPS = 7;
 export async function benchField(gpu: GPU): Promise<BenchOutput> {
   const rows: Record<string, unknown>[] = [];
   // 1. Correctness on this adapter before any timing.
-  const prover = await createProver({ gpu });
+  const prover = await createProver({ gpu, check: 'off' });
   let ok = true;
   for (const op of FIELD_CHECK_OPS) {
     const r = await checkFieldOp(prover, op);

@@ -38,7 +38,7 @@ async function limits(ctx: GpuContext) {
 }
 
 async function checked(gpu: GPU, name: string, f: (p: Prover) => Promise<CheckRow[]>): Promise<{ rows: Row[]; ok: boolean }> {
-  const prover = await createProver({ gpu });
+  const prover = await createProver({ gpu, check: 'off' });
   try {
     const rs = await f(prover);
     const bad = rs.filter((r) => !r.ok);
@@ -165,7 +165,7 @@ export async function benchMerkle(gpu: GPU): Promise<BenchOutput> {
 export async function benchGrind(gpu: GPU): Promise<BenchOutput> {
   const chk = await checked(gpu, 'grind', (p) => checkGrind(p, challengerVectors as never, 12));
   if (!chk.ok) return chk;
-  const prover = await createProver({ gpu });
+  const prover = await createProver({ gpu, check: 'off' });
   const natives = nativeRows();
   const rows = chk.rows;
   let ok = true;
@@ -197,7 +197,7 @@ export async function benchGrind(gpu: GPU): Promise<BenchOutput> {
 export async function benchCommit(gpu: GPU): Promise<BenchOutput> {
   const chk = await checked(gpu, 'commit', (p) => checkCommit(p, commitVectors as never, 10));
   if (!chk.ok) return chk;
-  const prover = await createProver({ gpu });
+  const prover = await createProver({ gpu, check: 'off' });
   const rows = chk.rows;
   let ok = true;
   for (const logH of [19, 23]) {

@@ -8,7 +8,7 @@
  */
 import { isProverError, ProverError } from './errors.js';
 import { FAMILIES, HANDLE_METHODS, JOB_METHODS, METHOD_FAMILY, type Family, type JobMethod } from './methods.js';
-import type { Backend, Capabilities, Jobs, Prover } from './prover.js';
+import type { Backend, Capabilities, CheckStats, Jobs, Prover } from './prover.js';
 import type { CheckMode } from './sched/job.js';
 import { DuplexChallenger } from './ref/challenger.js';
 import { KNOWN_ANSWER } from './checks/known-answer.js';
@@ -88,6 +88,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     budget: new CheckBudget(),
   }])) as Record<Family, FamilyState>;
   const corrupted = new Set<Family>();
+  const checks: CheckStats = { run: 0, ms: 0, failed: 0 };
   /** The GPU path as every call and check uses it (the test hook's corruption included). */
   const gpuPath: Jobs | undefined = gpu && corrupting(gpu, corrupted);
   const paths = { cpu, gpu: gpuPath } as CheckPaths;
@@ -118,8 +119,12 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     if (mode === 'sample' && call.method !== 'grind' && !state[f].budget.due(jobMs, units)) return;
     const t0 = performance.now();
     const problem = await (mode === 'full' ? fullCheck : sampleCheck)(call, paths);
-    state[f].budget.spent(performance.now() - t0, units);
+    const ms = performance.now() - t0;
+    state[f].budget.spent(ms, units);
+    checks.run++;
+    checks.ms += ms;
     if (!problem) return;
+    checks.failed++;
     release(call.result);
     moveToCpu(f, `run-time check: ${problem}`);
     throw new ProverError('CHECK_FAILED', `${f}: ${problem}; the ${f} family runs on the CPU from now on (prover.capabilities()). Please report your GPU and browser.`);
@@ -172,7 +177,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     get info() {
       return gpu?.info ?? cpu.info;
     },
-    stats: () => (gpu ?? cpu).stats(),
+    stats: () => ({ ...(gpu ?? cpu).stats(), checks: { ...checks } }),
     get lost() {
       return (gpu ?? cpu).lost;
     },

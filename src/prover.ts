@@ -39,6 +39,16 @@ export interface ProverInfo {
   backend: 'webgpu' | 'cpu';
 }
 
+/** What one path's prover counts. */
+export type BackendStats = PoolStats & { pipelines: number; jobs: JobStats; deviceLosses: number };
+
+/** Run-time checks of GPU results: how many ran, their CPU and GPU time together, how many found a wrong result. */
+export interface CheckStats {
+  run: number;
+  ms: number;
+  failed: number;
+}
+
 /** Where a family's jobs run: the GPU, or the CPU references (reason: why, when moved there). */
 export interface FamilyPath {
   path: 'gpu' | 'cpu';
@@ -50,8 +60,11 @@ export type Capabilities = Record<Family, FamilyPath>;
 
 export interface ProverCore {
   readonly info: ProverInfo;
-  /** GPU memory held by the prover's buffer pool, compiled pipelines, job counts (this device's), devices lost and recreated. */
-  stats(): PoolStats & { pipelines: number; jobs: JobStats; deviceLosses: number };
+  /**
+   * GPU memory held by the prover's buffer pool, compiled pipelines, job counts (this device's),
+   * devices lost and recreated, and the run-time checks run (docs/checks.md).
+   */
+  stats(): BackendStats & { checks: CheckStats };
   /**
    * Resolves with the reason when the prover's first device is lost. The prover then recreates
    * its device on the next call (the job the loss interrupted runs again once); handles made on
@@ -73,7 +86,7 @@ export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods &
 export type Jobs = Pick<Prover, JobMethod>;
 
 /** One path's prover (the GPU's, or the CPU's) before the family router (src/families.ts) joins them. */
-export type Backend = Omit<Prover, 'capabilities'>;
+export type Backend = Omit<Prover, 'capabilities' | 'stats'> & { stats(): BackendStats };
 
 /**
  * A prover in this thread (what createProver({ worker: false }) returns, and what the worker
@@ -112,7 +125,7 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       if (destroyed) throw new ProverError('DESTROYED', 'This prover was destroyed; call createProver() again.');
     },
   };
-  const core: Omit<ProverCore, 'capabilities'> = {
+  const core: Omit<Backend, JobMethod> = {
     info: {
       adapter: ctx.description,
       timestampQuery: ctx.features.timestamps,

@@ -32,6 +32,8 @@ export async function readmeCheck({ report }: ModeContext): Promise<void> {
     ['grind witness', ch.clone().checkWitness(8, r.w)],
     ['commit root', same(r.c2Root, merkleTree([{ values: ref.encode(trace, 8, 1), width: 8 }]).root)],
     ['abort', r.aborted === 'AbortError'],
+    ['dft checked in full', same(r.checked, ref.dft(trace, 8))],
+    ['every family on the GPU', Object.values(r.paths).every((f) => f.path === 'gpu')],
   ];
   const bad = checks.filter(([, ok]) => !ok).map(([n]) => n);
   report('README Use example runs as written', bad.length ? 'fail' : 'ok', performance.now() - t0,

@@ -6,7 +6,9 @@ import { createProver as createProverFromPackage, DuplexChallenger, verifyMerkle
 
 export async function useExample(createProver: typeof createProverFromPackage) {
   // --- README ---
-  const prover = await createProver();                    // browser: runs in its own Web Worker (docs/worker.md)
+  const prover = await createProver({ fallback: 'cpu' });  // browser: runs in its own Web Worker (docs/worker.md);
+  // without WebGPU, fallback: 'cpu' runs every job on the CPU references (same results, slower;
+  // prover.info.backend says 'cpu'); leave it out to get NO_WEBGPU instead.
   // { worker: false } runs it in the page's thread; { worker: myWorker } uses a worker you started
   // from 'webgpu-prover/worker' (for bundlers that do not follow workers inside dependencies).
   // Node: import { create, globals } from 'webgpu'; Object.assign(globalThis, globals);
@@ -35,9 +37,13 @@ export async function useExample(createProver: typeof createProverFromPackage) {
   });
   ctl.abort();
   const aborted = await big.catch((e) => e.name);         // 'AbortError' (a ProverError with code ABORTED)
+  const checked = await prover.dft(trace, { width: 8, check: 'full' }); // results are spot-checked against the CPU
+  // references ('sample', the default; 'full' recomputes all, 'off' skips): a wrong one throws
+  // CHECK_FAILED and its family moves to the CPU (docs/checks.md), as does one failing its self-check.
+  const paths = prover.capabilities();                    // { ntt: { path: 'gpu' }, msm: { path: 'gpu' }, ... }
   const jobs = prover.stats().jobs;                       // { queued, run, failed, aborted }
   tree.dispose(); pcs.tree.dispose(); c2.tree.dispose();
   prover.destroy();
   // --- end ---
-  return { c, q, lde, out, root, ok, pcsRoot: pcs.root, w, c2Root: c2.root, aborted, jobs };
+  return { c, q, lde, out, root, ok, pcsRoot: pcs.root, w, c2Root: c2.root, aborted, jobs, checked, paths };
 }

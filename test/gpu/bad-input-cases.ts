@@ -279,7 +279,8 @@ function standalone(f: Fixtures): fc.Arbitrary<BadCall>[] {
     })),
     fc.oneof(notInt, fc.constantFrom(31, 32)).map((b) => c('DuplexChallenger.sampleBits', `bits ${String(b)}`, 'INVALID_ARGUMENT', () => ch().sampleBits(b as never))),
     fc.oneof(notInt, fc.constantFrom(31)).map((b) => c('DuplexChallenger.checkWitness', `bits ${String(b)}`, 'INVALID_ARGUMENT', () => ch().checkWitness(b as never, 0))),
-    fc.constantFrom<unknown>(null, 5, 'x', Symbol('o'), { gpu: 5 }, { gpu: {} }, { powerPreference: 'fast' }, { forceFallbackAdapter: 'yes' })
+    fc.constantFrom<unknown>(null, 5, 'x', Symbol('o'), { gpu: 5 }, { gpu: {} }, { powerPreference: 'fast' }, { forceFallbackAdapter: 'yes' },
+      { check: 'fast' }, { check: true }, { selfCheck: 'no' }, { fallback: 'gpu' }, { fallback: true })
       .map((o) => c('createProver', 'bad options', 'INVALID_ARGUMENT', () => createProver(o as never))),
     fc.constantFrom('batchField', 'dft', 'poseidon2', 'merkleCommit', 'msm', 'grind').map((k) => c(k, 'prover destroyed', 'DESTROYED', () => {
       const d = f.deadProver as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
@@ -292,27 +293,34 @@ function standalone(f: Fixtures): fc.Arbitrary<BadCall>[] {
   ];
 }
 
-/** Every job method with a signal already aborted: ABORTED (an AbortError), valid input otherwise. */
-function aborted(f: Fixtures): fc.Arbitrary<BadCall>[] {
+/**
+ * Every job method with valid input and one bad job option: a signal already aborted (ABORTED,
+ * an AbortError), or a check mode that does not exist (INVALID_ARGUMENT).
+ */
+function jobOptions(f: Fixtures): fc.Arbitrary<BadCall>[] {
   const p = f.prover;
-  const signal = () => { const c = new AbortController(); c.abort(); return c.signal; };
-  const calls: [string, (s: AbortSignal) => Promise<unknown>][] = [
-    ['batchField', (s) => p.batchField('mul', canon(4), canon(4), { signal: s })],
-    ['dft', (s) => p.dft(canon(8), { width: 2, signal: s })],
-    ['idft', (s) => p.idft(canon(8), { width: 2, signal: s })],
-    ['lde', (s) => p.lde(canon(8), { width: 2, addedBits: 1, shift: 31, signal: s })],
-    ['encode', (s) => p.encode(canon(8), { width: 2, addedBits: 1, signal: s })],
-    ['poseidon2', (s) => p.poseidon2(canon(16), { width: 16, signal: s })],
-    ['merkleCommit', (s) => p.merkleCommit(canon(8), { width: 2, signal: s })],
-    ['commit', (s) => p.commit(canon(8), { width: 2, addedBits: 1, signal: s })],
-    ['grind', (s) => p.grind(new DuplexChallenger(), 4, { signal: s })],
-    ['msm', (s) => p.msm([G.BASE], [3n], { signal: s })],
-    ['msmBases', (s) => p.msmBases([G.BASE], { signal: s })],
-    ['NttMatrix.read', (s) => f.matrix.read({ signal: s })],
-    ['MerkleTree.open', (s) => f.tree.open(1, { signal: s })],
-    ['MsmBases.msm', (s) => f.bases.msm([1n, 2n, 3n, 4n], { signal: s })],
+  type Job = { signal?: AbortSignal; check?: 'off' };
+  const calls: [string, (o: Job) => Promise<unknown>][] = [
+    ['batchField', (o) => p.batchField('mul', canon(4), canon(4), o)],
+    ['dft', (o) => p.dft(canon(8), { width: 2, ...o })],
+    ['idft', (o) => p.idft(canon(8), { width: 2, ...o })],
+    ['lde', (o) => p.lde(canon(8), { width: 2, addedBits: 1, shift: 31, ...o })],
+    ['encode', (o) => p.encode(canon(8), { width: 2, addedBits: 1, ...o })],
+    ['poseidon2', (o) => p.poseidon2(canon(16), { width: 16, ...o })],
+    ['merkleCommit', (o) => p.merkleCommit(canon(8), { width: 2, ...o })],
+    ['commit', (o) => p.commit(canon(8), { width: 2, addedBits: 1, ...o })],
+    ['grind', (o) => p.grind(new DuplexChallenger(), 4, o)],
+    ['msm', (o) => p.msm([G.BASE], [3n], o)],
+    ['msmBases', (o) => p.msmBases([G.BASE], o)],
+    ['NttMatrix.read', (o) => f.matrix.read(o)],
+    ['MerkleTree.open', (o) => f.tree.open(1, o)],
+    ['MsmBases.msm', (o) => f.bases.msm([1n, 2n, 3n, 4n], o)],
   ];
-  return calls.map(([method, call]) => fc.constant<BadCall>({ method, fault: 'an aborted signal', expect: 'ABORTED', call: () => call(signal()) }));
+  const signal = () => { const c = new AbortController(); c.abort(); return c.signal; };
+  return calls.flatMap(([method, call]) => [
+    fc.constant<BadCall>({ method, fault: 'an aborted signal', expect: 'ABORTED', call: () => call({ signal: signal() }) }),
+    fc.constantFrom<unknown>('fast', 'Sample', true, 0).map((check) => ({ method, fault: `check ${String(check)}`, expect: 'INVALID_ARGUMENT', call: () => call({ check: check as 'off' }) }) satisfies BadCall),
+  ]);
 }
 
 /**
@@ -321,7 +329,7 @@ function aborted(f: Fixtures): fc.Arbitrary<BadCall>[] {
  * only most runs (300 draws over ~80 kinds missed one in about one run of twenty).
  */
 export function badCallKinds(f: Fixtures): fc.Arbitrary<BadCall>[] {
-  return [...field(f), ...ntt(f), ...handles(f), ...hash(f), ...msm(f), ...standalone(f), ...aborted(f)];
+  return [...field(f), ...ntt(f), ...handles(f), ...hash(f), ...msm(f), ...standalone(f), ...jobOptions(f)];
 }
 
 export function badCalls(f: Fixtures): fc.Arbitrary<BadCall> {
