@@ -166,7 +166,11 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     const challenger = m === 'grind' && args[0] instanceof DuplexChallenger ? args[0] : undefined;
     if (challenger) given[0] = challenger.clone(); // advanced below, once the witness is checked
     const t0 = performance.now();
-    const result = await (gpuPath[m] as (...a: unknown[]) => Promise<unknown>)(...given);
+    const result = await (gpuPath[m] as (...a: unknown[]) => Promise<unknown>)(...given).catch((e: unknown) => {
+      // The GPU path's own checks (grind's witness) fail the same way as the router's.
+      if (isProverError(e) && e.code === 'CHECK_FAILED') moveToCpu(f, `run-time check: ${e.message}`);
+      throw e;
+    });
     const call: CheckedCall = { method: m, args: given, result, before: challenger?.clone() };
     await check(f, call, callOpts?.check ?? opts.check, performance.now() - t0);
     if (challenger) challenger.checkWitness(args[1] as number, result as number);

@@ -14,7 +14,7 @@ export interface GrindMethods {
    * Find the smallest w with challenger.checkWitness(bits, w), then advance `challenger` as
    * Plonky3's grind does (observe w, consume one sample) and return w. bits = 0 returns 0 and
    * leaves the challenger untouched (check_witness(0, _) observes nothing).
-   * @throws ProverError INVALID_ARGUMENT (bits outside 0..30, not a DuplexChallenger), ABORTED, DESTROYED, DEVICE_LOST, GPU_ERROR
+   * @throws ProverError INVALID_ARGUMENT (bits outside 0..30, not a DuplexChallenger), ABORTED, DESTROYED, DEVICE_LOST, GPU_ERROR, CHECK_FAILED (the GPU's witness fails check_witness)
    * @example const w = await prover.grind(challenger, 16);
    */
   grind(challenger: DuplexChallenger, bits: number, job?: JobOptions): Promise<number>;
@@ -31,7 +31,7 @@ export function grindMethods({ ctx, sched, alive }: ApiEnv): GrindMethods {
       const { base, slot } = grindBaseState(challenger);
       const w = await sched.run(`grind ${bits} bits`, jobOpts, () => runGrind(ctx, base, slot, bits));
       // The CPU twin re-checks the GPU's answer and advances the transcript exactly as Plonky3.
-      if (!challenger.clone().checkWitness(bits, w)) throw new ProverError('GPU_ERROR', `grind: GPU witness ${w} fails check_witness(${bits}); please report`);
+      if (!challenger.clone().checkWitness(bits, w)) throw new ProverError('CHECK_FAILED', `grind: the GPU's witness ${w} fails check_witness(${bits}); the grind family runs on the CPU from now on. Please report your GPU and browser.`);
       challenger.checkWitness(bits, w);
       return w;
     },
