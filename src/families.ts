@@ -120,7 +120,8 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     const t0 = performance.now();
     const problem = await (mode === 'full' ? fullCheck : sampleCheck)(call, paths);
     const ms = performance.now() - t0;
-    state[f].budget.spent(ms, units);
+    // Only sampled checks price the next sample ('full' and the grind witness cost otherwise).
+    if (mode === 'sample' && call.method !== 'grind') state[f].budget.spent(ms, units);
     checks.run++;
     checks.ms += ms;
     if (!problem) return;
