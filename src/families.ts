@@ -56,7 +56,7 @@ interface FamilyState {
 }
 
 /** The per-call options object of a call (the one carrying check, signal or onProgress), if any. */
-function callOptions(args: readonly unknown[]): { check?: CheckMode; signal?: AbortSignal } | undefined {
+function callOptions(args: readonly unknown[]): { check?: CheckMode; signal?: AbortSignal; out?: unknown } | undefined {
   for (let i = args.length - 1; i >= 0; i--) {
     const a = args[i];
     if (typeof a === 'object' && a !== null && !ArrayBuffer.isView(a) && !Array.isArray(a) && !(a instanceof DuplexChallenger)) return a as never;
@@ -166,14 +166,20 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     const given = gpuArgs(args);
     const challenger = m === 'grind' && args[0] instanceof DuplexChallenger ? args[0] : undefined;
     if (challenger) given[0] = challenger.clone(); // advanced below, once the witness is checked
+    let mode = callOpts?.check ?? opts.check;
+    // A result written over its input (out = the input) leaves nothing to sample; 'full' keeps a copy.
+    const out = callOpts?.out;
+    const inPlace = ArrayBuffer.isView(out) && given.some((a) => ArrayBuffer.isView(a) && a.buffer === out.buffer);
+    if (inPlace && mode === 'sample') mode = 'off';
+    const checkArgs = inPlace && mode === 'full' ? given.map((a) => (a instanceof Uint32Array ? a.slice() : a)) : given;
     const t0 = performance.now();
     const result = await (gpuPath[m] as (...a: unknown[]) => Promise<unknown>)(...given).catch((e: unknown) => {
       // The GPU path's own checks (grind's witness) fail the same way as the router's.
       if (isProverError(e) && e.code === 'CHECK_FAILED') moveToCpu(f, `run-time check: ${e.message}`);
       throw e;
     });
-    const call: CheckedCall = { method: m, args: given, result, before: challenger?.clone() };
-    await check(f, call, callOpts?.check ?? opts.check, performance.now() - t0);
+    const call: CheckedCall = { method: m, args: checkArgs, result, before: challenger?.clone() };
+    await check(f, call, mode, performance.now() - t0);
     if (challenger) challenger.checkWitness(args[1] as number, result as number);
     return wrapHandles(f, result, m === 'msmBases' ? args[0] as MsmPoints : undefined);
   };

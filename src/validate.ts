@@ -60,8 +60,38 @@ export function requireUint32Array(name: string, v: unknown): Uint32Array {
   return plainView(v);
 }
 
-/** Every value in [0, p). Values are canonical integers, never Montgomery form. */
+/**
+ * A caller's array for a result (`out`): a Uint32Array of exactly `expected` values, or
+ * undefined. The result is written into it and it is returned, so a caller reusing one array
+ * across calls pays no allocation (a fresh 64 MB array costs ~50 ms of page faults).
+ */
+export function optionalOut(out: unknown, expected: number): Uint32Array | undefined {
+  if (out === undefined) return undefined;
+  if (!isTypedArray(out, 'Uint32Array')) throw new ProverError('INVALID_ARGUMENT', `out must be a Uint32Array to write the result into, got ${show(out)}`);
+  requireLength('out', out, expected, `the result has ${expected} values; pass an array of that length, or leave out out`);
+  return out;
+}
+
+/**
+ * Every value in [0, p). Values are canonical integers, never Montgomery form. A first pass
+ * without branches finds whether any value is out of range (read as int32, x | (p - 1 - x) is
+ * negative exactly when x >= p or x >= 2^31; four accumulators): 64 MB in ~14 ms where the
+ * branching loop took ~27 (this is most of a large job's host time after the copies).
+ */
 export function requireCanonical(name: string, v: Uint32Array): void {
+  const w = new Int32Array(v.buffer, v.byteOffset, v.length);
+  const top = BB_P - 1;
+  let b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+  const n4 = w.length & ~3;
+  for (let i = 0; i < n4; i += 4) {
+    const x0 = w[i], x1 = w[i + 1], x2 = w[i + 2], x3 = w[i + 3];
+    b0 |= x0 | (top - x0);
+    b1 |= x1 | (top - x1);
+    b2 |= x2 | (top - x2);
+    b3 |= x3 | (top - x3);
+  }
+  for (let i = n4; i < w.length; i++) b0 |= w[i] | (top - w[i]);
+  if ((b0 | b1 | b2 | b3) >= 0) return;
   for (let i = 0; i < v.length; i++) {
     if (v[i] >= BB_P) {
       throw new ProverError('NON_CANONICAL', `${name}[${i}] = ${v[i]} is not a canonical BabyBear value (must be < p = ${BB_P}); reduce it mod p first`);
@@ -69,11 +99,21 @@ export function requireCanonical(name: string, v: Uint32Array): void {
   }
 }
 
-/** A non-empty Uint32Array of canonical values, copied where WebGPU cannot read it as is. */
-export function requireFieldArray(name: string, v: unknown): Uint32Array {
+/**
+ * Field arrays up to this many bytes are checked for canonical values here; a GPU job checks
+ * larger ones on the GPU after their upload (kernels/canonical.ts), where it costs ~nothing.
+ */
+export const HOST_SCAN_MAX_BYTES = 1 << 20;
+
+/**
+ * A non-empty Uint32Array of canonical values, copied where WebGPU cannot read it as is.
+ * `gpuScans`: the caller uploads it with uploadField, which checks the range of a large array
+ * on the GPU; only a small one is scanned here.
+ */
+export function requireFieldArray(name: string, v: unknown, gpuScans = false): Uint32Array {
   const a = requireUint32Array(name, v);
   requireNonEmpty(name, a);
-  requireCanonical(name, a);
+  if (!gpuScans || a.byteLength <= HOST_SCAN_MAX_BYTES) requireCanonical(name, a);
   return a;
 }
 

@@ -12,6 +12,12 @@ export interface GeneratedKernel {
 }
 
 export const WGSL_KERNELS = {
+  canonical: {
+    modules: [],
+    paramConsts: ["BB_P"],
+    planConsts: ["CANON_WG"],
+    code: "// canonical.wgsl: the first value >= p of an array of u32, for large host arrays checked on the GPU after their upload (a CPU pass over them cost more than the upload).\n// requires:\n\n@group(0) @binding(0) var<storage, read> values: array<u32>;\n// first[0]: the smallest index of a value >= p; the host sets it to 0xffffffff (none) before.\n@group(0) @binding(1) var<storage, read_write> first: array<atomic<u32>>;\n\n// A grid-stride loop: a fixed number of workgroups covers any length.\n@compute @workgroup_size(CANON_WG)\nfn canonical_first(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {\n  let n = arrayLength(&values);\n  let stride = nwg.x * CANON_WG;\n  for (var i = gid.x; i < n; i += stride) {\n    if (values[i] >= BB_P) { atomicMin(&first[0], i); }\n  }\n}\n",
+  },
   field_bench: {
     modules: ["u32x","babybear"],
     paramConsts: ["BB_MU","BB_ONE","BB_P","BB_R2","BB_SHIFT_HI","BB_SHIFT_LO"],

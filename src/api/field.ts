@@ -4,9 +4,14 @@
  */
 import { ProverError } from '../errors.js';
 import { FIELD_OPS, runFieldOp, type FieldOp } from '../kernels/field.js';
-import { ownEntry, requireFieldArray, requireLength, requireMultipleOf, show } from '../validate.js';
+import { optionalOut, ownEntry, requireFieldArray, requireLength, requireMultipleOf, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
+
+/** batchField's last argument: job options, and `out`, an array of a's length to write the result into (a itself, for in place). */
+export interface FieldJobOptions extends JobOptions {
+  out?: Uint32Array;
+}
 
 export interface FieldMethods {
   /**
@@ -17,7 +22,7 @@ export interface FieldMethods {
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH (empty, b's length), NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const c = await prover.batchField('mul', a, b);
    */
-  batchField(op: FieldOp, a: Uint32Array, b?: Uint32Array, job?: JobOptions): Promise<Uint32Array>;
+  batchField(op: FieldOp, a: Uint32Array, b?: Uint32Array, job?: FieldJobOptions): Promise<Uint32Array>;
 }
 
 /** A batchField call, checked: the op and its canonical inputs (the GPU and CPU paths both run it). */
@@ -25,19 +30,21 @@ export interface FieldJob {
   op: FieldOp;
   a: Uint32Array;
   b: Uint32Array | undefined;
+  out: Uint32Array | undefined;
 }
 
-/** Validate a batchField call into its job record (no device limits). */
-export function requireFieldJob(op: unknown, a: unknown, b: unknown): FieldJob {
+/** Validate a batchField call into its job record (no device limits; `gpuScans`: see requireFieldArray). */
+export function requireFieldJob(op: unknown, a: unknown, b: unknown, job?: unknown, gpuScans = false): FieldJob {
   const spec = ownEntry(FIELD_OPS, op);
   if (!spec) throw new ProverError('INVALID_ARGUMENT', `unknown field op ${show(op)}; pass one of ${Object.keys(FIELD_OPS).join(', ')}`);
-  const av = requireFieldArray('a', a);
+  const av = requireFieldArray('a', a, gpuScans);
   if (spec.ext) requireMultipleOf('a', av, 4, 'ext4 elements are 4 consecutive values');
-  if (spec.arity === 1) return { op: op as FieldOp, a: av, b: undefined };
+  const out = optionalOut((job as FieldJobOptions | undefined)?.out, av.length);
+  if (spec.arity === 1) return { op: op as FieldOp, a: av, b: undefined, out };
   if (b === undefined) throw new ProverError('INVALID_ARGUMENT', `field op "${String(op)}" needs two inputs; pass b`);
-  const bv = requireFieldArray('b', b);
+  const bv = requireFieldArray('b', b, gpuScans);
   requireLength('b', bv, av.length, 'b must have the length of a');
-  return { op: op as FieldOp, a: av, b: bv };
+  return { op: op as FieldOp, a: av, b: bv, out };
 }
 
 export function fieldMethods({ ctx, sched, alive }: ApiEnv): FieldMethods {
@@ -45,12 +52,12 @@ export function fieldMethods({ ctx, sched, alive }: ApiEnv): FieldMethods {
     async batchField(op, a, b, job) {
       alive();
       const jobOpts = requireJobOptions('batchField job options', job);
-      const f = requireFieldJob(op, a, b);
+      const f = requireFieldJob(op, a, b, job, true);
       const maxWords = maxBindingWords(ctx);
       if (f.a.length > maxWords) {
         throw new ProverError('TOO_LARGE', `batchField: ${f.a.length} values exceed this device's ${maxWords}-value binding limit; split the batch`);
       }
-      return sched.run(`batchField ${f.op}`, jobOpts, () => runFieldOp(ctx, f.op, f.a, f.b));
+      return sched.run(`batchField ${f.op}`, jobOpts, () => runFieldOp(ctx, f.op, f.a, f.b, f.out));
     },
   };
 }

@@ -8,6 +8,7 @@
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
 import { openGpuMerkle, planMerkle, DIGEST, type GpuMerkle } from '../kernels/merkle.js';
+import { uploadField } from '../kernels/canonical.js';
 import { requireFieldArray, requireInt, requireMultipleOf, requireOptions, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
@@ -63,9 +64,9 @@ export function requireTreeHeight(height: number): void {
 }
 
 /** A merkleCommit of host values, checked: the rows (height a power of two) and their width. */
-export function requireMerkleJob(matrix: unknown, width: unknown): { values: Uint32Array; width: number; height: number } {
+export function requireMerkleJob(matrix: unknown, width: unknown, gpuScans = false): { values: Uint32Array; width: number; height: number } {
   const w = requireRowWidth(width);
-  const values = requireFieldArray('matrix', matrix);
+  const values = requireFieldArray('matrix', matrix, gpuScans);
   requireMultipleOf('matrix', values, w, `rows of ${w} values`);
   requireTreeHeight(values.length / w);
   return { values, width: w, height: values.length / w };
@@ -137,10 +138,10 @@ export function merkleMethods({ ctx, sched, alive }: ApiEnv): MerkleMethods {
       const opts = requireOptions<{ width: number }>('merkleCommit options', options, gpuRows !== undefined);
       const jobOpts = requireJobOptions('merkleCommit options', opts);
       if (gpuRows) return commitNttMatrix(ctx, sched, gpuRows, opts.width, jobOpts);
-      const { values, width } = requireMerkleJob(matrix, opts.width);
+      const { values, width } = requireMerkleJob(matrix, opts.width, true);
       requireTreeShape(ctx, values.length / width, width);
       return sched.run('merkleCommit', jobOpts, async () => {
-        const rows = ctx.upload(values, 'merkle rows');
+        const rows = await uploadField(ctx, values, 'matrix', 'merkle rows');
         const plan = await planMerkle(ctx, rows, values.length / width, width, () => ctx.pool.release(rows));
         return commitOnGpu(ctx, sched, plan);
       });

@@ -13,9 +13,10 @@ import type { GpuContext } from '../gpu/context.js';
 import { nttMaxWords, nttToGpu, type NttGpuResult } from '../kernels/ntt.js';
 import { needsColumnBlocks, runNttColumnBlocks } from '../kernels/ntt-blocks.js';
 import { checkLongColumn } from '../kernels/ntt-long.js';
+import { uploadField } from '../kernels/canonical.js';
 import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt-spec.js';
 import { BB_P, BB_TWO_ADICITY } from '../params/babybear.js';
-import { optionalBoolean, requireFieldArray, requireInt, requireOptions, show } from '../validate.js';
+import { optionalBoolean, optionalOut, requireCanonical, requireFieldArray, requireInt, requireOptions, show } from '../validate.js';
 import type { ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import type { Scheduler } from '../sched/scheduler.js';
@@ -45,6 +46,11 @@ export interface NttOptions extends JobOptions {
   bitReversedOutput?: boolean;
   /** Return an NttMatrix handle that stays on the GPU instead of a Uint32Array. */
   gpu?: boolean;
+  /**
+   * Write the result into this array (exactly the result's length; it may be the input itself)
+   * and return it, instead of a new array: reused across calls it saves the allocation.
+   */
+  out?: Uint32Array;
 }
 export interface NttExtendOptions extends NttOptions {
   /** log2 of the blow-up: the output has height·2^addedBits rows (0 ≤ addedBits, height·2^addedBits ≤ 2^27). */
@@ -221,7 +227,7 @@ export function requireSubgroup(op: string, height: number, addedBits: number): 
  * An NTT call's spec, checked without the device's limits (the GPU and CPU paths share it).
  * `matrix` is the input's shape when it is an NttMatrix; otherwise `values` must be whole rows.
  */
-export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeOptions>, matrix?: { height: number; width: number }): { spec: NttSpec; values?: Uint32Array } {
+export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeOptions>, matrix?: { height: number; width: number }, gpuScans = false): { spec: NttSpec; values?: Uint32Array; out?: Uint32Array } {
   let width: number;
   let height: number;
   let v: Uint32Array | undefined;
@@ -232,7 +238,7 @@ export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeO
     }
   } else {
     width = requireInt('width', opts.width, 1, NTT_MAX_WIDTH, 'the number of columns');
-    v = requireFieldArray('values', values);
+    v = requireFieldArray('values', values, gpuScans);
     if (v.length % width !== 0) {
       throw new ProverError('INVALID_LENGTH', `${op}: ${v.length} values is not a multiple of width ${width}; pass whole rows`);
     }
@@ -259,19 +265,20 @@ export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeO
   if (outValues > NTT_MAX_RESULT_VALUES) {
     throw new ProverError('TOO_LARGE', `${op}: an output of ${outputHeight(spec)} x ${width} = ${outValues} values exceeds ${NTT_MAX_RESULT_VALUES}, the largest result this prover returns; use fewer columns per call`);
   }
-  return { spec, values: v };
+  if (opts.out !== undefined && opts.gpu) throw new ProverError('INVALID_ARGUMENT', `${op}: out and gpu: true exclude each other (a result kept on the GPU is not written to an array)`);
+  return { spec, values: v, out: optionalOut(opts.out, outValues) };
 }
 
 /** Validate the input and options into a job spec, within this device's limits. */
-function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): { spec: NttSpec; input: Input } {
+function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): { spec: NttSpec; input: Input; out?: Uint32Array } {
   const opts = requireOptions<NttLdeOptions>(`${op} options`, options, false);
   const matrix = values instanceof GpuMatrix ? values : undefined;
   matrix?.checkOwner(ctx); // throws if destroyed or made by another prover
-  const { spec, values: v } = requireNttSpec(op, values, opts, matrix);
+  const { spec, values: v, out } = requireNttSpec(op, values, opts, matrix, true);
   // Past one binding a job runs in column blocks, or as four-step pieces per column (ntt-blocks.ts).
   const outRows = outputHeight(spec);
   if (outRows > nttMaxWords(ctx)) checkLongColumn(outRows, nttMaxWords(ctx));
-  return { spec, input: matrix ?? v! };
+  return { spec, input: matrix ?? v!, out };
 }
 
 /** Read rows `rows` of an NttMatrix this prover made (a result check's sample), or undefined for another kind of matrix. */
@@ -283,7 +290,7 @@ export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
   async function run(op: NttOp, given: Input, opts: Partial<NttLdeOptions>): Promise<NttMatrix | Uint32Array> {
     alive();
     // A Uint32Array WebGPU cannot copy from (a resizable buffer's view) comes back copied.
-    const { spec, input: values } = makeSpec(ctx, op, given, opts);
+    const { spec, input: values, out } = makeSpec(ctx, op, given, opts);
     return sched.run(op, requireJobOptions(`${op} options`, opts), async () => {
       const fromGpu = values instanceof GpuMatrix;
       const gpuInput = fromGpu ? values.single() : undefined;
@@ -291,10 +298,12 @@ export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
       if (needsColumnBlocks(spec, maxWords) || (fromGpu && !gpuInput)) {
         // Past one binding: blocks through the host, and a GPU-resident result in row blocks.
         const x = fromGpu ? await values.readAll() : values as Uint32Array;
-        const out = await runNttColumnBlocks(ctx, spec, x, maxWords);
-        return opts.gpu ? GpuMatrix.fromHost(ctx, sched, out, outputHeight(spec), spec.width, maxWords) : out;
+        if (!fromGpu) requireCanonical('values', x); // its blocks skip uploadField's GPU check
+        const res = await runNttColumnBlocks(ctx, spec, x, maxWords);
+        if (out) out.set(res);
+        return opts.gpu ? GpuMatrix.fromHost(ctx, sched, res, outputHeight(spec), spec.width, maxWords) : out ?? res;
       }
-      const input = gpuInput ?? ctx.upload(values as Uint32Array, 'ntt input');
+      const input = gpuInput ?? await uploadField(ctx, values as Uint32Array, 'values', 'ntt input');
       let result: NttGpuResult | undefined;
       try {
         const enc = ctx.device.createCommandEncoder({ label: `ntt ${op}` });
@@ -305,7 +314,7 @@ export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
           result = undefined;
           return m;
         }
-        return await ctx.readback(result.buffer, result.height * result.width);
+        return await ctx.readback(result.buffer, result.height * result.width, out);
       } finally {
         result?.release();
         if (!fromGpu) ctx.pool.release(input);

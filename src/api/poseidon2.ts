@@ -6,7 +6,7 @@
 import { ProverError } from '../errors.js';
 import { runPoseidon2 } from '../kernels/poseidon2.js';
 import { constantsProblem, type Poseidon2Constants, type Poseidon2Width } from '../ref/poseidon2.js';
-import { requireFieldArray, requireMultipleOf, requireOptions, show } from '../validate.js';
+import { optionalOut, requireFieldArray, requireMultipleOf, requireOptions, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 
@@ -19,6 +19,8 @@ export interface Poseidon2Options extends JobOptions {
    * default_babybear_poseidon2_16/24 (src/params/poseidon2-babybear.ts).
    */
   constants?: Poseidon2Constants;
+  /** Write the result into this array (the states' length; it may be `states` itself) and return it. */
+  out?: Uint32Array;
 }
 
 export interface Poseidon2Methods {
@@ -45,22 +47,22 @@ export function requirePoseidon2Options(options: Poseidon2Options | undefined): 
 }
 
 /** A poseidon2 call, checked: the states (whole states of `width` canonical values) and the permutation. */
-export function requirePoseidon2Job(states: unknown, options: Poseidon2Options | undefined): { states: Uint32Array; width: Poseidon2Width; constants?: Poseidon2Constants } {
+export function requirePoseidon2Job(states: unknown, options: Poseidon2Options | undefined, gpuScans = false): { states: Uint32Array; width: Poseidon2Width; constants?: Poseidon2Constants; out?: Uint32Array } {
   const { width, constants } = requirePoseidon2Options(options);
-  const s = requireFieldArray('states', states);
+  const s = requireFieldArray('states', states, gpuScans);
   requireMultipleOf('states', s, width, `k states of ${width} values`);
-  return { states: s, width, constants };
+  return { states: s, width, constants, out: optionalOut(options?.out, s.length) };
 }
 
 export function poseidon2Methods({ ctx, sched, alive }: ApiEnv): Poseidon2Methods {
   return {
     async poseidon2(given, options) {
       alive();
-      const { states, width, constants } = requirePoseidon2Job(given, options);
+      const { states, width, constants, out } = requirePoseidon2Job(given, options, true);
       if (states.length > maxBindingWords(ctx)) {
         throw new ProverError('TOO_LARGE', `poseidon2: ${states.length} values exceed this device's ${maxBindingWords(ctx)}-value binding limit; split the batch`);
       }
-      return sched.run('poseidon2', requireJobOptions('poseidon2 options', options), () => runPoseidon2(ctx, states, width, constants));
+      return sched.run('poseidon2', requireJobOptions('poseidon2 options', options), () => runPoseidon2(ctx, states, width, constants, out));
     },
   };
 }

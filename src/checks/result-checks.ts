@@ -82,7 +82,7 @@ async function smallMsm(gpu: Jobs): Promise<string | undefined> {
 export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise<string | undefined> {
   const { method, args, result } = call;
   if (method === 'batchField') {
-    const f = requireFieldJob(args[0], args[1], args[2]);
+    const f = requireFieldJob(args[0], args[1], args[2], undefined, true); // validated by the job: no second scan
     const out = result as Uint32Array;
     const step = f.op.startsWith('ext4') ? 4 : 1;
     const scratch = new Uint32Array(out.length === 0 ? 0 : step);
@@ -96,7 +96,7 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
   if (NTT_OPS.has(method)) {
     const values = args[0];
     if (!(values instanceof Uint32Array)) return undefined; // an input on the GPU: checked at 'full' only
-    const { spec } = requireNttSpec(method as NttOp, values, args[1] as NttLdeOptions);
+    const { spec } = requireNttSpec(method as NttOp, values, args[1] as NttLdeOptions, undefined, true);
     const outH = result instanceof Uint32Array ? result.length / spec.width : (result as NttMatrix).height;
     const rows = [pick(outH), pick(outH)];
     const got = result instanceof Uint32Array ? rows.map((r) => result.subarray(r * spec.width, (r + 1) * spec.width)) : await readMatrixRows(result as NttMatrix, rows);
@@ -108,7 +108,7 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
     return undefined;
   }
   if (method === 'poseidon2') {
-    const { states, width, constants } = requirePoseidon2Job(args[0], args[1] as never);
+    const { states, width, constants } = requirePoseidon2Job(args[0], args[1] as never, true);
     const out = result as Uint32Array;
     for (let k = 0; k < 2; k++) {
       const i = pick(states.length / width) * width;
@@ -155,8 +155,11 @@ export async function fullCheck(call: CheckedCall, paths: CheckPaths): Promise<s
   const cpu = paths.cpu as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
   const host = async (v: unknown) => (isNttMatrix(v) ? v.read() : v as Uint32Array);
   if (method === 'batchField' || method === 'poseidon2' || NTT_OPS.has(method)) {
-    const opts = method === 'batchField' ? args.slice(1) : [args[1] && { ...(args[1] as object), gpu: false, signal: undefined, onProgress: undefined }];
-    const input = method === 'batchField' ? args[0] : isNttMatrix(args[0]) ? await args[0].read() : args[0];
+    // The CPU's own result: never into the caller's `out` (that holds the result under test).
+    const own = (o: unknown) => (o ? { ...(o as object), gpu: false, out: undefined, signal: undefined, onProgress: undefined } : undefined);
+    const matrix = isNttMatrix(args[0]) ? args[0] : undefined;
+    const opts = method === 'batchField' ? [args[1], args[2], own(args[3])] : [{ ...own(args[1]), ...(matrix ? { width: matrix.width } : {}) }];
+    const input = matrix ? await matrix.read() : args[0];
     const expected = await cpu[method](input, ...opts) as Uint32Array;
     return equal(expected, await host(result)) ? undefined : differ(`the ${method} result`);
   }

@@ -40,10 +40,10 @@ export function cpuFieldMethods({ sched, alive }: CpuEnv): FieldMethods {
     async batchField(op, a, b, job) {
       alive();
       const jobOpts = requireJobOptions('batchField job options', job);
-      const f = requireFieldJob(op, a, b);
+      const f = requireFieldJob(op, a, b, job);
       return sched.run(`batchField ${f.op}`, jobOpts, async (control) => {
         const step = cpuSteps(control);
-        const out = new Uint32Array(f.a.length);
+        const out = f.out ?? new Uint32Array(f.a.length); // elementwise: in place (out = a) is safe
         const chunk = 1 << 14; // a multiple of 4: ext4 elements never straddle chunks
         for (let i = 0; i < out.length; i += chunk) {
           fieldRange(f.op, f.a, f.b, out, i, Math.min(out.length, i + chunk));

@@ -88,10 +88,11 @@ export function cpuHashMethods({ sched, alive }: CpuEnv): Poseidon2Methods & Mer
   return {
     async poseidon2(given, options) {
       alive();
-      const { states, width, constants } = requirePoseidon2Job(given, options);
+      const { states, width, constants, out: into } = requirePoseidon2Job(given, options);
       return sched.run('poseidon2', requireJobOptions('poseidon2 options', options), async (job) => {
         const step = cpuSteps(job);
-        const out = new Uint32Array(states.length);
+        // Each chunk is permuted from a copy before it is written: in place (out = states) is safe.
+        const out = into ?? new Uint32Array(states.length);
         const chunk = 256 * width;
         for (let i = 0; i < states.length; i += chunk) {
           out.set(poseidon2Batch(states.subarray(i, i + chunk), width, constants), i);

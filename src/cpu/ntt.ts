@@ -79,10 +79,14 @@ export function cpuNttMethods({ sched, alive }: CpuEnv): NttMethods {
     alive();
     const opts = requireOptions<NttLdeOptions>(`${op} options`, options, false);
     const matrix = isNttMatrix(given) ? given : undefined;
-    const { spec, values } = requireNttSpec(op, given, opts, matrix);
+    const { spec, values, out: into } = requireNttSpec(op, given, opts, matrix);
     return sched.run(op, requireJobOptions(`${op} options`, opts), async (job) => {
       const input = values ?? (await matrixValues(matrix!));
       const out = await cpuNtt(spec, input, cpuSteps(job));
+      if (into) {
+        into.set(out);
+        return into;
+      }
       return opts.gpu ? new CpuMatrix(sched, out, outputHeight(spec), spec.width) : out;
     });
   }

@@ -9,6 +9,7 @@ import { isProverError, ProverError } from '../errors.js';
 import { acquireDevice, type DeviceFeatures, type DeviceOptions } from './device.js';
 import { BufferPool } from './buffer-pool.js';
 import { PipelineCache } from './pipeline-cache.js';
+import { RING_MIN_BYTES, StagingRing, type ReadTarget } from './staging.js';
 
 /** How long a job that failed with a raw WebGPU error waits for device.lost before reporting that error as is. */
 const LOSS_GRACE_MS = 250;
@@ -50,6 +51,8 @@ export class GpuContext {
   private destroyed = false;
   /** The job running now (jobs run one at a time), set by the scheduler. */
   job: JobHooks | undefined;
+  /** Reused host-visible buffers for large uploads and readbacks (staging.ts). */
+  readonly staging: StagingRing;
 
   private constructor(
     /**
@@ -68,6 +71,7 @@ export class GpuContext {
     readonly pool: BufferPool,
     readonly pipelines: PipelineCache,
   ) {
+    this.staging = new StagingRing(device, (enc, stage) => this.submit(enc, stage));
     device.lost.then((info) => {
       this.lost = true;
       this.lostMessage = `${info.reason}: ${info.message}`;
@@ -94,7 +98,23 @@ export class GpuContext {
     if (this.lost) throw new ProverError('DEVICE_LOST', `The GPU device was lost (${this.lostMessage}); create a new prover.`);
   }
 
-  /** Copy `data` into a pooled storage buffer (release it to ctx.pool when done). */
+  /**
+   * Copy `data` into a pooled storage buffer (release it to ctx.pool when done): a large array
+   * through the staging ring, a small one with writeBuffer.
+   */
+  async uploadAsync(data: Uint32Array, label = 'input'): Promise<GPUBuffer> {
+    if (data.byteLength < RING_MIN_BYTES) return this.upload(data, label);
+    const buf = this.pool.acquire(data.byteLength, storageUsage(), label);
+    try {
+      await this.staging.write(buf, 0, data);
+    } catch (e) {
+      this.pool.release(buf);
+      throw e;
+    }
+    return buf;
+  }
+
+  /** Copy `data` into a pooled storage buffer with writeBuffer (small data; uploadAsync for large). */
   upload(data: Uint32Array, label = 'input'): GPUBuffer {
     const buf = this.pool.acquire(Math.max(data.byteLength, 4), storageUsage(), label);
     if (data.byteLength > 0) this.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
@@ -124,16 +144,25 @@ export class GpuContext {
     this.device.queue.submit([enc.finish()]);
   }
 
-  /** Read `words` u32 from the start of `buf` (a COPY_SRC buffer) after all submitted work. */
-  async readback(buf: GPUBuffer, words: number): Promise<Uint32Array> {
-    const [out] = await this.readRanges([{ buffer: buf, word: 0, count: words }]);
-    return out;
+  /** Read `words` u32 from the start of `buf` (a COPY_SRC buffer) after all submitted work, into `out` if given. */
+  async readback(buf: GPUBuffer, words: number, out?: Uint32Array): Promise<Uint32Array> {
+    const [got] = await this.readRanges([{ buffer: buf, word: 0, count: words }], [out]);
+    return got;
   }
 
-  /** Read words [word, word + count) of several buffers through one staging buffer and one submission. */
-  async readRanges(ranges: ReadonlyArray<{ buffer: GPUBuffer; word: number; count: number }>): Promise<Uint32Array[]> {
+  /**
+   * Read words [word, word + count) of several buffers, each into its own array (`outs[i]`
+   * where given, of exactly `count` values; else a new one): large reads through the staging
+   * ring, small ones through one pooled staging buffer and one submission.
+   */
+  async readRanges(ranges: ReadonlyArray<{ buffer: GPUBuffer; word: number; count: number }>, outs?: ReadonlyArray<Uint32Array | undefined>): Promise<Uint32Array[]> {
+    const targets: ReadTarget[] = ranges.map((r, i) => ({ ...r, out: outs?.[i] ?? new Uint32Array(r.count), at: 0 }));
     const total = ranges.reduce((a, r) => a + r.count, 0);
-    if (total === 0) return ranges.map(() => new Uint32Array(0));
+    if (total === 0) return targets.map((t) => t.out);
+    if (total * 4 >= RING_MIN_BYTES) {
+      await this.staging.read(targets);
+      return targets.map((t) => t.out);
+    }
     const staging = this.pool.acquire(total * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'readback');
     try {
       const enc = this.device.createCommandEncoder({ label: 'readback' });
@@ -144,10 +173,11 @@ export class GpuContext {
       }
       this.submit(enc, 'readback');
       await staging.mapAsync(GPUMapMode.READ, 0, total * 4);
-      const all = new Uint32Array(staging.getMappedRange(0, total * 4).slice(0));
-      staging.unmap();
+      const view = new Uint32Array(staging.getMappedRange(0, total * 4));
       at = 0;
-      return ranges.map((r) => all.subarray(at, (at += r.count)));
+      for (const t of targets) t.out.set(view.subarray(at, (at += t.count)));
+      staging.unmap();
+      return targets.map((t) => t.out);
     } finally {
       this.pool.release(staging);
     }
@@ -207,6 +237,7 @@ export class GpuContext {
 
   destroy(): void {
     this.destroyed = true;
+    this.staging.destroy();
     this.pool.destroy();
     this.device.destroy();
   }

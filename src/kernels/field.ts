@@ -4,6 +4,7 @@
  * @module
  */
 import type { GpuContext } from '../gpu/context.js';
+import { uploadField } from './canonical.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import type { Profiler } from '../gpu/profiler.js';
 
@@ -24,14 +25,14 @@ export const FIELD_OPS = {
 export type FieldOp = keyof typeof FIELD_OPS;
 
 /** Run `op` element-wise on the GPU. Inputs must already be validated (canonical, equal lengths). */
-export async function runFieldOp(ctx: GpuContext, op: FieldOp, a: Uint32Array, b?: Uint32Array): Promise<Uint32Array> {
+export async function runFieldOp(ctx: GpuContext, op: FieldOp, a: Uint32Array, b?: Uint32Array, into?: Uint32Array): Promise<Uint32Array> {
   const spec = FIELD_OPS[op];
   const n = a.length;
   if (n === 0) return new Uint32Array(0);
   const bindings = ['read-only-storage', 'read-only-storage', 'storage'] as const;
   const pipeline = await ctx.pipelines.get('field_check', spec.entry, { FIELD_WG }, bindings);
-  const bufA = ctx.upload(a, 'field a');
-  const bufB = ctx.upload(b ?? a, 'field b');
+  const bufA = await uploadField(ctx, a, 'a', 'field a');
+  const bufB = b ? await uploadField(ctx, b, 'b', 'field b').catch((e: unknown) => { ctx.pool.release(bufA); throw e; }) : bufA;
   const out = ctx.pool.acquire(n * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'field out');
   try {
     // Bind exact sizes: pooled buffers are rounded up and arrayLength() must see n.
@@ -47,10 +48,10 @@ export async function runFieldOp(ctx: GpuContext, op: FieldOp, a: Uint32Array, b
     dispatch1d(pass, ctx.device, spec.ext ? n / 4 : n, FIELD_WG);
     pass.end();
     ctx.submit(enc, `field ${op}`);
-    return await ctx.readback(out, n);
+    return await ctx.readback(out, n, into);
   } finally {
     ctx.pool.release(bufA);
-    ctx.pool.release(bufB);
+    if (bufB !== bufA) ctx.pool.release(bufB); // a one-input op binds its input twice
     ctx.pool.release(out);
   }
 }

@@ -51,7 +51,7 @@ export function dispatch(pass: GPUComputePassEncoder, ctx: GpuContext, pipe: GPU
  * buffer in Montgomery form. Returns the buffer and the smallest index not on the curve (-1: none).
  */
 export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number): Promise<{ buf: GPUBuffer; bad: number }> {
-  const buf = ctx.upload(words, 'msm bases');
+  const buf = await ctx.uploadAsync(words, 'msm bases');
   const bad = ctx.upload(new Uint32Array([0xffffffff]), 'msm bad');
   const prm = uniform(ctx, [n, 0]);
   try {

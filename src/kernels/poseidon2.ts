@@ -5,6 +5,7 @@
  * (wgsl/kernels/poseidon2_s16_batch.gen.wgsl, _s24_batch).
  * @module
  */
+import { uploadField } from './canonical.js';
 import type { GpuContext } from '../gpu/context.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { toMonty } from '../ref/babybear.js';
@@ -75,17 +76,17 @@ export async function poseidon2BatchJob(
 }
 
 /** Permute k = states.length / width canonical states on the GPU (inputs already validated). */
-export async function runPoseidon2(ctx: GpuContext, states: Uint32Array, width: Poseidon2Width, constants?: Poseidon2Constants): Promise<Uint32Array> {
+export async function runPoseidon2(ctx: GpuContext, states: Uint32Array, width: Poseidon2Width, constants?: Poseidon2Constants, into?: Uint32Array): Promise<Uint32Array> {
   const count = states.length / width;
   if (count === 0) return new Uint32Array(0);
-  const buf = ctx.upload(states, 'p2 states');
+  const buf = await uploadField(ctx, states, 'states', 'p2 states');
   try {
     const job = await poseidon2BatchJob(ctx, width, buf, count, constants);
     try {
       const enc = ctx.device.createCommandEncoder({ label: 'poseidon2' });
       job.encode(enc);
       ctx.submit(enc, 'poseidon2');
-      return await ctx.readback(buf, states.length);
+      return await ctx.readback(buf, states.length, into);
     } finally {
       job.release();
     }

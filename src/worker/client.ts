@@ -12,6 +12,7 @@ import { ProverError, type ProverErrorCode } from '../errors.js';
 import { abortError } from '../sched/job.js';
 import type { Capabilities, Prover, ProverInfo, ProverOptions } from '../prover.js';
 import { encodeArgs, unpackPoint, type ArgHooks } from './codec.js';
+import { isTypedArray, optionalOut, requireLength } from '../validate.js';
 import { HANDLE_METHODS, JOB_METHODS, type Family, type HandleKind } from '../methods.js';
 import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
@@ -64,9 +65,23 @@ class WorkerClient {
     return this.lastCapabilities;
   }
 
-  /** Call `method` on the prover (target 0) or on the handle `target`, as the caller passed the arguments. */
-  call(target: number, method: string, args: unknown[]): Promise<unknown> {
+  /**
+   * Call `method` on the prover (target 0) or on the handle `target`, as the caller passed the
+   * arguments. A caller's `out` array stays here: the worker's result is copied into it.
+   */
+  call(target: number, method: string, given: unknown[]): Promise<unknown> {
     if (this.destroyed) return Promise.reject(destroyedError());
+    let args = given;
+    let out: Uint32Array | undefined;
+    try {
+      ({ args, out } = takeOut(given));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.post(target, method, args).then((v) => (out ? intoOut(out, v, (x) => this.releaseHandles(x)) : v));
+  }
+
+  private post(target: number, method: string, args: unknown[]): Promise<unknown> {
     const hooks: ArgHooks = { challengers: [], handleId: (v) => (v instanceof RemoteHandle ? (v.client === this ? v.id : 'foreign') : undefined) };
     let encoded: unknown[];
     try {
@@ -173,6 +188,29 @@ class WorkerClient {
     };
     this.remote.destroy().then(end, end);
   }
+}
+
+/** The caller's `out` (checked as in-thread: a Uint32Array, never with gpu: true), and the arguments without it. */
+function takeOut(args: unknown[]): { args: unknown[]; out?: Uint32Array } {
+  const i = args.findIndex((a) => typeof a === 'object' && a !== null && !ArrayBuffer.isView(a) && !Array.isArray(a) && (a as { out?: unknown }).out !== undefined);
+  if (i < 0) return { args };
+  const opts = args[i] as { out: unknown; gpu?: unknown };
+  const out = optionalOut(opts.out, isTypedArray(opts.out, 'Uint32Array') ? opts.out.length : 0);
+  if (opts.gpu === true) throw new ProverError('INVALID_ARGUMENT', 'out and gpu: true exclude each other (a result kept on the GPU is not written to an array)');
+  const copy = [...args];
+  copy[i] = { ...opts, out: undefined };
+  return { args: copy, out };
+}
+
+/** The worker's result written into the caller's `out` (INVALID_LENGTH, as in-thread, when it is not the result's length). */
+function intoOut(out: Uint32Array, v: unknown, release: (v: unknown) => void): Uint32Array {
+  if (!(v instanceof Uint32Array)) {
+    release(v);
+    throw new ProverError('INVALID_ARGUMENT', 'out was given to a call whose result is not an array');
+  }
+  requireLength('out', out, v.length, `the result has ${v.length} values; pass an array of that length, or leave out out`);
+  out.set(v);
+  return out;
 }
 
 /** `{ transfer: true }` in any top-level options argument: the caller gives up its input buffers. */

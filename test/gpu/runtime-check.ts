@@ -178,6 +178,43 @@ export async function checkRuntime(prover: Prover, seed = 0x5c4ed): Promise<Runt
     return bad.length ? bad.slice(0, 4).join('; ') : `ok: ${Object.entries(seen).map(([k, v]) => `${k} ${v.length} (${v.map((p) => p.stage).join(' > ')})`).join('; ')}`;
   }));
 
+  rows.push(await timed('results written into out, and in place; a wrong out is refused', async () => {
+    // 2^18 values: past the staging ring's threshold (1 MiB), so the ring carries them both ways.
+    const x = values(rng, 1 << 18);
+    const out = new Uint32Array(x.length * 2);
+    const lde = await prover.lde(x, { width: 1, addedBits: 1, shift: 31, out });
+    if (lde !== out || !same(out, ref.cosetLde(x, 1, 1, 31))) return 'lde into out: wrong';
+    const y = x.slice();
+    const dft = await prover.dft(y, { width: 1, out: y });
+    if (dft !== y || !same(y, ref.dft(x, 1))) return 'dft in place: wrong';
+    const a = values(rng, 4096), b = values(rng, 4096), a0 = a.slice();
+    await prover.batchField('mul', a, b, { out: a });
+    if (!same(a, Array.from(a0, (v, i) => bbMul(v, b[i])))) return 'batchField in place: wrong';
+    const bad = await rejection(prover.dft(x, { width: 1, out: new Uint32Array(7) }));
+    const code = isProverError(bad) ? bad.code : String(bad);
+    return code === 'INVALID_LENGTH' && (await probe()) ? `ok: lde 2^18 -> 2^19 into out, dft 2^18 in place, batchField in place; a 7-value out: ${code}` : `a wrong out gave ${code}`;
+  }));
+
+  rows.push(await timed('a large input with one value >= p is NON_CANONICAL, found on the GPU at its index', async () => {
+    // Past 1 MiB the range is checked on the GPU after the upload (kernels/canonical.ts).
+    const big = (n: number, at: number, v: number) => { const x = values(rng, n); x[at] = v; return x; };
+    const cases: [string, RegExp, () => Promise<unknown>][] = [
+      ['dft', /^values\[200001\] = 2013265921 /, () => prover.dft(big(1 << 18, 200001, BB_P), { width: 1 })],
+      ['lde', /^values\[262143\] = 4294967295 /, () => prover.lde(big(1 << 18, (1 << 18) - 1, 0xffffffff), { width: 2, addedBits: 1, shift: 31 })],
+      ['poseidon2', /^states\[5\] = 2147483648 /, () => prover.poseidon2(big(1 << 18, 5, 2 ** 31), { width: 16 })],
+      ['merkleCommit', /^matrix\[131072\] = 2013265921 /, () => prover.merkleCommit(big(1 << 18, 131072, BB_P), { width: 8 })],
+      ['batchField b', /^b\[0\] = 2013265922 /, () => prover.batchField('add', values(rng, 1 << 18), big(1 << 18, 0, BB_P + 1))],
+    ];
+    const before = prover.stats().bytesInUse;
+    const bad: string[] = [];
+    for (const [name, message, call] of cases) {
+      const e = await rejection(call());
+      if (!isProverError(e) || e.code !== 'NON_CANONICAL' || !message.test(e.message)) bad.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (prover.stats().bytesInUse !== before) bad.push(`pool bytes in use ${before} -> ${prover.stats().bytesInUse}`);
+    return bad.length ? bad.join('; ') : (await probe()) ? `ok: ${cases.length} calls of 2^18 values, each NON_CANONICAL at the right index; nothing held; next job right` : 'next job wrong';
+  }));
+
   rows.push(await timed('a throwing onProgress does not break the job', async () => {
     const got = await prover.dft(probeX, { width: 1, onProgress: () => { throw new Error('caller bug'); } });
     return same(got, ref.dft(probeX, 1)) ? '' : 'wrong result';

@@ -114,6 +114,28 @@ describe('fallback: cpu without WebGPU', () => {
     p.destroy();
   });
 
+  it('writes results into out, also in place, and checks out as the GPU path does', async () => {
+    const p = await createProver({ gpu: noAdapter, fallback: 'cpu' });
+    const m = values(16 * 2);
+    const out = new Uint32Array(64);
+    expect(await p.lde(m, { width: 2, addedBits: 1, shift: 31, out })).toBe(out);
+    same(out, ntt.cosetLde(m, 2, 1, 31));
+    const x = m.slice();
+    expect(await p.dft(x, { width: 2, out: x })).toBe(x);
+    same(x, ntt.dft(m, 2));
+    const a = values(8), b = values(8), a0 = a.slice();
+    await p.batchField('mul', a, b, { out: a });
+    same(a, Array.from(a0, (v, i) => bbMul(v, b[i])));
+    const s = values(32), s0 = s.slice();
+    await p.poseidon2(s, { width: 16, out: s });
+    same(s, [...poseidon2(s0.subarray(0, 16)), ...poseidon2(s0.subarray(16))]);
+    expect(await code(p.dft(m, { width: 2, out: new Uint32Array(31) }))).toBe('INVALID_LENGTH');
+    expect(await code(p.dft(m, { width: 2, out: [] as never }))).toBe('INVALID_ARGUMENT');
+    expect(await code(p.dft(m, { width: 2, out: new Uint32Array(32), gpu: true }))).toBe('INVALID_ARGUMENT');
+    expect(await code(p.batchField('add', a, b, { out: new Uint32Array(7) }))).toBe('INVALID_LENGTH');
+    p.destroy();
+  });
+
   it('aborts a queued and a running job, reports progress in order, and runs the next job', async () => {
     const p = await createProver({ gpu: noAdapter, fallback: 'cpu' });
     const events: JobProgress[] = [];
@@ -194,6 +216,15 @@ describe('the family router', () => {
       expect(await job.run().then(job.right)).toBe(true);
     });
   }
+
+  it("check 'full' on a result written over its input still compares with the input as it was", async () => {
+    const p = routed({ check: 'full', selfCheck: false });
+    const a = values(16), b = values(16), a0 = a.slice();
+    await p.batchField('mul', a, b, { out: a });
+    same(a, Array.from(a0, (v, i) => bbMul(v, b[i])));
+    p[CORRUPT_FAMILY]('field');
+    expect(await code(p.batchField('mul', a, b, { out: a }))).toBe('CHECK_FAILED');
+  });
 
   it("check 'off' lets a wrong result through (except grind's witness), 'full' per call catches it", async () => {
     const p = routed({ check: 'off', selfCheck: false });

@@ -1,0 +1,131 @@
+/**
+ * The staging ring: host-visible buffers reused across calls for moving large arrays on and off
+ * the GPU at memory speed. `queue.writeBuffer` and a fresh mapped result per call moved ~1 GB/s
+ * on the H100's host; a mapped buffer that is reused moves 5-7 GB/s (bench/RESULTS.md, transfer).
+ * Uploads copy straight into a mapped slot, unmap it, copy it on the GPU into the destination,
+ * and map it again behind that copy while the next slot fills; readbacks copy chunks into slots
+ * ahead of the one being copied out, straight into the caller's array (no intermediate slice).
+ * At most SLOTS slots of CHUNK_BYTES each way are created, lazily; destroy() frees them.
+ * @module
+ */
+
+/** A slot's size: 16 MiB, where the probe's steady state peaked (4-64 MB rows). */
+export const CHUNK_BYTES = 16 << 20;
+const CHUNK_WORDS = CHUNK_BYTES / 4;
+/** Slots per direction: enough for one chunk filling, one copying and one mapping back. */
+const SLOTS = 4;
+/** Transfers below this go through writeBuffer / one pooled readback: a ring round trip does not pay. */
+export const RING_MIN_BYTES = 1 << 20;
+
+interface Slot {
+  buf: GPUBuffer;
+  /** Upload slots: mapped for writing once this settles. Readback slots: idle once this settles. */
+  ready: Promise<unknown>;
+}
+
+/** Where `count` words go: `out` from word `at`. */
+export interface ReadTarget {
+  buffer: GPUBuffer;
+  word: number;
+  count: number;
+  out: Uint32Array;
+  at: number;
+}
+
+export class StagingRing {
+  private readonly up: Slot[] = [];
+  private readonly down: Slot[] = [];
+  private nextUp = 0;
+  private nextDown = 0;
+
+  /** `submit` is the context's own (a job boundary: an aborted job stops there). */
+  constructor(private readonly device: GPUDevice, private readonly submit: (enc: GPUCommandEncoder, stage: string) => void) {}
+
+  /** Host bytes the ring holds. */
+  get bytes(): number {
+    return (this.up.length + this.down.length) * CHUNK_BYTES;
+  }
+
+  private slot(list: Slot[], next: number, upload: boolean): Slot {
+    if (list.length < SLOTS && next >= list.length) {
+      const usage = upload ? GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC : GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
+      const buf = this.device.createBuffer({ size: CHUNK_BYTES, usage, mappedAtCreation: upload, label: upload ? 'staging up' : 'staging down' });
+      list.push({ buf, ready: Promise.resolve() });
+    }
+    return list[next % list.length];
+  }
+
+  /** Copy `src` into `dst` from byte `dstOffset`, a chunk at a time through mapped upload slots. */
+  async write(dst: GPUBuffer, dstOffset: number, src: Uint32Array): Promise<void> {
+    for (let at = 0; at < src.length; at += CHUNK_WORDS) {
+      const n = Math.min(CHUNK_WORDS, src.length - at);
+      const slot = this.slot(this.up, this.nextUp, true);
+      this.nextUp = (this.nextUp + 1) % SLOTS;
+      await slot.ready;
+      new Uint32Array(slot.buf.getMappedRange(0, n * 4)).set(src.subarray(at, at + n));
+      slot.buf.unmap();
+      const enc = this.device.createCommandEncoder({ label: 'staging upload' });
+      enc.copyBufferToBuffer(slot.buf, 0, dst, dstOffset + at * 4, n * 4);
+      try {
+        this.submit(enc, 'upload');
+      } finally {
+        // Mapped again once the GPU has copied it (also after an abort: the slot stays usable).
+        slot.ready = slot.buf.mapAsync(GPUMapMode.WRITE);
+        slot.ready.catch(() => this.forget(this.up, slot));
+      }
+    }
+  }
+
+  /** Copy every target's words into its `out`, chunks copied on the GPU ahead of the one being read. */
+  async read(targets: readonly ReadTarget[]): Promise<void> {
+    const chunks: { t: ReadTarget; from: number; n: number }[] = [];
+    for (const t of targets) for (let k = 0; k < t.count; k += CHUNK_WORDS) chunks.push({ t, from: k, n: Math.min(CHUNK_WORDS, t.count - k) });
+    const inFlight: { slot: Slot; c: (typeof chunks)[number]; release: () => void }[] = [];
+    let next = 0;
+    const issue = async () => {
+      const c = chunks[next++];
+      const slot = this.slot(this.down, this.nextDown, false);
+      this.nextDown = (this.nextDown + 1) % SLOTS;
+      await slot.ready;
+      let release!: () => void;
+      slot.ready = new Promise<void>((r) => (release = r));
+      inFlight.push({ slot, c, release });
+      const enc = this.device.createCommandEncoder({ label: 'staging readback' });
+      enc.copyBufferToBuffer(c.t.buffer, (c.t.word + c.from) * 4, slot.buf, 0, c.n * 4);
+      this.submit(enc, 'readback');
+    };
+    try {
+      while (next < chunks.length && inFlight.length < SLOTS - 1) await issue();
+      while (inFlight.length > 0) {
+        const { slot, c, release } = inFlight[0];
+        try {
+          await slot.buf.mapAsync(GPUMapMode.READ, 0, c.n * 4);
+        } catch (e) {
+          this.forget(this.down, slot);
+          throw e;
+        }
+        c.t.out.set(new Uint32Array(slot.buf.getMappedRange(0, c.n * 4)), c.t.at + c.from);
+        slot.buf.unmap();
+        inFlight.shift();
+        release();
+        if (next < chunks.length) await issue();
+      }
+    } finally {
+      // A job stopped midway (an abort at a boundary, a lost device) leaves its slots idle.
+      for (const f of inFlight) f.release();
+    }
+  }
+
+  /** Drop a slot whose mapping failed (a lost device, an abort mid-map): a new one is made when needed. */
+  private forget(list: Slot[], slot: Slot): void {
+    const i = list.indexOf(slot);
+    if (i >= 0) list.splice(i, 1);
+    slot.buf.destroy();
+  }
+
+  destroy(): void {
+    for (const s of [...this.up, ...this.down]) s.buf.destroy();
+    this.up.length = 0;
+    this.down.length = 0;
+  }
+}
