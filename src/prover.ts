@@ -20,6 +20,9 @@ import { merkleMethods, type MerkleMethods } from './api/merkle.js';
 import { grindMethods, type GrindMethods } from './api/grind.js';
 import { commitMethods, type CommitMethods } from './api/commit.js';
 import { withRecovery, type DeviceProver } from './device-recovery.js';
+import { warmUp } from './kernels/warm-up.js';
+import type { CompileStats } from './gpu/pipeline-cache.js';
+import type { WarmUpFamily } from './warm-up-families.js';
 
 export interface ProverInfo {
   adapter: string;
@@ -37,7 +40,9 @@ export interface ProverInfo {
 export interface ProverCore {
   readonly info: ProverInfo;
   /** GPU memory held by the prover's buffer pool, compiled pipelines, job counts (this device's), devices lost and recreated. */
-  stats(): PoolStats & { pipelines: number; jobs: JobStats; deviceLosses: number };
+  stats(): PoolStats & { pipelines: number; compiled: CompileStats; jobs: JobStats; deviceLosses: number };
+  /** Compile the pipelines of `families` (default: all) now, in parallel; resolves when they are ready (src/kernels/warm-up.ts). */
+  warmUp(families?: readonly WarmUpFamily[]): Promise<void>;
   /**
    * Resolves with the reason when the prover's first device is lost. The prover then recreates
    * its device on the next call (the job the loss interrupted runs again once); handles made on
@@ -85,7 +90,8 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       maxWorkgroupThreads: ctx.workgroup.threads,
       worker: false,
     },
-    stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, jobs: sched.stats(), deviceLosses: 0 }),
+    stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, compiled: ctx.pipelines.stats(), jobs: sched.stats(), deviceLosses: 0 }),
+    warmUp: (families) => warmUp(ctx, families),
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),
     destroy() {
       if (destroyed) return;
@@ -94,5 +100,7 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
     },
   };
   const prover = { ...core, ...fieldMethods(env), ...nttMethods(env), ...poseidon2Methods(env), ...merkleMethods(env), ...grindMethods(env), ...commitMethods(env), ...msmMethods(env) };
+  // createProver({ warmUp }): compile in the background; a job meanwhile awaits the same pipelines, and reports any failure.
+  if (opts.warmUp) warmUp(ctx, opts.warmUp === true ? undefined : opts.warmUp).catch(() => {});
   return { prover, ctx };
 }

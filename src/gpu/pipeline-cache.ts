@@ -38,6 +38,8 @@ export interface PipelineRequest {
 export class PipelineCache {
   private pipelines = new Map<string, Promise<GPUComputePipeline>>();
   private modules = new Map<string, GPUShaderModule>();
+  /** kernelSource by plan key: tree-shaking runs once per (kernel, entry point, constants) */
+  private sources = new Map<string, string>();
   private layouts = new Map<string, GPUBindGroupLayout>();
   private compiled: CompileStats = { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 };
 
@@ -65,23 +67,33 @@ export class PipelineCache {
     return layout;
   }
 
-  /** The pipeline for `entryPoint` of `kernel`; with `bindings`, its group 0 uses layout(bindings). */
+  /**
+   * The pipeline for `entryPoint` of `kernel`; with `bindings`, its group 0 uses layout(bindings).
+   * Pipelines are keyed by their module's text, not by the plan constants: a constant the entry
+   * point never reads (a segment length the fix-up ignores) makes no second pipeline.
+   */
   get(kernel: KernelName, entryPoint: string, plan: PlanConsts = {}, bindings?: readonly BindingKind[],
     overrides?: Readonly<Record<string, number>>): Promise<GPUComputePipeline> {
-    const key = PipelineCache.key(kernel, entryPoint, plan) + (bindings ? `[${bindings.join(',')}]` : '') + (overrides ? PipelineCache.key('', '', overrides) : '');
+    const planKey = PipelineCache.key(kernel, entryPoint, plan);
+    let code = this.sources.get(planKey);
+    if (code === undefined) {
+      code = kernelSource(kernel, plan, entryPoint);
+      this.sources.set(planKey, code);
+    }
+    const key = `${code}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
     let p = this.pipelines.get(key);
     if (!p) {
-      const code = kernelSource(kernel, plan, entryPoint);
       let module = this.modules.get(code);
       if (!module) {
-        module = this.device.createShaderModule({ code, label: PipelineCache.key(kernel, entryPoint, plan) });
+        module = this.device.createShaderModule({ code, label: planKey });
         this.modules.set(code, module);
         this.compiled.modules++;
         this.compiled.wgslChars += code.length;
       }
       const layout = bindings ? this.device.createPipelineLayout({ bindGroupLayouts: [this.layout(bindings)] }) : 'auto';
       const t0 = performance.now();
-      p = this.device.createComputePipelineAsync({ layout, compute: { module, entryPoint, constants: overrides }, label: key });
+      const compute: GPUProgrammableStage = overrides ? { module, entryPoint, constants: overrides } : { module, entryPoint };
+      p = this.device.createComputePipelineAsync({ layout, compute, label: planKey });
       this.compiled.pipelines++;
       p.then(() => (this.compiled.pipelineMs += performance.now() - t0), () => {
         // A failed compile must not poison the cache: drop it so the next call retries and reports.
