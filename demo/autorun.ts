@@ -14,6 +14,7 @@ import { fqBench } from './modes/fq-bench.js';
 import { runtimeCheck } from './modes/runtime-check.js';
 import { workerBench } from './modes/worker-bench.js';
 import { readmeCheck } from './modes/readme-check.js';
+import { compileCheck } from './modes/compile-check.js';
 
 export interface Row {
   mode: string;
@@ -54,6 +55,7 @@ const CHECKS: Record<string, Mode> = {
   'msm-noble-check': msmNobleCheck,
   'runtime-check': runtimeCheck,
   'readme-check': readmeCheck,
+  'compile-check': compileCheck,
 };
 
 export const MODES: Record<string, Mode> = {
