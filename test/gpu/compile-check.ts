@@ -34,14 +34,15 @@ async function secondSize(prover: Prover, step: string, first: () => Promise<unk
 export async function checkCompileOnce(prover: Prover, seed = 0x29): Promise<CheckRow[]> {
   const rng = new SplitMix64(seed);
   const rows: CheckRow[] = [];
-  // lde 2^11 and 2^16 rows have the same pass kinds (radix 32 first, 32 middle, radix 2 / 4 last),
-  // so the second size may reuse every pipeline; widths 8 (register first pass) and 1 (staged).
-  for (const width of [8, 1]) {
+  // Sizes with the same pass kinds (radix-32 first and middle passes, the same remainder radix last),
+  // so the second may reuse every pipeline: at width 8 2^11 and 2^16 rows (idft 32·32·2, dft 32·32·4,
+  // one more radix 32 each); at width 1 the first pass is staged from 2^12 rows, so 2^13 and 2^18.
+  for (const [width, a, b] of [[8, 11, 16], [1, 13, 18]]) {
     const opts = { width, addedBits: 1, shift: 31 };
     rows.push(await secondSize(prover, `lde second size x${width}`,
-      () => prover.lde(rng.fieldArray(2 ** 11 * width), opts),
+      () => prover.lde(rng.fieldArray(2 ** a * width), opts),
       async () => {
-        const x = rng.fieldArray(2 ** 16 * width);
+        const x = rng.fieldArray(2 ** b * width);
         return equal(await prover.lde(x, opts), cosetLde(x, width, 1, 31));
       }));
   }
