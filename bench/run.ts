@@ -12,6 +12,7 @@ import { benchNtt } from './ntt.js';
 import { benchNttBlocked } from './ntt-blocked.js';
 import { benchMsm } from './msm.js';
 import { benchCommit, benchGrind, benchMerkle, benchPoseidon2 } from './hash.js';
+import { benchCold } from './cold.js';
 
 const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   field: benchField,
@@ -22,6 +23,7 @@ const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   grind: benchGrind,
   commit: benchCommit,
   msm: benchMsm,
+  cold: benchCold,
 };
 
 const args = process.argv.slice(2);
