@@ -7,14 +7,21 @@
  * @module
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BenchOutput } from './field.js';
 
 const FAMILIES = (process.env.COLD_FAMILIES ?? 'lde,merkle,poseidon2,msm,all,warm').split(',');
 const REPS = Number(process.env.COLD_REPS ?? 1);
 
 function probe(script: string, family: string): Record<string, unknown> {
-  const out = execFileSync(process.execPath, [script, family], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 300_000 });
+  // The NVIDIA driver keeps compiled shaders on disk across processes: the first run of a kernel
+  // warmed the next process's (seen: a Merkle first call 1047 ms, then 51 ms in the next process).
+  // Each probe gets the cache off and an empty cache folder, so every first call is a user's first.
+  const cache = mkdtempSync(join(tmpdir(), 'cold-'));
+  const env = { ...process.env, __GL_SHADER_DISK_CACHE: '0', __GL_SHADER_DISK_CACHE_PATH: cache, XDG_CACHE_HOME: cache };
+  const out = execFileSync(process.execPath, [script, family], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'], timeout: 300_000 });
   const line = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
   if (!line) throw new Error(`${script} ${family}: no result line in ${JSON.stringify(out.slice(-500))}`);
   return JSON.parse(line) as Record<string, unknown>;
