@@ -12,6 +12,8 @@ import { msmPlan } from '../../src/kernels/msm-plan.js';
 import { familyRequests } from '../../src/kernels/warm-up.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { WGSL_KERNELS } from '../../src/wgsl.gen.js';
+import { requireWarmUpFamilies } from '../../src/warm-up-families.js';
+import { requireProverOptions } from '../../src/options.js';
 
 // WebGPU's default limits, and an H100's (1024 threads, 48 KiB of workgroup memory).
 const DEVICES = {
@@ -122,4 +124,21 @@ describe('wgsl-shake', () => {
 
 it('PipelineCache keys plan constants by name, in any order', () => {
   expect(PipelineCache.key('k', 'e', { B: 2, A: 1 })).toBe(PipelineCache.key('k', 'e', { A: 1, B: 2 }));
+});
+
+describe('warm-up families', () => {
+  it('accepts known families and rejects others with INVALID_ARGUMENT', () => {
+    expect(requireWarmUpFamilies(undefined)).toEqual(['ntt', 'merkle', 'poseidon2', 'grind', 'msm']);
+    expect(requireWarmUpFamilies(['commit', 'msm'])).toEqual(['commit', 'msm']);
+    for (const bad of ['ntt', ['nope'], [1], {}]) expect(() => requireWarmUpFamilies(bad)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => requireProverOptions({ warmUp: ['lde'] })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(requireProverOptions({ warmUp: true }).warmUp).toBe(true);
+  });
+
+  it('commit warms what ntt and merkle do; every family asks for something', () => {
+    const ctx = DEVICES.h100;
+    const keys = (f: Parameters<typeof familyRequests>[1]) => new Set(familyRequests(ctx, f).map(pipelineKey));
+    expect(keys('commit')).toEqual(new Set([...keys('ntt'), ...keys('merkle')]));
+    for (const f of ['ntt', 'merkle', 'poseidon2', 'grind', 'msm'] as const) expect(keys(f).size).toBeGreaterThan(0);
+  });
 });
