@@ -2,7 +2,10 @@
  * Run-time half of the WGSL linker: a generated kernel plus a `const` preamble holding the
  * parameter constants it uses (src/params/wgsl-consts.ts) and the plan constants the caller
  * supplies. Plans are consts, not `override`s, because some are array sizes in workgroup
- * memory and Safari mishandles overrides there.
+ * memory and Safari mishandles overrides there; a kernel declares an `override` itself where a
+ * scalar that sizes nothing lets one module serve several pipelines (the NTT's NTT_FLAGS), and
+ * the pipeline request supplies its value. With an entry point the source is tree-shaken to what
+ * that entry point uses (wgsl-shake.ts).
  * @module
  */
 import { WGSL_KERNELS, type KernelName } from '../wgsl.gen.js';
