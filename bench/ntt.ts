@@ -184,7 +184,6 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   nofold: { foldPadding: false },
   noscalefold: { foldScale: false },
   dynflags: { staticFlags: false },
-  dynshape: { staticShape: false },
   nohalves: { innerHalves: false },
   asidft: { op: 'idft' }, // B = the idft of the same input (read the dft row)
   first1: { passLimit: 1 }, first2: { passLimit: 2 }, first3: { passLimit: 3 }, first4: { passLimit: 4 }, first5: { passLimit: 5 },

@@ -13,6 +13,7 @@ import { benchNttBlocked } from './ntt-blocked.js';
 import { benchMsm } from './msm.js';
 import { benchCommit, benchGrind, benchMerkle, benchPoseidon2 } from './hash.js';
 import { benchChecks } from './checks.js';
+import { benchCold } from './cold.js';
 
 const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   field: benchField,
@@ -24,6 +25,7 @@ const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   commit: benchCommit,
   msm: benchMsm,
   checks: benchChecks,
+  cold: benchCold,
 };
 
 const args = process.argv.slice(2);

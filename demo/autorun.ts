@@ -15,6 +15,7 @@ import { runtimeCheck } from './modes/runtime-check.js';
 import { workerBench } from './modes/worker-bench.js';
 import { readmeCheck } from './modes/readme-check.js';
 import { checksCheck, fallbackCheck } from './modes/checks-check.js';
+import { compileCheck } from './modes/compile-check.js';
 
 export interface Row {
   mode: string;
@@ -56,6 +57,7 @@ const CHECKS: Record<string, Mode> = {
   'runtime-check': runtimeCheck,
   'readme-check': readmeCheck,
   'checks-check': checksCheck,
+  'compile-check': compileCheck,
 };
 
 export const MODES: Record<string, Mode> = {

@@ -7,7 +7,7 @@
  * @module
  */
 import { isProverError, ProverError } from './errors.js';
-import { FAMILIES, HANDLE_METHODS, JOB_METHODS, METHOD_FAMILY, type Family, type JobMethod } from './methods.js';
+import { FAMILIES, FAMILY_METHODS, HANDLE_METHODS, METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import type { Backend, Capabilities, CheckStats, Jobs, Prover } from './prover.js';
 import type { CheckMode } from './sched/job.js';
 import { DuplexChallenger } from './ref/challenger.js';
@@ -158,7 +158,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     return result;
   }
 
-  const route = (m: JobMethod) => async (...args: unknown[]): Promise<unknown> => {
+  const route = (m: FamilyMethod) => async (...args: unknown[]): Promise<unknown> => {
     const f = METHOD_FAMILY[m];
     const callOpts = callOptions(args);
     if (gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted) await selfCheck(f);
@@ -199,7 +199,9 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     },
     [LOSE_DEVICE]: () => (gpu as unknown as Record<symbol, () => void> | undefined)?.[LOSE_DEVICE]?.(),
     [CORRUPT_FAMILY]: (f: Family) => corrupted.add(f),
-    ...Object.fromEntries(JOB_METHODS.map((m) => [m, route(m)])),
+    // The CPU path compiles nothing; a family moved to it needs no pipelines either.
+    warmUp: (families?: Parameters<Prover['warmUp']>[0]) => (gpu ? gpu.warmUp(families) : Promise.resolve()),
+    ...Object.fromEntries(FAMILY_METHODS.map((m) => [m, route(m)])),
   };
   return prover as unknown as Prover;
 }

@@ -14,6 +14,8 @@ export { ProverError, isProverError, type ProverErrorCode } from './errors.js';
 export type { FieldOp } from './kernels/field.js';
 export type { NttMatrix, NttOptions, NttExtendOptions, NttLdeOptions } from './api/ntt.js';
 export type { PoolStats } from './gpu/buffer-pool.js';
+export type { CompileStats } from './gpu/pipeline-cache.js';
+export type { WarmUpFamily } from './warm-up-families.js';
 export type { Poseidon2Options } from './api/poseidon2.js';
 export type { MerkleTree, MerkleOpening } from './api/merkle.js';
 export { DuplexChallenger } from './ref/challenger.js';

@@ -6,8 +6,8 @@
  * @module
  */
 
-/** Prover methods that run a job (everything but info, stats, lost and destroy). */
-export const JOB_METHODS = ['batchField', 'dft', 'idft', 'lde', 'encode', 'poseidon2', 'merkleCommit', 'grind', 'commit', 'msm', 'msmBases'] as const;
+/** Prover methods that run a job (everything but info, stats, lost and destroy), and warmUp, which is forwarded the same way. */
+export const JOB_METHODS = ['batchField', 'dft', 'idft', 'lde', 'encode', 'poseidon2', 'merkleCommit', 'grind', 'commit', 'msm', 'msmBases', 'warmUp'] as const;
 
 export type JobMethod = (typeof JOB_METHODS)[number];
 
@@ -33,8 +33,12 @@ export const FAMILIES = ['field', 'ntt', 'poseidon2', 'merkle', 'grind', 'commit
 
 export type Family = (typeof FAMILIES)[number];
 
+/** The job methods that run a family's kernels (warmUp only compiles them). */
+export type FamilyMethod = Exclude<JobMethod, 'warmUp'>;
+export const FAMILY_METHODS = JOB_METHODS.filter((m): m is FamilyMethod => m !== 'warmUp');
+
 /** The family each job method runs in. */
-export const METHOD_FAMILY: Record<JobMethod, Family> = {
+export const METHOD_FAMILY: Record<FamilyMethod, Family> = {
   batchField: 'field',
   dft: 'ntt',
   idft: 'ntt',

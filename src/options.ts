@@ -7,6 +7,7 @@
 import { ProverError } from './errors.js';
 import { optionalBoolean, requireOptions, show } from './validate.js';
 import { requireCheckMode, type CheckMode } from './sched/job.js';
+import { requireWarmUpFamilies, type WarmUpFamily } from './warm-up-families.js';
 
 /**
  * The part of WebGPU's `GPU` object that createProver calls: `navigator.gpu` and Dawn's
@@ -64,6 +65,8 @@ export interface ProverOptions {
    * prover.info.backend is 'cpu').
    */
   fallback?: 'cpu';
+  /** Compile these kernel families' pipelines in the background from the start (`true`: all); see Prover.warmUp. */
+  warmUp?: boolean | readonly WarmUpFamily[];
 }
 
 /** createProver's options, checked (the `worker` option is createProver's to read). */
@@ -84,5 +87,6 @@ export function requireProverOptions(options: unknown): ProverOptions {
   if (opts.gpu !== undefined && (typeof opts.gpu !== 'object' || opts.gpu === null || typeof (opts.gpu as GPU).requestAdapter !== 'function')) {
     throw new ProverError('INVALID_ARGUMENT', `gpu must be a WebGPU entry point (navigator.gpu, or create([]) from the 'webgpu' package in Node), got ${show(opts.gpu)}`);
   }
+  if (opts.warmUp !== undefined && typeof opts.warmUp !== 'boolean') requireWarmUpFamilies(opts.warmUp, 'warmUp');
   return opts;
 }

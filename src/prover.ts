@@ -20,9 +20,12 @@ import { merkleMethods, type MerkleMethods } from './api/merkle.js';
 import { grindMethods, type GrindMethods } from './api/grind.js';
 import { commitMethods, type CommitMethods } from './api/commit.js';
 import { withRecovery, type DeviceProver } from './device-recovery.js';
-import type { Family, JobMethod } from './methods.js';
+import type { Family, FamilyMethod } from './methods.js';
 import { routeFamilies } from './families.js';
 import { cpuProver } from './cpu/prover.js';
+import { warmUp } from './kernels/warm-up.js';
+import type { CompileStats } from './gpu/pipeline-cache.js';
+import type { WarmUpFamily } from './warm-up-families.js';
 
 export interface ProverInfo {
   adapter: string;
@@ -40,7 +43,7 @@ export interface ProverInfo {
 }
 
 /** What one path's prover counts. */
-export type BackendStats = PoolStats & { pipelines: number; jobs: JobStats; deviceLosses: number };
+export type BackendStats = PoolStats & { pipelines: number; compiled: CompileStats; jobs: JobStats; deviceLosses: number };
 
 /** Run-time checks of GPU results: how many ran, their CPU and GPU time together, how many found a wrong result. */
 export interface CheckStats {
@@ -61,10 +64,13 @@ export type Capabilities = Record<Family, FamilyPath>;
 export interface ProverCore {
   readonly info: ProverInfo;
   /**
-   * GPU memory held by the prover's buffer pool, compiled pipelines, job counts (this device's),
-   * devices lost and recreated, and the run-time checks run (docs/checks.md).
+   * GPU memory held by the prover's buffer pool, compiled pipelines (and what compiling them
+   * cost), job counts (this device's), devices lost and recreated, and the run-time checks run
+   * (docs/checks.md).
    */
   stats(): BackendStats & { checks: CheckStats };
+  /** Compile the pipelines of `families` (default: all) now, in parallel; resolves when they are ready (src/kernels/warm-up.ts). */
+  warmUp(families?: readonly WarmUpFamily[]): Promise<void>;
   /**
    * Resolves with the reason when the prover's first device is lost. The prover then recreates
    * its device on the next call (the job the loss interrupted runs again once); handles made on
@@ -83,7 +89,7 @@ export interface ProverCore {
 export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods & MerkleMethods & GrindMethods & CommitMethods & MsmMethods;
 
 /** The job methods alone (what the self-check and the run-time checks call). */
-export type Jobs = Pick<Prover, JobMethod>;
+export type Jobs = Pick<Prover, FamilyMethod>;
 
 /** One path's prover (the GPU's, or the CPU's) before the family router (src/families.ts) joins them. */
 export type Backend = Omit<Prover, 'capabilities' | 'stats'> & { stats(): BackendStats };
@@ -125,7 +131,7 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       if (destroyed) throw new ProverError('DESTROYED', 'This prover was destroyed; call createProver() again.');
     },
   };
-  const core: Omit<Backend, JobMethod> = {
+  const core: Omit<Backend, FamilyMethod> = {
     info: {
       adapter: ctx.description,
       timestampQuery: ctx.features.timestamps,
@@ -137,7 +143,8 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       worker: false,
       backend: 'webgpu',
     },
-    stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, jobs: sched.stats(), deviceLosses: 0 }),
+    stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, compiled: ctx.pipelines.stats(), jobs: sched.stats(), deviceLosses: 0 }),
+    warmUp: (families) => warmUp(ctx, families),
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),
     destroy() {
       if (destroyed) return;
@@ -146,5 +153,7 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
     },
   };
   const prover = { ...core, ...fieldMethods(env), ...nttMethods(env), ...poseidon2Methods(env), ...merkleMethods(env), ...grindMethods(env), ...commitMethods(env), ...msmMethods(env) };
+  // createProver({ warmUp }): compile in the background; a job meanwhile awaits the same pipelines, and reports any failure.
+  if (opts.warmUp) warmUp(ctx, opts.warmUp === true ? undefined : opts.warmUp).catch(() => {});
   return { prover, ctx };
 }

@@ -7,7 +7,7 @@
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { BB_P } from '../params/babybear.js';
-import { JOB_METHODS, METHOD_FAMILY, type Family, type JobMethod } from '../methods.js';
+import { FAMILY_METHODS, METHOD_FAMILY, type Family, type FamilyMethod } from '../methods.js';
 import type { Jobs } from '../prover.js';
 
 const G1 = bn254.G1.Point;
@@ -36,9 +36,9 @@ function corrupt(v: unknown): unknown {
 
 /** `gpu`'s job methods, whose results are corrupted while their family is in `families`. */
 export function corrupting(gpu: Jobs, families: ReadonlySet<Family>): Jobs {
-  const wrap = (m: JobMethod) => async (...args: unknown[]) => {
+  const wrap = (m: FamilyMethod) => async (...args: unknown[]) => {
     const out = await (gpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
     return families.has(METHOD_FAMILY[m]) ? corrupt(out) : out;
   };
-  return Object.fromEntries(JOB_METHODS.map((m) => [m, wrap(m)])) as unknown as Jobs;
+  return Object.fromEntries(FAMILY_METHODS.map((m) => [m, wrap(m)])) as unknown as Jobs;
 }

@@ -1,7 +1,10 @@
 /**
- * Compute pipelines cached by (kernel, entry point, plan constants): the same job shape
- * compiles once per device. Compilation is async so a page stays responsive while Tint and
- * the driver work (hundreds of ms for the larger kernels on mobile GPUs).
+ * Compute pipelines cached by (kernel, entry point, plan constants, overrides): the same job shape
+ * compiles once per device. Each shader module holds one entry point's closure (kernelSource with
+ * an entry: wgsl-shake.ts), and modules are shared by their text, so plan constants the entry point
+ * never reads do not make a new module. Compilation is async so a page stays responsive while Tint
+ * and the driver work (hundreds of ms for the larger kernels on mobile GPUs), and callers request
+ * every pipeline a plan needs at once (`all`) so the driver compiles them side by side.
  * @module
  */
 import type { KernelName } from '../wgsl.gen.js';
@@ -10,10 +13,35 @@ import { kernelSource, type PlanConsts } from './wgsl.js';
 /** Binding kinds in binding order (0, 1, 2, ...) of bind group 0. */
 export type BindingKind = 'read-only-storage' | 'storage' | 'uniform';
 
+/** What this device has compiled: the cold-start cost a first call pays. */
+export interface CompileStats {
+  /** shader modules created */
+  modules: number;
+  /** characters of WGSL in them */
+  wgslChars: number;
+  /** pipelines created (resolved or in flight) */
+  pipelines: number;
+  /** milliseconds from each pipeline's request to its resolution, summed (parallel compiles overlap) */
+  pipelineMs: number;
+}
+
+/** One pipeline a plan needs, as PipelineCache.get takes it. */
+export interface PipelineRequest {
+  kernel: KernelName;
+  entryPoint: string;
+  plan?: PlanConsts;
+  bindings?: readonly BindingKind[];
+  /** WGSL `override` values: one module serves every value */
+  overrides?: Readonly<Record<string, number>>;
+}
+
 export class PipelineCache {
   private pipelines = new Map<string, Promise<GPUComputePipeline>>();
   private modules = new Map<string, GPUShaderModule>();
+  /** kernelSource by plan key: tree-shaking runs once per (kernel, entry point, constants) */
+  private sources = new Map<string, string>();
   private layouts = new Map<string, GPUBindGroupLayout>();
+  private compiled: CompileStats = { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 };
 
   constructor(private readonly device: GPUDevice) {}
 
@@ -39,27 +67,56 @@ export class PipelineCache {
     return layout;
   }
 
-  /** The pipeline for `entryPoint` of `kernel`; with `bindings`, its group 0 uses layout(bindings). */
-  get(kernel: KernelName, entryPoint: string, plan: PlanConsts = {}, bindings?: readonly BindingKind[]): Promise<GPUComputePipeline> {
-    const key = PipelineCache.key(kernel, entryPoint, plan) + (bindings ? `[${bindings.join(',')}]` : '');
+  /**
+   * The pipeline for `entryPoint` of `kernel`; with `bindings`, its group 0 uses layout(bindings).
+   * Pipelines are keyed by their module's text, not by the plan constants: a constant the entry
+   * point never reads (a segment length the fix-up ignores) makes no second pipeline.
+   */
+  get(kernel: KernelName, entryPoint: string, plan: PlanConsts = {}, bindings?: readonly BindingKind[],
+    overrides?: Readonly<Record<string, number>>): Promise<GPUComputePipeline> {
+    const planKey = PipelineCache.key(kernel, entryPoint, plan);
+    let code = this.sources.get(planKey);
+    if (code === undefined) {
+      code = kernelSource(kernel, plan, entryPoint);
+      this.sources.set(planKey, code);
+    }
+    const key = `${code}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
     let p = this.pipelines.get(key);
     if (!p) {
-      const moduleKey = PipelineCache.key(kernel, '', plan);
-      let module = this.modules.get(moduleKey);
+      let module = this.modules.get(code);
       if (!module) {
-        module = this.device.createShaderModule({ code: kernelSource(kernel, plan), label: moduleKey });
-        this.modules.set(moduleKey, module);
+        module = this.device.createShaderModule({ code, label: planKey });
+        this.modules.set(code, module);
+        this.compiled.modules++;
+        this.compiled.wgslChars += code.length;
       }
       const layout = bindings ? this.device.createPipelineLayout({ bindGroupLayouts: [this.layout(bindings)] }) : 'auto';
-      p = this.device.createComputePipelineAsync({ layout, compute: { module, entryPoint }, label: key });
-      // A failed compile must not poison the cache: drop it so the next call retries and reports.
-      p.catch(() => this.pipelines.delete(key));
+      const t0 = performance.now();
+      const compute: GPUProgrammableStage = overrides ? { module, entryPoint, constants: overrides } : { module, entryPoint };
+      p = this.device.createComputePipelineAsync({ layout, compute, label: planKey });
+      this.compiled.pipelines++;
+      p.then(() => (this.compiled.pipelineMs += performance.now() - t0), () => {
+        // A failed compile must not poison the cache: drop it so the next call retries and reports.
+        this.pipelines.delete(key);
+        this.compiled.pipelines--;
+      });
       this.pipelines.set(key, p);
     }
     return p;
   }
 
+  /** Every pipeline of `requests`, requested together so the driver compiles them in parallel. */
+  all(requests: readonly PipelineRequest[]): Promise<GPUComputePipeline[]> {
+    return Promise.all(requests.map((r) => this.get(r.kernel, r.entryPoint, r.plan, r.bindings, r.overrides)));
+  }
+
+  /** Pipelines created or in flight. */
   get size(): number {
     return this.pipelines.size;
+  }
+
+  /** What this cache has compiled so far. */
+  stats(): CompileStats {
+    return { ...this.compiled, pipelineMs: Math.round(this.compiled.pipelineMs) };
   }
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { GpuContext } from '../gpu/context.js';
+import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { BB_P } from '../params/babybear.js';
 import { toMonty } from '../ref/babybear.js';
@@ -20,12 +21,15 @@ export function grindBatch(bits: number): number {
   return 2 ** Math.min(26, Math.max(12, bits + 2));
 }
 
+/** The search's pipeline: the same for every difficulty. */
+export const GRIND_PIPELINE: PipelineRequest = { kernel: 'grind', entryPoint: 'grind_search', plan: { P2_RC_VEC4: p2RcVec4(16), GR_WG }, bindings: BINDINGS };
+
 /**
  * The smallest w in [0, p) with canonical(Perm16(base with lane `slot` = w)[7]) & (2^bits - 1) == 0.
  * `base` is 16 canonical values (see grindBaseState in src/ref/challenger.ts).
  */
 export async function runGrind(ctx: GpuContext, base: Uint32Array, slot: number, bits: number): Promise<number> {
-  const pipeline = await ctx.pipelines.get('grind', 'grind_search', { P2_RC_VEC4: p2RcVec4(16), GR_WG }, BINDINGS);
+  const [pipeline] = await ctx.pipelines.all([GRIND_PIPELINE]);
   const rc = uploadConstants(ctx, 16);
   const found = ctx.pool.acquire(4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC, 'grind found');
   const params: GPUBuffer[] = [];

@@ -6,6 +6,7 @@
  * @module
  */
 import type { GpuContext } from '../gpu/context.js';
+import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import { storageUsage } from '../gpu/context.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { p2RcVec4, uploadConstants } from './poseidon2.js';
@@ -41,6 +42,15 @@ export interface GpuMerkle {
   releaseTree(): void;
 }
 
+/** The tree's two pipelines (leaves, nodes): the same for every size and width. */
+export function merklePipelineRequests(): PipelineRequest[] {
+  const plan = { P2_RC_VEC4: p2RcVec4(16), MK_LOG, MK_WG };
+  return [
+    { kernel: 'merkle', entryPoint: 'mk_leaves', plan, bindings: BINDINGS },
+    { kernel: 'merkle', entryPoint: 'mk_nodes', plan, bindings: BINDINGS },
+  ];
+}
+
 /**
  * Plan a tree over `rows` (n·width canonical values on the GPU, n a power of two). The caller
  * has validated n, width and that the buffers fit the device's binding limit; the tree owns
@@ -49,13 +59,9 @@ export interface GpuMerkle {
 export async function planMerkle(
   ctx: GpuContext, rows: GPUBuffer, n: number, width: number, releaseRows: () => void,
 ): Promise<GpuMerkle> {
-  const plan = { P2_RC_VEC4: p2RcVec4(16), MK_LOG, MK_WG };
   let leavesPipe: GPUComputePipeline, nodesPipe: GPUComputePipeline;
   try {
-    [leavesPipe, nodesPipe] = await Promise.all([
-      ctx.pipelines.get('merkle', 'mk_leaves', plan, BINDINGS),
-      ctx.pipelines.get('merkle', 'mk_nodes', plan, BINDINGS),
-    ]);
+    [leavesPipe, nodesPipe] = await ctx.pipelines.all(merklePipelineRequests());
   } catch (e) {
     releaseRows();
     throw e;

@@ -9,7 +9,7 @@
  */
 import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
-import type { BindingKind } from '../gpu/pipeline-cache.js';
+import type { BindingKind, PipelineRequest } from '../gpu/pipeline-cache.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
@@ -55,7 +55,7 @@ export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number
   const bad = ctx.upload(new Uint32Array([0xffffffff]), 'msm bad');
   const prm = uniform(ctx, [n, 0]);
   try {
-    const pipe = await ctx.pipelines.get('msm_prep', 'msm_to_mont', PREP_CONSTS, PREP_B);
+    const [pipe] = await ctx.pipelines.all([MSM_BASES_PIPELINE]);
     const enc = ctx.device.createCommandEncoder({ label: 'msm bases' });
     const pass = enc.beginComputePass({ label: 'msm to_mont' });
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
@@ -87,28 +87,38 @@ export interface MsmRunResult {
  */
 export interface ScalarPlanes { halves: Uint16Array<ArrayBuffer>; stride: number; start: number }
 
+/**
+ * The pipelines of one MSM run, in runMsm's order (count, 3 scans, scatter, walk, fix-up, reduce
+ * segment, reduce level): requested together by runMsm and by the warm-up. The window size (c, M
+ * buckets) reaches the kernels through their uniforms, so the constants here come from a few
+ * variants (slots S: 4, 8, 16; walker and fix-up workgroups; first segment 1, 2 or 4; riders on or
+ * off), never from n or c.
+ */
+export function msmPipelineRequests(plan: MsmPlan): PipelineRequest[] {
+  const sortP = { SORT_WG };
+  const redP = { RED_SEG: plan.seg1, RED_WG };
+  // The reduction's segment only where riders use it (a CPU adapter compiles a walker for about a minute).
+  const rideP = plan.riders ? { RED_SEG: plan.seg1, WALK_RIDERS: 1 } : { RED_SEG: 1, WALK_RIDERS: 0 };
+  const walkP = { WALK_S: plan.S, WALK_WG: plan.walkWg, FIX_WG: plan.fixWg, WALK_MUL13: plan.mul13 ? 1 : 0, ...rideP };
+  const sort = (entryPoint: string): PipelineRequest => ({ kernel: 'msm_sort', entryPoint, plan: sortP, bindings: SORT_B });
+  return [
+    sort('msm_count'), sort('msm_scan_blocks'), sort('msm_scan_totals'), sort('msm_scan_add'), sort('msm_scatter'),
+    // msm_walk_wg: one inversion per workgroup and step (plan.wgInv); same bindings and outputs.
+    { kernel: 'msm_walk', entryPoint: plan.wgInv ? 'msm_walk_wg' : 'msm_walk', plan: walkP, bindings: WALK_B },
+    { kernel: 'msm_walk', entryPoint: 'msm_fixup', plan: walkP, bindings: WALK_B },
+    { kernel: 'msm_reduce', entryPoint: 'msm_reduce_seg', plan: redP, bindings: RED_B },
+    { kernel: 'msm_reduce', entryPoint: 'msm_reduce_level', plan: redP, bindings: RED_B },
+  ];
+}
+
+/** The pipeline uploadBases runs (Montgomery form and the on-curve check). */
+export const MSM_BASES_PIPELINE: PipelineRequest = { kernel: 'msm_prep', entryPoint: 'msm_to_mont', plan: PREP_CONSTS, bindings: PREP_B };
+
 /** One MSM over uploaded bases and planar scalars (< r, identity points' scalars zeroed). */
 export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarPlanes, plan: MsmPlan, profile = false): Promise<MsmRunResult> {
-  const { n, c, M, S, nwin, T, planes } = plan;
+  const { n, c, M, nwin, T, planes } = plan;
   const nbMax = nwin * M;
-  const sortP = { MSM_C: c, MSM_M: M, SORT_WG };
-  const redP = { MSM_M: M, RED_SEG: plan.seg1, RED_WG };
-  // The reduction's constants only where riders use them: other walkers stay one pipeline per S
-  // across window sizes (a CPU adapter compiles each for about a minute).
-  const rideP = plan.riders ? { MSM_M: M, RED_SEG: plan.seg1, WALK_RIDERS: 1 } : { MSM_M: 1, RED_SEG: 1, WALK_RIDERS: 0 };
-  const walkP = { WALK_S: S, WALK_WG: plan.walkWg, FIX_WG: plan.fixWg, WALK_MUL13: plan.mul13 ? 1 : 0, ...rideP };
-  const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await Promise.all([
-    ctx.pipelines.get('msm_sort', 'msm_count', sortP, SORT_B),
-    ctx.pipelines.get('msm_sort', 'msm_scan_blocks', sortP, SORT_B),
-    ctx.pipelines.get('msm_sort', 'msm_scan_totals', sortP, SORT_B),
-    ctx.pipelines.get('msm_sort', 'msm_scan_add', sortP, SORT_B),
-    ctx.pipelines.get('msm_sort', 'msm_scatter', sortP, SORT_B),
-    // msm_walk_wg: one inversion per workgroup and step (plan.wgInv); same bindings and outputs.
-    ctx.pipelines.get('msm_walk', plan.wgInv ? 'msm_walk_wg' : 'msm_walk', walkP, WALK_B),
-    ctx.pipelines.get('msm_walk', 'msm_fixup', walkP, WALK_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_seg', redP, RED_B),
-    ctx.pipelines.get('msm_reduce', 'msm_reduce_level', redP, RED_B),
-  ]);
+  const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await ctx.pipelines.all(msmPipelineRequests(plan));
   const held: GPUBuffer[] = [];
   const acquire = (bytes: number, label: string) => {
     const b = ctx.pool.acquire(Math.max(bytes, 16), storageUsage(), label);
@@ -186,7 +196,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     const src = { buffer: bsum, offset: 96 * r.bofs, size: 96 * r.nw * M };
     const gSeg = ctx.device.createBindGroup({
       layout: ctx.pipelines.layout(RED_B),
-      entries: [{ binding: 0, resource: src }, { binding: 1, resource: { buffer: seg.dst } }, { binding: 2, resource: { buffer: param([n, r.w0, r.nw, 0, 0, 0, 0, seg.out]) } }],
+      entries: [{ binding: 0, resource: src }, { binding: 1, resource: { buffer: seg.dst } }, { binding: 2, resource: { buffer: param([n, r.w0, r.nw, 0, M, 0, 0, seg.out]) } }],
     });
     stage('reduce', pSeg, gSeg, { threads: seg.threads }, RED_WG);
   };
@@ -199,7 +209,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     for (const { w0, nw, bofs, walkRider, fixupRider, after } of schedule.batches) {
       const nb = nw * M;
       planesUpTo(batchHalves(c, w0, nw)[1]);
-      const prm = param([n, w0, nw, nb, plan.walkThreads, planes]);
+      const prm = param([n, w0, nw, nb, plan.walkThreads, planes, c, M]);
       enc.clearBuffer(counts, 0, (nb + 1) * 4);
       enc.clearBuffer(bsum, 96 * bofs, nb * 96);
       const gSort = bindGroup(ctx, SORT_B, [scalarBuf, counts, offsets, bsums, entries, prm]);
@@ -215,7 +225,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
         const seg = step?.kind === 'seg' ? segStep(step.r) : null;
         const lvl = step?.kind === 'level' ? levelStep(step.r) : null;
         const threads = seg?.threads ?? lvl?.threads ?? 0;
-        const prmW = param([n, w0, nw, nb, plan.walkThreads, planes, 0, 0, bofs, step ? rgroup0 : NO_RIDER, threads,
+        const prmW = param([n, w0, nw, nb, plan.walkThreads, planes, M, 0, bofs, step ? rgroup0 : NO_RIDER, threads,
           seg ? 1 : 2, step?.r.bofs ?? 0, levelG, seg?.out ?? lvl?.out ?? 0, 0]);
         // Rider input and output lists, distinct buffers: the first pass writes seg.dst (scratch =
         // pairs[1] with riders, or the kept pairs[0]); the level reads scratch and writes pairs[0].

@@ -102,11 +102,6 @@ export interface NttSpec {
    * of splitting it per multiply. Default true (H100 A/B at 2^24 x1: lde 0.770 -> 0.758 ms); false for A/B.
    */
   innerHalves?: boolean;
-  /**
-   * Pipelines specialized by pass shape (rows, stride, ...: NTT_S_*, so strides and masks become
-   * immediates) instead of reading it from the uniform. Default: passes of ≥ STATIC_SHAPE_MIN_ROWS rows.
-   */
-  staticShape?: boolean;
 }
 
 /**
@@ -152,14 +147,6 @@ export const FOLD_SCALE = true;
  * alternating A/B at 2^24: x1 lde 0.836 -> 0.770 ms, encode 0.541 -> 0.483; x8 1.18-1.19x.
  */
 export const STATIC_FLAGS = true;
-
-/**
- * Passes of this many rows or more get pipelines specialized by shape (NttSpec.staticShape): a
- * handful of shapes per large job, compiled once each; smaller transforms share pipelines across
- * sizes (many sizes, each compile costs far more than the pass). H100 alternating A/B at 2^24:
- * x1 lde 0.770 -> 0.762 ms, encode 0.483 -> 0.467, dft 0.246 -> 0.238; x8 1.04-1.06x.
- */
-export const STATIC_SHAPE_MIN_ROWS = 2 ** 16;
 
 /** Whether last passes read split tables by default (NttSpec.splitTables). */
 export const SPLIT_TABLES = false;

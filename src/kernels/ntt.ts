@@ -11,8 +11,9 @@
  * are precomputed with them; computed twiddles stay Montgomery.
  * The first pass of a transform that has more passes stores through a workgroup tile
  * (`ntt_pass_r${R}_staged`, see stagedQualifies in ./ntt-plan.ts) at widths below 8 (stagedPasses).
- * Pipelines are specialized by each pass's flags, and from 2^16 rows by its shape (ntt-spec.ts
- * STATIC_FLAGS, STATIC_SHAPE_MIN_ROWS), so the kernels' branches and strides are constants.
+ * Pipelines are specialized by each pass's flags (an override, ntt-spec.ts STATIC_FLAGS), never by
+ * its size: the module set is fixed (./ntt-pipelines.ts), and every pipeline a job needs is
+ * requested at once before the first pass is recorded.
  * Jobs of width ≤ 8 from 2^24 rows run two-level passes (`ntt_pass2_r${R}*`: radix R·R through
  * workgroup memory, TWO_LEVEL), so 2^24 takes 3 passes over the matrix instead of 5. Which pass
  * runs which kernel is decided in ./ntt-spec.ts; this file records the passes.
@@ -25,16 +26,10 @@ import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
 import { cachedUniform, storageUsage } from '../gpu/context.js';
 import { grid2d } from '../gpu/dispatch.js';
-import type { BindingKind } from '../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
-import {
-  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_PADDED, NTT_FLAG_ROTATE, NTT_FLAG_SCALE, NTT_STAGE_WORDS, passFlags, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS,
-  innerTwiddleTable, passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, twoLevelGroups, type NttPass,
-} from './ntt-plan.js';
-import {
-  devicePasses, fusedLdePass, scaleFold, NTT_WG, outputHeight, SHOUP_TWIDDLES, STATIC_FLAGS, STATIC_SHAPE_MIN_ROWS, stagedPasses, twiddleSources, twoLevelGroupsFor,
-  type ScaleFold, type NttSpec,
-} from './ntt-spec.js';
+import { innerTwiddleTable, passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, type NttPass } from './ntt-plan.js';
+import { NTT_WG, outputHeight, SHOUP_TWIDDLES, type ScaleFold, type NttSpec } from './ntt-spec.js';
+import { NTT_BINDINGS, NTT_BINDINGS_TWO, nttJobLayout } from './ntt-pipelines.js';
 
 /**
  * nttToGpu's last argument: timestamp writes for its one compute pass, or a function giving them
@@ -51,10 +46,6 @@ export interface NttGpuResult {
   /** Give the buffer back to ctx.pool (after every command that reads it has been submitted). */
   release(): void;
 }
-
-const BINDINGS: readonly BindingKind[] = ['read-only-storage', 'storage', 'read-only-storage', 'read-only-storage', 'uniform'];
-/** Two-level passes also bind their inner twiddle table (`tt`). */
-const BINDINGS_TWO: readonly BindingKind[] = [...BINDINGS, 'read-only-storage'];
 
 /** Per-device state: the twiddle table, and immutable uniform / scale buffers reused across jobs. */
 interface NttResources {
@@ -123,12 +114,6 @@ function foldedTableFor(ctx: GpuContext, res: NttResources, p: NttPass, fold: Sc
   return buf;
 }
 
-/** A pass's shape as pipeline constants (the uniform's fields, ntt-plan.ts passUniform) when specialized, else zeros. */
-function shapeConstants(p: NttPass, on: boolean): Record<string, number> {
-  const u = on ? passUniform(p) : new Uint32Array(8);
-  return { NTT_STATIC_SHAPE: on ? 1 : 0, NTT_S_N: u[0], NTT_S_NS: u[1], NTT_S_IN_ROWS: u[2], NTT_S_TW_SHIFT: u[3], NTT_S_LOG_N: u[5], NTT_S_SPLIT_BITS: u[6] };
-}
-
 /**
  * Largest matrix (u32 words) one NTT buffer may hold here: one storage binding and ≤ 2^32 bytes
  * of indices. Larger jobs are split by the API (ntt-blocks.ts) into jobs of this size.
@@ -162,32 +147,12 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
   const w = spec.width;
   const outRows = outputHeight(spec);
   const bytes = outRows * w * 4;
-  const planned = devicePasses(ctx, spec);
+  const { passes, scale, fold, fused, staged, sources, groups, pipelineOf, requests } = nttJobLayout(ctx, spec);
   const wg = spec.workgroup ?? NTT_WG;
-  const staged = stagedPasses(ctx, spec, planned.passes);
-  const sources = twiddleSources(spec, planned.passes, staged);
-  const { passes, fold } = scaleFold(spec, planned.passes, sources);
-  const scale = planned.scale;
   const kind = (i: number) => (sources[i] === 'running' || (passes[i].sub > 0 && sources[i] === 'staged') ? '' : `_${sources[i]}`);
-  const fused = fusedLdePass(ctx, spec, passes);
-  const entry = (p: NttPass, i: number) => (i === fused ? `ntt_lde_fused_r${p.radix}` : p.sub > 0 ? `ntt_pass2_r${p.sub}${kind(i)}` : `ntt_pass_r${p.radix}${kind(i)}`);
-  // Two-level passes: groups per workgroup (their tile and thread count are plan constants).
-  const groups = passes.map((p) => (p.sub > 0 ? twoLevelGroups(p.sub, w, p.n / p.radix, ctx.workgroup, spec.twoLevelGroups ?? twoLevelGroupsFor(w)) : 0));
-  const staticFlags = spec.staticFlags ?? STATIC_FLAGS;
-  const staticShape = (p: NttPass) => spec.staticShape ?? p.n >= STATIC_SHAPE_MIN_ROWS;
-  const key = (p: NttPass, i: number) => `${entry(p, i)} ${groups[i]}${spec.innerHalves ?? true ? '' : ' nh'}${staticFlags ? ` f${passFlags(p)}` : ''}${staticShape(p) ? ` s${passUniform(p).join(',')}` : ''}`;
   const shoup = spec.shoup ?? SHOUP_TWIDDLES;
-  const pipelines = new Map<string, GPUComputePipeline>();
-  for (const [i, p] of passes.entries()) {
-    if ((fused >= 0 && i === fused + 1) || pipelines.has(key(p, i))) continue;
-    const g = Math.max(groups[i], 1);
-    pipelines.set(key(p, i), await ctx.pipelines.get('ntt_stockham', entry(p, i), {
-      NTT_W: w, NTT_WG: wg, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
-      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_ROTATE, NTT_SHOUP: shoup ? 1 : 0,
-      NTT_INNER_HALVES: spec.innerHalves ?? true ? 1 : 0, NTT_STATIC_FLAGS: staticFlags ? 1 : 0, NTT_FLAGS: staticFlags ? passFlags(p) : 0, NTT_FLAG_PADDED, ...shapeConstants(p, staticShape(p)),
-      NTT_TG: g, NTT_TL: g * w, NTT_TILE2_WORDS: p.sub > 0 ? g * w * p.radix : 1,
-    }, p.sub > 0 ? BINDINGS_TWO : BINDINGS));
-  }
+  // Every pipeline of the job at once: the driver compiles them side by side.
+  const pipelines = await ctx.pipelines.all(requests);
   // A folded scale (scaleFold) leaves no pass reading the scale table (folding needs two-level passes, fusing register ones).
   const scaleBuf = scale && !fold ? scaleFor(ctx, res, scale[0], scale[1], scale[2]) : res.tw;
   const bufs = [ctx.pool.acquire(bytes, storageUsage(), 'ntt a'), ctx.pool.acquire(bytes, storageUsage(), 'ntt b')];
@@ -207,7 +172,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
     const dstBytes = (isFused ? passes[i + 1].n : p.n) * w * 4;
     const two = p.sub > 0;
     const group = ctx.device.createBindGroup({
-      layout: ctx.pipelines.layout(two ? BINDINGS_TWO : BINDINGS),
+      layout: ctx.pipelines.layout(two ? NTT_BINDINGS_TWO : NTT_BINDINGS),
       entries: [
         // A two-level pass's second half multiplies by ω_T^(j''·r) from the (Ns = R, R) pass table, as vec4s.
         ...(two ? [{ binding: 5, resource: { buffer: tableFor(ctx, res, { ...p, ns: p.sub, radix: p.sub }, 'inner') } }] : []),
@@ -224,7 +189,7 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
     });
     const passLabel = isFused ? `r${p.radix}+r32 lde fused` : `r${two ? `${p.sub}x${p.sub}` : p.radix} ns=${p.ns}${kind(i).replace('_', ' ')}`;
     const cp = pass ?? encoder.beginComputePass({ label: passLabel, timestampWrites: perPass!(passLabel) });
-    cp.setPipeline(pipelines.get(key(p, i))!);
+    cp.setPipeline(pipelines[pipelineOf[i]]);
     cp.setBindGroup(0, group);
     // A staged workgroup is one tile (NTT_STAGE_WORDS / R threads); the kernel rebuilds t with that size.
     // A two-level workgroup is G groups of R threads per lane; the kernel counts workgroups.

@@ -7,6 +7,7 @@
  */
 import { uploadField } from './canonical.js';
 import type { GpuContext } from '../gpu/context.js';
+import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { toMonty } from '../ref/babybear.js';
 import { defaultConstants, roundsP, type Poseidon2Constants, type Poseidon2Width } from '../ref/poseidon2.js';
@@ -51,10 +52,15 @@ export function montMulsPerPermutation(width: Poseidon2Width): number {
   return 8 * width * 4 + roundsP(width) * 4;
 }
 
+/** The batch permutation's pipeline at `width`: the same for every count. */
+export function poseidon2PipelineRequest(width: Poseidon2Width): PipelineRequest {
+  return { kernel: `poseidon2_s${width}_batch`, entryPoint: 'p2s_batch', plan: { P2_RC_VEC4: p2RcVec4(width), P2_WG }, bindings: BATCH_BINDINGS };
+}
+
 export async function poseidon2BatchJob(
   ctx: GpuContext, width: Poseidon2Width, states: GPUBuffer, count: number, constants?: Poseidon2Constants,
 ): Promise<Poseidon2BatchJob> {
-  const pipeline = await ctx.pipelines.get(`poseidon2_s${width}_batch`, 'p2s_batch', { P2_RC_VEC4: p2RcVec4(width), P2_WG }, BATCH_BINDINGS);
+  const [pipeline] = await ctx.pipelines.all([poseidon2PipelineRequest(width)]);
   const rc = uploadConstants(ctx, width, constants);
   const group = ctx.device.createBindGroup({
     layout: ctx.pipelines.layout(BATCH_BINDINGS),

@@ -94,7 +94,18 @@ export const BB_TWO_ADIC_GENERATORS: readonly number[] = (() => {
  * conditional subtraction reduces it (bb_mul_shoup in wgsl/lib/babybear.wgsl).
  */
 export function bbShoupQuotient(w: number): number {
-  return Number((BigInt(w) << 31n) / BB_P_BIG);
+  // Long division in two exact steps of doubles (w·2^16 < 2^47, then the remainder·2^15 < 2^46)
+  // instead of a BigInt division: the NTT's twiddle tables take one quotient per entry, and a
+  // first call at a new size built its 1M-entry table in ~160-290 ms (the cold bench's other size).
+  // A floating quotient may round up past the true one; the remainder's sign catches it.
+  const a = w * 65536;
+  let q1 = Math.floor(a / BB_P);
+  let r1 = a - q1 * BB_P;
+  if (r1 < 0) { q1--; r1 += BB_P; }
+  const b = r1 * 32768;
+  let q2 = Math.floor(b / BB_P);
+  if (b - q2 * BB_P < 0) q2--;
+  return q1 * 32768 + q2;
 }
 
 /** Degree-4 binomial extension F_p[X]/(X^4 - W), W = 11 as in Plonky3 BinomialExtensionData<4>. */

@@ -210,7 +210,7 @@ export async function checkNttTables(ctx: GpuContext, shapes: Array<[number, num
   for (const [logH, width, maxRadix] of shapes) {
     const x = rng.fieldArray(2 ** logH * width);
     for (const [job, want] of refJobs(x, logH, width)) {
-      const spec: NttSpec = { ...job, maxRadix, twiddleTables: true, staticShape: true }; // as at ≥ STATIC_SHAPE_MIN_ROWS
+      const spec: NttSpec = { ...job, maxRadix, twiddleTables: true };
       const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
       const passes = devicePasses(ctx, spec).passes;
       const staged = stagedPasses(ctx, spec, passes); // no twiddle option changes staging
@@ -281,7 +281,7 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
   for (const [logH, width, twoLevel] of shapes) {
     const x = rng.fieldArray(2 ** logH * width);
     for (const [job, want] of refJobs(x, logH, width)) {
-      const spec: NttSpec = { ...job, twoLevel, staticShape: true }; // two-level passes run at ≥ 2^24 rows: pipelines specialized by shape
+      const spec: NttSpec = { ...job, twoLevel };
       if (twoLevelLog(ctx, spec) !== twoLevel) { bad.push(`${spec.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`); continue; }
       const passes = devicePasses(ctx, spec).passes;
       const sources = twiddleSources(spec, passes, stagedPasses(ctx, spec, passes));

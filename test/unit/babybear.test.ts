@@ -145,6 +145,14 @@ describe('Shoup multiply and min-reduced add/sub (WGSL u32 steps)', () => {
     }
   });
 
+  it('bbShoupQuotient equals floor(w·2^31 / p) by BigInt, also where the remainder is near 0 or p', () => {
+    const rng = new SplitMix64(0x5402);
+    const ws = [...EDGE_VALUES, ...rng.fieldArray(20000)];
+    // w·2^31 mod p within a few units of 0: where a rounded floating quotient would be one too big
+    for (let k = 1; k < 4000; k++) for (const d of [-1, 0, 1]) ws.push(Math.min(P - 1, Math.max(0, Math.floor((k * P) / 2 ** 31) + d)));
+    for (const w of ws) expect(params.bbShoupQuotient(w)).toBe(Number((BigInt(w) << 31n) / BigInt(P)));
+  });
+
   it('min-reduced add and sub equal the reference on edge and random values', () => {
     const rng = new SplitMix64(0x5401);
     const vs = [...EDGE_VALUES, ...rng.fieldArray(300)];

@@ -3,7 +3,7 @@
 
 // These entries run the reduction steps on their own; with riders (src/kernels/msm.ts) the same
 // steps ride along inside the next batch's walk and fix-up dispatches instead.
-struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, p1: u32, p2: u32 }
+struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, m: u32, p0: u32, p1: u32, p2: u32 } // m: buckets per window (msm_reduce_seg)
 
 @group(0) @binding(0) var<storage, read> src: array<u32>;        // buckets or pairs, 24 words a point
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;  // pairs: W then S, 24 words each
@@ -102,8 +102,8 @@ fn red_put_merged(j: u32, g: u32, out: u32, r: RedPair) {
 // for one msm_reduce_level pass to merge.
 @compute @workgroup_size(RED_WG)
 fn msm_reduce_seg(@builtin(global_invocation_id) gid: vec3u) {
-  if (gid.x >= prm.nwin * RED_K) { return; }
-  red_seg(gid.x, prm.p2);
+  if (gid.x >= prm.nwin * (prm.m / RED_SEG)) { return; }
+  red_seg(gid.x, prm.p2, prm.m);
 }
 
 // Lanes (window, group of 2^p1 pairs, pair j); p0 = pairs per window in, result to pair p2 + group.

@@ -1,13 +1,14 @@
 // msm_sort.wgsl: MSM stages 1-2: carry-free signed window digits and the counting sort of (point, sign) entries into bucket order (count, 3-pass scan, scatter).
 // requires:
 
-// A batch covers windows [w0, w0 + nwin); its flat bucket b = jj·MSM_M + |d| - 1 (jj = window
-// within the batch), nb = nwin·MSM_M buckets. counts has nb + 1 words (the last stays 0 so
+// A batch covers windows [w0, w0 + nwin) of c bits; its flat bucket b = jj·m + |d| - 1 (jj = window
+// within the batch, m = 2^(c-1) buckets a window), nb = nwin·m buckets. c and m come from the uniform
+// (one pipeline serves every window size). counts has nb + 1 words (the last stays 0 so
 // the exclusive scan leaves the entry total in offsets[nb]).
 // planes: scalar half-planes resident (16: all; fewer: a ring, half h in slot h % planes; see
 // src/kernels/msm.ts, which uploads each before the first batch that reads it). A slot holds
 // bits [16h, 16h + 16) of every scalar, two scalars a word (scalar i in the low half if i is even).
-struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, planes: u32, p1: u32, p2: u32 }
+struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, planes: u32, c: u32, m: u32 }
 
 @group(0) @binding(0) var<storage, read> scalars: array<u32>;       // half-plane slots of ceil(n / 2) words
 @group(0) @binding(1) var<storage, read_write> counts: array<atomic<u32>>;
@@ -36,12 +37,13 @@ fn scalar_bits(i: u32, start: u32, len: u32) -> u32 {
 // c bits plus the look-back bit, minus 2^c if the window's top bit is set. No carry chain,
 // so every (point, window) is independent.
 fn digit(i: u32, j: u32) -> i32 {
-  let lo = j * MSM_C;
+  let c = prm.c;
+  let lo = j * c;
   var w: u32; var look: u32;
-  if (j == 0u) { w = scalar_bits(i, 0u, MSM_C); look = 0u; }
-  else { let v = scalar_bits(i, lo - 1u, MSM_C + 1u); look = v & 1u; w = v >> 1u; }
-  let top = w >> (MSM_C - 1u);
-  return i32(w + look) - i32(top << MSM_C);
+  if (j == 0u) { w = scalar_bits(i, 0u, c); look = 0u; }
+  else { let v = scalar_bits(i, lo - 1u, c + 1u); look = v & 1u; w = v >> 1u; }
+  let top = w >> (c - 1u);
+  return i32(w + look) - i32(top << c);
 }
 
 @compute @workgroup_size(SORT_WG)
@@ -50,7 +52,7 @@ fn msm_count(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
   if (t >= prm.n * prm.nwin) { return; }
   let jj = t / prm.n; let i = t - jj * prm.n;
   let d = digit(i, prm.w0 + jj);
-  if (d != 0i) { atomicAdd(&counts[jj * MSM_M + u32(abs(d)) - 1u], 1u); }
+  if (d != 0i) { atomicAdd(&counts[jj * prm.m + u32(abs(d)) - 1u], 1u); }
 }
 
 var<workgroup> sh_scan: array<u32, SORT_WG>;
@@ -115,6 +117,6 @@ fn msm_scatter(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
   let jj = t / prm.n; let i = t - jj * prm.n;
   let d = digit(i, prm.w0 + jj);
   if (d == 0i) { return; }
-  let pos = atomicAdd(&counts[jj * MSM_M + u32(abs(d)) - 1u], 1u);
+  let pos = atomicAdd(&counts[jj * prm.m + u32(abs(d)) - 1u], 1u);
   entries[pos] = i | select(0u, 0x80000000u, d < 0i);
 }

@@ -9,7 +9,7 @@
 // chains of projective additions on a few thousand threads): beside them it costs a fraction of
 // its time alone.
 struct MsmParams {
-  n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, p1: u32, p2: u32,
+  n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, m: u32, p2: u32, // m: buckets per window (riders' red_seg)
   bofs: u32, rgroup0: u32, rthreads: u32, rkind: u32, rin: u32, rg: u32, rout: u32, r7: u32,
 }
 
@@ -120,7 +120,7 @@ fn red_put(i: u32, p: G1P) {
 // it: the projective formulas it pulls into the walker triple a CPU adapter's compile time.
 fn ride(t: u32) {
   if (t >= prm.rthreads) { return; }
-  if (prm.rkind == 1u) { red_seg(t, prm.rout); } else { red_level(t, prm.rg, prm.rout); }
+  if (prm.rkind == 1u) { red_seg(t, prm.rout, prm.m); } else { red_level(t, prm.rg, prm.rout); }
 }
 
 // One thread's walk: WALK_S slots, slot s walking slice t·WALK_S + s. A struct behind a pointer so

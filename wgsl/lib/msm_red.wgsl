@@ -9,24 +9,25 @@
 // would be one thread doing 2·M dependent projective additions.
 //
 // The including kernel defines where the points live:
-//   red_bucket(b) -> G1P      bucket sum b of the batch (b = window in batch · MSM_M + bucket)
+//   red_bucket(b) -> G1P      bucket sum b of the batch (b = window in batch · m + bucket, m buckets a window)
 //   red_pair(i) -> G1P        point i of the input pair list (pair k is points 2k, 2k + 1)
 //   red_put(i, p)             point i of the output pair list
 
-// K = MSM_M / RED_SEG segments per window.
-const RED_K: u32 = MSM_M / RED_SEG;
+// m (buckets per window) comes from the caller's uniform, not the source: one pipeline serves every
+// window size; m / RED_SEG (a power of two) is a shift.
 
 // Each body below calls g1_add at one site, in a loop whose trip count the compiler cannot see:
 // the riders put both bodies into the walker and fix-up pipelines, and every inlined call site
 // of g1_add is another copy of its multiply. H100 A/B against the straight-line bodies (3 and 5
 // call sites): MSM 2^20 0.896, 2^18 0.907, 2^12 0.924, 2^22 0.977 (bench/RESULTS.md).
 
-// Thread t of nwin·RED_K (window jj = t / RED_K, segment k): W_k = sum_i (i + 1)·B_{k·SEG + i} and
+// Thread t of nwin·K, K = m / RED_SEG (window jj = t / K, segment k): W_k = sum_i (i + 1)·B_{k·SEG + i} and
 // S̃_k = SEG · sum_i B_{k·SEG + i}, by a running sum from the top bucket down; pair out0 + t.
 // Steps 2i: run += B (bucket i from the top), 2i + 1: acc += run; then log2(SEG) doublings of run.
-fn red_seg(t: u32, out0: u32) {
-  let jj = t / RED_K; let k = t - jj * RED_K;
-  let top = jj * MSM_M + k * RED_SEG + RED_SEG - 1u;
+fn red_seg(t: u32, out0: u32, m: u32) {
+  let segs = m / RED_SEG;
+  let jj = t / segs; let k = t - jj * segs;
+  let top = jj * m + k * RED_SEG + RED_SEG - 1u;
   var run = red_bucket(top);
   var acc = run;
   // run = acc = the top bucket: steps 0 and 1 done; z < p < 2^254 keeps the bound opaque.

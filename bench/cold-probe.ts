@@ -1,0 +1,138 @@
+/**
+ * One family's cold start in this fresh process (bench/cold.ts runs one per family and version):
+ * createProver, the first call, the second, and a first call at another size, each with what it
+ * compiled. Compilation is counted on Dawn's GPUDevice itself (createShaderModule: modules and
+ * WGSL characters; createComputePipeline(Async): pipelines and ms from request to ready, summed),
+ * so the same file bundled against the previous version's src (bench/dist-prev) counts the same way.
+ * Uses only the public API. Prints one JSON line.
+ *
+ *   node bench/dist/cold-probe.mjs <lde|merkle|poseidon2|msm|all|warm>
+ * @module
+ */
+import { bn254 } from '@noble/curves/bn254.js';
+import { createProver, type Prover } from '../src/index.js';
+import { nodeGpu } from './node-gpu.js';
+
+const count = { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 };
+
+/** Count every module and pipeline the process creates, whichever version creates them. */
+function instrument(): void {
+  const proto = (globalThis as unknown as { GPUDevice: { prototype: GPUDevice } }).GPUDevice.prototype;
+  const createModule = proto.createShaderModule;
+  proto.createShaderModule = function (this: GPUDevice, d: GPUShaderModuleDescriptor) {
+    count.modules++;
+    count.wgslChars += d.code.length;
+    return createModule.call(this, d);
+  };
+  const createAsync = proto.createComputePipelineAsync;
+  proto.createComputePipelineAsync = function (this: GPUDevice, d: GPUComputePipelineDescriptor) {
+    count.pipelines++;
+    const t0 = performance.now();
+    const p = createAsync.call(this, d);
+    p.then(() => (count.pipelineMs += performance.now() - t0), () => {});
+    return p;
+  };
+  const createSync = proto.createComputePipeline;
+  proto.createComputePipeline = function (this: GPUDevice, d: GPUComputePipelineDescriptor) {
+    count.pipelines++;
+    const t0 = performance.now();
+    try {
+      return createSync.call(this, d);
+    } finally {
+      count.pipelineMs += performance.now() - t0;
+    }
+  };
+}
+
+const P = 0x78000001;
+function field(n: number, seed: number): Uint32Array {
+  const out = new Uint32Array(n);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    out[i] = x % P;
+  }
+  return out;
+}
+
+/** n points (1024 distinct multiples of G, repeated) and n scalars < r. */
+function msmInput(n: number): { points: InstanceType<typeof bn254.G1.Point>[]; scalars: bigint[] } {
+  const G = bn254.G1.Point.BASE;
+  const distinct: InstanceType<typeof bn254.G1.Point>[] = [];
+  for (let i = 0, q = G; i < 1024; i++, q = q.add(G)) distinct.push(q);
+  const r = bn254.fields.Fr.ORDER;
+  let s = 0x1234567n;
+  const scalars = Array.from({ length: n }, () => (s = (s * 6364136223846793005n + 1442695040888963407n) % r));
+  return { points: Array.from({ length: n }, (_, i) => distinct[i % 1024]), scalars };
+}
+
+type Call = () => Promise<unknown>;
+/** first = second (the same job twice); other: another size of the same variants; variant: a job that needs another variant (width, MSM segment) */
+interface Family { first: Call; second: Call; other: Call; variant: Call; label: [string, string, string] }
+
+function families(prover: Prover): Record<string, () => Family> {
+  const lde = (log: number, width: number) => {
+    const x = field(2 ** log * width, log * 31 + width);
+    return () => prover.lde(x, { width, addedBits: 1, shift: 31 });
+  };
+  const merkle = (log: number) => {
+    const x = field(2 ** log * 8, log);
+    return async () => (await prover.merkleCommit(x, { width: 8 })).tree.dispose();
+  };
+  const perm = (log: number) => {
+    const x = field(2 ** log * 16, log + 7);
+    return () => prover.poseidon2(x, { width: 16 });
+  };
+  const msm = (log: number) => {
+    const { points, scalars } = msmInput(2 ** log);
+    return () => prover.msm(points, scalars);
+  };
+  return {
+    // 2^22 has 2^17's pass kinds (the same remainder radices); 2^20 x 1 is another width
+    lde: () => ({ first: lde(17, 8), second: lde(17, 8), other: lde(22, 8), variant: lde(20, 1), label: ['lde 2^17 x 8', 'lde 2^22 x 8', 'lde 2^20 x 1'] }),
+    merkle: () => ({ first: merkle(17), second: merkle(17), other: merkle(19), variant: merkle(12), label: ['merkleCommit 2^17 x 8', 'merkleCommit 2^19 x 8', 'merkleCommit 2^12 x 8'] }),
+    poseidon2: () => ({ first: perm(16), second: perm(16), other: perm(18), variant: perm(12), label: ['poseidon2 2^16 x 16', 'poseidon2 2^18 x 16', 'poseidon2 2^12 x 16'] }),
+    // 2^17 shares 2^16's plan variants; 2^12 takes 8-bit windows and a first segment of 1
+    msm: () => ({ first: msm(16), second: msm(16), other: msm(17), variant: msm(12), label: ['msm 2^16', 'msm 2^17', 'msm 2^12'] }),
+  };
+}
+
+async function timed(call: Call): Promise<Record<string, number>> {
+  const before = { ...count };
+  const t0 = performance.now();
+  await call();
+  const ms = performance.now() - t0;
+  return {
+    ms: Math.round(ms * 10) / 10, modules: count.modules - before.modules, wgslChars: count.wgslChars - before.wgslChars,
+    pipelines: count.pipelines - before.pipelines, pipelineMs: Math.round(count.pipelineMs - before.pipelineMs),
+  };
+}
+
+const which = process.argv[2] ?? 'lde';
+const gpu = await nodeGpu();
+instrument();
+const t0 = performance.now();
+// COLD_FALLBACK=1: the software adapter, to try this file where there is no GPU.
+const prover = await createProver({ gpu: gpu as never, worker: false, forceFallbackAdapter: process.env.COLD_FALLBACK === '1' });
+const createMs = Math.round(performance.now() - t0);
+const row: Record<string, unknown> = { family: which, createProver: createMs };
+if (which === 'all' || which === 'warm') {
+  // From nothing to every family warm: first calls one after another ('all'), or warmUp() then
+  // the same calls ('warm', this version only).
+  const fs = families(prover);
+  const calls = Object.values(fs).map((f) => f().first);
+  if (which === 'warm') row.warmUp = await timed(() => (prover as unknown as { warmUp(): Promise<void> }).warmUp());
+  row.calls = await timed(async () => { for (const c of calls) await c(); });
+  row.total = Math.round(performance.now() - t0);
+} else {
+  const f = families(prover)[which]();
+  row.first = { call: f.label[0], ...await timed(f.first) };
+  row.second = { call: f.label[0], ...await timed(f.second) };
+  row.other = { call: f.label[1], ...await timed(f.other) };
+  row.otherAgain = { call: f.label[1], ...await timed(f.other) };
+  row.variant = { call: f.label[2], ...await timed(f.variant) };
+  row.variantAgain = { call: f.label[2], ...await timed(f.variant) };
+}
+console.log(JSON.stringify(row));
+prover.destroy();
+process.exit(0);
