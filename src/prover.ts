@@ -24,6 +24,7 @@ import type { Family, FamilyMethod } from './methods.js';
 import { routeFamilies } from './families.js';
 import { cpuProver } from './cpu/prover.js';
 import { warmUp } from './kernels/warm-up.js';
+import { prepareCanonicalCheck } from './kernels/canonical.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
 import type { WarmUpFamily } from './warm-up-families.js';
 
@@ -153,6 +154,7 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
     },
   };
   const prover = { ...core, ...fieldMethods(env), ...nttMethods(env), ...poseidon2Methods(env), ...merkleMethods(env), ...grindMethods(env), ...commitMethods(env), ...msmMethods(env) };
+  prepareCanonicalCheck(ctx);
   // createProver({ warmUp }): compile in the background; a job meanwhile awaits the same pipelines, and reports any failure.
   if (opts.warmUp) warmUp(ctx, opts.warmUp === true ? undefined : opts.warmUp).catch(() => {});
   return { prover, ctx };

@@ -15,9 +15,19 @@ const CANON_WG = 256;
 const CANON_GROUPS = 4096;
 const BINDINGS = ['read-only-storage', 'storage'] as const;
 
+const pipelineOf = (ctx: GpuContext) => ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS);
+
+/**
+ * Compile the check's one small pipeline now, in the background (at prover creation): a large
+ * input of any family may need it, and a family's second size must not add a pipeline.
+ */
+export function prepareCanonicalCheck(ctx: GpuContext): void {
+  pipelineOf(ctx).catch(() => {}); // a failure here is met again, and reported, by the job that needs it
+}
+
 /** The first index of a value >= p among `buf`'s first `n` words, or -1 (a job's submission and readback). */
 async function firstNonCanonical(ctx: GpuContext, buf: GPUBuffer, n: number): Promise<number> {
-  const pipeline = await ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS);
+  const pipeline = await pipelineOf(ctx);
   const flag = ctx.upload(Uint32Array.of(0xffffffff), 'canonical flag');
   try {
     const group = ctx.device.createBindGroup({
