@@ -39,6 +39,8 @@ export interface JobHooks {
   checkpoint(stage: string): void;
   /** Announce this many more checkpoints (a loop of submissions). */
   expect(steps: number): void;
+  /** A submission of this job, submitted at `submittedAt`, finished on the GPU at `doneAt` (performance.now()). */
+  gpuDone?(stage: string, submittedAt: number, doneAt: number): void;
 }
 
 /** A workgroup's limits: threads (1-D: the smaller of maxComputeInvocationsPerWorkgroup and maxComputeWorkgroupSizeX) and workgroup-memory bytes. */
@@ -140,8 +142,13 @@ export class GpuContext {
 
   /** Submit one command buffer: a job boundary (an aborted job stops here instead; progress is reported). */
   submit(enc: GPUCommandEncoder, stage: string): void {
-    this.job?.checkpoint(stage);
+    const job = this.job;
+    job?.checkpoint(stage);
     this.device.queue.submit([enc.finish()]);
+    if (job?.gpuDone) {
+      const at = performance.now();
+      this.device.queue.onSubmittedWorkDone().then(() => job.gpuDone!(stage, at, performance.now()), () => {});
+    }
   }
 
   /** Read `words` u32 from the start of `buf` (a COPY_SRC buffer) after all submitted work, into `out` if given. */

@@ -67,10 +67,18 @@ export function isSignal(s: unknown): s is AbortSignal {
   return typeof s === 'object' && s !== null && typeof x.aborted === 'boolean' && typeof x.addEventListener === 'function';
 }
 
+/** One submission of a job and the time the GPU spent on it. */
+export interface SubmissionTime {
+  stage: string;
+  /** From the later of its submission and the previous one's end, to its end (onSubmittedWorkDone). */
+  gpuMs: number;
+}
+
 /** A running job as the GPU context sees it (JobHooks), plus its progress bookkeeping. */
 export class JobControl implements JobHooks {
   private done = 0;
   private total = 1;
+  private readonly finished: { stage: string; submittedAt: number; doneAt: number }[] = [];
 
   constructor(readonly job: string, private readonly opts: JobOptions) {}
 
@@ -94,6 +102,23 @@ export class JobControl implements JobHooks {
     this.done++;
     this.total = Math.max(this.total, this.done);
     this.report(stage);
+  }
+
+  gpuDone(stage: string, submittedAt: number, doneAt: number): void {
+    this.finished.push({ stage, submittedAt, doneAt });
+  }
+
+  /**
+   * The GPU time of each submission that has finished, in order. The queue runs submissions one
+   * after another, so each one's time starts when it was submitted or when the one before ended.
+   */
+  submissions(): SubmissionTime[] {
+    let prevEnd = 0;
+    return this.finished.map(({ stage, submittedAt, doneAt }) => {
+      const gpuMs = doneAt - Math.max(submittedAt, prevEnd);
+      prevEnd = doneAt;
+      return { stage, gpuMs: +gpuMs.toFixed(3) };
+    });
   }
 
   /** The job finished: done = total. */

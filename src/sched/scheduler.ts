@@ -8,7 +8,7 @@
  */
 import { isProverError } from '../errors.js';
 import type { JobHooks } from '../gpu/context.js';
-import { abortError, JobControl, type JobOptions } from './job.js';
+import { abortError, JobControl, type JobOptions, type SubmissionTime } from './job.js';
 
 export interface JobStats {
   /** Jobs waiting for the device or running now. */
@@ -19,6 +19,11 @@ export interface JobStats {
   failed: number;
   /** Jobs rejected by their AbortSignal. */
   aborted: number;
+  /**
+   * The last job that finished with a result: its name and each GPU submission's time (most
+   * jobs submit one group of passes per stage; bench profiles time single passes).
+   */
+  last?: { job: string; submissions: SubmissionTime[] };
 }
 
 /**
@@ -32,11 +37,13 @@ export interface JobQueue {
 
 export class Scheduler {
   private readonly counts: JobStats = { queued: 0, run: 0, failed: 0, aborted: 0 };
+  private last: JobControl | undefined;
 
   constructor(private readonly ctx: JobQueue) {}
 
   stats(): JobStats {
-    return { ...this.counts };
+    const last = this.last && { job: this.last.job, submissions: this.last.submissions() };
+    return { ...this.counts, ...(last ? { last } : {}) };
   }
 
   /**
@@ -73,6 +80,7 @@ export class Scheduler {
     const settled = (aborted ? Promise.race([queued, aborted]) : queued).then(
       (out) => {
         this.counts.run++;
+        this.last = job;
         job.finish();
         return out;
       },

@@ -13,7 +13,7 @@ test('concurrent jobs, abort, progress and job counts', async ({ page }) => {
     'abort of a queued job: rejected before the job ahead ends, next job right', 'abort of a running job (grinding) at its next boundary',
     'progress events in order, done <= total, ending done', 'a throwing onProgress does not break the job',
     'results written into out, and in place; a wrong out is refused',
-    'a large input with one value >= p is NON_CANONICAL, found on the GPU at its index', 'stats() counts jobs',
+    'a large input with one value >= p is NON_CANONICAL, found on the GPU at its index', 'stats() counts jobs', "stats() gives the last job's GPU time per submission",
     'a device lost mid-job is recreated and the job run again', 'a loss between jobs is recovered on the next call',
     'a handle from a lost device fails with DEVICE_LOST, in place and as input']) {
     expect(ok).toContain(s);

@@ -224,7 +224,17 @@ export async function checkRuntime(prover: Prover, seed = 0x5c4ed): Promise<Runt
 
   rows.push(await timed('stats() counts jobs', async () => {
     const j = prover.stats().jobs;
-    return j.run > 200 && j.aborted >= 3 && j.queued === 0 ? `ok: ${JSON.stringify(j)}` : JSON.stringify(j);
+    return j.run > 200 && j.aborted >= 3 && j.queued === 0 ? `ok: ${JSON.stringify({ ...j, last: undefined })}` : JSON.stringify(j);
+  }));
+
+  rows.push(await timed("stats() gives the last job's GPU time per submission", async () => {
+    const x = values(rng, 1024 * 4);
+    await prover.lde(x, { width: 4, addedBits: 1, shift: 31, check: 'off' });
+    const last = prover.stats().jobs.last;
+    if (!last || last.job !== 'lde') return `last job ${JSON.stringify(last)}`;
+    const subs = last.submissions;
+    if (subs.length < 1 || subs.some((s) => !(s.gpuMs >= 0) || typeof s.stage !== 'string')) return `submissions ${JSON.stringify(subs)}`;
+    return `ok: ${subs.map((s) => `${s.stage} ${s.gpuMs.toFixed(2)} ms`).join(', ')}`;
   }));
   // Last: these replace the prover's device (job counts start again on the new one).
   rows.push(...await checkDeviceLoss(prover, rng));
