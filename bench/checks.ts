@@ -83,8 +83,11 @@ async function rowsOf(gpu: GPU, clock: ClockSampler): Promise<BenchOutput> {
     return { rows, ok };
   }
   const p = await createProver({ gpu, check: 'off' });
+  // CHECKS_FAMILIES=msm,grind: those rows alone.
+  const only = process.env.CHECKS_FAMILIES?.split(',');
   for (const logN of [16, 20]) {
     for (const f of [...FAMILIES, 'ntt-dft'] as const) {
+      if (only && !only.includes(f)) continue;
       const { label, run } = jobOf(p, f, logN);
       // Right first (the whole result against the CPU path) where that takes seconds, not minutes.
       if (logN === 16 && f !== 'msm') {
