@@ -15,7 +15,7 @@ const CANON_WG = 256;
 const CANON_GROUPS = 4096;
 const BINDINGS = ['read-only-storage', 'storage'] as const;
 
-const pipelineOf = (ctx: GpuContext) => ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS);
+const pipelineOf = async (ctx: GpuContext) => ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS);
 
 /**
  * Compile the check's one small pipeline now, in the background (at prover creation): a large
