@@ -74,11 +74,11 @@ afterAll(() => {
 });
 
 describe('packed tarball', () => {
-  it('holds dist, the licences and the README, and no dev-only files', () => {
+  it('holds dist, the licences, the README and the changelog, and no dev-only files', () => {
     const paths = packed.files.map((f) => f.path).sort();
     console.log(`${packed.filename}: ${(packed.size / 1024).toFixed(1)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${paths.length} files`);
-    for (const name of ['package.json', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/index.js', 'dist/index.d.ts']) expect(paths).toContain(name);
-    const unexpected = paths.filter((p) => !['package.json', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/index.d.ts'].includes(p) && !/^dist\/.+\.js(\.map)?$/.test(p));
+    for (const name of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/index.js', 'dist/index.d.ts']) expect(paths).toContain(name);
+    const unexpected = paths.filter((p) => !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/index.d.ts'].includes(p) && !/^dist\/.+\.js(\.map)?$/.test(p));
     expect(unexpected).toEqual([]);
     // One declaration file: internal modules' declarations are not shipped.
     expect(paths.filter((p) => p.endsWith('.d.ts'))).toEqual(['dist/index.d.ts']);
