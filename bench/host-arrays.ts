@@ -18,10 +18,10 @@ import { nttEntry } from '../src/checks/ntt-entry.js';
 import type { NttSpec } from '../src/kernels/ntt-spec.js';
 import { poseidon2 } from '../src/ref/poseidon2.js';
 import { BB_P } from '../src/params/babybear.js';
+import { median } from '../test/support/stats.js';
 
 Object.assign(globalThis, globals);
 const gpu = create([]) as GPU;
-const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const rows: Record<string, unknown>[] = [];
 const emit = (r: Record<string, unknown>) => { rows.push(r); console.log(JSON.stringify(r)); };
 const values = (n: number) => { const v = new Uint32Array(n); let x = 12345; for (let i = 0; i < n; i++) { x = (Math.imul(x, 1103515245) + 12345) >>> 0; v[i] = x % BB_P; } return v; };
@@ -34,7 +34,7 @@ async function timeIt(f: () => Promise<unknown>, reps: number): Promise<number> 
     await f();
     t.push(performance.now() - t0);
   }
-  return med(t);
+  return median(t);
 }
 
 // HOST_ARRAYS_ONLY=dft: the bare transfers and the dft row alone (for a CPU profile).

@@ -72,6 +72,11 @@ export function optionalOut(out: unknown, expected: number): Uint32Array | undef
   return out;
 }
 
+/** The NON_CANONICAL error for value `x` at `name[i]` (found by the host scan or on the GPU). */
+export function nonCanonicalError(name: string, i: number, x: number): ProverError {
+  return new ProverError('NON_CANONICAL', `${name}[${i}] = ${x} is not a canonical BabyBear value (must be < p = ${BB_P}); reduce it mod p first`);
+}
+
 /**
  * Every value in [0, p). Values are canonical integers, never Montgomery form. A first pass
  * without branches finds whether any value is out of range (read as int32, x | (p - 1 - x) is
@@ -92,11 +97,7 @@ export function requireCanonical(name: string, v: Uint32Array): void {
   }
   for (let i = n4; i < w.length; i++) b0 |= w[i] | (top - w[i]);
   if ((b0 | b1 | b2 | b3) >= 0) return;
-  for (let i = 0; i < v.length; i++) {
-    if (v[i] >= BB_P) {
-      throw new ProverError('NON_CANONICAL', `${name}[${i}] = ${v[i]} is not a canonical BabyBear value (must be < p = ${BB_P}); reduce it mod p first`);
-    }
-  }
+  for (let i = 0; i < v.length; i++) if (v[i] >= BB_P) throw nonCanonicalError(name, i, v[i]);
 }
 
 /**

@@ -20,13 +20,19 @@ export interface GrindMethods {
   grind(challenger: DuplexChallenger, bits: number, job?: JobOptions): Promise<number>;
 }
 
+/** A grind call, checked (the GPU and CPU paths share it): its job options, a DuplexChallenger and 0..30 bits. */
+export function requireGrindJob(challenger: unknown, bits: unknown, job: unknown): { challenger: DuplexChallenger; bits: number; jobOpts: JobOptions } {
+  const jobOpts = requireJobOptions('grind job options', job);
+  if (!(challenger instanceof DuplexChallenger)) throw new ProverError('INVALID_ARGUMENT', 'grind: challenger must be a DuplexChallenger from webgpu-prover');
+  requireBits(bits as number);
+  return { challenger, bits: bits as number, jobOpts };
+}
+
 export function grindMethods({ ctx, sched, alive }: ApiEnv): GrindMethods {
   return {
-    async grind(challenger, bits, job) {
+    async grind(given, bitsGiven, job) {
       alive();
-      const jobOpts = requireJobOptions('grind job options', job);
-      if (!(challenger instanceof DuplexChallenger)) throw new ProverError('INVALID_ARGUMENT', 'grind: challenger must be a DuplexChallenger from webgpu-prover');
-      requireBits(bits);
+      const { challenger, bits, jobOpts } = requireGrindJob(given, bitsGiven, job);
       if (bits === 0) return 0;
       const { base, slot } = grindBaseState(challenger);
       const w = await sched.run(`grind ${bits} bits`, jobOpts, () => runGrind(ctx, base, slot, bits));

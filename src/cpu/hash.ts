@@ -6,12 +6,12 @@
 import { ProverError } from '../errors.js';
 import { poseidon2Batch, poseidon2Permute } from '../ref/poseidon2.js';
 import { compress, DIGEST, hashRow } from '../ref/merkle.js';
-import { DuplexChallenger, grindBaseState, requireBits } from '../ref/challenger.js';
+import { grindBaseState, type DuplexChallenger } from '../ref/challenger.js';
 import { BB_P } from '../params/babybear.js';
 import { requirePoseidon2Job, type Poseidon2Methods } from '../api/poseidon2.js';
 import { requireMerkleJob, requireRowWidth, requireTreeHeight, type MerkleMethods, type MerkleOpening, type MerkleTree } from '../api/merkle.js';
 import { requireCommitJob, type CommitMethods } from '../api/commit.js';
-import type { GrindMethods } from '../api/grind.js';
+import { requireGrindJob, type GrindMethods } from '../api/grind.js';
 import { requireInt, requireOptions, show } from '../validate.js';
 import { requireJobOptions } from '../sched/job.js';
 import type { Scheduler } from '../sched/scheduler.js';
@@ -137,11 +137,9 @@ export function cpuHashMethods({ sched, alive }: CpuEnv): Poseidon2Methods & Mer
       });
     },
 
-    async grind(challenger, bits, job) {
+    async grind(given, bitsGiven, job) {
       alive();
-      const jobOpts = requireJobOptions('grind job options', job);
-      if (!(challenger instanceof DuplexChallenger)) throw new ProverError('INVALID_ARGUMENT', 'grind: challenger must be a DuplexChallenger from webgpu-prover');
-      requireBits(bits);
+      const { challenger, bits, jobOpts } = requireGrindJob(given, bitsGiven, job);
       if (bits === 0) return 0;
       const w = await sched.run(`grind ${bits} bits`, jobOpts, (control) => grindWitness(challenger.clone(), bits, cpuSteps(control)));
       challenger.checkWitness(bits, w);

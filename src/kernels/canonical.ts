@@ -5,10 +5,8 @@
  * HOST_SCAN_MAX_BYTES are scanned on the host while validating (validate.ts).
  * @module
  */
-import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
-import { BB_P } from '../params/babybear.js';
-import { HOST_SCAN_MAX_BYTES } from '../validate.js';
+import { HOST_SCAN_MAX_BYTES, nonCanonicalError } from '../validate.js';
 
 const CANON_WG = 256;
 /** Workgroups of the grid-stride loop: enough to fill a large GPU, few enough to dispatch in x. */
@@ -61,5 +59,5 @@ export async function uploadField(ctx: GpuContext, data: Uint32Array, name: stri
   });
   if (bad < 0) return buf;
   ctx.pool.release(buf);
-  throw new ProverError('NON_CANONICAL', `${name}[${bad}] = ${data[bad]} is not a canonical BabyBear value (must be < p = ${BB_P}); reduce it mod p first`);
+  throw nonCanonicalError(name, bad, data[bad]);
 }

@@ -12,7 +12,7 @@ import { ProverError, type ProverErrorCode } from '../errors.js';
 import { abortError } from '../sched/job.js';
 import type { Capabilities, Prover, ProverInfo, ProverOptions } from '../prover.js';
 import { encodeArgs, unpackPoint, type ArgHooks } from './codec.js';
-import { isTypedArray, optionalOut, requireLength } from '../validate.js';
+import { isTypedArray, optionalOut } from '../validate.js';
 import { HANDLE_METHODS, JOB_METHODS, type Family, type HandleKind } from '../methods.js';
 import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
@@ -208,7 +208,7 @@ function intoOut(out: Uint32Array, v: unknown, release: (v: unknown) => void): U
     release(v);
     throw new ProverError('INVALID_ARGUMENT', 'out was given to a call whose result is not an array');
   }
-  requireLength('out', out, v.length, `the result has ${v.length} values; pass an array of that length, or leave out out`);
+  optionalOut(out, v.length); // the length check and message validation gives in-thread
   out.set(v);
   return out;
 }
