@@ -1,0 +1,217 @@
+/**
+ * The WHIR prover: p3-whir 0.9.0-rc.2's `MultilinearPcs::commit` / `open` for one table of one
+ * column with the SuffixProver layout and a verifier-drawn opening point, step for step
+ * (pcs/adapter.rs, pcs/prover/mod.rs). Encoding and Merkle trees go through a `WhirBackend`
+ * (the prover's GPU commit, or its CPU path); the sequential protocol runs here, and every
+ * Fiat–Shamir step goes through a `WhirTranscript`.
+ * @module
+ */
+import { DIGEST } from '../ref/merkle.js';
+import {
+  EF_ZERO, efAdd, efGet, efMul, efPowers, type EfVec, type Ext4,
+} from './ext.js';
+import {
+  addEqWeights, addSelectWeights, domainPoint, evalBase, evalExt, expandFromUnivariate,
+} from './multilinear.js';
+import { prunedSiblings, type Digest } from './multiproof.js';
+import { emptySumcheck, type PcsProof, type QueryOpenings, type SumcheckData, type WhirRoundProof } from './proof.js';
+import type { WhirSchedule } from './schedule.js';
+import { SumcheckState, type RoundMessage } from './sumcheck.js';
+
+/** A committed codeword: its root and the rows + authentication paths the queries open. */
+export interface CommittedCodeword {
+  root: Uint32Array;
+  /** Row `index` of the codeword (flattened base values) and its sibling digests, leaf level first. */
+  open(index: number): Promise<{ row: Uint32Array; path: Uint32Array[] }>;
+  /** log2 of the codeword's height. */
+  levels: number;
+  dispose(): void;
+}
+
+/** Where the encode-and-commit runs: `coeffs` row-major, `width` columns, blow-up 2^addedBits. */
+export interface WhirBackend {
+  commit(coeffs: Uint32Array, width: number, addedBits: number): Promise<CommittedCodeword>;
+}
+
+/** The Fiat–Shamir steps of commit and open, in p3's order (each does exactly Rust's sponge work). */
+export interface WhirTranscript {
+  /** The layout's commitment sub-transcript: seed, then the root. */
+  observeCommitment(root: Uint32Array): void;
+  /** The layout's OOD sub-transcript: seed, draw z (the caller evaluates and calls `virtualAnswer`). */
+  virtualPoint(): Ext4;
+  virtualAnswer(value: Ext4): void;
+  /** The layout's opening sub-transcript: seed, draw z; then the evaluations. */
+  openingPoint(): Ext4;
+  openingAnswers(values: Ext4[]): void;
+  /** Seed WHIR's own transcript (WhirProverTranscript::new). */
+  startWhir(): void;
+  /** The layout's batching sub-transcript: seed, draw α. */
+  batchingChallenge(): Ext4;
+  /** A quadratic-sumcheck sub-transcript of `rounds` rounds with `powBits` grinding per round. */
+  sumcheck(rounds: number, powBits: number): SumcheckTranscript;
+  commitment(root: Uint32Array): void;
+  oodPoint(): Ext4;
+  oodAnswer(value: Ext4): void;
+  /** Grind the query PoW of `round` (the terminal one at round = number of rounds); 0 when its bits are 0. */
+  queryPow(round: number): number;
+  queryIndices(round: number): number[];
+  roundBatching(): Ext4;
+  finalPoly(values: Ext4[]): void;
+}
+
+export interface SumcheckTranscript {
+  /** Observe [h(0), h(∞)], grind if the phase has pow bits, draw r. */
+  round(message: RoundMessage): { r: Ext4; witness: number | null };
+}
+
+/** What commit leaves for open: the evaluations and the committed codeword. */
+export interface WhirCommitment {
+  evals: Uint32Array;
+  codeword: CommittedCodeword;
+}
+
+/** Commit 2^n base-field evaluations: the message is the table as rows of 2^fold0 (suffix layout). */
+export async function whirCommit(schedule: WhirSchedule, backend: WhirBackend, evals: Uint32Array, transcript: WhirTranscript): Promise<WhirCommitment> {
+  const fold0 = schedule.foldingSchedule[0];
+  const codeword = await backend.commit(evals, 2 ** fold0, schedule.params.startingLogInvRate);
+  transcript.observeCommitment(codeword.root);
+  return { evals, codeword };
+}
+
+/** The opening: the point drawn by the transcript, the value there, and the proof. */
+export interface WhirOpening {
+  point: Ext4[];
+  value: Ext4;
+  proof: PcsProof;
+}
+
+/** Open a commitment at a point drawn from the transcript (the standalone-PCS convention). */
+export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript): Promise<WhirOpening> {
+  const n = schedule.numVariables;
+  const { evals } = committed;
+  // Claims in α-power order: the opening first, then the OOD (virtual) claims.
+  const virtual: { point: Ext4[]; value: Ext4 }[] = [];
+  for (let i = 0; i < schedule.commitmentOodSamples; i++) {
+    const point = expandFromUnivariate(transcript.virtualPoint(), n);
+    const value = evalBase(evals, point);
+    transcript.virtualAnswer(value);
+    virtual.push({ point, value });
+  }
+  const openingPoint = expandFromUnivariate(transcript.openingPoint(), n);
+  const openingValue = evalBase(evals, openingPoint);
+  transcript.openingAnswers([openingValue]);
+
+  transcript.startWhir();
+  const alpha = transcript.batchingChallenge();
+  const claims = [{ point: openingPoint, value: openingValue }, ...virtual];
+  const alphas = efPowers(alpha, claims.length);
+  const weights = new Uint32Array(4 * 2 ** n);
+  let sum = EF_ZERO;
+  claims.forEach((c, i) => {
+    addEqWeights(weights, c.point, alphas[i]);
+    sum = efAdd(sum, efMul(alphas[i], c.value));
+  });
+  const state = new SumcheckState({ base: evals }, weights, sum);
+  const initial = runSumcheck(state, transcript, schedule.foldingSchedule[0], schedule.startingFoldingPowBits);
+
+  let foldingRandomness = initial.challenges;
+  let previous: { codeword: CommittedCodeword; kind: 'Base' | 'Extension' } = { codeword: committed.codeword, kind: 'Base' };
+  const rounds: WhirRoundProof[] = [];
+  for (let i = 0; i < schedule.rounds.length; i++) {
+    const round = schedule.rounds[i];
+    const nextFold = schedule.foldingSchedule[i + 1];
+    const m = state.numVariables;
+    const current = state.evals();
+    const codeword = await backend.commit(current, 4 * 2 ** nextFold, round.logInvRate);
+    transcript.commitment(codeword.root);
+
+    const oodPoints: Ext4[][] = [];
+    const oodAnswers: Ext4[] = [];
+    for (let j = 0; j < round.oodSamples; j++) {
+      const point = expandFromUnivariate(transcript.oodPoint(), m);
+      const value = evalExt(current, point);
+      transcript.oodAnswer(value);
+      oodPoints.push(point);
+      oodAnswers.push(value);
+    }
+    const powWitness = transcript.queryPow(i);
+    const indices = transcript.queryIndices(i);
+    const queryPoint = [...foldingRandomness].reverse();
+    const openings = await openRows(previous.codeword, previous.kind, indices);
+    const selectValues = openings.flat.map((row) => (previous.kind === 'Base' ? evalBase(row, queryPoint) : evalExt(row, queryPoint)));
+
+    const gamma = transcript.roundBatching();
+    const gammas = efPowers(gamma, 1 + oodPoints.length + indices.length);
+    oodPoints.forEach((p, j) => {
+      addEqWeights(state.weights, p, gammas[1 + j]);
+      state.sum = efAdd(state.sum, efMul(gammas[1 + j], oodAnswers[j]));
+    });
+    indices.forEach((index, j) => {
+      const g = gammas[1 + oodPoints.length + j];
+      addSelectWeights(state.weights, domainPoint(round.logFoldedDomainSize, index), g);
+      state.sum = efAdd(state.sum, efMul(g, selectValues[j]));
+    });
+    const folded = runSumcheck(state, transcript, nextFold, round.foldingPowBits);
+    foldingRandomness = folded.challenges;
+    if (previous.kind === 'Extension') previous.codeword.dispose();
+    previous = { codeword, kind: 'Extension' };
+    rounds.push({ commitment: codeword.root, oodAnswers, powWitness, openings: openings.proof, sumcheck: folded.data });
+  }
+
+  const finalValues = efList(state.evals());
+  transcript.finalPoly(finalValues);
+  const finalPowWitness = transcript.queryPow(schedule.rounds.length);
+  const finalIndices = transcript.queryIndices(schedule.rounds.length);
+  const finalOpenings = await openRows(previous.codeword, previous.kind, finalIndices);
+  const finalSumcheck = schedule.finalSumcheckRounds > 0
+    ? runSumcheck(state, transcript, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits).data
+    : null;
+  if (previous.kind === 'Extension') previous.codeword.dispose();
+
+  return {
+    point: openingPoint,
+    value: openingValue,
+    proof: {
+      whir: {
+        initialOodAnswers: virtual.map((v) => v.value),
+        initialSumcheck: initial.data,
+        rounds,
+        finalPoly: finalValues,
+        finalPowWitness,
+        finalOpenings: finalOpenings.proof,
+        finalSumcheck,
+      },
+      evaluation: openingValue,
+    },
+  };
+}
+
+function runSumcheck(state: SumcheckState, transcript: WhirTranscript, rounds: number, powBits: number): { challenges: Ext4[]; data: SumcheckData } {
+  const phase = transcript.sumcheck(rounds, powBits);
+  const data = emptySumcheck();
+  const { challenges } = state.run(rounds, (message) => {
+    const { r, witness } = phase.round(message);
+    data.polynomialEvaluations.push(message);
+    if (witness !== null) data.powWitnesses.push(witness);
+    return r;
+  });
+  return { challenges, data };
+}
+
+/** Open `indices` (draw order, repeats kept) of a codeword: the rows and the pruned multiproof. */
+async function openRows(codeword: CommittedCodeword, kind: 'Base' | 'Extension', indices: number[]): Promise<{ proof: QueryOpenings; flat: Uint32Array[] }> {
+  const unique = [...new Set(indices)];
+  const opened = new Map<number, { row: Uint32Array; path: Uint32Array[] }>();
+  for (const i of unique) opened.set(i, await codeword.open(i));
+  const paths = new Map<number, Digest[]>([...opened].map(([i, o]) => [i, o.path.map((d) => d.subarray(0, DIGEST))]));
+  const siblingHashes = prunedSiblings(indices, codeword.levels, paths);
+  const flat = indices.map((i) => opened.get(i)!.row);
+  if (kind === 'Base') return { proof: { kind, rows: flat, siblingHashes }, flat };
+  return { proof: { kind, rows: flat.map(efList), siblingHashes }, flat };
+}
+
+function efList(v: EfVec): Ext4[] {
+  const out: Ext4[] = [];
+  for (let i = 0; i < v.length / 4; i++) out.push(efGet(v, i));
+  return out;
+}
