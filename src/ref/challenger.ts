@@ -22,6 +22,12 @@ export class DuplexChallenger {
   private state = new Uint32Array(WIDTH);
   private input: number[] = [];
   private output: number[] = [];
+  /**
+   * Optional trace hook: called with copies of every permutation's input and output state
+   * (canonical), for diffing against a Rust permutation trace. Not copied by clone(), so the
+   * grind search (on clones) is not traced; its final check_witness on this challenger is.
+   */
+  onPermute?: (input: Uint32Array, output: Uint32Array) => void;
 
   /** Absorb one canonical value; unread outputs are discarded; every 8th value permutes. */
   observe(x: number): void {
@@ -47,7 +53,9 @@ export class DuplexChallenger {
       for (let i = k; i < RATE; i++) this.state[i] = 0;
       this.state[RATE] = (this.state[RATE] + k) % BB_P;
     }
+    const before = this.onPermute ? this.state.slice() : undefined;
     poseidon2Permute(this.state);
+    if (before) this.onPermute!(before, this.state.slice());
     this.output = Array.from(this.state.subarray(0, RATE));
   }
 
