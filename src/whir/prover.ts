@@ -57,6 +57,8 @@ export interface WhirTranscript {
   queryIndices(round: number): number[];
   roundBatching(): Ext4;
   finalPoly(values: Ext4[]): void;
+  /** Check every step of WHIR's pattern was played. */
+  finish(): void;
 }
 
 export interface SumcheckTranscript {
@@ -167,6 +169,7 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
     ? runSumcheck(state, transcript, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits).data
     : null;
   if (previous.kind === 'Extension') previous.codeword.dispose();
+  transcript.finish();
 
   return {
     point: openingPoint,
