@@ -53,7 +53,7 @@ export interface WhirTranscript {
   oodPoint(): Ext4;
   oodAnswer(value: Ext4): void;
   /** Grind the query PoW of `round` (the terminal one at round = number of rounds); 0 when its bits are 0. */
-  queryPow(round: number): number;
+  queryPow(round: number): Promise<number>;
   queryIndices(round: number): number[];
   roundBatching(): Ext4;
   finalPoly(values: Ext4[]): void;
@@ -63,7 +63,7 @@ export interface WhirTranscript {
 
 export interface SumcheckTranscript {
   /** Observe [h(0), h(∞)], grind if the phase has pow bits, draw r. */
-  round(message: RoundMessage): { r: Ext4; witness: number | null };
+  round(message: RoundMessage): Promise<{ r: Ext4; witness: number | null }>;
 }
 
 /** What commit leaves for open: the evaluations and the committed codeword. */
@@ -114,7 +114,7 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
     sum = efAdd(sum, efMul(alphas[i], c.value));
   });
   const state = new SumcheckState({ base: evals }, weights, sum);
-  const initial = runSumcheck(state, transcript, schedule.foldingSchedule[0], schedule.startingFoldingPowBits);
+  const initial = await runSumcheck(state, transcript, schedule.foldingSchedule[0], schedule.startingFoldingPowBits);
 
   let foldingRandomness = initial.challenges;
   let previous: { codeword: CommittedCodeword; kind: 'Base' | 'Extension' } = { codeword: committed.codeword, kind: 'Base' };
@@ -136,7 +136,7 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
       oodPoints.push(point);
       oodAnswers.push(value);
     }
-    const powWitness = transcript.queryPow(i);
+    const powWitness = await transcript.queryPow(i);
     const indices = transcript.queryIndices(i);
     const queryPoint = [...foldingRandomness].reverse();
     const openings = await openRows(previous.codeword, previous.kind, indices);
@@ -153,7 +153,7 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
       addSelectWeights(state.weights, domainPoint(round.logFoldedDomainSize, index), g);
       state.sum = efAdd(state.sum, efMul(g, selectValues[j]));
     });
-    const folded = runSumcheck(state, transcript, nextFold, round.foldingPowBits);
+    const folded = await runSumcheck(state, transcript, nextFold, round.foldingPowBits);
     foldingRandomness = folded.challenges;
     if (previous.kind === 'Extension') previous.codeword.dispose();
     previous = { codeword, kind: 'Extension' };
@@ -162,11 +162,11 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
 
   const finalValues = efList(state.evals());
   transcript.finalPoly(finalValues);
-  const finalPowWitness = transcript.queryPow(schedule.rounds.length);
+  const finalPowWitness = await transcript.queryPow(schedule.rounds.length);
   const finalIndices = transcript.queryIndices(schedule.rounds.length);
   const finalOpenings = await openRows(previous.codeword, previous.kind, finalIndices);
   const finalSumcheck = schedule.finalSumcheckRounds > 0
-    ? runSumcheck(state, transcript, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits).data
+    ? (await runSumcheck(state, transcript, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits)).data
     : null;
   if (previous.kind === 'Extension') previous.codeword.dispose();
   transcript.finish();
@@ -189,11 +189,11 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
   };
 }
 
-function runSumcheck(state: SumcheckState, transcript: WhirTranscript, rounds: number, powBits: number): { challenges: Ext4[]; data: SumcheckData } {
+async function runSumcheck(state: SumcheckState, transcript: WhirTranscript, rounds: number, powBits: number): Promise<{ challenges: Ext4[]; data: SumcheckData }> {
   const phase = transcript.sumcheck(rounds, powBits);
   const data = emptySumcheck();
-  const { challenges } = state.run(rounds, (message) => {
-    const { r, witness } = phase.round(message);
+  const { challenges } = await state.run(rounds, async (message) => {
+    const { r, witness } = await phase.round(message);
     data.polynomialEvaluations.push(message);
     if (witness !== null) data.powWitnesses.push(witness);
     return r;

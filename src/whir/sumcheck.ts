@@ -16,7 +16,7 @@ import { foldLastBase, foldLastExt } from './multilinear.js';
 export type RoundMessage = [Ext4, Ext4];
 
 /** The transcript side of one round: absorb the message (and grind), return the challenge. */
-export type RoundChallenge = (message: RoundMessage) => Ext4;
+export type RoundChallenge = (message: RoundMessage) => Promise<Ext4> | Ext4;
 
 /** extrapolate_01inf: h(r) for the quadratic with h(0) = e0, h(1) = e1 and leading coefficient eInf. */
 export function extrapolate01Inf(e0: Ext4, e1: Ext4, eInf: Ext4, r: Ext4): Ext4 {
@@ -87,12 +87,12 @@ export class SumcheckState {
    * and samples r), the sum moves to h(r) and the tables are bound. Returns the challenges in
    * sampling order (the last variable's first) and the messages sent.
    */
-  run(rounds: number, challenge: RoundChallenge): { challenges: Ext4[]; messages: RoundMessage[] } {
+  async run(rounds: number, challenge: RoundChallenge): Promise<{ challenges: Ext4[]; messages: RoundMessage[] }> {
     const challenges: Ext4[] = [];
     const messages: RoundMessage[] = [];
     for (let i = 0; i < rounds; i++) {
       const message = this.roundMessage();
-      const r = challenge(message);
+      const r = await challenge(message);
       this.sum = extrapolate01Inf(message[0], efSub(this.sum, message[0]), message[1], r);
       this.bind(r);
       challenges.push(r);

@@ -19,6 +19,8 @@ export type { WhirOptions, WhirOpening, WhirSchedule };
 /** The prover methods WHIR runs on. */
 export interface WhirHost {
   commit(coeffs: Uint32Array, options: { width: number; addedBits: number }): Promise<{ root: Uint32Array; tree: MerkleTree }>;
+  /** Finds the smallest PoW witness and advances `challenger` past it (the prover's grind). */
+  grind(challenger: DuplexChallenger, bits: number): Promise<number>;
 }
 
 /** A commitment's prover-side state: open it once with `whir.open(handle)`. */
@@ -50,12 +52,13 @@ interface HandleState extends WhirHandle {
   challenger: DuplexChallenger;
 }
 
-/** Configure WHIR for `options` on `host`; `grind` finds PoW witnesses (default: the CPU search). */
-export function createWhir(host: WhirHost, options: WhirOptions, grind?: Grinder): Whir {
+/** Configure WHIR for `options` on `host` (a Prover: its commit encodes and hashes, its grind finds PoW witnesses). */
+export function createWhir(host: WhirHost, options: WhirOptions): Whir {
   const { numVariables, params } = whirParameters(options);
   const schedule = deriveWhirSchedule(numVariables, params);
   validateInitialClaims(schedule, 1 + schedule.commitmentOodSamples);
   const backend = hostBackend(host);
+  const grind: Grinder = (challenger, bits) => host.grind(challenger, bits);
   const handles = new WeakSet<WhirHandle>();
   return {
     schedule: () => structuredClone(schedule),

@@ -12,8 +12,8 @@ import type { SumcheckTranscript, WhirTranscript } from '../prover.js';
 import { FsProver, type Ext4 } from './fs-prover.js';
 import { whirDomainSeparators, type WhirSeparators } from './separators.js';
 
-/** Finds a PoW witness for `bits` on a copy of the challenger's state (the caller then checks and absorbs it). */
-export type Grinder = (challenger: DuplexChallenger, bits: number) => number;
+/** Finds a PoW witness for `bits` from a copy of the challenger's state (the transcript then checks and absorbs it). */
+export type Grinder = (challenger: DuplexChallenger, bits: number) => Promise<number>;
 
 /** The transcript of one commitment's commit and open. */
 export function whirProverTranscript(schedule: WhirSchedule, challenger: DuplexChallenger, grind?: Grinder): WhirTranscript {
@@ -25,9 +25,9 @@ export function whirProverTranscript(schedule: WhirSchedule, challenger: DuplexC
   /** The quadratic phase next to run: 0 initial, 1..rounds, then the final one. */
   let phase = 0;
 
-  const pow = (fs: FsProver, label: string, bits: number): number => {
+  const pow = async (fs: FsProver, label: string, bits: number): Promise<number> => {
     if (grind) {
-      const w = grind(challenger, bits);
+      const w = await grind(challenger.clone(), bits);
       fs.observePowWitness(label, bits, w);
       return w;
     }
@@ -85,10 +85,10 @@ export function whirProverTranscript(schedule: WhirSchedule, challenger: DuplexC
       };
       if (rounds === 0) close();
       return {
-        round(message: RoundMessage) {
+        async round(message: RoundMessage) {
           const [h0, hInf] = message;
           fs!.observeExtensions('round_poly', [h0, hInf]);
-          const witness = powBits > 0 ? pow(fs!, 'round_pow', powBits) : null;
+          const witness = powBits > 0 ? await pow(fs!, 'round_pow', powBits) : null;
           const r = fs!.challengeExtension('round_challenge') as Ext4;
           if (++played === rounds) close();
           return { r, witness };
@@ -104,7 +104,7 @@ export function whirProverTranscript(schedule: WhirSchedule, challenger: DuplexC
     oodAnswer(value) {
       live().observeExtension('ood_answer', value);
     },
-    queryPow(round) {
+    async queryPow(round) {
       const final = round === shape.rounds.length;
       const bits = final ? shape.finalPowBits : shape.rounds[round].queryPowBits;
       if (bits === 0) return 0;

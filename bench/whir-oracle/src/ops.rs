@@ -1,0 +1,161 @@
+//! The PCS operations behind `prove`, `verify`, `commit`, `commit-ext` and `bench`, all through
+//! p3-whir's public `MultilinearPcs` entry points. Proof files are serde_json of the real
+//! structs (`MerkleCap`, `PcsProof`): BabyBear values appear in Montgomery form.
+
+use std::time::Instant;
+
+use p3_commit::{ExtensionMmcs, Mmcs as _, MultilinearPcs};
+use p3_dft::TwoAdicSubgroupDft;
+use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
+use p3_matrix::dense::RowMajorMatrix;
+use p3_whir::pcs::proof::PcsProof;
+use serde::{Deserialize, Serialize};
+
+use crate::setup::{
+    Config, Dft, EF, F, Mmcs, Params, build_config, build_pcs, challenger, mmcs, witness,
+};
+
+pub type Commitment = <Mmcs as p3_commit::Mmcs<F>>::Commitment;
+pub type Proof = PcsProof<F, EF, Mmcs>;
+
+/// The interchange file: the caller's parameters (flattened), the root and the proof.
+#[derive(Serialize, Deserialize)]
+pub struct ProofFile {
+    #[serde(flatten)]
+    pub params: Params,
+    pub commitment: Commitment,
+    pub proof: Proof,
+}
+
+pub struct Timed<T> {
+    pub value: T,
+    pub ms: f64,
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> Timed<T> {
+    let t = Instant::now();
+    let value = f();
+    Timed { value, ms: t.elapsed().as_secs_f64() * 1e3 }
+}
+
+fn config_or_exit(p: &Params) -> Config {
+    build_config(p).unwrap_or_else(|e| {
+        println!("CONFIG ERROR: {e:?}");
+        std::process::exit(2)
+    })
+}
+
+/// Commit only: the root, with the challenger state left as the PCS leaves it.
+pub fn commit(p: &Params, evals: Vec<F>) -> Commitment {
+    let pcs = build_pcs(config_or_exit(p));
+    let w = witness(p, evals);
+    assert_eq!(w.num_variables(), p.padded_num_variables(), "witness / protocol arity");
+    let (root, _) = pcs.commit(w, &mut challenger()).expect("commit");
+    root
+}
+
+pub struct ProveRun {
+    pub file: ProofFile,
+    pub commit_ms: f64,
+    pub prove_ms: f64,
+}
+
+/// Commit and open on one challenger, exactly as the upstream example does.
+pub fn prove(p: &Params, evals: Vec<F>) -> ProveRun {
+    let pcs = build_pcs(config_or_exit(p));
+    let w = witness(p, evals);
+    assert_eq!(w.num_variables(), p.padded_num_variables(), "witness / protocol arity");
+    let mut ch = challenger();
+    let c = timed(|| pcs.commit(w, &mut ch).expect("commit"));
+    let (commitment, data) = c.value;
+    // `open` is where the initial-claims budget is checked (InitialClaimsBelowTarget).
+    let o = timed(|| pcs.open(data, p.opening_protocol(), &mut ch));
+    let o = Timed {
+        value: o.value.unwrap_or_else(|e| {
+            println!("CONFIG ERROR: {e:?}");
+            std::process::exit(2)
+        }),
+        ms: o.ms,
+    };
+    ProveRun {
+        file: ProofFile { params: p.clone(), commitment, proof: o.value },
+        commit_ms: c.ms,
+        prove_ms: o.ms,
+    }
+}
+
+/// Verify a parsed file; a panic inside the verifier (malformed shapes) is reported as an error.
+pub fn verify(file: &ProofFile) -> Result<f64, String> {
+    let config = build_config(&file.params).map_err(|e| format!("config: {e:?}"))?;
+    let pcs = build_pcs(config);
+    let protocol = file.params.opening_protocol();
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        timed(|| pcs.verify(&file.commitment, &file.proof, &mut challenger(), protocol))
+    }));
+    match run {
+        Ok(Timed { value: Ok(()), ms }) => Ok(ms),
+        Ok(Timed { value: Err(e), .. }) => Err(format!("{e:?}")),
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown".into());
+            Err(format!("panic: {msg}"))
+        }
+    }
+}
+
+pub fn parse_proof_file(text: &str) -> Result<ProofFile, String> {
+    serde_json::from_str(text).map_err(|e| format!("parse: {e}"))
+}
+
+/// A WHIR round >= 1 commit of 2^m EF values (p3-whir pcs/committer/writer.rs
+/// `commit_extension`, Suffix branch; that function is `pub(crate)`, so the same calls are
+/// made here on the public types): reshape to width 2^k, zero-pad to height 2^(m-k+rate),
+/// `dft_algebra_batch` (what `WhirDomain::encode_extension_batch_padded` calls for a two-adic
+/// DFT), then `ExtensionMmcs::commit_matrix`.
+pub fn commit_ext(m: usize, fold: usize, rate: usize, coeffs: &[F]) -> Commitment {
+    assert!(fold <= m, "fold {fold} > m {m}");
+    let evals: Vec<EF> = coeffs
+        .chunks_exact(4)
+        .map(|c| EF::from_basis_coefficients_slice(c).expect("4 coefficients"))
+        .collect();
+    assert_eq!(evals.len(), 1 << m);
+    let width = 1 << fold;
+    let height = (1 << rate) * (1 << (m - fold));
+    let mut values = EF::zero_vec(height * width);
+    values[..evals.len()].copy_from_slice(&evals);
+    let dft = Dft::new(height);
+    let encoded = dft.dft_algebra_batch(RowMajorMatrix::new(values, width));
+    let ext = ExtensionMmcs::<F, EF, Mmcs>::new(mmcs());
+    ext.commit_matrix(encoded).0
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// 1 warm-up + `runs` timed runs; medians of commit, open and verify; postcard proof bytes.
+pub fn bench(p: &Params, evals: &[F], runs: usize) -> serde_json::Value {
+    let (mut c, mut o, mut v) = (Vec::new(), Vec::new(), Vec::new());
+    let mut size = 0;
+    for i in 0..=runs {
+        let run = prove(p, evals.to_vec());
+        let vms = verify(&run.file).expect("bench proof must verify");
+        size = postcard::to_allocvec(&run.file.proof).expect("postcard").len();
+        if i > 0 {
+            c.push(run.commit_ms);
+            o.push(run.prove_ms);
+            v.push(vms);
+        }
+    }
+    let (cm, om) = (median(c), median(o));
+    serde_json::json!({
+        "n": p.n, "fold": p.fold, "rate": p.rate, "sec": p.sec, "pow": p.pow, "runs": runs,
+        "threads": rayon::current_num_threads(),
+        "commitMs": cm, "proveMs": om, "commitPlusProveMs": cm + om, "verifyMs": median(v),
+        "proofBytesPostcard": size,
+    })
+}

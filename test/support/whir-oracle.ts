@@ -1,0 +1,46 @@
+/**
+ * The native WHIR oracle (bench/whir-oracle, the `whir-oracle` CLI over Plonky3's published
+ * p3-whir 0.9.0-rc.2): locate it, building it once per process when cargo is available.
+ * The build runs inside bench/whir-oracle so its `.cargo/config.toml` (target-cpu=native) applies;
+ * a cold build takes about 1-2 minutes on 2 cores.
+ * @module
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The crate folder. */
+export const ORACLE_DIR = join(ROOT, 'bench', 'whir-oracle');
+const BINARY = join(ORACLE_DIR, 'target', 'release', process.platform === 'win32' ? 'whir-oracle.exe' : 'whir-oracle');
+
+let built: string | null | undefined;
+
+/** Whether `cargo` runs on this machine. */
+export function hasCargo(): boolean {
+  const r = spawnSync('cargo', ['--version'], { stdio: 'ignore' });
+  return r.status === 0;
+}
+
+/**
+ * The path of the release binary, after `cargo build --release --locked` (a no-op when it is
+ * up to date). Returns null when cargo is absent, so tests can skip with a printed reason.
+ * @throws Error when cargo is present but the build fails.
+ */
+export function oraclePath(): string | null {
+  if (built !== undefined) return built;
+  if (!hasCargo()) {
+    built = null;
+    return built;
+  }
+  const r = spawnSync('cargo', ['build', '--release', '--locked'], {
+    cwd: ORACLE_DIR,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.status !== 0 || !existsSync(BINARY)) {
+    throw new Error(`whir-oracle build failed (cargo exit ${r.status}); run: npm run whir-oracle:build`);
+  }
+  built = BINARY;
+  return built;
+}
