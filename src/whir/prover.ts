@@ -7,16 +7,13 @@
  * @module
  */
 import { DIGEST } from '../ref/merkle.js';
-import {
-  EF_ZERO, efAdd, efGet, efMul, efPowers, type EfVec, type Ext4,
-} from './ext.js';
-import {
-  addEqWeights, addSelectWeights, domainPoint, evalBase, evalExt, expandFromUnivariate,
-} from './multilinear.js';
+import { efGet, efPowers, type EfVec, type Ext4 } from './ext.js';
+import { domainPoint, evalBase, evalExt, expandFromUnivariate } from './multilinear.js';
+import type { SumcheckEngine, SumcheckEngineFactory } from './engine.js';
 import { prunedSiblings, type Digest } from './multiproof.js';
 import { emptySumcheck, type PcsProof, type QueryOpenings, type SumcheckData, type WhirRoundProof } from './proof.js';
 import type { WhirSchedule } from './schedule.js';
-import { SumcheckState, type RoundMessage } from './sumcheck.js';
+import type { RoundMessage } from './sumcheck.js';
 
 /** A committed codeword: its root and the rows + authentication paths the queries open. */
 export interface CommittedCodeword {
@@ -28,9 +25,10 @@ export interface CommittedCodeword {
   dispose(): void;
 }
 
-/** Where the encode-and-commit runs: `coeffs` row-major, `width` columns, blow-up 2^addedBits. */
+/** Where the work runs: the encode-and-commit (`coeffs` row-major, `width` columns, blow-up 2^addedBits) and the sumcheck tables. */
 export interface WhirBackend {
   commit(coeffs: Uint32Array, width: number, addedBits: number): Promise<CommittedCodeword>;
+  sumcheck: SumcheckEngineFactory;
 }
 
 /** The Fiat–Shamir steps of commit and open, in p3's order (each does exactly Rust's sponge work). */
@@ -89,32 +87,34 @@ export interface WhirOpening {
 
 /** Open a commitment at a point drawn from the transcript (the standalone-PCS convention). */
 export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript): Promise<WhirOpening> {
+  const engine = await backend.sumcheck(committed.evals);
+  try {
+    return await openWith(schedule, backend, committed, transcript, engine);
+  } finally {
+    engine.dispose();
+  }
+}
+
+async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, engine: SumcheckEngine): Promise<WhirOpening> {
   const n = schedule.numVariables;
-  const { evals } = committed;
-  // Claims in α-power order: the opening first, then the OOD (virtual) claims.
+  // Claims in α-power order: the opening first, then the OOD (virtual) claims drawn before it.
   const virtual: { point: Ext4[]; value: Ext4 }[] = [];
   for (let i = 0; i < schedule.commitmentOodSamples; i++) {
     const point = expandFromUnivariate(transcript.virtualPoint(), n);
-    const value = evalBase(evals, point);
+    const value = await engine.evaluate(point);
     transcript.virtualAnswer(value);
     virtual.push({ point, value });
   }
   const openingPoint = expandFromUnivariate(transcript.openingPoint(), n);
-  const openingValue = evalBase(evals, openingPoint);
+  const openingValue = await engine.evaluate(openingPoint);
   transcript.openingAnswers([openingValue]);
 
   transcript.startWhir();
   const alpha = transcript.batchingChallenge();
   const claims = [{ point: openingPoint, value: openingValue }, ...virtual];
   const alphas = efPowers(alpha, claims.length);
-  const weights = new Uint32Array(4 * 2 ** n);
-  let sum = EF_ZERO;
-  claims.forEach((c, i) => {
-    addEqWeights(weights, c.point, alphas[i]);
-    sum = efAdd(sum, efMul(alphas[i], c.value));
-  });
-  const state = new SumcheckState({ base: evals }, weights, sum);
-  const initial = await runSumcheck(state, transcript, schedule.foldingSchedule[0], schedule.startingFoldingPowBits);
+  await engine.addClaims(claims.map((c, i) => ({ ...c, coeff: alphas[i] })), []);
+  const initial = await runSumcheck(engine, transcript, schedule.foldingSchedule[0], schedule.startingFoldingPowBits);
 
   let foldingRandomness = initial.challenges;
   let previous: { codeword: CommittedCodeword; kind: 'Base' | 'Extension' } = { codeword: committed.codeword, kind: 'Base' };
@@ -122,19 +122,16 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
   for (let i = 0; i < schedule.rounds.length; i++) {
     const round = schedule.rounds[i];
     const nextFold = schedule.foldingSchedule[i + 1];
-    const m = state.numVariables;
-    const current = state.evals();
-    const codeword = await backend.commit(current, 4 * 2 ** nextFold, round.logInvRate);
+    const m = engine.numVariables;
+    const codeword = await backend.commit(await engine.evals(), 4 * 2 ** nextFold, round.logInvRate);
     transcript.commitment(codeword.root);
 
-    const oodPoints: Ext4[][] = [];
-    const oodAnswers: Ext4[] = [];
+    const ood: { point: Ext4[]; value: Ext4 }[] = [];
     for (let j = 0; j < round.oodSamples; j++) {
       const point = expandFromUnivariate(transcript.oodPoint(), m);
-      const value = evalExt(current, point);
+      const value = await engine.evaluate(point);
       transcript.oodAnswer(value);
-      oodPoints.push(point);
-      oodAnswers.push(value);
+      ood.push({ point, value });
     }
     const powWitness = await transcript.queryPow(i);
     const indices = transcript.queryIndices(i);
@@ -143,30 +140,25 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
     const selectValues = openings.flat.map((row) => (previous.kind === 'Base' ? evalBase(row, queryPoint) : evalExt(row, queryPoint)));
 
     const gamma = transcript.roundBatching();
-    const gammas = efPowers(gamma, 1 + oodPoints.length + indices.length);
-    oodPoints.forEach((p, j) => {
-      addEqWeights(state.weights, p, gammas[1 + j]);
-      state.sum = efAdd(state.sum, efMul(gammas[1 + j], oodAnswers[j]));
-    });
-    indices.forEach((index, j) => {
-      const g = gammas[1 + oodPoints.length + j];
-      addSelectWeights(state.weights, domainPoint(round.logFoldedDomainSize, index), g);
-      state.sum = efAdd(state.sum, efMul(g, selectValues[j]));
-    });
-    const folded = await runSumcheck(state, transcript, nextFold, round.foldingPowBits);
+    const gammas = efPowers(gamma, 1 + ood.length + indices.length);
+    await engine.addClaims(
+      ood.map((c, j) => ({ ...c, coeff: gammas[1 + j] })),
+      indices.map((index, j) => ({ x: domainPoint(round.logFoldedDomainSize, index), coeff: gammas[1 + ood.length + j], value: selectValues[j] })),
+    );
+    const folded = await runSumcheck(engine, transcript, nextFold, round.foldingPowBits);
     foldingRandomness = folded.challenges;
     if (previous.kind === 'Extension') previous.codeword.dispose();
     previous = { codeword, kind: 'Extension' };
-    rounds.push({ commitment: codeword.root, oodAnswers, powWitness, openings: openings.proof, sumcheck: folded.data });
+    rounds.push({ commitment: codeword.root, oodAnswers: ood.map((c) => c.value), powWitness, openings: openings.proof, sumcheck: folded.data });
   }
 
-  const finalValues = efList(state.evals());
+  const finalValues = efList(await engine.evals());
   transcript.finalPoly(finalValues);
   const finalPowWitness = await transcript.queryPow(schedule.rounds.length);
   const finalIndices = transcript.queryIndices(schedule.rounds.length);
   const finalOpenings = await openRows(previous.codeword, previous.kind, finalIndices);
   const finalSumcheck = schedule.finalSumcheckRounds > 0
-    ? (await runSumcheck(state, transcript, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits)).data
+    ? (await runSumcheck(engine, transcript, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits)).data
     : null;
   if (previous.kind === 'Extension') previous.codeword.dispose();
   transcript.finish();
@@ -189,15 +181,19 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
   };
 }
 
-async function runSumcheck(state: SumcheckState, transcript: WhirTranscript, rounds: number, powBits: number): Promise<{ challenges: Ext4[]; data: SumcheckData }> {
+/** `rounds` sumcheck rounds: message out, (grind,) challenge in, bind. Returns the challenges in sampling order. */
+async function runSumcheck(engine: SumcheckEngine, transcript: WhirTranscript, rounds: number, powBits: number): Promise<{ challenges: Ext4[]; data: SumcheckData }> {
   const phase = transcript.sumcheck(rounds, powBits);
   const data = emptySumcheck();
-  const { challenges } = await state.run(rounds, async (message) => {
+  const challenges: Ext4[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const message = await engine.roundMessage();
     const { r, witness } = await phase.round(message);
     data.polynomialEvaluations.push(message);
     if (witness !== null) data.powWitnesses.push(witness);
-    return r;
-  });
+    await engine.bind(message, r);
+    challenges.push(r);
+  }
   return { challenges, data };
 }
 

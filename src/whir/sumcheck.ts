@@ -25,6 +25,11 @@ export function extrapolate01Inf(e0: Ext4, e1: Ext4, eInf: Ext4, r: Ext4): Ext4 
   return efAdd(efAdd(efMul(e0, oneMinusR), efMul(e1, r)), efMul(eInf, rTimesRMinus1));
 }
 
+/** The claimed sum after a round: h(r), with h(1) = sum - h(0). */
+export function nextSum(sum: Ext4, [h0, hInf]: RoundMessage, r: Ext4): Ext4 {
+  return extrapolate01Inf(h0, efSub(sum, h0), hInf, r);
+}
+
 /** The live state of the sumcheck: evaluations (base field until the first bind), weights, claimed sum. */
 export class SumcheckState {
   /** Base-field evaluations before the first fold, extension-field after. */
@@ -93,12 +98,17 @@ export class SumcheckState {
     for (let i = 0; i < rounds; i++) {
       const message = this.roundMessage();
       const r = await challenge(message);
-      this.sum = extrapolate01Inf(message[0], efSub(this.sum, message[0]), message[1], r);
-      this.bind(r);
+      this.advance(message, r);
       challenges.push(r);
       messages.push(message);
     }
     return { challenges, messages };
+  }
+
+  /** After sending `message` and receiving r: the sum moves to h(r), the tables are bound. */
+  advance(message: RoundMessage, r: Ext4): void {
+    this.sum = nextSum(this.sum, message, r);
+    this.bind(r);
   }
 
   /** Σ evals·weights, for checks. */

@@ -12,6 +12,7 @@ import type { MerkleTree } from '../api/merkle.js';
 import { deriveWhirSchedule, validateInitialClaims, whirParameters, type WhirOptions } from './params.js';
 import { whirCommit, whirOpen, type CommittedCodeword, type WhirBackend, type WhirCommitment, type WhirOpening } from './prover.js';
 import type { WhirSchedule } from './schedule.js';
+import { cpuSumcheckEngine } from './engine.js';
 import { whirProverTranscript, type Grinder } from './transcript/whir-transcript.js';
 
 export type { WhirOptions, WhirOpening, WhirSchedule };
@@ -102,6 +103,7 @@ export function createWhir(host: WhirHost, options: WhirOptions): Whir {
 
 function hostBackend(host: WhirHost): WhirBackend {
   return {
+    sumcheck: cpuSumcheckEngine,
     async commit(coeffs, width, addedBits): Promise<CommittedCodeword> {
       const { root, tree } = await host.commit(coeffs, { width, addedBits });
       return {
