@@ -19,6 +19,9 @@ import { LOSE_DEVICE } from './device-recovery.js';
 import type { MerkleTree } from './api/merkle.js';
 import type { MsmBases } from './api/msm.js';
 import type { MsmPoints } from './api/msm-encode.js';
+import { whirMethods } from './whir/whir.js';
+import { whirInstance } from './whir/facade.js';
+import type { WhirOptions } from './whir/params.js';
 
 export interface RouterOptions {
   check: CheckMode;
@@ -203,5 +206,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     warmUp: (families?: Parameters<Prover['warmUp']>[0]) => (gpu ? gpu.warmUp(families) : Promise.resolve()),
     ...Object.fromEntries(FAMILY_METHODS.map((m) => [m, route(m)])),
   };
-  return prover as unknown as Prover;
+  // The protocols run on the routed job methods, so they take each family's path and checks.
+  const routed = prover as unknown as Prover;
+  return Object.assign(routed, whirMethods(routed), { whir: (o: WhirOptions) => whirInstance(routed, o) });
 }

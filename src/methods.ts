@@ -11,11 +11,18 @@ export const JOB_METHODS = ['batchField', 'dft', 'idft', 'lde', 'encode', 'posei
 
 export type JobMethod = (typeof JOB_METHODS)[number];
 
+/** Protocol methods (WHIR): built on the job methods by the family router, served by the worker as jobs are. */
+export const PROTOCOL_METHODS = ['whirCommit'] as const;
+
+/** Everything the worker's client may call on the prover. */
+export const PROVER_CALLS = [...JOB_METHODS, ...PROTOCOL_METHODS] as const;
+
 /** Each handle's methods that run a job (`calls`) and the one that frees it (`free`). */
 export const HANDLE_METHODS = {
   NttMatrix: { calls: ['read'], free: 'destroy' },
   MerkleTree: { calls: ['open'], free: 'dispose' },
   MsmBases: { calls: ['msm', 'msmProfiled'], free: 'destroy' },
+  WhirCommitment: { calls: ['prove'], free: 'dispose' },
 } as const satisfies Record<string, { calls: readonly string[]; free: string }>;
 
 export type HandleKind = keyof typeof HANDLE_METHODS;

@@ -19,6 +19,9 @@ import { poseidon2Methods, type Poseidon2Methods } from './api/poseidon2.js';
 import { merkleMethods, type MerkleMethods } from './api/merkle.js';
 import { grindMethods, type GrindMethods } from './api/grind.js';
 import { commitMethods, type CommitMethods } from './api/commit.js';
+import type { WhirMethods } from './whir/whir.js';
+import type { Whir } from './whir/facade.js';
+import type { WhirOptions } from './whir/params.js';
 import { withRecovery, type DeviceProver } from './device-recovery.js';
 import type { Family, FamilyMethod } from './methods.js';
 import { routeFamilies } from './families.js';
@@ -87,13 +90,24 @@ export interface ProverCore {
   destroy(): void;
 }
 
-export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods & MerkleMethods & GrindMethods & CommitMethods & MsmMethods;
+/** The protocols built on the kernels (WHIR): they run where the prover runs, on its job methods. */
+export interface ProtocolMethods extends WhirMethods {
+  /**
+   * A WHIR polynomial commitment configured by `options` (docs/whir.md): schedule(), commit(evals),
+   * open(handle), verify(root, proof). Proofs verify with Plonky3's p3-whir 0.9.0-rc.2.
+   * @throws ProverError INVALID_ARGUMENT (the message names p3-whir's configuration error)
+   * @example const whir = prover.whir({ numVariables: 20, foldingFactor: 4, startingLogInvRate: 1 });
+   */
+  whir(options: WhirOptions): Whir;
+}
+
+export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods & MerkleMethods & GrindMethods & CommitMethods & MsmMethods & ProtocolMethods;
 
 /** The job methods alone (what the self-check and the run-time checks call). */
 export type Jobs = Pick<Prover, FamilyMethod>;
 
 /** One path's prover (the GPU's, or the CPU's) before the family router (src/families.ts) joins them. */
-export type Backend = Omit<Prover, 'capabilities' | 'stats'> & { stats(): BackendStats };
+export type Backend = Omit<Prover, 'capabilities' | 'stats' | keyof ProtocolMethods> & { stats(): BackendStats };
 
 /**
  * A prover in this thread (what createProver({ worker: false }) returns, and what the worker

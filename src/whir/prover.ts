@@ -29,6 +29,13 @@ export interface CommittedCodeword {
 export interface WhirBackend {
   commit(coeffs: Uint32Array, width: number, addedBits: number): Promise<CommittedCodeword>;
   sumcheck: SumcheckEngineFactory;
+  /** Called as each phase starts (the caller's abort and progress point): claims, fold, round i commit/queries/fold, final. */
+  phase(stage: string): void;
+}
+
+/** How many `phase` calls an open of `schedule` makes. */
+export function openPhases(schedule: WhirSchedule): number {
+  return 3 + 3 * schedule.rounds.length;
 }
 
 /** The Fiat–Shamir steps of commit and open, in p3's order (each does exactly Rust's sponge work). */
@@ -97,6 +104,7 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
 
 async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, engine: SumcheckEngine): Promise<WhirOpening> {
   const n = schedule.numVariables;
+  backend.phase('claims');
   // Claims in α-power order: the opening first, then the OOD (virtual) claims drawn before it.
   const virtual: { point: Ext4[]; value: Ext4 }[] = [];
   for (let i = 0; i < schedule.commitmentOodSamples; i++) {
@@ -114,6 +122,7 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
   const claims = [{ point: openingPoint, value: openingValue }, ...virtual];
   const alphas = efPowers(alpha, claims.length);
   await engine.addClaims(claims.map((c, i) => ({ ...c, coeff: alphas[i] })), []);
+  backend.phase('initial fold');
   const initial = await runSumcheck(engine, transcript, schedule.foldingSchedule[0], schedule.startingFoldingPowBits);
 
   let foldingRandomness = initial.challenges;
@@ -123,6 +132,7 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
     const round = schedule.rounds[i];
     const nextFold = schedule.foldingSchedule[i + 1];
     const m = engine.numVariables;
+    backend.phase(`round ${i} commit`);
     const codeword = await backend.commit(await engine.evals(), 4 * 2 ** nextFold, round.logInvRate);
     transcript.commitment(codeword.root);
 
@@ -133,6 +143,7 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
       transcript.oodAnswer(value);
       ood.push({ point, value });
     }
+    backend.phase(`round ${i} queries`);
     const powWitness = await transcript.queryPow(i);
     const indices = transcript.queryIndices(i);
     const queryPoint = [...foldingRandomness].reverse();
@@ -145,6 +156,7 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
       ood.map((c, j) => ({ ...c, coeff: gammas[1 + j] })),
       indices.map((index, j) => ({ x: domainPoint(round.logFoldedDomainSize, index), coeff: gammas[1 + ood.length + j], value: selectValues[j] })),
     );
+    backend.phase(`round ${i} fold`);
     const folded = await runSumcheck(engine, transcript, nextFold, round.foldingPowBits);
     foldingRandomness = folded.challenges;
     if (previous.kind === 'Extension') previous.codeword.dispose();
@@ -152,6 +164,7 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
     rounds.push({ commitment: codeword.root, oodAnswers: ood.map((c) => c.value), powWitness, openings: openings.proof, sumcheck: folded.data });
   }
 
+  backend.phase('final');
   const finalValues = efList(await engine.evals());
   transcript.finalPoly(finalValues);
   const finalPowWitness = await transcript.queryPow(schedule.rounds.length);

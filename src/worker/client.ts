@@ -13,7 +13,9 @@ import { abortError } from '../sched/job.js';
 import type { Capabilities, Prover, ProverInfo, ProverOptions } from '../prover.js';
 import { encodeArgs, unpackPoint, type ArgHooks } from './codec.js';
 import { isTypedArray, optionalOut } from '../validate.js';
-import { HANDLE_METHODS, JOB_METHODS, type Family, type HandleKind } from '../methods.js';
+import { HANDLE_METHODS, PROVER_CALLS, type Family, type HandleKind } from '../methods.js';
+import { whirInstance } from '../whir/facade.js';
+import type { WhirOptions } from '../whir/params.js';
 import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
 import type { Reply, Stats, WireError, WorkerHost } from './host.js';
@@ -263,7 +265,8 @@ export async function workerProver(worker: Worker, options: ProverOptions): Prom
     capabilities: () => client.capabilities(),
     lost: client.lost(),
     destroy: () => client.destroy(),
-    ...Object.fromEntries(JOB_METHODS.map((name) => [name, m(name)])),
+    ...Object.fromEntries(PROVER_CALLS.map((name) => [name, m(name)])),
+    whir: (o: WhirOptions) => whirInstance(prover as unknown as Prover, o),
     [LOSE_DEVICE]: () => void remote.loseDevice(),
     [CORRUPT_FAMILY]: (f: Family) => remote.corruptFamily(f),
   };

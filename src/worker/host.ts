@@ -10,7 +10,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { createLocalProver, type Capabilities, type Prover, type ProverInfo, type ProverOptions } from '../prover.js';
 import { isProverError, ProverError } from '../errors.js';
 import { decodeArgs, packPoint, type Tagged } from './codec.js';
-import { handleKind, HANDLE_METHODS, JOB_METHODS, type Family, type HandleKind } from '../methods.js';
+import { handleKind, HANDLE_METHODS, PROVER_CALLS, type Family, type HandleKind } from '../methods.js';
 import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import type { ChallengerState, DuplexChallenger } from '../ref/challenger.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
@@ -19,7 +19,7 @@ const G1 = bn254.G1.Point;
 
 /** Methods the client may call on the prover (target 0) or on a handle of `kind`. */
 function callable(kind: 'Prover' | HandleKind, method: string): boolean {
-  if (kind === 'Prover') return (JOB_METHODS as readonly string[]).includes(method);
+  if (kind === 'Prover') return (PROVER_CALLS as readonly string[]).includes(method);
   const m = HANDLE_METHODS[kind];
   return method === m.free || (m.calls as readonly string[]).includes(method);
 }

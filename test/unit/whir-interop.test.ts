@@ -13,9 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProver, type Prover } from '../../src/index.js';
 import { BB_P } from '../../src/params/babybear.js';
-import { createWhir } from '../../src/whir/whir.js';
 import { parseProof, proofToJson, rootToJson } from '../../src/whir/proof-json.js';
-import { verifyWhir } from '../../src/whir/verifier.js';
 import { hasCargo, oraclePath } from '../support/whir-oracle.js';
 import { SplitMix64 } from '../support/splitmix.js';
 
@@ -45,7 +43,7 @@ describe.skipIf(!cargo)('WHIR proofs from TypeScript against p3-whir 0.9.0-rc.2'
       writeFileSync(table, Buffer.from(evals.buffer, evals.byteOffset, evals.byteLength));
       const params = ['--n', String(n), '--fold', String(fold), '--rate', String(rate)];
 
-      const whir = createWhir(prover, { numVariables: n, foldingFactor: fold, startingLogInvRate: rate });
+      const whir = prover.whir({ numVariables: n, foldingFactor: fold, startingLogInvRate: rate });
       const { root, handle } = await whir.commit(evals);
       // A: the root.
       const rustRoot = run('commit', ...params, '--poly', table);
@@ -68,7 +66,8 @@ describe.skipIf(!cargo)('WHIR proofs from TypeScript against p3-whir 0.9.0-rc.2'
       // C: the crate's verifier, then the TS verifier, on the TS proof.
       const v = run('verify', ours);
       expect(v.stdout, v.stderr).toMatch(/^VERIFY OK/);
-      expect(await verifyWhir(whir.schedule(), root, parseProof(JSON.stringify(envelope.proof)))).toEqual({ ok: true });
+      expect(await whir.verify(root, opening)).toEqual({ ok: true });
+      expect(await whir.verify(root, parseProof(JSON.stringify(envelope.proof)))).toEqual({ ok: true });
 
       // One changed value anywhere is rejected by both: an OOD answer, a sumcheck message, an
       // opened row, a sibling digest, the final polynomial, the claimed evaluation.
@@ -87,7 +86,7 @@ describe.skipIf(!cargo)('WHIR proofs from TypeScript against p3-whir 0.9.0-rc.2'
         writeFileSync(file, JSON.stringify(bad));
         const r = run('verify', file);
         expect(r.stdout, `${what}: the crate must reject`).toMatch(/^VERIFY FAILED: /);
-        const ts = await verifyWhir(whir.schedule(), root, parseProof(JSON.stringify(bad.proof)));
+        const ts = await whir.verify(root, parseProof(JSON.stringify(bad.proof)));
         expect(ts.ok, `${what}: the TS verifier must reject`).toBe(false);
       }
     }, 120_000);
