@@ -146,7 +146,16 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
         await check(f, { method: 'open', args: [index], result: opening, root: tree.root }, job?.check ?? opts.check, performance.now() - t0);
         return opening;
       };
-      return { ...o, tree: { ...tree, open } };
+      const openMany: MerkleTree['openMany'] = async (indices, job) => {
+        const t0 = performance.now();
+        const openings = await tree.openMany(indices, job);
+        const each = (performance.now() - t0) / Math.max(1, openings.length);
+        for (const [k, opening] of openings.entries()) {
+          await check(f, { method: 'open', args: [indices[k]], result: opening, root: tree.root }, job?.check ?? opts.check, each);
+        }
+        return openings;
+      };
+      return { ...o, tree: { ...tree, open, openMany } };
     }
     if (f === 'msm' && 'msm' in o) {
       const bases = o;

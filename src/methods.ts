@@ -20,7 +20,7 @@ export const PROVER_CALLS = [...JOB_METHODS, ...PROTOCOL_METHODS] as const;
 /** Each handle's methods that run a job (`calls`) and the one that frees it (`free`). */
 export const HANDLE_METHODS = {
   NttMatrix: { calls: ['read'], free: 'destroy' },
-  MerkleTree: { calls: ['open'], free: 'dispose' },
+  MerkleTree: { calls: ['open', 'openMany'], free: 'dispose' },
   MsmBases: { calls: ['msm', 'msmProfiled'], free: 'destroy' },
   WhirCommitment: { calls: ['prove'], free: 'dispose' },
 } as const satisfies Record<string, { calls: readonly string[]; free: string }>;

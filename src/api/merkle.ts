@@ -7,9 +7,9 @@
  */
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
-import { openGpuMerkle, planMerkle, DIGEST, type GpuMerkle } from '../kernels/merkle.js';
+import { openGpuMerkle, openGpuMerkleMany, planMerkle, DIGEST, type GpuMerkle } from '../kernels/merkle.js';
 import { uploadField } from '../kernels/canonical.js';
-import { requireFieldArray, requireInt, requireMultipleOf, requireOptions, show } from '../validate.js';
+import { requireDenseArray, requireFieldArray, requireInt, requireMultipleOf, requireOptions, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import type { Scheduler } from '../sched/scheduler.js';
@@ -34,6 +34,11 @@ export interface MerkleTree {
    * @throws ProverError INVALID_ARGUMENT (index), DESTROYED (the tree or its prover), ABORTED, DEVICE_LOST
    */
   open(index: number, job?: JobOptions): Promise<MerkleOpening>;
+  /**
+   * The openings of several rows (any order, repeats allowed) in one GPU readback.
+   * @throws ProverError INVALID_ARGUMENT (an index), DESTROYED, ABORTED, DEVICE_LOST
+   */
+  openMany(indices: readonly number[], job?: JobOptions): Promise<MerkleOpening[]>;
   /** Free the GPU buffers; later open() calls throw DESTROYED. */
   dispose(): void;
 }
@@ -50,6 +55,12 @@ export interface MerkleMethods {
    * @example const { root } = await prover.merkleCommit(await prover.lde(trace, { width: 8, addedBits: 1, shift: 31, bitReversedOutput: true, gpu: true }));
    */
   merkleCommit(matrix: Uint32Array | NttMatrix, options?: { width?: number } & JobOptions): Promise<{ root: Uint32Array; tree: MerkleTree }>;
+}
+
+/** A list of row indices of a tree of `height` rows. */
+export function requireRowIndices(indices: unknown, height: number): number[] {
+  const list = requireDenseArray('openMany(indices)', indices, 'an array of row indices');
+  return list.map((i, k) => requireInt(`openMany(indices): indices[${k}]`, i, 0, height - 1, 'a row of the tree'));
 }
 
 export function requireRowWidth(width: unknown): number {
@@ -109,6 +120,12 @@ function wrapTree(ctx: GpuContext, sched: Scheduler, plan: GpuMerkle, root: Uint
       if (disposed) throw new ProverError('DESTROYED', 'this Merkle tree was disposed; commit again to open it');
       requireInt('open(index): index', index, 0, plan.n - 1, 'a row of the tree');
       return sched.run('merkle open', jobOpts, () => openGpuMerkle(ctx, plan, index));
+    },
+    async openMany(indices, job) {
+      const jobOpts = requireJobOptions('openMany job options', job);
+      if (disposed) throw new ProverError('DESTROYED', 'this Merkle tree was disposed; commit again to open it');
+      const list = requireRowIndices(indices, plan.n);
+      return sched.run('merkle open', jobOpts, () => openGpuMerkleMany(ctx, plan, list));
     },
     dispose() {
       if (disposed) return;

@@ -9,7 +9,7 @@ import { compress, DIGEST, hashRow } from '../ref/merkle.js';
 import { grindBaseState, type DuplexChallenger } from '../ref/challenger.js';
 import { BB_P } from '../params/babybear.js';
 import { requirePoseidon2Job, type Poseidon2Methods } from '../api/poseidon2.js';
-import { requireMerkleJob, requireRowWidth, requireTreeHeight, type MerkleMethods, type MerkleOpening, type MerkleTree } from '../api/merkle.js';
+import { requireMerkleJob, requireRowIndices, requireRowWidth, requireTreeHeight, type MerkleMethods, type MerkleOpening, type MerkleTree } from '../api/merkle.js';
 import { requireCommitJob, type CommitMethods } from '../api/commit.js';
 import { requireGrindJob, type GrindMethods } from '../api/grind.js';
 import { requireInt, requireOptions, show } from '../validate.js';
@@ -61,6 +61,13 @@ function cpuTree(sched: Scheduler, values: Uint32Array, height: number, width: n
           return l.slice(sib * DIGEST, (sib + 1) * DIGEST);
         }),
       }));
+    },
+    async openMany(indices, job) {
+      const list = requireRowIndices(indices, height);
+      const jobOpts = requireJobOptions('openMany job options', job);
+      const out: MerkleOpening[] = [];
+      for (const i of list) out.push(await this.open(i, { signal: jobOpts.signal }));
+      return out;
     },
     dispose() {
       rows = undefined;

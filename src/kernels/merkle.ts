@@ -122,13 +122,23 @@ export async function planMerkle(
 
 /** The opened row and its sibling digests (leaf level first), read from the GPU-resident tree. */
 export async function openGpuMerkle(ctx: GpuContext, t: GpuMerkle, index: number): Promise<{ row: Uint32Array; siblings: Uint32Array[] }> {
-  const ranges = [{ buffer: t.rows, word: index * t.width, count: t.width }];
-  for (let l = 0; l < t.logN; l++) {
-    const sib = (index >> l) ^ 1;
-    ranges.push(l === 0
-      ? { buffer: t.leaves, word: sib * DIGEST, count: DIGEST }
-      : { buffer: t.up, word: upOffset(t.n, l) + sib * DIGEST, count: DIGEST });
+  const [opening] = await openGpuMerkleMany(ctx, t, [index]);
+  return opening;
+}
+
+/** Several openings in one readback (a protocol's queries: one GPU round trip instead of one each). */
+export async function openGpuMerkleMany(ctx: GpuContext, t: GpuMerkle, indices: readonly number[]): Promise<{ row: Uint32Array; siblings: Uint32Array[] }[]> {
+  const ranges = [];
+  for (const index of indices) {
+    ranges.push({ buffer: t.rows, word: index * t.width, count: t.width });
+    for (let l = 0; l < t.logN; l++) {
+      const sib = (index >> l) ^ 1;
+      ranges.push(l === 0
+        ? { buffer: t.leaves, word: sib * DIGEST, count: DIGEST }
+        : { buffer: t.up, word: upOffset(t.n, l) + sib * DIGEST, count: DIGEST });
+    }
   }
-  const [row, ...siblings] = await ctx.readRanges(ranges);
-  return { row: row.slice(), siblings: siblings.map((s) => s.slice()) };
+  const read = await ctx.readRanges(ranges);
+  const per = 1 + t.logN;
+  return indices.map((_, k) => ({ row: read[k * per].slice(), siblings: read.slice(k * per + 1, (k + 1) * per).map((s) => s.slice()) }));
 }

@@ -23,10 +23,22 @@ export function bbNeg(a: number): number {
   return a === 0 ? 0 : P - a;
 }
 
+const INV_P = 1 / P;
+
+/**
+ * x mod p for an integer 0 <= x < 2^53. The quotient from the double x·(1/p) is off by at most
+ * one (its error is below 2^-30), and one correction fixes it; V8 runs this ~5x faster than x % p,
+ * which it computes with fmod.
+ */
+export function bbReduce(x: number): number {
+  const r = x - Math.floor(x * INV_P) * P;
+  return r < 0 ? r + P : r >= P ? r - P : r;
+}
+
 /** a·b mod p. a·(b>>16) < 2^47 and the recombined sum < 2^48, so doubles stay exact. */
 export function bbMul(a: number, b: number): number {
-  const hi = (a * (b >>> 16)) % P;
-  return (hi * 65536 + a * (b & 0xffff)) % P;
+  const hi = bbReduce(a * (b >>> 16));
+  return bbReduce(hi * 65536 + a * (b & 0xffff));
 }
 
 export function bbSquare(a: number): number {

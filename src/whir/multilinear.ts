@@ -6,9 +6,10 @@
  * @module
  */
 import { BB_TWO_ADIC_GENERATORS } from '../params/babybear.js';
-import { bbMul, bbPow, bbSub } from '../ref/babybear.js';
+import { bbPow } from '../ref/babybear.js';
+import { addEq, addSelect, foldBase, foldExt } from './ef-loops.js';
 import {
-  EF_ONE, EF_ZERO, efAdd, efGet, efLerpInto, efMul, efScale, efSet, efSub, efSquare, type EfVec, type Ext4,
+  EF_ONE, EF_ZERO, efAdd, efGet, efMul, efScale, efSet, efSub, efSquare, type EfVec, type Ext4,
 } from './ext.js';
 
 /** Point::expand_from_univariate: (z^(2^(m-1)), ..., z^2, z). */
@@ -51,23 +52,10 @@ export function eqAt(a: readonly Ext4[], b: readonly Ext4[]): Ext4 {
 }
 
 /** Bind the last variable of extension-field evaluations to r: out[j] = e[2j] + r·(e[2j+1] - e[2j]). */
-export function foldLastExt(evals: EfVec, r: Ext4): EfVec {
-  const half = evals.length / 8;
-  const out = new Uint32Array(4 * half);
-  for (let j = 0; j < half; j++) efLerpInto(out, 4 * j, evals, 8 * j, evals, 8 * j + 4, r);
-  return out;
-}
+export const foldLastExt = foldExt;
 
 /** Bind the last variable of base-field evaluations to r; the result lies in the extension. */
-export function foldLastBase(evals: Uint32Array, r: Ext4): EfVec {
-  const half = evals.length / 2;
-  const out = new Uint32Array(4 * half);
-  for (let j = 0; j < half; j++) {
-    const lo = evals[2 * j];
-    efSet(out, j, efAdd([lo, 0, 0, 0], efScale(r, bbSub(evals[2 * j + 1], lo))));
-  }
-  return out;
-}
+export const foldLastBase = foldBase;
 
 /** The multilinear extension of base-field evaluations at `point` (length log2 of the count). */
 export function evalBase(evals: Uint32Array, point: readonly Ext4[]): Ext4 {
@@ -90,27 +78,14 @@ export function domainPoint(logSize: number, index: number): number {
 }
 
 /** weights[b] += coeff·x^b for b < 2^m (a select claim's weight: the table read as univariate coefficients). */
-export function addSelectWeights(weights: EfVec, x: number, coeff: Ext4): void {
-  let pow = 1;
-  for (let b = 0; b < weights.length / 4; b++) {
-    addScaledBase(weights, b, coeff, pow);
-    pow = bbMul(pow, x);
-  }
-}
+export const addSelectWeights = addSelect;
 
 /** weights += coeff·eq(point, ·). */
-export function addEqWeights(weights: EfVec, point: readonly Ext4[], coeff: Ext4): void {
-  const eq = eqTable(point, coeff);
-  for (let b = 0; b < weights.length / 4; b++) efSet(weights, b, efAdd(efGet(weights, b), efGet(eq, b)));
-}
+export const addEqWeights = addEq;
 
 /** Σ_b evals[b]·x^b for extension-field evaluations: what a select claim asserts. */
 export function evalUnivariateExt(evals: EfVec, x: number): Ext4 {
   let acc = EF_ZERO;
   for (let b = evals.length / 4 - 1; b >= 0; b--) acc = efAdd(efScale(acc, x), efGet(evals, b));
   return acc;
-}
-
-function addScaledBase(v: EfVec, i: number, coeff: Ext4, s: number): void {
-  efSet(v, i, efAdd(efGet(v, i), efScale(coeff, s)));
 }

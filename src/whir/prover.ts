@@ -18,8 +18,8 @@ import type { RoundMessage } from './sumcheck.js';
 /** A committed codeword: its root and the rows + authentication paths the queries open. */
 export interface CommittedCodeword {
   root: Uint32Array;
-  /** Row `index` of the codeword (flattened base values) and its sibling digests, leaf level first. */
-  open(index: number): Promise<{ row: Uint32Array; path: Uint32Array[] }>;
+  /** Rows `indices` of the codeword (flattened base values) and their sibling digests, leaf level first, in one request. */
+  openMany(indices: number[]): Promise<{ row: Uint32Array; path: Uint32Array[] }[]>;
   /** log2 of the codeword's height. */
   levels: number;
   dispose(): void;
@@ -213,8 +213,8 @@ async function runSumcheck(engine: SumcheckEngine, transcript: WhirTranscript, r
 /** Open `indices` (draw order, repeats kept) of a codeword: the rows and the pruned multiproof. */
 async function openRows(codeword: CommittedCodeword, kind: 'Base' | 'Extension', indices: number[]): Promise<{ proof: QueryOpenings; flat: Uint32Array[] }> {
   const unique = [...new Set(indices)];
-  const opened = new Map<number, { row: Uint32Array; path: Uint32Array[] }>();
-  for (const i of unique) opened.set(i, await codeword.open(i));
+  const openings = await codeword.openMany(unique);
+  const opened = new Map(unique.map((i, k) => [i, openings[k]] as const));
   const paths = new Map<number, Digest[]>([...opened].map(([i, o]) => [i, o.path.map((d) => d.subarray(0, DIGEST))]));
   const siblingHashes = prunedSiblings(indices, codeword.levels, paths);
   const flat = indices.map((i) => opened.get(i)!.row);

@@ -11,6 +11,7 @@ import {
   EF_ONE, EF_ZERO, efAdd, efGet, efMul, efScale, efSub, type EfVec, type Ext4,
 } from './ext.js';
 import { foldLastBase, foldLastExt } from './multilinear.js';
+import { roundMessageBase, roundMessageExt } from './ef-loops.js';
 
 /** What one round sends: [h(0), h(∞)]. */
 export type RoundMessage = [Ext4, Ext4];
@@ -60,24 +61,7 @@ export class SumcheckState {
 
   /** [h(0), h(∞)] of the next round. */
   roundMessage(): RoundMessage {
-    const w = this.weights;
-    const half = w.length / 8;
-    let c0 = EF_ZERO;
-    let cInf = EF_ZERO;
-    for (let j = 0; j < half; j++) {
-      const w0 = efGet(w, 2 * j);
-      const dw = efSub(efGet(w, 2 * j + 1), w0);
-      if (this.base) {
-        const e0 = this.base[2 * j];
-        c0 = efAdd(c0, efScale(w0, e0));
-        cInf = efAdd(cInf, efScale(dw, bbSub(this.base[2 * j + 1], e0)));
-      } else {
-        const e0 = efGet(this.ext!, 2 * j);
-        c0 = efAdd(c0, efMul(w0, e0));
-        cInf = efAdd(cInf, efMul(dw, efSub(efGet(this.ext!, 2 * j + 1), e0)));
-      }
-    }
-    return [c0, cInf];
+    return this.base ? roundMessageBase(this.base, this.weights) : roundMessageExt(this.ext!, this.weights);
   }
 
   /** Bind the last variable to r in both tables. */

@@ -117,9 +117,9 @@ function hostBackend(host: WhirHost, sumcheck: SumcheckEngineFactory, job: JobOp
       return {
         root,
         levels: Math.log2(tree.height),
-        async open(index) {
-          const { row, siblings } = await tree.open(index, sub);
-          return { row, path: siblings };
+        async openMany(indices) {
+          const openings = await tree.openMany(indices, sub);
+          return openings.map(({ row, siblings }) => ({ row, path: siblings }));
         },
         dispose: () => tree.dispose(),
       };

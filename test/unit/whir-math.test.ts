@@ -9,7 +9,7 @@ import { BB_P } from '../../src/params/babybear.js';
 import { compress, merkleTree } from '../../src/ref/merkle.js';
 import { efAdd, efGet, efMul, efScale, efSub, efVecFromList, type Ext4 } from '../../src/whir/ext.js';
 import {
-  addSelectWeights, eqAt, eqTable, evalBase, evalExt, evalUnivariateExt, expandFromUnivariate,
+  addEqWeights, addSelectWeights, eqAt, eqTable, evalBase, evalExt, evalUnivariateExt, expandFromUnivariate, foldLastExt,
 } from '../../src/whir/multilinear.js';
 import { SumcheckState, extrapolate01Inf } from '../../src/whir/sumcheck.js';
 import { prunedSiblings, restoreRoot } from '../../src/whir/multiproof.js';
@@ -127,6 +127,33 @@ describe('WHIR pruned multiproof', () => {
         const bad = siblings.map((s, k) => (k === 0 ? Uint32Array.from(s, (v, j) => (j === 0 ? (v + 1) % BB_P : v)) : s));
         expect(restoreRoot(leaves, levels, bad, (l, r) => compress(l, r))).not.toEqual(tree.root);
       }
+    }), { numRuns: 25 });
+  });
+});
+
+describe('WHIR CPU loops against their allocating definitions', () => {
+  it('addEq equals eqTable, foldExt equals the definition, round messages equal the pairwise sums', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 7 }), fc.integer(), (m, seed) => {
+      const rng = new SplitMix64(seed);
+      const point = Array.from({ length: m }, () => randomExt(rng));
+      const coeff = randomExt(rng);
+      const w = new Uint32Array(4 * 2 ** m);
+      addEqWeights(w, point, coeff);
+      expect(w).toEqual(eqTable(point, coeff));
+      const e = efVecFromList(Array.from({ length: 2 ** m }, () => randomExt(rng)));
+      const r = randomExt(rng);
+      const folded = foldLastExt(e, r);
+      for (let j = 0; j < 2 ** (m - 1); j++) {
+        const lo = efGet(e, 2 * j);
+        expect(efGet(folded, j)).toEqual(efAdd(lo, efMul(r, efSub(efGet(e, 2 * j + 1), lo))));
+      }
+      let c0: Ext4 = [0, 0, 0, 0];
+      let cInf: Ext4 = [0, 0, 0, 0];
+      for (let j = 0; j < 2 ** (m - 1); j++) {
+        c0 = efAdd(c0, efMul(efGet(e, 2 * j), efGet(w, 2 * j)));
+        cInf = efAdd(cInf, efMul(efSub(efGet(e, 2 * j + 1), efGet(e, 2 * j)), efSub(efGet(w, 2 * j + 1), efGet(w, 2 * j))));
+      }
+      expect(new SumcheckState({ ext: e }, w, [0, 0, 0, 0]).roundMessage()).toEqual([c0, cInf]);
     }), { numRuns: 25 });
   });
 });
