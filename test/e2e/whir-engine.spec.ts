@@ -6,7 +6,6 @@ import { autorun, failures } from './autorun.js';
 
 test('GPU sumcheck engine equals CpuSumcheckEngine (evaluate, eq/select claims, rounds, binds, evals) at 2^1..2^13', async ({ page }) => {
   const result = await autorun(page, 'whir-engine-check');
-  console.log(result.rows.map((r) => `${r.step} ${r.status} ${Math.round(r.ms)}ms ${r.detail}`).join('\n'));
   expect(failures(result)).toEqual([]);
   expect(result.status).toBe('ok');
   const ok = result.rows.filter((r) => r.status === 'ok');
