@@ -108,8 +108,15 @@ export class WsBatch {
   private readonly enc: GPUCommandEncoder;
   private readonly uniforms: GPUBuffer[] = [];
 
-  constructor(private readonly ctx: GpuContext, private readonly pipes: WsPipelines, private readonly label: string) {
-    this.enc = ctx.device.createCommandEncoder({ label });
+  /** With `encoder`, passes are recorded into the caller's encoder (submit it, then call `done`). */
+  constructor(private readonly ctx: GpuContext, private readonly pipes: WsPipelines, private readonly label: string, encoder?: GPUCommandEncoder) {
+    this.enc = encoder ?? ctx.device.createCommandEncoder({ label });
+  }
+
+  /** Release the passes' uniforms after the caller submitted its own encoder. */
+  done(): void {
+    for (const u of this.uniforms) this.ctx.pool.release(u);
+    this.uniforms.length = 0;
   }
 
   get encoder(): GPUCommandEncoder {

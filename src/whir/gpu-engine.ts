@@ -200,6 +200,35 @@ export class GpuSumcheckEngine implements SumcheckEngine {
     return this.job(async () => (await this.readTables(this.batch('whir evals'), false))[0]);
   }
 
+  /**
+   * Record into `encoder` the conversion of the evaluations to a canonical row-major buffer
+   * (4 words per element), the layout encodeToGpu takes: a round commit without a readback
+   * (gpu-commit.ts). Null while the tables are on the CPU or still base-field (the prover commits
+   * only after a bind). Call inside a job; `release` after submitting `encoder`.
+   */
+  recordCanonicalEvals(encoder: GPUCommandEncoder): { buffer: GPUBuffer; words: number; release(): void } | null {
+    if (this.cpu || this.base || this.disposed) return null;
+    const n = 2 ** this.m;
+    const buffer = this.ctx.pool.acquire(16 * n, storageUsage(), 'whir evals canonical');
+    const batch = new WsBatch(this.ctx, this.pipes, 'whir evals to commit', encoder);
+    batch.pass('ws_from_monty', { n }, { eIn: this.e!, eOut: buffer });
+    let held = true;
+    return {
+      buffer,
+      words: 4 * n,
+      release: () => {
+        batch.done();
+        if (held) this.ctx.pool.release(buffer);
+        held = false;
+      },
+    };
+  }
+
+  /** Whether the tables are (still) in GPU buffers. */
+  get onGpu(): boolean {
+    return !this.cpu && !this.disposed;
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

@@ -12,4 +12,5 @@ test('GPU sumcheck engine equals CpuSumcheckEngine (evaluate, eq/select claims, 
   expect(ok.filter((r) => r.step.endsWith('GPU throughout')).length).toBe(6);
   expect(ok.filter((r) => r.step.includes('handing off')).length).toBe(2);
   expect(ok.filter((r) => r.step === 'whir engine past the binding limit').length).toBe(1);
+  expect(ok.filter((r) => r.step === 'whir engine round commit from the GPU buffer').length).toBe(1);
 });

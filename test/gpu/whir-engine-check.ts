@@ -12,7 +12,12 @@ import type { GpuContext } from '../../src/gpu/context.js';
 import { isProverError } from '../../src/errors.js';
 import { CpuSumcheckEngine, type SumcheckEngine } from '../../src/whir/engine.js';
 import { efEquals, efGet, efPowers, type EfVec, type Ext4 } from '../../src/whir/ext.js';
-import { gpuSumcheckEngine, type GpuEngineOptions } from '../../src/whir/gpu-engine.js';
+import { gpuSumcheckEngine, GpuSumcheckEngine, type GpuEngineOptions } from '../../src/whir/gpu-engine.js';
+import { commitEngineEvals } from '../../src/whir/gpu-commit.js';
+import { Scheduler } from '../../src/sched/scheduler.js';
+import { encodeToGpu } from '../../src/kernels/ntt.js';
+import { planMerkle } from '../../src/kernels/merkle.js';
+import { commitOnGpu } from '../../src/api/merkle.js';
 import { domainPoint, expandFromUnivariate } from '../../src/whir/multilinear.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import type { CheckRow } from './poseidon2-check.js';
@@ -125,6 +130,42 @@ export async function checkEngineTooLarge(ctx: GpuContext, bytes = 2 ** 16): Pro
   return { step: 'whir engine past the binding limit', ok: detail.startsWith('TOO_LARGE'), n: 1, ms: performance.now() - t0, detail };
 }
 
+/**
+ * The round commit from the engine's GPU buffer (commitEngineEvals) equals the commit of its
+ * evals() read back (the path prover.ts takes): root, and one opened row with its path.
+ */
+export async function checkEngineCommit(ctx: GpuContext, m = 9, k = 2, addedBits = 1, seed = 0xc0): Promise<CheckRow> {
+  const t0 = performance.now();
+  const rng = new SplitMix64(seed);
+  const engine = await gpuSumcheckEngine(ctx, { cpuMaxVars: -1 })(rng.fieldArray(2 ** m));
+  const sched = new Scheduler(ctx);
+  const bad: string[] = [];
+  try {
+    await engine.addClaims([{ point: Array.from({ length: m }, () => ext(rng)), coeff: ext(rng), value: ext(rng) }], []);
+    for (let i = 0; i < k; i++) await engine.bind(await engine.roundMessage(), ext(rng));
+    const width = 4 * 2 ** k;
+    const fromGpu = await commitEngineEvals(ctx, sched, engine as GpuSumcheckEngine, width, addedBits);
+    const host = await engine.evals();
+    const fromHost = await sched.run('host commit', {}, async () => {
+      const enc = ctx.device.createCommandEncoder();
+      const codeword = await encodeToGpu(ctx, host, width, addedBits, { encoder: enc });
+      const plan = await planMerkle(ctx, codeword.buffer, (host.length / width) * 2 ** addedBits, width, () => codeword.release());
+      return commitOnGpu(ctx, sched, plan, enc);
+    });
+    if (!fromGpu) bad.push('commitEngineEvals returned null with the tables on the GPU');
+    else {
+      if (fromGpu.root.join() !== fromHost.root.join()) bad.push(`root ${fromGpu.root.join()} vs host path ${fromHost.root.join()}`);
+      const [a, b] = [await fromGpu.tree.open(5), await fromHost.tree.open(5)];
+      if (a.row.join() !== b.row.join() || a.siblings.map((d) => d.join()).join() !== b.siblings.map((d) => d.join()).join()) bad.push('opening 5 differs');
+      fromGpu.tree.dispose();
+    }
+    fromHost.tree.dispose();
+  } finally {
+    engine.dispose();
+  }
+  return { step: 'whir engine round commit from the GPU buffer', ok: bad.length === 0, n: 1, ms: performance.now() - t0, detail: bad.length ? bad.join('; ') : `2^${m - k} values as rows of ${4 * 2 ** k}, blow-up 2^${addedBits}: root and opening equal the evals() path` };
+}
+
 /** Sizes of the check: 2^1 .. 2^13 on the GPU throughout, and with the default CPU handoff where it happens (2^11, 2^13). */
 export const ENGINE_SIZES = [1, 2, 5, 8, 11, 13];
 
@@ -133,5 +174,6 @@ export async function checkWhirEngine(ctx: GpuContext, sizes = ENGINE_SIZES): Pr
   for (const m of sizes) rows.push(await checkEngineAt(ctx, m, { cpuMaxVars: -1 }, 'GPU throughout'));
   for (const m of sizes.filter((s) => s > 10)) rows.push(await checkEngineAt(ctx, m, {}, 'handing off to the CPU at 2^10'));
   rows.push(await checkEngineTooLarge(ctx));
+  rows.push(await checkEngineCommit(ctx));
   return rows;
 }
