@@ -28,9 +28,13 @@ import { claimTables, evalTables } from './gpu-tables.js';
 import { nextSum, SumcheckState, type RoundMessage } from './sumcheck.js';
 
 /**
- * Tables of at most 2^10 elements run on the CPU. Why 10: below it a round's arithmetic in
- * TypeScript (2^m extension products, ~0.2 µs each) is under ~0.2 ms, about one submission and
- * map round trip; bench/whir-engine.ts measures the crossover on a real GPU.
+ * Tables of at most 2^10 elements run on the CPU. What is measured: one CPU round (roundMessage +
+ * bind on extension tables) costs 1.1 ms at 2^8, 3.6 ms at 2^10, 13 ms at 2^12, 54 ms at 2^14 in
+ * Node on the 2-core dev machine; a GPU round is one submission and an 8-word map. That round
+ * trip has NOT been measured on a real GPU yet (bench/whir-engine.ts's `whir-engine-round` rows
+ * do it); if it is well under 1 ms, as Dawn on a discrete GPU usually is, the crossover is nearer
+ * 2^7-2^8 and this should come down. 10 is the conservative choice for browsers, whose map round
+ * trip can reach a few ms.
  */
 export const GPU_ENGINE_CPU_MAX_VARS = 10;
 
