@@ -16,6 +16,7 @@ import { workerBench } from './modes/worker-bench.js';
 import { readmeCheck } from './modes/readme-check.js';
 import { checksCheck, fallbackCheck } from './modes/checks-check.js';
 import { compileCheck } from './modes/compile-check.js';
+import { whirEngineCheck } from './modes/whir-engine-check.js';
 
 export interface Row {
   mode: string;
@@ -58,6 +59,7 @@ const CHECKS: Record<string, Mode> = {
   'readme-check': readmeCheck,
   'checks-check': checksCheck,
   'compile-check': compileCheck,
+  'whir-engine-check': whirEngineCheck,
 };
 
 export const MODES: Record<string, Mode> = {

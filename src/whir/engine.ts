@@ -40,8 +40,9 @@ export type SumcheckEngineFactory = (evals: Uint32Array) => Promise<SumcheckEngi
 export class CpuSumcheckEngine implements SumcheckEngine {
   private readonly state: SumcheckState;
 
-  constructor(evals: Uint32Array) {
-    this.state = new SumcheckState({ base: evals }, new Uint32Array(4 * evals.length), EF_ZERO);
+  /** A fresh engine on base-field evaluations, or one that continues from `state` (a GPU engine handing small tables over). */
+  constructor(evals: Uint32Array | SumcheckState) {
+    this.state = evals instanceof SumcheckState ? evals : new SumcheckState({ base: evals }, new Uint32Array(4 * evals.length), EF_ZERO);
   }
 
   get numVariables(): number {
