@@ -8,6 +8,7 @@
  */
 import { isProverError } from './errors.js';
 import type { GpuContext } from './gpu/context.js';
+import type { Scheduler } from './sched/scheduler.js';
 import type { Backend } from './prover.js';
 import { JOB_METHODS, type JobMethod } from './methods.js';
 
@@ -15,7 +16,14 @@ import { JOB_METHODS, type JobMethod } from './methods.js';
 export interface DeviceProver {
   prover: Backend;
   ctx: GpuContext;
+  sched: Scheduler;
 }
+
+/** Internal: the live device's context and scheduler, for protocols that record their own GPU work (WHIR's sumcheck engine). */
+export const LIVE_DEVICE = Symbol.for('webgpu-prover.internal.liveDevice');
+
+/** What LIVE_DEVICE returns. */
+export interface LiveDevice { ctx: GpuContext; sched: Scheduler }
 
 /** Test hook: lose the current device now, as a driver reset would (`device.destroy()` underneath). */
 export const LOSE_DEVICE = Symbol.for('webgpu-prover.test.loseDevice');
@@ -61,6 +69,10 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
       current.prover.destroy();
     },
     [LOSE_DEVICE]: () => current.ctx.device.destroy(),
+    [LIVE_DEVICE]: async (): Promise<LiveDevice> => {
+      const d = await live();
+      return { ctx: d.ctx, sched: d.sched };
+    },
     ...Object.fromEntries(JOB_METHODS.map((m) => [m, forward(m)])),
   };
   return prover as unknown as Backend;

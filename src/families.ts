@@ -20,6 +20,7 @@ import type { MerkleTree } from './api/merkle.js';
 import type { MsmBases } from './api/msm.js';
 import type { MsmPoints } from './api/msm-encode.js';
 import { whirMethods } from './whir/whir.js';
+import { LIVE_DEVICE, type LiveDevice } from './device-recovery.js';
 import { whirInstance } from './whir/facade.js';
 import type { WhirOptions } from './whir/params.js';
 
@@ -217,5 +218,10 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   };
   // The protocols run on the routed job methods, so they take each family's path and checks.
   const routed = prover as unknown as Prover;
-  return Object.assign(routed, whirMethods(routed), { whir: (o: WhirOptions) => whirInstance(routed, o) });
+  const whir = whirMethods(routed, {
+    gpu: async () => (gpu && state.commit.path === 'gpu' ? (gpu as unknown as Record<symbol, () => Promise<LiveDevice>>)[LIVE_DEVICE]?.() ?? null : null),
+    check: opts.check,
+    onGpuFailure: () => { checks.failed++; },
+  });
+  return Object.assign(routed, whir, { whir: (o: WhirOptions) => whirInstance(routed, o) });
 }

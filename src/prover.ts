@@ -171,5 +171,5 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
   prepareCanonicalCheck(ctx);
   // createProver({ warmUp }): compile in the background; a job meanwhile awaits the same pipelines, and reports any failure.
   if (opts.warmUp) warmUp(ctx, opts.warmUp === true ? undefined : opts.warmUp).catch(() => {});
-  return { prover, ctx };
+  return { prover, ctx, sched };
 }

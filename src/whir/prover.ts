@@ -28,6 +28,8 @@ export interface CommittedCodeword {
 /** Where the work runs: the encode-and-commit (`coeffs` row-major, `width` columns, blow-up 2^addedBits) and the sumcheck tables. */
 export interface WhirBackend {
   commit(coeffs: Uint32Array, width: number, addedBits: number): Promise<CommittedCodeword>;
+  /** Commit the engine's current evaluations where they are (no readback); null when it cannot. */
+  commitEngine?(engine: SumcheckEngine, width: number, addedBits: number): Promise<CommittedCodeword | null>;
   sumcheck: SumcheckEngineFactory;
   /** Called as each phase starts (the caller's abort and progress point): claims, fold, round i commit/queries/fold, final. */
   phase(stage: string): void;
@@ -133,7 +135,8 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
     const nextFold = schedule.foldingSchedule[i + 1];
     const m = engine.numVariables;
     backend.phase(`round ${i} commit`);
-    const codeword = await backend.commit(await engine.evals(), 4 * 2 ** nextFold, round.logInvRate);
+    const width = 4 * 2 ** nextFold;
+    const codeword = (await backend.commitEngine?.(engine, width, round.logInvRate)) ?? await backend.commit(await engine.evals(), width, round.logInvRate);
     transcript.commitment(codeword.root);
 
     const ood: { point: Ext4[]; value: Ext4 }[] = [];

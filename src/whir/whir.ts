@@ -11,7 +11,12 @@ import { DuplexChallenger } from '../ref/challenger.js';
 import { requireFieldArray } from '../validate.js';
 import type { MerkleTree } from '../api/merkle.js';
 import { abortError, requireJobOptions, type JobOptions } from '../sched/job.js';
-import { cpuSumcheckEngine, type SumcheckEngineFactory } from './engine.js';
+import { cpuSumcheckEngine, type SumcheckEngine, type SumcheckEngineFactory } from './engine.js';
+import { GpuSumcheckEngine, gpuSumcheckEngine } from './gpu-engine.js';
+import { commitEngineEvals } from './gpu-commit.js';
+import { verifyWhir } from './verifier.js';
+import type { LiveDevice } from '../device-recovery.js';
+import type { CheckMode } from '../sched/job.js';
 import { deriveWhirSchedule, validateInitialClaims, whirParameters, type WhirOptions } from './params.js';
 import { openPhases, whirCommit, whirOpen, type CommittedCodeword, type WhirBackend, type WhirOpening } from './prover.js';
 import type { WhirSchedule } from './schedule.js';
@@ -58,8 +63,24 @@ export function whirSchedule(options: WhirOptions): WhirSchedule {
   return schedule;
 }
 
-/** The WHIR facet over `host`; `engine` makes the sumcheck tables (default: the TypeScript engine). */
-export function whirMethods(host: WhirHost, engine: SumcheckEngineFactory = cpuSumcheckEngine): WhirMethods {
+/** Where WHIR's own GPU work may run, and how its proofs are checked. */
+export interface WhirPaths {
+  /** The live GPU device when the commit family runs on it, else null (the TypeScript engine). */
+  gpu?: () => Promise<LiveDevice | null>;
+  /** The prover's check mode: anything but 'off' verifies each proof before returning it. */
+  check?: CheckMode;
+  /** Called when a GPU-engine proof failed verification and was made again on the CPU. */
+  onGpuFailure?: (reason: string) => void;
+}
+
+/**
+ * The WHIR facet over `host`. With `paths.gpu`, the sumcheck tables and round commits stay on the
+ * GPU; unless the check mode is 'off', every proof is verified (p3-whir's verifier in TS, a few
+ * ms) before it is returned, and one the GPU engine got wrong is made again with the TypeScript
+ * engine from the same transcript state (CHECK_FAILED only if that fails too).
+ */
+export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods {
+  let gpuEngineOk = true;
   return {
     async whirCommit(options, given, jobGiven) {
       const schedule = whirSchedule(options);
@@ -70,7 +91,7 @@ export function whirMethods(host: WhirHost, engine: SumcheckEngineFactory = cpuS
         throw new ProverError('INVALID_LENGTH', `evals has ${evals.length} values; a ${n}-variable polynomial has 2^${n} = ${2 ** n}`);
       }
       const challenger = new DuplexChallenger();
-      const backend = hostBackend(host, engine, job, 'whirCommit', 1);
+      const backend = hostBackend(host, null, job, 'whirCommit', 1);
       backend.phase('commit');
       const committed = await whirCommit(schedule, backend, evals.slice(), whirProverTranscript(schedule, challenger));
       let live: typeof committed | null = committed;
@@ -82,8 +103,24 @@ export function whirMethods(host: WhirHost, engine: SumcheckEngineFactory = cpuS
           const mine = live;
           live = null;
           try {
-            const transcript = whirProverTranscript(schedule, challenger, (c, bits) => host.grind(c, bits, { signal: proveJob.signal }));
-            return await whirOpen(schedule, hostBackend(host, engine, proveJob, 'whir prove', openPhases(schedule)), mine, transcript);
+            const device = gpuEngineOk ? await paths.gpu?.() ?? null : null;
+            const attempt = async (gpu: LiveDevice | null) => {
+              const transcript = whirProverTranscript(schedule, challenger.clone(), (c, bits) => host.grind(c, bits, { signal: proveJob.signal }));
+              const backend = hostBackend(host, gpu, proveJob, 'whir prove', openPhases(schedule));
+              return whirOpen(schedule, backend, mine, transcript);
+            };
+            const opening = await attempt(device);
+            const mode = proveJob.check ?? paths.check ?? 'sample';
+            if (mode === 'off') return opening;
+            const verdict = await verifyWhir(schedule, mine.codeword.root, opening.proof);
+            if (verdict.ok) return opening;
+            if (device) {
+              gpuEngineOk = false;
+              paths.onGpuFailure?.(verdict.error);
+              const again = await attempt(null);
+              if ((await verifyWhir(schedule, mine.codeword.root, again.proof)).ok) return again;
+            }
+            throw new ProverError('CHECK_FAILED', `whir: the proof failed its own verification (${verdict.error}); nothing was returned`);
           } finally {
             mine.codeword.dispose();
           }
@@ -98,11 +135,27 @@ export function whirMethods(host: WhirHost, engine: SumcheckEngineFactory = cpuS
   };
 }
 
-function hostBackend(host: WhirHost, sumcheck: SumcheckEngineFactory, job: JobOptions, name: string, total: number): WhirBackend {
+function hostBackend(host: WhirHost, gpu: LiveDevice | null, job: JobOptions, name: string, total: number): WhirBackend {
   let done = 0;
   const sub: JobOptions = { signal: job.signal };
+  const sumcheck: SumcheckEngineFactory = gpu ? gpuSumcheckEngine(gpu.ctx) : cpuSumcheckEngine;
+  const asCodeword = ({ root, tree }: { root: Uint32Array; tree: MerkleTree }): CommittedCodeword => ({
+    root,
+    levels: Math.log2(tree.height),
+    async openMany(indices) {
+      const openings = await tree.openMany(indices, sub);
+      return openings.map(({ row, siblings }) => ({ row, path: siblings }));
+    },
+    dispose: () => tree.dispose(),
+  });
   return {
     sumcheck,
+    async commitEngine(engine: SumcheckEngine, width: number, addedBits: number) {
+      if (!gpu || !(engine instanceof GpuSumcheckEngine)) return null;
+      if (job.signal?.aborted) throw abortError(name, job.signal);
+      const committed = await commitEngineEvals(gpu.ctx, gpu.sched, engine, width, addedBits);
+      return committed ? asCodeword(committed) : null;
+    },
     phase(stage) {
       if (job.signal?.aborted) throw abortError(name, job.signal);
       try {
@@ -113,16 +166,7 @@ function hostBackend(host: WhirHost, sumcheck: SumcheckEngineFactory, job: JobOp
       done++;
     },
     async commit(coeffs, width, addedBits): Promise<CommittedCodeword> {
-      const { root, tree } = await host.commit(coeffs, { width, addedBits, ...sub });
-      return {
-        root,
-        levels: Math.log2(tree.height),
-        async openMany(indices) {
-          const openings = await tree.openMany(indices, sub);
-          return openings.map(({ row, siblings }) => ({ row, path: siblings }));
-        },
-        dispose: () => tree.dispose(),
-      };
+      return asCodeword(await host.commit(coeffs, { width, addedBits, ...sub }));
     },
   };
 }
