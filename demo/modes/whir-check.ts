@@ -7,8 +7,9 @@
 // 'stages' (progress seen, in order), 'capabilities'; with abort=1 first an open aborted on its
 // first 'round 0 queries' event (or 'initial fold' where there are no rounds) must reject with
 // ABORTED / AbortError, then the same prover makes the proof.
-// whir-bench `&n=&fold=&rate=&runs=` (default 10, 2, 1, 3): per run commit / open / end-to-end ms,
-// proof size and the per-phase breakdown; then their medians.
+// whir-bench `&n=&fold=&rate=&runs=` (default 10, 2, 1, 3): one untimed warm-up run (`&warmup=0`
+// skips it; on SwiftShader the first commit pays the commit family's compile and self-check, ~5 s),
+// then per run commit / open / end-to-end ms, proof size and the per-phase breakdown; their medians.
 import type { ModeContext } from '../autorun.js';
 import { SplitMix64 } from '../../test/support/splitmix.js';
 import { median } from '../../test/support/stats.js';
@@ -67,6 +68,11 @@ export async function whirBench({ prover, params, report }: ModeContext): Promis
   const evals = new SplitMix64(Number(params.get('seed') ?? 1)).fieldArray(2 ** c.n);
   const all: { commitMs: number; openMs: number; totalMs: number; phases: Record<string, number> }[] = [];
   let size = { jsonBytes: 0, valueBytes: 0 };
+  if (params.get('warmup') !== '0') {
+    const t0 = performance.now();
+    await timedWhir(prover, c, evals);
+    report('warm-up', 'info', performance.now() - t0, { detail: 'untimed: compiles and self-checks' });
+  }
   for (let r = 0; r < runs; r++) {
     const run = await timedWhir(prover, c, evals);
     size = proofSize(whirEnvelope(c, run.root, run.opening).proof);

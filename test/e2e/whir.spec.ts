@@ -19,7 +19,7 @@ const cargo = hasCargo();
 if (!cargo) console.warn('whir e2e oracle checks skipped: cargo is not on PATH');
 
 /** (n, fold, rate, seed): seeds differ from the interop test's so the tables are new ones. */
-const CASES: [number, number, number, number][] = [[10, 2, 1, 9201], [12, 4, 2, 9202]];
+const CASES: [number, number, number, number][] = [[10, 2, 1, 9201], [12, 4, 2, 9202], [12, 1, 1, 9204], [14, 3, 1, 9205]];
 const dir = mkdtempSync(join(tmpdir(), 'whir-e2e-'));
 const row = (rows: Row[], step: string) => rows.find((r) => r.step === step)!;
 
