@@ -67,6 +67,16 @@ test.describe('WHIR in the browser on the GPU path', () => {
     });
   }
 
+  test("in the page's thread (worker=0) too: p3-whir accepts the proof (n=10 fold=2 rate=1)", async ({ page }) => {
+    const result = await autorun(page, 'whir-check', { n: '10', fold: '2', rate: '1', seed: '9206', worker: '0' });
+    expect(failures(result)).toEqual([]);
+    expect(result.rows[0].detail).toMatch(/in the page's thread/);
+    const file = join(dir, 'in-thread.json');
+    writeFileSync(file, JSON.stringify(row(result.rows, 'envelope').envelope));
+    expect(oracle('verify', file).stdout).toMatch(/^VERIFY OK/);
+    expect((row(result.rows, 'capabilities').capabilities as Record<string, { path: string }>).grind.path).toBe('gpu');
+  });
+
   test('an open aborted mid-way rejects with ABORTED / AbortError; the same prover then proves (n=10 fold=2)', async ({ page }) => {
     const result = await autorun(page, 'whir-check', { n: '10', fold: '2', rate: '1', seed: '9203', abort: '1' });
     expect(failures(result)).toEqual([]);
