@@ -14,6 +14,7 @@ import { benchMsm } from './msm.js';
 import { benchCommit, benchGrind, benchMerkle, benchPoseidon2 } from './hash.js';
 import { benchChecks } from './checks.js';
 import { benchCold } from './cold.js';
+import { benchWhir } from './whir.js';
 
 const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   field: benchField,
@@ -26,6 +27,7 @@ const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   msm: benchMsm,
   checks: benchChecks,
   cold: benchCold,
+  whir: benchWhir,
 };
 
 const args = process.argv.slice(2);

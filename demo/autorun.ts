@@ -17,6 +17,7 @@ import { readmeCheck } from './modes/readme-check.js';
 import { checksCheck, fallbackCheck } from './modes/checks-check.js';
 import { compileCheck } from './modes/compile-check.js';
 import { whirEngineCheck } from './modes/whir-engine-check.js';
+import { whirBench, whirCheck } from './modes/whir-check.js';
 
 export interface Row {
   mode: string;
@@ -67,6 +68,9 @@ export const MODES: Record<string, Mode> = {
   'msm-bench-gpu': msmBenchGpu,
   'fq-bench': fqBench,
   'worker-bench': workerBench,
+  // WHIR end to end (test/e2e/whir.spec.ts checks its proofs with the Rust oracle).
+  'whir-check': whirCheck,
+  'whir-bench': whirBench,
   // Needs a page without WebGPU and &fallback=cpu (test/e2e/checks.spec.ts).
   'fallback-check': fallbackCheck,
   'all-check': async (ctx) => {
