@@ -95,8 +95,10 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
       backend.phase('commit');
       const committed = await whirCommit(schedule, backend, evals.slice(), whirProverTranscript(schedule, challenger));
       let live: typeof committed | null = committed;
+      // The caller gets copies: a result crossing from the worker has its arrays transferred, and
+      // prove() still needs the codeword's own root.
       const handle: WhirCommitment = {
-        root: committed.codeword.root,
+        root: committed.codeword.root.slice(),
         async prove(proveJobGiven) {
           const proveJob = requireJobOptions('prove job options', proveJobGiven);
           if (!live) throw new ProverError('DESTROYED', 'this WHIR commitment was already proved or disposed; commit again to make another proof');
@@ -130,7 +132,7 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
           live = null;
         },
       };
-      return { root: committed.codeword.root, handle };
+      return { root: committed.codeword.root.slice(), handle };
     },
   };
 }
