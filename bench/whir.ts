@@ -9,7 +9,8 @@
  * `bench --n --fold --rate --runs --seed` on the same host in the same run and its medians go
  * beside ours (`native`, `ratio` = ours / native end to end).
  *
- * Env: WHIR_N (default 16,18,20,22), WHIR_FOLD (1,2,4), WHIR_RATE (1,2), WHIR_RUNS (5),
+ * Env: WHIR_N (default 16,18,20,22), WHIR_FOLD (1,2,4), WHIR_RATE (1,2), WHIR_RUNS (5), WHIR_RS
+ * (rsInitialReduction, capped at the fold: whir-p3-metal's rate schedule; default p3-whir's),
  * WHIR_SEED (1), WHIR_CHECK (the prover's result checks: off | sample | full; default off),
  * WHIR_OUT (a folder: each warm-up proof's envelope as whir-n<N>-f<F>-r<R>.json, for
  * `whir-oracle verify FILE` afterwards), WHIR_ORACLE (see above), WHIR_EXACT=1 (with WHIR_ORACLE:
@@ -24,7 +25,7 @@ import { createProver, type Prover } from '../src/index.js';
 import type { CheckMode } from '../src/sched/job.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
 import { median } from '../test/support/stats.js';
-import { proofSize, timedWhir, whirEnvelope, type TimedWhir, type WhirCase } from '../test/support/whir-run.js';
+import { explicitRates, proofSize, timedWhir, whirEnvelope, whirOptions, type TimedWhir, type WhirCase } from '../test/support/whir-run.js';
 import type { BenchOutput } from './field.js';
 
 type Row = Record<string, unknown>;
@@ -35,6 +36,7 @@ export async function benchWhir(gpu: GPU): Promise<BenchOutput> {
   const ns = list(process.env.WHIR_N, '16,18,20,22');
   const folds = list(process.env.WHIR_FOLD, '1,2,4');
   const rates = list(process.env.WHIR_RATE, '1,2');
+  const rs = process.env.WHIR_RS ? Number(process.env.WHIR_RS) : undefined;
   const runs = Number(process.env.WHIR_RUNS ?? 5);
   const seed = Number(process.env.WHIR_SEED ?? 1);
   const check = (process.env.WHIR_CHECK ?? 'off') as CheckMode;
@@ -52,7 +54,7 @@ export async function benchWhir(gpu: GPU): Promise<BenchOutput> {
       const evals = new SplitMix64(seed).fieldArray(2 ** n);
       for (const fold of folds) {
         for (const rate of rates) {
-          const row = await benchOne(prover, { n, fold, rate }, evals, { runs, seed, outDir, oracle, exact });
+          const row = await benchOne(prover, { n, fold, rate, ...(rs ? { rs: Math.min(rs, fold) } : {}) }, evals, { runs, seed, outDir, oracle, exact });
           console.log(JSON.stringify(row));
           rows.push(row);
           if (row.ok === false) ok = false;
@@ -69,24 +71,25 @@ export async function benchWhir(gpu: GPU): Promise<BenchOutput> {
 interface Opts { runs: number; seed: number; outDir?: string; oracle?: string; exact: boolean }
 
 async function benchOne(prover: Prover, c: WhirCase, evals: Uint32Array, o: Opts): Promise<Row> {
-  const base: Row = { bench: 'whir', n: c.n, fold: c.fold, rate: c.rate };
+  const base: Row = { bench: 'whir', n: c.n, fold: c.fold, rate: c.rate, ...(c.rs ? { rsInitialReduction: c.rs } : {}) };
   let rounds: number;
   try {
-    rounds = prover.whir({ numVariables: c.n, foldingFactor: c.fold, startingLogInvRate: c.rate }).schedule().rounds.length;
+    rounds = prover.whir(whirOptions(c)).schedule().rounds.length;
   } catch (e) {
     return { ...base, skipped: `${(e as { code?: string }).code ?? 'error'}: ${(e as Error).message}` };
   }
 
   // Warm-up, and the correctness gate: the TS verifier, the crate's verifier, optionally the crate's proof.
   const warm = await timedWhir(prover, c, evals);
-  const envelope = whirEnvelope(c, warm.root, warm.opening);
-  const verdict = await prover.whir({ numVariables: c.n, foldingFactor: c.fold, startingLogInvRate: c.rate }).verify(warm.root, warm.opening);
+  const rates = explicitRates(prover, c);
+  const envelope = whirEnvelope(c, warm.root, warm.opening, rates);
+  const verdict = await prover.whir(whirOptions(c)).verify(warm.root, warm.opening);
   const gate: Row = { tsVerify: verdict.ok };
   let ok = verdict.ok;
   const file = join(o.outDir ?? '/tmp', `whir-n${c.n}-f${c.fold}-r${c.rate}.json`);
   if (o.outDir || o.oracle) writeFileSync(file, JSON.stringify(envelope));
   if (o.outDir) gate.envelope = file;
-  const params = ['--n', String(c.n), '--fold', String(c.fold), '--rate', String(c.rate), '--seed', String(o.seed)];
+  const params = ['--n', String(c.n), '--fold', String(c.fold), '--rate', String(c.rate), '--seed', String(o.seed), ...(rates.length ? ['--rates', rates.join(',')] : [])];
   if (o.oracle) {
     const v = spawnSync(o.oracle, ['verify', file], { encoding: 'utf8' });
     gate.rustVerify = v.stdout.trim() || v.stderr.trim();

@@ -60,7 +60,11 @@ export function gpuSumcheckEngine(ctx: GpuContext, options: GpuEngineOptions = {
       throw new ProverError('TOO_LARGE', `a WHIR sumcheck over 2^${m} values needs ${gpuEngineBytes(m)}-byte GPU buffers; this device binds at most ${limit} bytes (2^${Math.floor(Math.log2(limit / 16))} values). Use fewer variables or a device with a larger maxStorageBufferBindingSize.`);
     }
     const pipes = await wsPipelines(ctx);
-    return ctx.run(async () => new GpuSumcheckEngine(ctx, pipes, evals, cpuMaxVars));
+    return ctx.run(async () => {
+      // Through the staging ring (5-7 GB/s on the H100/H200, where writeBuffer moves ~1).
+      const e = await ctx.uploadAsync(evals, 'whir evals');
+      return new GpuSumcheckEngine(ctx, pipes, evals, cpuMaxVars, e);
+    });
   };
 }
 
@@ -83,14 +87,19 @@ export class GpuSumcheckEngine implements SumcheckEngine {
   private disposed = false;
 
   /** Use gpuSumcheckEngine(ctx) (it checks limits and compiles the pipelines); called inside ctx.run. */
-  constructor(private readonly ctx: GpuContext, private readonly pipes: WsPipelines, evals: Uint32Array, private readonly cpuMaxVars: number) {
+  constructor(private readonly ctx: GpuContext, private readonly pipes: WsPipelines, evals: Uint32Array, private readonly cpuMaxVars: number, uploaded?: GPUBuffer) {
     this.m = Math.log2(evals.length);
     this.base = evals;
     const pool = ctx.pool;
-    this.e = pool.acquire(Math.max(16, 4 * evals.length), storageUsage(), 'whir evals');
+    if (uploaded && uploaded.size >= Math.max(16, 4 * evals.length)) {
+      this.e = uploaded;
+    } else {
+      if (uploaded) pool.release(uploaded);
+      this.e = pool.acquire(Math.max(16, 4 * evals.length), storageUsage(), 'whir evals');
+      ctx.device.queue.writeBuffer(this.e, 0, evals.buffer, evals.byteOffset, evals.byteLength);
+    }
     this.w = pool.acquire(gpuEngineBytes(this.m), storageUsage(), 'whir weights');
     this.parts = pool.acquire(WS_PARTS_BYTES, storageUsage(), 'whir partials');
-    ctx.device.queue.writeBuffer(this.e, 0, evals.buffer, evals.byteOffset, evals.byteLength);
     const batch = this.batch('whir engine setup');
     batch.encoder.clearBuffer(this.w, 0, gpuEngineBytes(this.m));
     batch.pass('ws_to_monty', { n: Math.ceil(evals.length / 4) }, { eOut: this.e });

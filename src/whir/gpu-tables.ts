@@ -12,7 +12,7 @@
 import { MONTY_ONE, montMul, toMonty } from '../ref/babybear.js';
 import type { WsParams } from '../kernels/whir-sumcheck.js';
 import { EF_ONE, type Ext4 } from './ext.js';
-import { eqTable } from './multilinear.js';
+import { addEq } from './ef-loops.js';
 import { bbPow } from '../ref/babybear.js';
 
 /** The tables' words and the uniform fields that describe them (all but `n`). */
@@ -26,6 +26,13 @@ export const loBitsOf = (m: number): number => m >> 1;
 
 function toMontyInto(out: Uint32Array, at: number, src: Uint32Array): void {
   for (let i = 0; i < src.length; i++) out[at + i] = toMonty(src[i]);
+}
+
+/** coeff·eq(point, ·) (MSB-first), built by the allocation-free loop. */
+function eqOf(point: Ext4[], coeff: Ext4): Uint32Array {
+  const t = new Uint32Array(4 * 2 ** point.length);
+  addEq(t, point, coeff);
+  return t;
 }
 
 /** Montgomery powers base^0 .. base^(count-1) of a canonical base-field value into out[at..]. */
@@ -54,8 +61,8 @@ export function claimTables(m: number, eq: ReadonlyArray<{ point: Ext4[]; coeff:
   const words = new Uint32Array(Math.max(4, selBase + select.length * selStride));
   eq.forEach((c, i) => {
     if (c.point.length !== m) throw new RangeError(`eq claim ${i}: point has ${c.point.length} coordinates, the table ${m} variables`);
-    toMontyInto(words, i * eqStride, eqTable(c.point.slice(0, m - loBits), c.coeff));
-    toMontyInto(words, i * eqStride + 4 * hiN, eqTable(c.point.slice(m - loBits)));
+    toMontyInto(words, i * eqStride, eqOf(c.point.slice(0, m - loBits), c.coeff));
+    toMontyInto(words, i * eqStride + 4 * hiN, eqOf(c.point.slice(m - loBits), EF_ONE));
   });
   select.forEach((c, j) => {
     for (let k = 0; k < 4; k++) words[selCoeff + 4 * j + k] = toMonty(c.coeff[k]);

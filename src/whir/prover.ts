@@ -31,13 +31,13 @@ export interface WhirBackend {
   /** Commit the engine's current evaluations where they are (no readback); null when it cannot. */
   commitEngine?(engine: SumcheckEngine, width: number, addedBits: number): Promise<CommittedCodeword | null>;
   sumcheck: SumcheckEngineFactory;
-  /** Called as each phase starts (the caller's abort and progress point): claims, fold, round i commit/queries/fold, final. */
+  /** Called as each phase starts (the caller's abort and progress point): tables, claims, initial fold, round i commit/queries/fold, final. */
   phase(stage: string): void;
 }
 
 /** How many `phase` calls an open of `schedule` makes. */
 export function openPhases(schedule: WhirSchedule): number {
-  return 3 + 3 * schedule.rounds.length;
+  return 4 + 3 * schedule.rounds.length;
 }
 
 /** The Fiat–Shamir steps of commit and open, in p3's order (each does exactly Rust's sponge work). */
@@ -96,6 +96,7 @@ export interface WhirOpening {
 
 /** Open a commitment at a point drawn from the transcript (the standalone-PCS convention). */
 export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript): Promise<WhirOpening> {
+  backend.phase('tables');
   const engine = await backend.sumcheck(committed.evals);
   try {
     return await openWith(schedule, backend, committed, transcript, engine);

@@ -36,7 +36,7 @@ export interface WhirCommitment {
   readonly root: Uint32Array;
   /**
    * The opening proof at a point drawn from the transcript (p3-whir's `MultilinearPcs::open`).
-   * Progress is reported per protocol phase (claims, initial fold, each round's commit, queries
+   * Progress is reported per protocol phase (tables, claims, initial fold, each round's commit, queries
    * and fold, final); an abort stops at the next phase and leaves the prover usable.
    * @throws ProverError DESTROYED (already proved or disposed), ABORTED, and the commit's and grind's errors
    */
@@ -85,7 +85,8 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
     async whirCommit(options, given, jobGiven) {
       const schedule = whirSchedule(options);
       const job = requireJobOptions('whirCommit job options', jobGiven);
-      const evals = requireFieldArray('evals', given);
+      // Values are range-checked on the GPU by the commit below (a host scan of 2^24 values costs ~20 ms).
+      const evals = requireFieldArray('evals', given, true);
       const n = schedule.numVariables;
       if (evals.length !== 2 ** n) {
         throw new ProverError('INVALID_LENGTH', `evals has ${evals.length} values; a ${n}-variable polynomial has 2^${n} = ${2 ** n}`);

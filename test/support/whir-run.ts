@@ -5,20 +5,30 @@
  * test/unit/whir-interop.test.ts writes it.
  * @module
  */
-import type { Prover, WhirOpening } from '../../src/index.js';
+import type { Prover, WhirOpening, WhirOptions } from '../../src/index.js';
 import { proofToJson, rootToJson } from '../../src/whir/proof-json.js';
 import type { JobProgress } from '../../src/sched/job.js';
 
-export interface WhirCase { n: number; fold: number; rate: number }
+export interface WhirCase { n: number; fold: number; rate: number; /** rsInitialReduction (whir-p3-metal's schedule); absent: p3-whir's default rates. */ rs?: number }
+
+/** The prover.whir options of a case. */
+export function whirOptions(c: WhirCase): WhirOptions {
+  return { numVariables: c.n, foldingFactor: c.fold, startingLogInvRate: c.rate, ...(c.rs ? { rsInitialReduction: c.rs } : {}) };
+}
+
+/** The round rates the oracle needs to rebuild a case's schedule (empty: its default). */
+export function explicitRates(prover: Prover, c: WhirCase): number[] {
+  return c.rs ? prover.whir(whirOptions(c)).schedule().params.roundLogInvRates : [];
+}
 
 /** The oracle's proof file: the configuration (p3-whir defaults: 90 bits, 16 PoW bits, CapacityBound), the root and the proof. */
-export function whirEnvelope({ n, fold, rate }: WhirCase, root: Uint32Array, opening: WhirOpening): Record<string, unknown> {
-  return { n, fold, rate, sec: 90, pow: 16, soundness: 'CapacityBound', rates: [], foldingFactors: [], commitment: rootToJson(root), proof: proofToJson(opening.proof) };
+export function whirEnvelope({ n, fold, rate }: WhirCase, root: Uint32Array, opening: WhirOpening, rates: number[] = []): Record<string, unknown> {
+  return { n, fold, rate, sec: 90, pow: 16, soundness: 'CapacityBound', rates, foldingFactors: [], commitment: rootToJson(root), proof: proofToJson(opening.proof) };
 }
 
 /** The progress stages an open of a schedule with `rounds` rounds reports, in order (commit reports 'commit'). */
 export function openStages(rounds: number): string[] {
-  const out = ['claims', 'initial fold'];
+  const out = ['tables', 'claims', 'initial fold'];
   for (let i = 0; i < rounds; i++) out.push(`round ${i} commit`, `round ${i} queries`, `round ${i} fold`);
   out.push('final');
   return out;
@@ -54,7 +64,7 @@ export interface TimedWhir {
  * carries one message's latency, well under a millisecond).
  */
 export async function timedWhir(prover: Prover, c: WhirCase, evals: Uint32Array, signal?: AbortSignal, onStage?: (stage: string) => void): Promise<TimedWhir> {
-  const whir = prover.whir({ numVariables: c.n, foldingFactor: c.fold, startingLogInvRate: c.rate });
+  const whir = prover.whir(whirOptions(c));
   const marks: { stage: string; t: number }[] = [];
   const onProgress = (p: JobProgress) => {
     marks.push({ stage: p.stage, t: performance.now() });
