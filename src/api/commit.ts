@@ -8,6 +8,7 @@
  */
 import { ProverError } from '../errors.js';
 import { encodeToGpu } from '../kernels/ntt.js';
+import { uploadField } from '../kernels/canonical.js';
 import { planMerkle } from '../kernels/merkle.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
 import { requireSubgroup } from './ntt.js';
@@ -26,12 +27,15 @@ export interface CommitMethods {
   commit(coeffs: Uint32Array, options: { width: number; addedBits: number } & JobOptions): Promise<{ root: Uint32Array; tree: MerkleTree }>;
 }
 
-/** A commit call, checked: coefficient columns (height a power of two) and the blow-up. */
-export function requireCommitJob(coeffs: unknown, options: unknown): { coeffs: Uint32Array; width: number; height: number; addedBits: number } {
+/**
+ * A commit call, checked: coefficient columns (height a power of two) and the blow-up. With
+ * `gpuScans` (the GPU path) a large array's values are range-checked on the GPU after upload.
+ */
+export function requireCommitJob(coeffs: unknown, options: unknown, gpuScans = false): { coeffs: Uint32Array; width: number; height: number; addedBits: number } {
   const o = requireOptions<{ width: number; addedBits: number }>('commit options', options, false);
   const width = requireRowWidth(o.width);
   const addedBits = requireInt('addedBits', o.addedBits, 0, BB_TWO_ADICITY, 'log2 of the blow-up');
-  const values = requireFieldArray('coeffs', coeffs);
+  const values = requireFieldArray('coeffs', coeffs, gpuScans);
   requireMultipleOf('coeffs', values, width, `rows of ${width} values`);
   const height = values.length / width;
   if ((height & (height - 1)) !== 0) {
@@ -45,14 +49,21 @@ export function commitMethods({ ctx, sched, alive }: ApiEnv): CommitMethods {
   return {
     async commit(given, options) {
       alive();
-      const { coeffs, width, height, addedBits } = requireCommitJob(given, options);
+      const { coeffs, width, height, addedBits } = requireCommitJob(given, options, true);
       const n = height * 2 ** addedBits;
       requireTreeShape(ctx, n, width);
       return sched.run('commit', requireJobOptions('commit options', options), async () => {
-        const enc = ctx.device.createCommandEncoder({ label: 'encode + commit' });
-        const codeword = await encodeToGpu(ctx, coeffs, width, addedBits, { encoder: enc });
-        const plan = await planMerkle(ctx, codeword.buffer, n, width, () => codeword.release());
-        return commitOnGpu(ctx, sched, plan, enc);
+        // Through the staging ring, range-checked on the GPU (writeBuffer and a host scan of a
+        // 64 MiB table cost ~60 ms and ~20 ms; bench/RESULTS.md, whir).
+        const input = await uploadField(ctx, coeffs, 'coeffs', 'commit input');
+        try {
+          const enc = ctx.device.createCommandEncoder({ label: 'encode + commit' });
+          const codeword = await encodeToGpu(ctx, input, width, addedBits, { height, encoder: enc });
+          const plan = await planMerkle(ctx, codeword.buffer, n, width, () => codeword.release());
+          return await commitOnGpu(ctx, sched, plan, enc);
+        } finally {
+          ctx.pool.release(input);
+        }
       });
     },
   };

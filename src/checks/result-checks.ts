@@ -118,7 +118,7 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
   }
   if (method === 'merkleCommit' || method === 'commit') {
     const { root, tree } = result as { root: Uint32Array; tree: MerkleTree };
-    const job = method === 'commit' ? requireCommitJob(args[0], args[1]) : undefined;
+    const job = method === 'commit' ? requireCommitJob(args[0], args[1], true) : undefined;
     for (let k = 0; k < 2; k++) {
       const i = pick(tree.height);
       const o = await openAndVerify(tree, root, i);

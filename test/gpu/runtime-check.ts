@@ -203,6 +203,7 @@ export async function checkRuntime(prover: Prover, seed = 0x5c4ed): Promise<Runt
       ['lde', /^values\[262143\] = 4294967295 /, () => prover.lde(big(1 << 18, (1 << 18) - 1, 0xffffffff), { width: 2, addedBits: 1, shift: 31 })],
       ['poseidon2', /^states\[5\] = 2147483648 /, () => prover.poseidon2(big(1 << 18, 5, 2 ** 31), { width: 16 })],
       ['merkleCommit', /^matrix\[131072\] = 2013265921 /, () => prover.merkleCommit(big(1 << 18, 131072, BB_P), { width: 8 })],
+      ['commit', /^coeffs\[70000\] = 2013265921 /, () => prover.commit(big(1 << 18, 70000, BB_P), { width: 16, addedBits: 1 })],
       ['batchField b', /^b\[0\] = 2013265922 /, () => prover.batchField('add', values(rng, 1 << 18), big(1 << 18, 0, BB_P + 1))],
     ];
     const before = prover.stats().bytesInUse;
