@@ -119,8 +119,11 @@ async function benchOne(prover: Prover, c: WhirCase, evals: Uint32Array, o: Opts
     }
   }
   const nativeTotal = native?.commitPlusProveMs as number | undefined;
+  // The pool's high-water mark since the prover was made; the grid runs n upward, so after n's
+  // rows it is n's peak (the staging ring's mapped slots, up to 128 MiB, are not pool buffers).
+  const peakPoolMiB = +(prover.stats().peakBytesInUse / 2 ** 20).toFixed(1);
   return {
-    ...base, rounds, runs: o.runs, ...ours, phases, ...proofSize(envelope.proof), ...gate, ok,
+    ...base, rounds, runs: o.runs, ...ours, phases, peakPoolMiB, ...proofSize(envelope.proof), ...gate, ok,
     ...(native ? { native, ratio: nativeTotal ? +(ours.totalMs / nativeTotal).toFixed(3) : null } : {}),
   };
 }

@@ -15,6 +15,8 @@ const FINE_ABOVE = 2 ** 20;
 export interface PoolStats {
   bytesHeld: number;
   bytesInUse: number;
+  /** The most bytes in use at once since the prover was made (what a job's peak GPU memory is read from). */
+  peakBytesInUse: number;
   buffers: number;
 }
 
@@ -23,6 +25,8 @@ export class BufferPool {
   private sizes = new Map<GPUBuffer, { key: string; size: number }>();
   private inUse = new Set<GPUBuffer>();
   private held = 0;
+  private inUseBytes = 0;
+  private peak = 0;
 
   constructor(private readonly device: GPUDevice) {}
 
@@ -44,6 +48,8 @@ export class BufferPool {
       this.held += size;
     }
     this.inUse.add(buf);
+    this.inUseBytes += this.sizes.get(buf)!.size;
+    this.peak = Math.max(this.peak, this.inUseBytes);
     return buf;
   }
 
@@ -51,6 +57,7 @@ export class BufferPool {
   release(buf: GPUBuffer): void {
     const meta = this.sizes.get(buf);
     if (!meta || !this.inUse.delete(buf)) throw new Error('BufferPool.release: buffer not in use from this pool');
+    this.inUseBytes -= meta.size;
     const list = this.free.get(meta.key) ?? [];
     list.push(buf);
     this.free.set(meta.key, list);
@@ -69,9 +76,7 @@ export class BufferPool {
   }
 
   stats(): PoolStats {
-    let inUse = 0;
-    for (const b of this.inUse) inUse += this.sizes.get(b)!.size;
-    return { bytesHeld: this.held, bytesInUse: inUse, buffers: this.sizes.size };
+    return { bytesHeld: this.held, bytesInUse: this.inUseBytes, peakBytesInUse: this.peak, buffers: this.sizes.size };
   }
 
   destroy(): void {
@@ -80,5 +85,6 @@ export class BufferPool {
     this.sizes.clear();
     this.inUse.clear();
     this.held = 0;
+    this.inUseBytes = 0;
   }
 }

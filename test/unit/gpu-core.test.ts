@@ -48,7 +48,7 @@ describe('BufferPool', () => {
     const { device, live } = fakeDevice();
     const pool = new BufferPool(device);
     const a = pool.acquire(1000, 1);
-    expect(pool.stats()).toEqual({ bytesHeld: 1024, bytesInUse: 1024, buffers: 1 });
+    expect(pool.stats()).toEqual({ bytesHeld: 1024, bytesInUse: 1024, peakBytesInUse: 1024, buffers: 1 });
     pool.release(a);
     expect(pool.acquire(600, 1)).toBe(a); // same 1024 bucket
     const b = pool.acquire(600, 2); // other usage: new buffer
@@ -56,7 +56,7 @@ describe('BufferPool', () => {
     expect(pool.stats().bytesHeld).toBe(2048);
     pool.release(b);
     pool.trim();
-    expect(pool.stats()).toEqual({ bytesHeld: 1024, bytesInUse: 1024, buffers: 1 });
+    expect(pool.stats()).toEqual({ bytesHeld: 1024, bytesInUse: 1024, peakBytesInUse: 2048, buffers: 1 });
     expect(() => pool.release(b)).toThrow();
     pool.destroy();
     expect(live.size).toBe(0);
