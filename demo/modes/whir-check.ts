@@ -5,7 +5,7 @@
 // whir-check `&n=&fold=&rate=&seed=[&abort=1]`: rows 'envelope' (the proof file the Rust oracle
 // reads, for test/e2e/whir.spec.ts to check against p3-whir), 'ts verify' (the page's verdict),
 // 'stages' (progress seen, in order), 'capabilities'; with abort=1 first an open aborted on its
-// first 'round 0 queries' event (or 'initial fold' where there are no rounds) must reject with
+// first 'round 0 grind' event (or 'initial fold' where there are no rounds) must reject with
 // ABORTED / AbortError, then the same prover makes the proof.
 // whir-bench `&n=&fold=&rate=&runs=` (default 10, 2, 1, 3): one untimed warm-up run (`&warmup=0`
 // skips it; on SwiftShader the first commit pays the commit family's compile and self-check, ~5 s),
@@ -27,7 +27,7 @@ export async function whirCheck({ prover, params, report }: ModeContext): Promis
   const rounds = prover.whir({ numVariables: c.n, foldingFactor: c.fold, startingLogInvRate: c.rate }).schedule().rounds.length;
 
   if (params.get('abort') === '1') {
-    const at = rounds > 0 ? 'round 0 queries' : 'initial fold';
+    const at = rounds > 0 ? 'round 0 grind' : 'initial fold';
     const ctl = new AbortController();
     const t0 = performance.now();
     let outcome: string;

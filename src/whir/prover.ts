@@ -31,13 +31,13 @@ export interface WhirBackend {
   /** Commit the engine's current evaluations where they are (no readback); null when it cannot. */
   commitEngine?(engine: SumcheckEngine, width: number, addedBits: number): Promise<CommittedCodeword | null>;
   sumcheck: SumcheckEngineFactory;
-  /** Called as each phase starts (the caller's abort and progress point): tables, claims, initial fold, round i commit/queries/fold, final. */
+  /** Called as each phase starts (the caller's abort and progress point): tables, claims, initial fold, round i commit/grind/openings/fold, final. */
   phase(stage: string): void;
 }
 
 /** How many `phase` calls an open of `schedule` makes. */
 export function openPhases(schedule: WhirSchedule): number {
-  return 4 + 3 * schedule.rounds.length;
+  return 4 + 4 * schedule.rounds.length;
 }
 
 /** The Fiat–Shamir steps of commit and open, in p3's order (each does exactly Rust's sponge work). */
@@ -147,8 +147,9 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
       transcript.oodAnswer(value);
       ood.push({ point, value });
     }
-    backend.phase(`round ${i} queries`);
+    backend.phase(`round ${i} grind`);
     const powWitness = await transcript.queryPow(i);
+    backend.phase(`round ${i} openings`);
     const indices = transcript.queryIndices(i);
     const queryPoint = [...foldingRandomness].reverse();
     const openings = await openRows(previous.codeword, previous.kind, indices);

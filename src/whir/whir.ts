@@ -36,7 +36,7 @@ export interface WhirCommitment {
   readonly root: Uint32Array;
   /**
    * The opening proof at a point drawn from the transcript (p3-whir's `MultilinearPcs::open`).
-   * Progress is reported per protocol phase (tables, claims, initial fold, each round's commit, queries
+   * Progress is reported per protocol phase (tables, claims, initial fold, each round's commit, grind, openings
    * and fold, final); an abort stops at the next phase and leaves the prover usable.
    * @throws ProverError DESTROYED (already proved or disposed), ABORTED, and the commit's and grind's errors
    */

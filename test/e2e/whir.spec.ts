@@ -82,7 +82,7 @@ test.describe('WHIR in the browser on the GPU path', () => {
     expect(failures(result)).toEqual([]);
     const abort = row(result.rows, 'abort mid-open');
     expect(abort.status).toBe('ok');
-    expect(abort.at).toBe('round 0 queries');
+    expect(abort.at).toBe('round 0 grind');
     const file = join(dir, 'after-abort.json');
     writeFileSync(file, JSON.stringify(row(result.rows, 'envelope').envelope));
     expect(oracle('verify', file).stdout).toMatch(/^VERIFY OK/);

@@ -29,7 +29,7 @@ export function whirEnvelope({ n, fold, rate }: WhirCase, root: Uint32Array, ope
 /** The progress stages an open of a schedule with `rounds` rounds reports, in order (commit reports 'commit'). */
 export function openStages(rounds: number): string[] {
   const out = ['tables', 'claims', 'initial fold'];
-  for (let i = 0; i < rounds; i++) out.push(`round ${i} commit`, `round ${i} queries`, `round ${i} fold`);
+  for (let i = 0; i < rounds; i++) out.push(`round ${i} commit`, `round ${i} grind`, `round ${i} openings`, `round ${i} fold`);
   out.push('final');
   return out;
 }
