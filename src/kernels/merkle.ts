@@ -42,12 +42,16 @@ export interface GpuMerkle {
   releaseTree(): void;
 }
 
-/** The tree's two pipelines (leaves, nodes): the same for every size and width. */
+const MG_WG = 256;
+const GATHER_BINDINGS = ['read-only-storage', 'read-only-storage', 'read-only-storage', 'read-only-storage', 'storage'] as const;
+
+/** The tree's pipelines (leaves, nodes, and the openings' gather): the same for every size and width. */
 export function merklePipelineRequests(): PipelineRequest[] {
   const plan = { P2_RC_VEC4: p2RcVec4(16), MK_LOG, MK_WG };
   return [
     { kernel: 'merkle', entryPoint: 'mk_leaves', plan, bindings: BINDINGS },
     { kernel: 'merkle', entryPoint: 'mk_nodes', plan, bindings: BINDINGS },
+    { kernel: 'merkle_gather', entryPoint: 'mg_gather', plan: { MG_WG }, bindings: GATHER_BINDINGS },
   ];
 }
 
@@ -126,8 +130,12 @@ export async function openGpuMerkle(ctx: GpuContext, t: GpuMerkle, index: number
   return opening;
 }
 
+/** From this many openings on, one gather pass packs them (each readback range is a copy command: ~5 µs apiece in Dawn, 1600 of them for 80 queries of a 2^19-row tree). */
+const GATHER_MIN_OPENINGS = 8;
+
 /** Several openings in one readback (a protocol's queries: one GPU round trip instead of one each). */
 export async function openGpuMerkleMany(ctx: GpuContext, t: GpuMerkle, indices: readonly number[]): Promise<{ row: Uint32Array; siblings: Uint32Array[] }[]> {
+  if (indices.length >= GATHER_MIN_OPENINGS && t.logN > 0) return gatherOpenings(ctx, t, indices);
   const ranges = [];
   for (const index of indices) {
     ranges.push({ buffer: t.rows, word: index * t.width, count: t.width });
@@ -141,4 +149,35 @@ export async function openGpuMerkleMany(ctx: GpuContext, t: GpuMerkle, indices: 
   const read = await ctx.readRanges(ranges);
   const per = 1 + t.logN;
   return indices.map((_, k) => ({ row: read[k * per].slice(), siblings: read.slice(k * per + 1, (k + 1) * per).map((s) => s.slice()) }));
+}
+
+/** The openings packed on the GPU by merkle_gather.wgsl, then read back in one range. */
+async function gatherOpenings(ctx: GpuContext, t: GpuMerkle, indices: readonly number[]): Promise<{ row: Uint32Array; siblings: Uint32Array[] }[]> {
+  const pipeline = await ctx.pipelines.get('merkle_gather', 'mg_gather', { MG_WG }, GATHER_BINDINGS);
+  const per = t.width + DIGEST * t.logN;
+  const req = ctx.upload(Uint32Array.from([indices.length, t.width, t.logN, t.n, ...indices]), 'merkle gather request');
+  const out = ctx.pool.acquire(4 * per * indices.length, storageUsage(), 'merkle gather');
+  try {
+    const group = ctx.device.createBindGroup({
+      layout: ctx.pipelines.layout(GATHER_BINDINGS),
+      entries: [t.rows, t.leaves, t.up, req, out].map((buffer, binding) => ({ binding, resource: { buffer } })),
+    });
+    const enc = ctx.device.createCommandEncoder({ label: 'merkle gather' });
+    const pass = enc.beginComputePass({ label: 'merkle gather' });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(Math.min(65535, Math.ceil((per * indices.length) / MG_WG)));
+    pass.end();
+    ctx.submit(enc, 'merkle gather');
+    const [packed] = await ctx.readRanges([{ buffer: out, word: 0, count: per * indices.length }]);
+    return indices.map((_, q) => {
+      const at = q * per;
+      const siblings = [];
+      for (let l = 0; l < t.logN; l++) siblings.push(packed.slice(at + t.width + DIGEST * l, at + t.width + DIGEST * (l + 1)));
+      return { row: packed.slice(at, at + t.width), siblings };
+    });
+  } finally {
+    ctx.pool.release(req);
+    ctx.pool.release(out);
+  }
 }

@@ -35,9 +35,20 @@ export async function checkMerkle(prover: Prover, vectors: { cases: MerkleCase[]
       if (siblings.length !== o.proof.length || siblings.some((s, l) => !same(s, o.proof[l]))) problems.push(`open(${o.index}) siblings differ`);
       if (!verifyMerklePath(root, o.index, row, siblings)) problems.push(`open(${o.index}) does not verify`);
     }
+    // openMany: Plonky3's openings in any order and repeated, plus enough rows for the GPU gather
+    // pass (8 or more), each equal to its single open().
+    const many = [...c.openings.map((o) => o.index), ...Array.from({ length: 12 }, (_, k) => (k * 7919) % m.height), c.openings[0]?.index ?? 0];
+    const batch = await tree.openMany(many);
+    for (const [k, index] of many.entries()) {
+      const single = await tree.open(index);
+      if (!same(batch[k].row, single.row) || batch[k].siblings.length !== single.siblings.length || batch[k].siblings.some((s, l) => !same(s, single.siblings[l]))) {
+        problems.push(`openMany[${k}] (row ${index}) differs from open(${index})`);
+        break;
+      }
+    }
     tree.dispose();
     rows.push({ step: `merkle ${c.id ?? `2^${Math.log2(m.height)} x ${m.width}`}`, ok: problems.length === 0, n: m.height, ms: performance.now() - t0,
-      detail: problems.length ? problems[0] : `root + ${c.openings.length} openings equal Plonky3` });
+      detail: problems.length ? problems[0] : `root + ${c.openings.length} openings equal Plonky3; openMany of ${c.openings.length + 13} rows equals open` });
   }
   return rows;
 }
