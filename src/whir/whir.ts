@@ -96,7 +96,7 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
         throw new ProverError('INVALID_LENGTH', `evals has ${evals.length} values; a ${n}-variable polynomial has 2^${n} = ${2 ** n}`);
       }
       const challenger = new DuplexChallenger();
-      // The commit's few permutations (the layout-commitment seed and the root: 3 or 4) are kept,
+      // The commit's few permutations (35 seed elements + 8 root values, 8 per permutation: 5) are kept,
       // so a traced open covers the whole transcript; an untraced one ignores them.
       const commitTrace = tracePermutations(challenger);
       const backend = hostBackend(host, null, job, 'whirCommit', 1);
