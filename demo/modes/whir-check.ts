@@ -6,7 +6,9 @@
 // reads, for test/e2e/whir.spec.ts to check against p3-whir), 'ts verify' (the page's verdict),
 // 'stages' (progress seen, in order), 'capabilities'; with abort=1 first an open aborted on its
 // first 'round 0 grind' event (or 'initial fold' where there are no rounds) must reject with
-// ABORTED / AbortError, then the same prover makes the proof.
+// ABORTED / AbortError, then the same prover makes the proof. With point=1, also a row 'given
+// point': a second commit of the table opened at the point SplitMix64(seed + 1) makes (p3-whir's
+// open_at) with `trace: true`, its envelope (with `point`), the page's verdict and the trace.
 // whir-bench `&n=&fold=&rate=&runs=` (default 10, 2, 1, 3): one untimed warm-up run (`&warmup=0`
 // skips it; on SwiftShader the first commit pays the commit family's compile and self-check, ~5 s),
 // then per run commit / open / end-to-end ms, proof size and the per-phase breakdown; their medians.
@@ -57,6 +59,23 @@ export async function whirCheck({ prover, params, report }: ModeContext): Promis
   const expected = ['commit', ...openStages(rounds)];
   const inOrder = JSON.stringify(run.stages) === JSON.stringify(expected);
   report('stages', inOrder ? 'ok' : 'fail', 0, { detail: run.stages.join(' > '), stages: run.stages, expected, phases: run.phases });
+
+  if (params.get('point') === '1') {
+    const whir = prover.whir({ numVariables: c.n, foldingFactor: c.fold, startingLogInvRate: c.rate });
+    const flat = new SplitMix64(seed + 1).fieldArray(4 * c.n);
+    const point = Array.from({ length: c.n }, (_, i) => Array.from(flat.subarray(4 * i, 4 * i + 4)));
+    const t1 = performance.now();
+    const { root, handle } = await whir.commit(evals);
+    const opening = await whir.open(handle, { point, trace: true });
+    const ms = performance.now() - t1;
+    const atVerdict = await whir.verify(root, opening);
+    const asDrawn = await whir.verify(root, opening.proof);
+    const ok = atVerdict.ok && !asDrawn.ok && opening.pointSource === 'given' && JSON.stringify(opening.point) === JSON.stringify(point);
+    report('given point', ok ? 'ok' : 'fail', ms, {
+      detail: `open_at: ${JSON.stringify(atVerdict)}, read as a drawn-point proof: ${JSON.stringify(asDrawn)}, trace ${opening.trace?.split('\n').length ?? 0} lines`,
+      envelope: { ...whirEnvelope(c, root, opening), point }, point, trace: opening.trace, verdict: atVerdict,
+    });
+  }
 
   const capabilities = prover.capabilities();
   report('capabilities', 'info', 0, { detail: Object.entries(capabilities).map(([f, p]) => `${f}: ${p.path}`).join(', '), capabilities });

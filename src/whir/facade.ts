@@ -7,6 +7,8 @@
 import { ProverError } from '../errors.js';
 import type { JobOptions } from '../sched/job.js';
 import type { PcsProof } from './proof.js';
+import { requireExtPoint, type Ext4Like, type WhirOpenOptions } from './open-options.js';
+import { requireOptions } from '../validate.js';
 import { verifyWhir, type WhirVerdict } from './verifier.js';
 import { whirSchedule, type WhirCommitment, type WhirMethods, type WhirOpening, type WhirOptions, type WhirSchedule } from './whir.js';
 
@@ -19,13 +21,21 @@ export interface Whir {
    */
   commit(evals: Uint32Array, job?: JobOptions): Promise<{ root: Uint32Array; handle: WhirCommitment }>;
   /**
-   * Prove the committed polynomial's value at a point drawn from the transcript; the handle is
-   * used up. `opening.proof` is what a verifier needs (serializeProof gives p3-whir's JSON).
-   * @throws ProverError DESTROYED (already proved), ABORTED, and the commit's and grind's errors
+   * Prove the committed polynomial's value at a point drawn from the transcript, or at
+   * `options.point` (p3-whir's `open_at`); the handle is used up. `opening.proof` is what a
+   * verifier needs (serializeProof gives p3-whir's JSON), with `opening.point` when it was given.
+   * `options.trace: true` adds `opening.trace` (JSONL of every challenger permutation, commit included).
+   * @throws ProverError INVALID_ARGUMENT / INVALID_LENGTH / NON_CANONICAL (a bad point or option; the handle stays usable), DESTROYED (already proved), ABORTED, and the commit's and grind's errors
+   * @example const opening = await whir.open(handle, { point: Array.from({ length: n }, (_, i) => [i, 0, 0, 0]) });
    */
-  open(handle: WhirCommitment, job?: JobOptions): Promise<WhirOpening>;
-  /** Check a proof for `root` with this configuration (p3-whir's verifier, in TypeScript). Never throws on a bad proof. */
-  verify(root: Uint32Array, proof: PcsProof | WhirOpening): Promise<WhirVerdict>;
+  open(handle: WhirCommitment, options?: WhirOpenOptions): Promise<WhirOpening>;
+  /**
+   * Check a proof for `root` with this configuration (p3-whir's verifier, in TypeScript): at the
+   * point the transcript draws (`verify`), or at a given point (`verify_at`): `options.point`, or
+   * the opening's own point when `opening.pointSource` is 'given'. Never throws on a bad proof.
+   * @throws ProverError INVALID_ARGUMENT / INVALID_LENGTH / NON_CANONICAL for a malformed point
+   */
+  verify(root: Uint32Array, proof: PcsProof | WhirOpening, options?: { point?: readonly Ext4Like[] }): Promise<WhirVerdict>;
 }
 
 /** The WHIR instance for `options` over `prover` (validated now: a bad configuration throws here). */
@@ -35,12 +45,18 @@ export function whirInstance(prover: WhirMethods, options: WhirOptions): Whir {
   return {
     schedule: () => structuredClone(schedule),
     commit: (evals, job) => prover.whirCommit(frozen, evals, job),
-    open(handle, job) {
+    open(handle, options) {
       if (typeof handle !== 'object' || handle === null || typeof (handle as WhirCommitment).prove !== 'function') {
         throw new ProverError('INVALID_ARGUMENT', 'open(handle): pass the handle that whir.commit returned');
       }
-      return handle.prove(job);
+      return handle.prove(options);
     },
-    verify: (root, proof) => verifyWhir(schedule, root, 'proof' in proof ? proof.proof : proof),
+    async verify(root, proof, options) {
+      const { point } = requireOptions<{ point?: readonly Ext4Like[] }>('verify options', options, true, ['point']);
+      const opening = 'proof' in proof ? proof : null;
+      const given = point ?? (opening?.pointSource === 'given' ? opening.point : undefined);
+      const checked = given === undefined ? undefined : requireExtPoint(point ? 'verify options.point' : 'opening.point', given, schedule.numVariables);
+      return verifyWhir(schedule, root, opening ? opening.proof : proof as PcsProof, checked);
+    },
   };
 }

@@ -50,6 +50,11 @@ export interface WhirTranscript {
   /** The layout's opening sub-transcript: seed, draw z; then the evaluations. */
   openingPoint(): Ext4;
   openingAnswers(values: Ext4[]): void;
+  /**
+   * The layout's opening sub-transcript at a caller-given point (`eval_at`, `PointSource::Given`):
+   * seed, then the evaluations; the point itself is not absorbed.
+   */
+  openingAnswersAt(values: Ext4[]): void;
   /** Seed WHIR's own transcript (WhirProverTranscript::new). */
   startWhir(): void;
   /** The layout's batching sub-transcript: seed, draw α. */
@@ -87,25 +92,36 @@ export async function whirCommit(schedule: WhirSchedule, backend: WhirBackend, e
   return { evals, codeword };
 }
 
-/** The opening: the point drawn by the transcript, the value there, and the proof. */
+/** The opening: the point (drawn by the transcript, or the caller's), the value there, and the proof. */
 export interface WhirOpening {
+  /** n coordinates, x_0 (the index's most significant bit) first: p3's `Point` order. */
   point: Ext4[];
+  /**
+   * 'drawn': the transcript chose the point (`MultilinearPcs::open`); 'given': the caller did
+   * (`PrescribedPointPcs::open_at`), and a verifier needs the point too.
+   */
+  pointSource: 'drawn' | 'given';
   value: Ext4;
   proof: PcsProof;
+  /** With `trace: true`: every challenger permutation of the commit and the open, as JSONL (the oracle's `--trace` format). */
+  trace?: string;
 }
 
-/** Open a commitment at a point drawn from the transcript (the standalone-PCS convention). */
-export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript): Promise<WhirOpening> {
+/**
+ * Open a commitment at a point drawn from the transcript (the standalone-PCS convention), or at
+ * `given` (p3-whir's `open_at`: the same transcript without the `opening_point` draw).
+ */
+export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, given?: Ext4[]): Promise<WhirOpening> {
   backend.phase('tables');
   const engine = await backend.sumcheck(committed.evals);
   try {
-    return await openWith(schedule, backend, committed, transcript, engine);
+    return await openWith(schedule, backend, committed, transcript, engine, given);
   } finally {
     engine.dispose();
   }
 }
 
-async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, engine: SumcheckEngine): Promise<WhirOpening> {
+async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, engine: SumcheckEngine, given: Ext4[] | undefined): Promise<WhirOpening> {
   const n = schedule.numVariables;
   backend.phase('claims');
   // Claims in α-power order: the opening first, then the OOD (virtual) claims drawn before it.
@@ -116,9 +132,10 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
     transcript.virtualAnswer(value);
     virtual.push({ point, value });
   }
-  const openingPoint = expandFromUnivariate(transcript.openingPoint(), n);
+  const openingPoint = given ? given.map((c) => [...c] as Ext4) : expandFromUnivariate(transcript.openingPoint(), n);
   const openingValue = await engine.evaluate(openingPoint);
-  transcript.openingAnswers([openingValue]);
+  if (given) transcript.openingAnswersAt([openingValue]);
+  else transcript.openingAnswers([openingValue]);
 
   transcript.startWhir();
   const alpha = transcript.batchingChallenge();
@@ -183,6 +200,7 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
 
   return {
     point: openingPoint,
+    pointSource: given ? 'given' : 'drawn',
     value: openingValue,
     proof: {
       whir: {

@@ -32,10 +32,14 @@ interface Constraint {
 
 class Reject extends Error {}
 
-/** Verify `proof` for the commitment `root` under `schedule`. Never throws on a bad proof. */
-export async function verifyWhir(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof): Promise<WhirVerdict> {
+/**
+ * Verify `proof` for the commitment `root` under `schedule`: at the point the transcript draws
+ * (`MultilinearPcs::verify`), or at `point` when given (`PrescribedPointPcs::verify_at`, with the
+ * commitment observed first as the caller of verify_at does). Never throws on a bad proof.
+ */
+export async function verifyWhir(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof, point?: readonly Ext4[]): Promise<WhirVerdict> {
   try {
-    await replay(schedule, root, proof);
+    await replay(schedule, root, proof, point);
     return { ok: true };
   } catch (e) {
     if (e instanceof Reject) return { ok: false, error: e.message };
@@ -43,7 +47,7 @@ export async function verifyWhir(schedule: WhirSchedule, root: Uint32Array, proo
   }
 }
 
-async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof): Promise<void> {
+async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof, given: readonly Ext4[] | undefined): Promise<void> {
   const w = proof.whir;
   const shape = whirShape(schedule, 1);
   const n = schedule.numVariables;
@@ -67,8 +71,10 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
     t.virtualAnswer(answer);
     claims.push({ point, value: answer });
   }
-  const opening = { point: expandFromUnivariate(t.openingPoint(), n), value: proof.evaluation };
-  t.openingAnswers([proof.evaluation]);
+  if (given && given.length !== n) throw new Reject(`the opening point has ${given.length} coordinates, expected ${n}`);
+  const opening = { point: given ? [...given] : expandFromUnivariate(t.openingPoint(), n), value: proof.evaluation };
+  if (given) t.openingAnswersAt([proof.evaluation]);
+  else t.openingAnswers([proof.evaluation]);
   t.startWhir();
   const alpha = t.batchingChallenge();
   const ordered = [opening, ...claims];

@@ -21,8 +21,10 @@ import { deriveWhirSchedule, validateInitialClaims, whirParameters, type WhirOpt
 import { openPhases, whirCommit, whirOpen, type CommittedCodeword, type WhirBackend, type WhirOpening } from './prover.js';
 import type { WhirSchedule } from './schedule.js';
 import { whirProverTranscript } from './transcript/whir-transcript.js';
+import { traceJsonl, tracePermutations } from './transcript/fs-prover.js';
+import { requireOpenOptions, type WhirOpenOptions } from './open-options.js';
 
-export type { WhirOptions, WhirOpening, WhirSchedule };
+export type { WhirOptions, WhirOpening, WhirOpenOptions, WhirSchedule };
 
 /** The prover methods WHIR runs on. */
 export interface WhirHost {
@@ -35,12 +37,14 @@ export interface WhirHost {
 export interface WhirCommitment {
   readonly root: Uint32Array;
   /**
-   * The opening proof at a point drawn from the transcript (p3-whir's `MultilinearPcs::open`).
+   * The opening proof at a point drawn from the transcript (p3-whir's `MultilinearPcs::open`), or
+   * at `options.point` (`PrescribedPointPcs::open_at`); `options.trace` adds the permutation trace.
    * Progress is reported per protocol phase (tables, claims, initial fold, each round's commit, grind, openings
    * and fold, final); an abort stops at the next phase and leaves the prover usable.
-   * @throws ProverError DESTROYED (already proved or disposed), ABORTED, and the commit's and grind's errors
+   * A bad option throws before the handle is used, so it can be proved again.
+   * @throws ProverError INVALID_ARGUMENT / INVALID_LENGTH / NON_CANONICAL (options, the point), DESTROYED (already proved or disposed), ABORTED, and the commit's and grind's errors
    */
-  prove(job?: JobOptions): Promise<WhirOpening>;
+  prove(options?: WhirOpenOptions): Promise<WhirOpening>;
   /** Free the codeword on the GPU (prove does this itself). */
   dispose(): void;
 }
@@ -92,36 +96,45 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
         throw new ProverError('INVALID_LENGTH', `evals has ${evals.length} values; a ${n}-variable polynomial has 2^${n} = ${2 ** n}`);
       }
       const challenger = new DuplexChallenger();
+      // The commit's few permutations (35 seed elements + 8 root values, 8 per permutation: 5) are kept,
+      // so a traced open covers the whole transcript; an untraced one ignores them.
+      const commitTrace = tracePermutations(challenger);
       const backend = hostBackend(host, null, job, 'whirCommit', 1);
       backend.phase('commit');
       const committed = await whirCommit(schedule, backend, evals.slice(), whirProverTranscript(schedule, challenger));
+      challenger.onPermute = undefined;
       let live: typeof committed | null = committed;
       // The caller gets copies: a result crossing from the worker has its arrays transferred, and
       // prove() still needs the codeword's own root.
       const handle: WhirCommitment = {
         root: committed.codeword.root.slice(),
-        async prove(proveJobGiven) {
-          const proveJob = requireJobOptions('prove job options', proveJobGiven);
+        async prove(given) {
+          const { job: proveJob, point, trace } = requireOpenOptions('prove options', given, schedule.numVariables);
           if (!live) throw new ProverError('DESTROYED', 'this WHIR commitment was already proved or disposed; commit again to make another proof');
           const mine = live;
           live = null;
           try {
             const device = gpuEngineOk ? await paths.gpu?.() ?? null : null;
             const attempt = async (gpu: LiveDevice | null) => {
-              const transcript = whirProverTranscript(schedule, challenger.clone(), (c, bits) => host.grind(c, bits, { signal: proveJob.signal }));
+              const ch = challenger.clone();
+              // Grinding searches run on clones (untraced); only check_witness's real step is recorded, as in Rust.
+              const records = trace ? tracePermutations(ch, commitTrace) : null;
+              const transcript = whirProverTranscript(schedule, ch, (c, bits) => host.grind(c, bits, { signal: proveJob.signal }));
               const backend = hostBackend(host, gpu, proveJob, 'whir prove', openPhases(schedule));
-              return whirOpen(schedule, backend, mine, transcript);
+              const opening = await whirOpen(schedule, backend, mine, transcript, point);
+              ch.onPermute = undefined;
+              return records ? { ...opening, trace: traceJsonl(records) } : opening;
             };
             const opening = await attempt(device);
             const mode = proveJob.check ?? paths.check ?? 'sample';
             if (mode === 'off') return opening;
-            const verdict = await verifyWhir(schedule, mine.codeword.root, opening.proof);
+            const verdict = await verifyWhir(schedule, mine.codeword.root, opening.proof, point);
             if (verdict.ok) return opening;
             if (device) {
               gpuEngineOk = false;
               paths.onGpuFailure?.(verdict.error);
               const again = await attempt(null);
-              if ((await verifyWhir(schedule, mine.codeword.root, again.proof)).ok) return again;
+              if ((await verifyWhir(schedule, mine.codeword.root, again.proof, point)).ok) return again;
             }
             throw new ProverError('CHECK_FAILED', `whir: the proof failed its own verification (${verdict.error}); nothing was returned`);
           } finally {

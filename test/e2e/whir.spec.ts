@@ -67,6 +67,34 @@ test.describe('WHIR in the browser on the GPU path', () => {
     });
   }
 
+  test('n=10 fold=2 rate=1 at a given point, through the worker: p3-whir open_at makes the same proof and trace, verify_at accepts it', async ({ page }) => {
+    const [n, fold, rate, seed] = CASES[0];
+    const result = await autorun(page, 'whir-check', { n: String(n), fold: String(fold), rate: String(rate), seed: String(seed), point: '1' });
+    expect(failures(result)).toEqual([]);
+    expect(result.rows[0].detail).toMatch(/in a Web Worker/);
+    expect((row(result.rows, 'capabilities').capabilities as Record<string, { path: string }>).commit.path).toBe('gpu');
+    const at = row(result.rows, 'given point');
+    const envelope = at.envelope as Record<string, unknown>;
+    const ours = join(dir, 'ts-point.json');
+    writeFileSync(ours, JSON.stringify(envelope));
+    const v = oracle('verify', ours);
+    expect(v.stdout, v.stderr).toMatch(/^VERIFY OK/);
+
+    const evals = new SplitMix64(seed).fieldArray(2 ** n);
+    const table = join(dir, 't-point.bin');
+    writeFileSync(table, Buffer.from(evals.buffer, evals.byteOffset, evals.byteLength));
+    const pointFile = join(dir, 'p-point.bin');
+    const flat = Uint32Array.from((at.point as number[][]).flat());
+    writeFileSync(pointFile, Buffer.from(flat.buffer));
+    const theirs = join(dir, 'rs-point.json');
+    const traceFile = join(dir, 'rs-point.jsonl');
+    const p = oracle('prove', '--n', String(n), '--fold', String(fold), '--rate', String(rate), '--poly', table, '--point', pointFile, '--out', theirs, '--trace', traceFile, '--threads', '1');
+    expect(p.status, p.stderr).toBe(0);
+    const rust = JSON.parse(readFileSync(theirs, 'utf8'));
+    expect(envelope.proof).toEqual(rust.proof);
+    expect(at.trace).toBe(readFileSync(traceFile, 'utf8'));
+  });
+
   test("in the page's thread (worker=0) too: p3-whir accepts the proof (n=10 fold=2 rate=1)", async ({ page }) => {
     const result = await autorun(page, 'whir-check', { n: '10', fold: '2', rate: '1', seed: '9206', worker: '0' });
     expect(failures(result)).toEqual([]);

@@ -17,7 +17,7 @@ use setup::{F, Params, read_u32_file, seeded_evals};
 
 const USAGE: &str = "usage: whir-oracle <config|prove|verify|commit|commit-ext|seeds|bench> [options]
   config     --n N --fold K --rate R [--sec 90 --pow 16 --soundness CapacityBound --rates a,b --folding-factors a,b] | --grid
-  prove      (params) (--poly FILE | --seed S) --out proof.json [--trace trace.jsonl] [--threads T]
+  prove      (params) (--poly FILE | --seed S) --out proof.json [--point FILE] [--trace trace.jsonl] [--threads T]
   verify     FILE
   commit     (params) (--poly FILE | --seed S)
   commit-ext --m M --fold K --rate R --file FILE
@@ -159,10 +159,15 @@ fn cmd_prove(a: &Args) {
     let p = a.params();
     let out = a.get("out").unwrap_or_else(|| fail("--out is required"));
     let evals = a.evals(p.n);
+    // `--point FILE`: 4·n LE u32 canonical coefficients, element i = x_i of the crate's `Point`.
+    let point = a.get("point").map(|path| {
+        let coeffs = read_u32_file(path, 4 * p.n).unwrap_or_else(|e| fail(&e));
+        coeffs.chunks_exact(4).map(|c| core::array::from_fn(|j| c[j].as_canonical_u32())).collect::<Vec<[u32; 4]>>()
+    });
     if a.get("trace").is_some() {
         trace::start();
     }
-    let run = ops::prove(&p, evals);
+    let run = ops::prove(&p, evals, point);
     if let Some(path) = a.get("trace") {
         let records = trace::take();
         trace::write_jsonl(path, &records).unwrap_or_else(|e| fail(&format!("{path}: {e}")));

@@ -5,8 +5,10 @@
 use std::time::Instant;
 
 use p3_commit::{ExtensionMmcs, Mmcs as _, MultilinearPcs};
+use p3_multilinear_util::point::Point;
+use p3_sumcheck::PrescribedPointPcs;
 use p3_dft::TwoAdicSubgroupDft;
-use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
+use p3_field::{BasedVectorSpace, PrimeCharacteristicRing, PrimeField32};
 use p3_matrix::dense::RowMajorMatrix;
 use p3_whir::pcs::proof::PcsProof;
 use serde::{Deserialize, Serialize};
@@ -18,13 +20,33 @@ use crate::setup::{
 pub type Commitment = <Mmcs as p3_commit::Mmcs<F>>::Commitment;
 pub type Proof = PcsProof<F, EF, Mmcs>;
 
-/// The interchange file: the caller's parameters (flattened), the root and the proof.
+/// The interchange file: the caller's parameters (flattened), the root and the proof, and the
+/// opening point when the caller gave one (`open_at`): n elements of 4 CANONICAL u32
+/// coefficients, `Point` order (x_0 = the hypercube index's most significant bit first).
 #[derive(Serialize, Deserialize)]
 pub struct ProofFile {
     #[serde(flatten)]
     pub params: Params,
     pub commitment: Commitment,
     pub proof: Proof,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point: Option<Vec<[u32; 4]>>,
+}
+
+/// A file's canonical point as the crate's `Point<EF>`; rejects values >= p.
+pub fn point_from_canonical(coords: &[[u32; 4]]) -> Result<Point<EF>, String> {
+    let coords = coords
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if let Some(v) = c.iter().find(|&&v| v >= F::ORDER_U32) {
+                return Err(format!("point[{i}]: {v} is not canonical (>= p)"));
+            }
+            let base: Vec<F> = c.iter().map(|&v| F::from_u32(v)).collect();
+            Ok(EF::from_basis_coefficients_slice(&base).expect("4 coefficients"))
+        })
+        .collect::<Result<Vec<EF>, String>>()?;
+    Ok(Point::new(coords))
 }
 
 pub struct Timed<T> {
@@ -60,16 +82,28 @@ pub struct ProveRun {
     pub prove_ms: f64,
 }
 
-/// Commit and open on one challenger, exactly as the upstream example does.
-pub fn prove(p: &Params, evals: Vec<F>) -> ProveRun {
+/// Commit and open on one challenger, exactly as the upstream example does; with `point`, the
+/// open is `PrescribedPointPcs::open_at` at that point instead of `open` at a drawn one.
+pub fn prove(p: &Params, evals: Vec<F>, point: Option<Vec<[u32; 4]>>) -> ProveRun {
     let pcs = build_pcs(config_or_exit(p));
     let w = witness(p, evals);
     assert_eq!(w.num_variables(), p.padded_num_variables(), "witness / protocol arity");
     let mut ch = challenger();
     let c = timed(|| pcs.commit(w, &mut ch).expect("commit"));
     let (commitment, data) = c.value;
-    // `open` is where the initial-claims budget is checked (InitialClaimsBelowTarget).
-    let o = timed(|| pcs.open(data, p.opening_protocol(), &mut ch));
+    // `open` / `open_at` is where the initial-claims budget is checked (InitialClaimsBelowTarget).
+    let given = point.as_ref().map(|c| {
+        let pt = point_from_canonical(c).unwrap_or_else(|e| {
+            println!("POINT ERROR: {e}");
+            std::process::exit(64)
+        });
+        assert_eq!(pt.num_variables(), p.padded_num_variables(), "point arity");
+        pt
+    });
+    let o = timed(|| match &given {
+        Some(pt) => pcs.open_at(data, &p.opening_protocol(), core::slice::from_ref(pt), &mut ch),
+        None => pcs.open(data, p.opening_protocol(), &mut ch),
+    });
     let o = Timed {
         value: o.value.unwrap_or_else(|e| {
             println!("CONFIG ERROR: {e:?}");
@@ -78,19 +112,30 @@ pub fn prove(p: &Params, evals: Vec<F>) -> ProveRun {
         ms: o.ms,
     };
     ProveRun {
-        file: ProofFile { params: p.clone(), commitment, proof: o.value },
+        file: ProofFile { params: p.clone(), commitment, proof: o.value, point },
         commit_ms: c.ms,
         prove_ms: o.ms,
     }
 }
 
 /// Verify a parsed file; a panic inside the verifier (malformed shapes) is reported as an error.
+/// With a point in the file: `verify_at`, after observing the commitment (verify_at does not bind
+/// it; its caller does, as `commit` did on the prover's side).
 pub fn verify(file: &ProofFile) -> Result<f64, String> {
     let config = build_config(&file.params).map_err(|e| format!("config: {e:?}"))?;
     let pcs = build_pcs(config);
     let protocol = file.params.opening_protocol();
+    let point = file.point.as_deref().map(point_from_canonical).transpose()?;
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        timed(|| pcs.verify(&file.commitment, &file.proof, &mut challenger(), protocol))
+        timed(|| match &point {
+            Some(pt) => {
+                let mut ch = challenger();
+                pcs.observe_commitment(&file.commitment, &mut ch);
+                pcs.verify_at(&file.commitment, &file.proof, &protocol, core::slice::from_ref(pt), &mut ch)
+                    .map(|_| ())
+            }
+            None => pcs.verify(&file.commitment, &file.proof, &mut challenger(), protocol),
+        })
     }));
     match run {
         Ok(Timed { value: Ok(()), ms }) => Ok(ms),
@@ -142,7 +187,7 @@ pub fn bench(p: &Params, evals: &[F], runs: usize) -> serde_json::Value {
     let (mut c, mut o, mut v) = (Vec::new(), Vec::new(), Vec::new());
     let mut size = 0;
     for i in 0..=runs {
-        let run = prove(p, evals.to_vec());
+        let run = prove(p, evals.to_vec(), None);
         let vms = verify(&run.file).expect("bench proof must verify");
         size = postcard::to_allocvec(&run.file.proof).expect("postcard").len();
         if i > 0 {

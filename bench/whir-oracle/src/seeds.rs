@@ -95,7 +95,7 @@ fn hex(b: &[u8]) -> String {
 
 pub fn print(p: &Params, evals: Vec<F>) {
     trace::start();
-    let _ = crate::ops::prove(p, evals);
+    let _ = crate::ops::prove(p, evals, None);
     let records = trace::take();
     let seeds = find_seeds(&absorbed(&records));
     let cands = candidates(p);

@@ -168,9 +168,12 @@ export class FsProver {
 /** A permutation trace record, as the Rust oracle's `--trace` JSONL writes it. */
 export interface PermutationRecord { i: number; in: number[]; out: number[] }
 
-/** Attach a trace hook to `ch`; the returned list fills with one record per permutation. */
-export function tracePermutations(ch: DuplexChallenger): PermutationRecord[] {
-  const records: PermutationRecord[] = [];
+/**
+ * Attach a trace hook to `ch`; the returned list fills with one record per permutation, after
+ * copies of `prior` (the permutations the same transcript made before, e.g. at commit time).
+ */
+export function tracePermutations(ch: DuplexChallenger, prior: readonly PermutationRecord[] = []): PermutationRecord[] {
+  const records: PermutationRecord[] = prior.map((r) => ({ i: r.i, in: [...r.in], out: [...r.out] }));
   ch.onPermute = (a, b) => records.push({ i: records.length, in: Array.from(a), out: Array.from(b) });
   return records;
 }

@@ -190,11 +190,13 @@ export function layoutBatchingSeparator(b: LayoutBinding, numClaims: number, num
   return domainSeparator(1, 'p3-sumcheck-layout-batching', steps, bindLayout(b).u64(numClaims).u64(numVirtualClaims).bytes());
 }
 
-/** Every separator one standard `open` (one table, one column, one drawn opening of column 0) seeds. */
+/** Every separator one standard `open` (one table, one column, one opening of column 0, drawn or given) seeds. */
 export interface WhirSeparators {
   commitment: DomainSeparator;
   ood: DomainSeparator;
   opening: DomainSeparator;
+  /** The same opening with the point fixed by the caller (`open_at`'s `PointSource::Given`): no `opening_point` step. */
+  openingGiven: DomainSeparator;
   whir: DomainSeparator;
   batching: DomainSeparator;
   /** Initial fold, then one per round, then the final fold: `null` where the phase has 0 rounds (never seeded). */
@@ -211,6 +213,7 @@ export function whirDomainSeparators(schedule: WhirSchedule): WhirSeparators {
     commitment: layoutCommitmentSeparator(),
     ood: layoutOodSeparator(binding),
     opening: layoutOpeningSeparator(binding, { tableIndex: 0, current: [0], next: [], pointDrawn: true }),
+    openingGiven: layoutOpeningSeparator(binding, { tableIndex: 0, current: [0], next: [], pointDrawn: false }),
     whir: whirSeparator(schedule, 1),
     batching: layoutBatchingSeparator(binding, 1, schedule.commitmentOodSamples),
     quadratic: phases.map((p) => (p.rounds > 0 ? quadraticSeparator(p) : null)),

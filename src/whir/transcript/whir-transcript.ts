@@ -62,6 +62,12 @@ export function whirProverTranscript(schedule: WhirSchedule, challenger: DuplexC
       opening!.finish();
       opening = null;
     },
+    openingAnswersAt(values) {
+      // eval_at / add_claim_at: the point is the caller's, so nothing about it touches the sponge.
+      const fs = FsProver.seed(challenger, s.openingGiven);
+      fs.observeExtensions('current_evals', values);
+      fs.finish();
+    },
     startWhir() {
       whir = FsProver.seed(challenger, s.whir);
     },
