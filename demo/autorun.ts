@@ -61,6 +61,8 @@ const CHECKS: Record<string, Mode> = {
   'checks-check': checksCheck,
   'compile-check': compileCheck,
   'whir-engine-check': whirEngineCheck,
+  // n=10 fold 2 rate 1 proved in the worker and verified in the page (the e2e spec also checks it with p3-whir).
+  'whir-check': whirCheck,
 };
 
 export const MODES: Record<string, Mode> = {
