@@ -8,7 +8,8 @@ import { ProverError } from '../errors.js';
 import type { JobOptions } from '../sched/job.js';
 import type { PcsProof } from './proof.js';
 import { requireExtPoint, type Ext4Like, type WhirOpenOptions } from './open-options.js';
-import { requireOptions } from '../validate.js';
+import { requireFieldArray, requireLength, requireOptions, show } from '../validate.js';
+import { DIGEST } from '../ref/merkle.js';
 import { verifyWhir, type WhirVerdict } from './verifier.js';
 import { whirSchedule, type WhirCommitment, type WhirMethods, type WhirOpening, type WhirOptions, type WhirSchedule } from './whir.js';
 
@@ -53,10 +54,15 @@ export function whirInstance(prover: WhirMethods, options: WhirOptions): Whir {
     },
     async verify(root, proof, options) {
       const { point } = requireOptions<{ point?: readonly Ext4Like[] }>('verify options', options, true, ['point']);
+      const r = requireFieldArray('verify(root)', root);
+      requireLength('verify(root)', r, DIGEST, 'a root is one 8-value digest');
+      if (typeof proof !== 'object' || proof === null || ArrayBuffer.isView(proof)) {
+        throw new ProverError('INVALID_ARGUMENT', `verify(root, proof): pass the opening whir.open returned, or a proof from parseProof, got ${show(proof)}`);
+      }
       const opening = 'proof' in proof ? proof : null;
       const given = point ?? (opening?.pointSource === 'given' ? opening.point : undefined);
       const checked = given === undefined ? undefined : requireExtPoint(point ? 'verify options.point' : 'opening.point', given, schedule.numVariables);
-      return verifyWhir(schedule, root, opening ? opening.proof : proof as PcsProof, checked);
+      return verifyWhir(schedule, r, opening ? opening.proof : proof as PcsProof, checked);
     },
   };
 }

@@ -70,7 +70,7 @@ export function serializeProof(proof: PcsProof): string {
 // ---- parsing ----
 
 function bad(path: string, what: string): ProverError {
-  return new ProverError('INVALID_ARGUMENT', `proof JSON: ${path} ${what}`);
+  return new ProverError('INVALID_ARGUMENT', `proof JSON: ${path ? `${path} ` : ''}${what}`);
 }
 
 function obj(v: Json, path: string): Record<string, Json> {
