@@ -7,7 +7,9 @@
  * end to end, the per-phase breakdown from the progress events (test/support/whir-run.ts), proof
  * size. With WHIR_ORACLE=<whir-oracle binary> the native p3-whir prover runs
  * `bench --n --fold --rate --runs --seed` on the same host in the same run and its medians go
- * beside ours (`native`, `ratio` = ours / native end to end).
+ * beside ours (`native`, `ratio` = ours / native end to end). The oracle runs with `--phases`:
+ * `native.phases` is p3-whir's own split from its tracing spans (ms, mean per run, keys named as
+ * our phases where they match; bench/whir-oracle/README.md), `native.phasesPerRound` up to 4 rounds.
  *
  * Env: WHIR_N (default 16,18,20,22), WHIR_FOLD (1,2,4), WHIR_RATE (1,2), WHIR_RUNS (5), WHIR_RS
  * (rsInitialReduction, capped at the fold: whir-p3-metal's rate schedule; default p3-whir's),
@@ -111,9 +113,11 @@ async function benchOne(prover: Prover, c: WhirCase, evals: Uint32Array, o: Opts
 
   let native: Row | undefined;
   if (o.oracle) {
-    const b = spawnSync(o.oracle, ['bench', ...params, '--runs', String(o.runs)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const b = spawnSync(o.oracle, ['bench', ...params, '--runs', String(o.runs), '--phases'], { encoding: 'utf8', maxBuffer: 1 << 20 });
     try {
-      native = JSON.parse(b.stdout.trim().split('\n').pop() ?? '');
+      native = JSON.parse(b.stdout.trim().split('\n').pop() ?? '') as Row;
+      // `phases` (~15 keys, rounds summed) stays; the per-round split only while it is short.
+      if (Array.isArray(native.phasesPerRound) && native.phasesPerRound.length > 4) delete native.phasesPerRound;
     } catch {
       native = { error: (b.stderr || b.stdout).trim().slice(0, 300) };
     }

@@ -3,6 +3,7 @@
 //! commit-ext, seeds, bench. See bench/native/README.md.
 
 mod ops;
+mod phases;
 mod schedule;
 mod seeds;
 mod setup;
@@ -22,9 +23,9 @@ const USAGE: &str = "usage: whir-oracle <config|prove|verify|commit|commit-ext|s
   commit     (params) (--poly FILE | --seed S)
   commit-ext --m M --fold K --rate R --file FILE
   seeds      (params) [--seed S]
-  bench      (params) [--seed S] [--runs 5]";
+  bench      (params) [--seed S] [--runs 5] [--phases] [--phases-spans]";
 
-/// `--key value` pairs plus positional arguments; `--grid` is the only bare flag.
+/// `--key value` pairs plus positional arguments; `--grid`, `--phases`, `--phases-spans` are bare flags.
 struct Args {
     opts: HashMap<String, String>,
     positional: Vec<String>,
@@ -36,7 +37,7 @@ impl Args {
         let mut it = raw.iter();
         while let Some(a) = it.next() {
             if let Some(key) = a.strip_prefix("--") {
-                if key == "grid" {
+                if matches!(key, "grid" | "phases" | "phases-spans") {
                     opts.insert(key.into(), "true".into());
                 } else {
                     let v = it.next().unwrap_or_else(|| fail(&format!("--{key} needs a value")));
@@ -134,7 +135,11 @@ fn main() {
         "bench" => {
             let p = a.params();
             let evals = a.evals(p.n);
-            println!("{}", ops::bench(&p, &evals, a.num("runs", Some(5))));
+            let (phases, spans) = (a.get("phases").is_some(), a.get("phases-spans").is_some());
+            if phases || spans {
+                phases::install();
+            }
+            println!("{}", ops::bench(&p, &evals, a.num("runs", Some(5)), phases || spans, spans));
         }
         "help" | "--help" | "-h" => println!("{USAGE}"),
         other => fail(&format!("unknown subcommand {other}")),

@@ -183,11 +183,25 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// 1 warm-up + `runs` timed runs; medians of commit, open and verify; postcard proof bytes.
-pub fn bench(p: &Params, evals: &[F], runs: usize) -> serde_json::Value {
+/// With `phases`: also the native prover's time per phase (means per timed run, from p3's
+/// tracing spans, `crate::phases`); with `spans`: the per-span-path table on stderr.
+pub fn bench(p: &Params, evals: &[F], runs: usize, phases: bool, spans: bool) -> serde_json::Value {
     let (mut c, mut o, mut v) = (Vec::new(), Vec::new(), Vec::new());
     let mut size = 0;
+    let mut sum: std::collections::BTreeMap<String, crate::phases::Acc> = Default::default();
     for i in 0..=runs {
+        if phases {
+            crate::phases::take(); // drop what earlier verifies / setup left
+        }
         let run = prove(p, evals.to_vec(), None);
+        if phases && i > 0 {
+            for (k, a) in crate::phases::take() {
+                let s = sum.entry(k).or_default();
+                s.incl += a.incl;
+                s.excl += a.excl;
+                s.count += a.count;
+            }
+        }
         let vms = verify(&run.file).expect("bench proof must verify");
         size = postcard::to_allocvec(&run.file.proof).expect("postcard").len();
         if i > 0 {
@@ -196,11 +210,26 @@ pub fn bench(p: &Params, evals: &[F], runs: usize) -> serde_json::Value {
             v.push(vms);
         }
     }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let (mean_c, mean_o) = (mean(&c), mean(&o));
     let (cm, om) = (median(c), median(o));
-    serde_json::json!({
+    let mut out = serde_json::json!({
         "n": p.n, "fold": p.fold, "rate": p.rate, "sec": p.sec, "pow": p.pow, "runs": runs,
         "threads": rayon::current_num_threads(),
         "commitMs": cm, "proveMs": om, "commitPlusProveMs": cm + om, "verifyMs": median(v),
         "proofBytesPostcard": size,
-    })
+    });
+    if phases {
+        let n = runs.max(1) as f64;
+        if spans {
+            eprintln!("{:>10} {:>10} {:>8}  span path (ms per run: inclusive, exclusive; calls per run)", "incl", "excl", "calls");
+            for (k, a) in &sum {
+                eprintln!("{:>10.3} {:>10.3} {:>8.1}  {k}", a.incl / n, a.excl / n, a.count as f64 / n);
+            }
+        }
+        let (phases, per_round) = crate::phases::map(&sum, n, mean_c, mean_o);
+        out["phases"] = phases;
+        out["phasesPerRound"] = per_round;
+    }
+    out
 }
