@@ -7,7 +7,7 @@
  * @module
  */
 import { DIGEST } from '../ref/merkle.js';
-import { efGet, efPowers, type EfVec, type Ext4 } from './ext.js';
+import { efPowers, efVecToList, type Ext4 } from './ext.js';
 import { domainPoint, evalBase, evalExt, expandFromUnivariate } from './multilinear.js';
 import type { SumcheckEngine, SumcheckEngineFactory } from './engine.js';
 import { prunedSiblings, type Digest } from './multiproof.js';
@@ -114,23 +114,32 @@ export interface WhirOpening {
 export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, given?: Ext4[]): Promise<WhirOpening> {
   backend.phase('tables');
   const engine = await backend.sumcheck(committed.evals);
+  // The rounds' codewords; each is freed once the next round has opened it, and all of them here
+  // if the open fails or is aborted midway (dispose is idempotent).
+  const rounds: CommittedCodeword[] = [];
   try {
-    return await openWith(schedule, backend, committed, transcript, engine, given);
+    return await openWith(schedule, backend, committed, transcript, engine, given, rounds);
   } finally {
     engine.dispose();
+    for (const c of rounds) c.dispose();
   }
 }
 
-async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, engine: SumcheckEngine, given: Ext4[] | undefined): Promise<WhirOpening> {
+/** Draw a point (expanded from the univariate draw to m variables), evaluate there, answer. */
+async function drawnClaim(engine: SumcheckEngine, m: number, draw: () => Ext4, answer: (value: Ext4) => void): Promise<{ point: Ext4[]; value: Ext4 }> {
+  const point = expandFromUnivariate(draw(), m);
+  const value = await engine.evaluate(point);
+  answer(value);
+  return { point, value };
+}
+
+async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, engine: SumcheckEngine, given: Ext4[] | undefined, owned: CommittedCodeword[]): Promise<WhirOpening> {
   const n = schedule.numVariables;
   backend.phase('claims');
   // Claims in α-power order: the opening first, then the OOD (virtual) claims drawn before it.
   const virtual: { point: Ext4[]; value: Ext4 }[] = [];
   for (let i = 0; i < schedule.commitmentOodSamples; i++) {
-    const point = expandFromUnivariate(transcript.virtualPoint(), n);
-    const value = await engine.evaluate(point);
-    transcript.virtualAnswer(value);
-    virtual.push({ point, value });
+    virtual.push(await drawnClaim(engine, n, () => transcript.virtualPoint(), (v) => transcript.virtualAnswer(v)));
   }
   const openingPoint = given ? given.map((c) => [...c] as Ext4) : expandFromUnivariate(transcript.openingPoint(), n);
   const openingValue = await engine.evaluate(openingPoint);
@@ -155,14 +164,12 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
     backend.phase(`round ${i} commit`);
     const width = 4 * 2 ** nextFold;
     const codeword = (await backend.commitEngine?.(engine, width, round.logInvRate)) ?? await backend.commit(await engine.evals(), width, round.logInvRate);
+    owned.push(codeword);
     transcript.commitment(codeword.root);
 
     const ood: { point: Ext4[]; value: Ext4 }[] = [];
     for (let j = 0; j < round.oodSamples; j++) {
-      const point = expandFromUnivariate(transcript.oodPoint(), m);
-      const value = await engine.evaluate(point);
-      transcript.oodAnswer(value);
-      ood.push({ point, value });
+      ood.push(await drawnClaim(engine, m, () => transcript.oodPoint(), (v) => transcript.oodAnswer(v)));
     }
     backend.phase(`round ${i} grind`);
     const powWitness = await transcript.queryPow(i);
@@ -187,7 +194,7 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
   }
 
   backend.phase('final');
-  const finalValues = efList(await engine.evals());
+  const finalValues = efVecToList(await engine.evals());
   transcript.finalPoly(finalValues);
   const finalPowWitness = await transcript.queryPow(schedule.rounds.length);
   const finalIndices = transcript.queryIndices(schedule.rounds.length);
@@ -242,11 +249,5 @@ async function openRows(codeword: CommittedCodeword, kind: 'Base' | 'Extension',
   const siblingHashes = prunedSiblings(indices, codeword.levels, paths);
   const flat = indices.map((i) => opened.get(i)!.row);
   if (kind === 'Base') return { proof: { kind, rows: flat, siblingHashes }, flat };
-  return { proof: { kind, rows: flat.map(efList), siblingHashes }, flat };
-}
-
-function efList(v: EfVec): Ext4[] {
-  const out: Ext4[] = [];
-  for (let i = 0; i < v.length / 4; i++) out.push(efGet(v, i));
-  return out;
+  return { proof: { kind, rows: flat.map(efVecToList), siblingHashes }, flat };
 }
