@@ -5,8 +5,7 @@
  * canonical, as the rest of the library; Montgomery form appears only in the proof's JSON.
  * @module
  */
-import { BB_P, EXT4_W } from '../params/babybear.js';
-import { bbAdd, bbInv, bbMul, bbSub, ext4Inv, ext4Mul, type Ext4 } from '../ref/babybear.js';
+import { bbMul, ext4Add, ext4Mul, ext4Sub, type Ext4 } from '../ref/babybear.js';
 
 export type { Ext4 };
 
@@ -17,23 +16,12 @@ export const EF_ZERO: Ext4 = [0, 0, 0, 0];
 export const EF_ONE: Ext4 = [1, 0, 0, 0];
 
 export const efMul = ext4Mul;
-export const efInv = ext4Inv;
-
-export function efAdd(a: Ext4, b: Ext4): Ext4 {
-  return [bbAdd(a[0], b[0]), bbAdd(a[1], b[1]), bbAdd(a[2], b[2]), bbAdd(a[3], b[3])];
-}
-
-export function efSub(a: Ext4, b: Ext4): Ext4 {
-  return [bbSub(a[0], b[0]), bbSub(a[1], b[1]), bbSub(a[2], b[2]), bbSub(a[3], b[3])];
-}
+export const efAdd = ext4Add;
+export const efSub = ext4Sub;
 
 /** An extension element times a base-field element. */
 export function efScale(a: Ext4, s: number): Ext4 {
   return [bbMul(a[0], s), bbMul(a[1], s), bbMul(a[2], s), bbMul(a[3], s)];
-}
-
-export function efFromBase(x: number): Ext4 {
-  return [x, 0, 0, 0];
 }
 
 export function efEquals(a: Ext4, b: Ext4): boolean {
@@ -42,17 +30,6 @@ export function efEquals(a: Ext4, b: Ext4): boolean {
 
 export function efSquare(a: Ext4): Ext4 {
   return ext4Mul(a, a);
-}
-
-/** a^e by square-and-multiply (e a non-negative integer below 2^53). */
-export function efPow(a: Ext4, e: number): Ext4 {
-  let r = EF_ONE;
-  let b = a;
-  for (let k = e; k > 0; k = Math.floor(k / 2)) {
-    if (k % 2 === 1) r = ext4Mul(r, b);
-    b = ext4Mul(b, b);
-  }
-  return r;
 }
 
 /** The n powers [1, a, a^2, ...]. */
@@ -89,36 +66,4 @@ export function efVecToList(v: EfVec): Ext4[] {
   const out: Ext4[] = [];
   for (let i = 0; i < v.length / 4; i++) out.push(efGet(v, i));
   return out;
-}
-
-/**
- * out[i] = a[i] + r·(b[i] - a[i]) over vectors held at word offsets, without allocating: the
- * inner step of every fold. Products are split at 16 bits so doubles stay exact (see bbMul).
- */
-export function efLerpInto(out: EfVec, o: number, a: EfVec, ao: number, b: EfVec, bo: number, r: Ext4): void {
-  const d0 = bbSub(b[bo], a[ao]), d1 = bbSub(b[bo + 1], a[ao + 1]);
-  const d2 = bbSub(b[bo + 2], a[ao + 2]), d3 = bbSub(b[bo + 3], a[ao + 3]);
-  const m = ext4Mul([d0, d1, d2, d3], r);
-  out[o] = bbAdd(a[ao], m[0]);
-  out[o + 1] = bbAdd(a[ao + 1], m[1]);
-  out[o + 2] = bbAdd(a[ao + 2], m[2]);
-  out[o + 3] = bbAdd(a[ao + 3], m[3]);
-}
-
-/** Σ of a list. */
-export function efSum(xs: Iterable<Ext4>): Ext4 {
-  let s = EF_ZERO;
-  for (const x of xs) s = efAdd(s, x);
-  return s;
-}
-
-/** 1/x for a base-field x (re-exported so WHIR modules take field math from one place). */
-export const bbInverse = bbInv;
-
-/** The extension's non-residue W (X^4 = W), for callers that need it. */
-export const EF_W = EXT4_W;
-
-/** True when every word is a canonical BabyBear value. */
-export function isCanonicalEf(a: readonly number[]): boolean {
-  return a.length === 4 && a.every((c) => Number.isInteger(c) && c >= 0 && c < BB_P);
 }

@@ -6,18 +6,14 @@
  * h(r). Field arithmetic is exact, so any summation order gives Rust's values.
  * @module
  */
-import { bbSub } from '../ref/babybear.js';
 import {
-  EF_ONE, EF_ZERO, efAdd, efGet, efMul, efScale, efSub, type EfVec, type Ext4,
+  EF_ONE, EF_ZERO, efAdd, efGet, efMul, efSub, type EfVec, type Ext4,
 } from './ext.js';
 import { foldLastBase, foldLastExt } from './multilinear.js';
 import { roundMessageBase, roundMessageExt } from './ef-loops.js';
 
 /** What one round sends: [h(0), h(∞)]. */
 export type RoundMessage = [Ext4, Ext4];
-
-/** The transcript side of one round: absorb the message (and grind), return the challenge. */
-export type RoundChallenge = (message: RoundMessage) => Promise<Ext4> | Ext4;
 
 /** extrapolate_01inf: h(r) for the quadratic with h(0) = e0, h(1) = e1 and leading coefficient eInf. */
 export function extrapolate01Inf(e0: Ext4, e1: Ext4, eInf: Ext4, r: Ext4): Ext4 {
@@ -69,24 +65,6 @@ export class SumcheckState {
     this.ext = this.base ? foldLastBase(this.base, r) : foldLastExt(this.ext!, r);
     this.base = null;
     this.weights = foldLastExt(this.weights, r);
-  }
-
-  /**
-   * `rounds` sumcheck rounds: per round the message goes to `challenge` (which observes it, grinds
-   * and samples r), the sum moves to h(r) and the tables are bound. Returns the challenges in
-   * sampling order (the last variable's first) and the messages sent.
-   */
-  async run(rounds: number, challenge: RoundChallenge): Promise<{ challenges: Ext4[]; messages: RoundMessage[] }> {
-    const challenges: Ext4[] = [];
-    const messages: RoundMessage[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const message = this.roundMessage();
-      const r = await challenge(message);
-      this.advance(message, r);
-      challenges.push(r);
-      messages.push(message);
-    }
-    return { challenges, messages };
   }
 
   /** After sending `message` and receiving r: the sum moves to h(r), the tables are bound. */
