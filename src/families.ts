@@ -219,7 +219,13 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   // The protocols run on the routed job methods, so they take each family's path and checks.
   const routed = prover as unknown as Prover;
   const whir = whirMethods(routed, {
-    gpu: async () => (gpu && state.commit.path === 'gpu' ? (gpu as unknown as Record<symbol, () => Promise<LiveDevice>>)[LIVE_DEVICE]?.() ?? null : null),
+    // WHIR commits on the GPU itself (its table and round codewords stay there), so the commit
+    // family's self-check runs first, as before any commit job.
+    gpu: async () => {
+      if (!gpu || state.commit.path !== 'gpu') return null;
+      if (opts.selfCheck) await selfCheck('commit');
+      return state.commit.path === 'gpu' ? (gpu as unknown as Record<symbol, () => Promise<LiveDevice>>)[LIVE_DEVICE]?.() ?? null : null;
+    },
     check: opts.check,
     onGpuFailure: () => { checks.failed++; },
   });

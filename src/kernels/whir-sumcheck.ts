@@ -17,15 +17,15 @@ export const WS_WG = 256;
  * resident groups of 256) while ws_reduce sums at most 4 partial pairs per thread.
  */
 export const WS_REDUCE_GROUPS = 1024;
-/** Workgroups of an element-wise grid-stride pass (to/from Montgomery, claims). */
+/** Workgroups of an element-wise grid-stride pass (from Montgomery, claims). */
 const WS_MAP_GROUPS = 4096;
 
 export type WsEntry =
-  | 'ws_to_monty' | 'ws_from_monty' | 'ws_round_base' | 'ws_round_ext' | 'ws_bind_base' | 'ws_bind_ext'
+  | 'ws_from_monty' | 'ws_round_base' | 'ws_round_ext' | 'ws_bind_base' | 'ws_bind_ext'
   | 'ws_reduce' | 'ws_add_claims' | 'ws_eval_base' | 'ws_eval_ext';
 
 export const WS_ENTRIES: readonly WsEntry[] = [
-  'ws_to_monty', 'ws_from_monty', 'ws_round_base', 'ws_round_ext', 'ws_bind_base', 'ws_bind_ext',
+  'ws_from_monty', 'ws_round_base', 'ws_round_ext', 'ws_bind_base', 'ws_bind_ext',
   'ws_reduce', 'ws_add_claims', 'ws_eval_base', 'ws_eval_ext',
 ];
 
@@ -35,7 +35,6 @@ const SLOTS: ReadonlyArray<[keyof WsBuffers, number]> = [['eIn', 1], ['wIn', 2],
 
 /** Which buffers each entry point reads or writes (its 'auto' layout holds exactly these). */
 const USES: Record<WsEntry, ReadonlyArray<keyof WsBuffers>> = {
-  ws_to_monty: ['eOut'],
   ws_from_monty: ['eIn', 'eOut'],
   ws_round_base: ['eIn', 'wIn', 'parts'],
   ws_round_ext: ['eIn', 'wIn', 'parts'],

@@ -2,10 +2,10 @@
 // requires: babybear_ext4
 
 // Host: src/kernels/whir-sumcheck.ts (plan, passes), src/whir/gpu-engine.ts (the SumcheckEngine).
-// Every value is in Montgomery form (the host converts at upload and readback; ws_to_monty and
-// ws_from_monty convert the large tables here). Extension tables hold one element per vec4u;
-// the base-field evaluations (before the first bind) are packed four to a vec4u, word k at
-// [k >> 2][k & 3]. Index bits are MSB-first (x_0 is the top bit) and a bind fixes the last
+// Every value is in Montgomery form (the host converts small tables; ws_from_monty converts the
+// large ones for readback), except the base-field evaluations before the first bind: canonical,
+// packed four to a vec4u, word k at [k >> 2][k & 3], converted as ws_base reads them. Extension
+// tables hold one element per vec4u. Index bits are MSB-first (x_0 is the top bit) and a bind fixes the last
 // variable, so it pairs neighbours (2j, 2j+1), as src/whir/multilinear.ts.
 //
 // Reductions (round messages, evaluations) run as a grid-stride loop over a fixed number of
@@ -42,8 +42,10 @@ fn ws_scale(a: vec4u, s: u32) -> vec4u {
   return vec4u(bb_mul(a.x, s), bb_mul(a.y, s), bb_mul(a.z, s), bb_mul(a.w, s));
 }
 
+// Base evaluation k, canonical in the buffer (the commit's own table, shared, never written),
+// in Montgomery form here.
 fn ws_base(k: u32) -> u32 {
-  return ws_e_in[k >> 2u][k & 3u];
+  return bb_to_monty(ws_e_in[k >> 2u][k & 3u]);
 }
 
 fn ws_tab_word(k: u32) -> u32 {
@@ -70,15 +72,6 @@ fn ws_store_parts(lid: u32, wg: u32, a: vec4u, b: vec4u) {
   if (lid == 0u) {
     ws_parts[2u * wg] = t[0];
     ws_parts[2u * wg + 1u] = t[1];
-  }
-}
-
-// In place on ws_e_out[0..n): canonical -> Montgomery (the uploaded base evaluations).
-@compute @workgroup_size(WS_WG)
-fn ws_to_monty(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  for (var i = gid.x; i < ws.n; i += nwg.x * WS_WG) {
-    let v = ws_e_out[i];
-    ws_e_out[i] = vec4u(bb_to_monty(v.x), bb_to_monty(v.y), bb_to_monty(v.z), bb_to_monty(v.w));
   }
 }
 
