@@ -25,7 +25,7 @@ import {
 } from '../kernels/whir-sumcheck.js';
 import { CpuSumcheckEngine, hostValues, type EqClaim, type SelectClaim, type SumcheckEngine, type SumcheckEngineFactory } from './engine.js';
 import { efAdd, efMul, type EfVec, type Ext4 } from './ext.js';
-import { claimTables, evalTables } from './gpu-tables.js';
+import { claimTables, evalTables, type ClaimTables } from './gpu-tables.js';
 import { nextSum, SumcheckState, type RoundMessage } from './sumcheck.js';
 
 /**
@@ -124,14 +124,14 @@ export class GpuSumcheckEngine implements SumcheckEngine {
     if (point.length !== this.m) throw new RangeError(`evaluate: point has ${point.length} coordinates, the table ${this.m} variables`);
     const tables = evalTables(point);
     return this.job(async () => {
-      const tabs = this.ctx.upload(tables.words, 'whir eval tables');
+      const batch = this.batch('whir evaluate');
+      const uploaded = await this.recordTables(batch, tables);
       try {
-        const batch = this.batch('whir evaluate');
-        batch.pass(this.base ? 'ws_eval_base' : 'ws_eval_ext', { n: 2 ** this.m, ...tables.params }, { eIn: this.evalsIn, tabs, parts: this.parts });
+        batch.pass(this.base ? 'ws_eval_base' : 'ws_eval_ext', { n: 2 ** this.m, ...tables.params }, { eIn: this.evalsIn, tabs: uploaded.tabs, parts: this.parts });
         this.messageReady = false;
         return extFromMontyWords((await batch.submit({ buffer: this.parts, words: 4 }))!)[0];
       } finally {
-        this.ctx.pool.release(tabs);
+        uploaded.release();
       }
     });
   }
@@ -142,14 +142,14 @@ export class GpuSumcheckEngine implements SumcheckEngine {
     if (eq.length + select.length === 0) return;
     const tables = claimTables(this.m, eq, select);
     await this.job(async () => {
-      const tabs = tables.words.byteLength >= 1 << 20 ? await this.ctx.uploadAsync(tables.words, 'whir claim tables') : this.ctx.upload(tables.words, 'whir claim tables');
+      const batch = this.batch('whir add claims');
+      const uploaded = await this.recordTables(batch, tables);
       try {
-        const batch = this.batch('whir add claims');
-        batch.pass('ws_add_claims', { n: 2 ** this.m, ...tables.params }, { wOut: this.w!, tabs });
+        batch.pass('ws_add_claims', { n: 2 ** this.m, ...tables.params }, { wOut: this.w!, tabs: uploaded.tabs });
         this.messageReady = false;
         await batch.submit();
       } finally {
-        this.ctx.pool.release(tabs);
+        uploaded.release();
       }
     });
   }
@@ -275,6 +275,25 @@ export class GpuSumcheckEngine implements SumcheckEngine {
     } finally {
       for (const s of scratch) pool.release(s);
     }
+  }
+
+  /** Upload `tables` and record the pass that builds their eq region from the claims' points; release after the submit. */
+  private async recordTables(batch: WsBatch, tables: ClaimTables): Promise<{ tabs: GPUBuffer; release(): void }> {
+    const ctx = this.ctx;
+    const tabs = await ctx.uploadAsync(tables.words, 'whir claim tables');
+    const held = [tabs];
+    try {
+      const { nEq = 0, loBits = 0, vars = 0 } = tables.params;
+      if (nEq > 0) {
+        const points = ctx.upload(tables.eqPoints, 'whir eq points');
+        held.push(points);
+        batch.pass('ws_eq_tabs', { n: nEq * (2 ** (vars - loBits) + 2 ** loBits), ...tables.params }, { tabs: points, eOut: tabs });
+      }
+    } catch (e) {
+      for (const b of held) ctx.pool.release(b);
+      throw e;
+    }
+    return { tabs, release: () => { for (const b of held) ctx.pool.release(b); } };
   }
 
   private releaseBuffers(): void {

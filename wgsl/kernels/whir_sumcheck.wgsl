@@ -14,7 +14,8 @@
 //
 // Claim tables (ws_tabs, words) split an index b = h·2^L + l, L = ws.lo_bits: eq(p, b) =
 // eq(p_hi, h)·eq(p_lo, l) and x^b = (x^(2^L))^h · x^l, so each weight costs one product of two
-// table entries per claim instead of m factors (the host builds tables of 2^(m-L) + 2^L entries).
+// table entries per claim instead of m factors. The eq tables (2^(m-L) + 2^L entries a claim) are
+// built here from the claims' points (ws_eq_tabs); the select powers by the host.
 struct WsParams {
   r: vec4u,          // the bind's challenge
   n: u32,            // items: pairs (round), outputs (bind), elements (claims, eval), vec4s (monty), partial pairs (reduce)
@@ -25,6 +26,7 @@ struct WsParams {
   sel_coeff: u32,    // word offset of the select coefficients (one element each)
   sel_base: u32,     // word offset of the select power tables: per claim (x^(2^L))^h then x^l, base field
   sel_stride: u32,   // words per select claim: 2^(m-L) + 2^L
+  vars: u32,         // m, the claims' variables (ws_eq_tabs)
 }
 
 @group(0) @binding(0) var<uniform> ws: WsParams;
@@ -212,6 +214,32 @@ fn ws_add_claims(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
       acc = ext4_add(acc, ws_scale(ws_tabs[(ws.sel_coeff >> 2u) + j], s));
     }
     ws_w_out[b] = acc;
+  }
+}
+
+// The eq claims' tables (layout above) into ws_e_out, from ws_tabs holding per claim its
+// coefficient then its m point coordinates (vec4s, x_0 first). Entry e < 2^(m-L) of claim i is
+// coeff·Π_{v < m-L} f_v(bit m-L-1-v of e), entry 2^(m-L) + l is Π_{v < L} f_{m-L+v}(bit L-1-v of
+// l), with f_v(1) = p_v and f_v(0) = 1 - p_v: eq's factors, MSB first. n = n_eq · (2^(m-L) + 2^L).
+@compute @workgroup_size(WS_WG)
+fn ws_eq_tabs(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let hi_bits = ws.vars - ws.lo_bits;
+  let per = (1u << hi_bits) + (1u << ws.lo_bits);
+  for (var t = gid.x; t < ws.n; t += nwg.x * WS_WG) {
+    let claim = t / per;
+    let e = t - claim * per;
+    let spec = claim * (ws.vars + 1u);
+    let hi = e < (1u << hi_bits);
+    var acc = select(vec4u(BB_ONE, 0u, 0u, 0u), ws_tabs[spec], hi);
+    let first = select(hi_bits, 0u, hi);
+    let count = select(ws.lo_bits, hi_bits, hi);
+    let idx = select(e - (1u << hi_bits), e, hi);
+    for (var v = 0u; v < count; v++) {
+      let p = ws_tabs[spec + 1u + first + v];
+      let one_minus = vec4u(bb_sub(BB_ONE, p.x), bb_neg(p.y), bb_neg(p.z), bb_neg(p.w));
+      acc = ext4_mul(acc, select(one_minus, p, ((idx >> (count - 1u - v)) & 1u) == 1u));
+    }
+    ws_e_out[claim * per + e] = acc;
   }
 }
 
