@@ -11,6 +11,7 @@ import { nttCheck } from './modes/ntt-check.js';
 import { commitCheck, grindCheck, merkleCheck, poseidon2Check } from './modes/hash-check.js';
 import { msmBenchGpu, msmNobleCheck } from './modes/msm-check.js';
 import { fqBench } from './modes/fq-bench.js';
+import { transferBench } from './modes/transfer-bench.js';
 import { runtimeCheck } from './modes/runtime-check.js';
 import { workerBench } from './modes/worker-bench.js';
 import { readmeCheck } from './modes/readme-check.js';
@@ -69,6 +70,7 @@ export const MODES: Record<string, Mode> = {
   ...CHECKS,
   'msm-bench-gpu': msmBenchGpu,
   'fq-bench': fqBench,
+  'transfer-bench': transferBench,
   'worker-bench': workerBench,
   // WHIR end to end (test/e2e/whir.spec.ts checks its proofs with the Rust oracle).
   'whir-check': whirCheck,
