@@ -1,12 +1,14 @@
 /**
  * The native WHIR oracle (bench/whir-oracle, the `whir-oracle` CLI over Plonky3's published
- * p3-whir 0.9.0-rc.2): locate it, building it once per process when cargo is available.
+ * p3-whir 0.9.0-rc.2): locate it, building it once per process when cargo is available, and run
+ * it on a test's scratch files (oracleSession).
  * The build runs inside bench/whir-oracle so its `.cargo/config.toml` (target-cpu=native) applies;
  * a cold build takes about 1-2 minutes on 2 cores.
  * @module
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,4 +45,33 @@ export function oraclePath(): string | null {
   }
   built = BINARY;
   return built;
+}
+
+/** A scratch folder for one test file's oracle runs: its files, and the oracle run on them. */
+export interface OracleSession {
+  dir: string;
+  /** Run the oracle (built by oraclePath() first) with these arguments. */
+  run(...args: string[]): SpawnSyncReturns<string>;
+  /** Write `values` as the raw little-endian u32 file the oracle's --poly / --point read; returns its path. */
+  u32File(name: string, values: Uint32Array): string;
+  /** Write `json` as a file (an envelope for `verify FILE`); returns its path. */
+  jsonFile(name: string, json: unknown): string;
+}
+
+export function oracleSession(prefix: string): OracleSession {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    dir,
+    run: (...args) => spawnSync(oraclePath() ?? 'whir-oracle', args, { encoding: 'utf8' }),
+    u32File(name, values) {
+      const path = join(dir, name);
+      writeFileSync(path, Buffer.from(values.buffer, values.byteOffset, values.byteLength));
+      return path;
+    },
+    jsonFile(name, json) {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(json));
+      return path;
+    },
+  };
 }

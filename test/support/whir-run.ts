@@ -1,8 +1,8 @@
 /**
  * One WHIR commit + open with its phases timed, shared by the dev page modes (whir-check,
  * whir-bench) and the Node + Dawn bench (bench/whir.ts). Browser-safe: no Node imports.
- * The envelope is the file bench/whir-oracle's `verify FILE` reads, written exactly as
- * test/unit/whir-interop.test.ts writes it.
+ * The envelope is the file bench/whir-oracle's `verify FILE` reads (the interop tests write it
+ * with the same function).
  * @module
  */
 import type { Prover, WhirOpening, WhirOptions } from '../../src/index.js';
@@ -21,8 +21,16 @@ export function explicitRates(prover: Prover, c: WhirCase): number[] {
   return c.rs ? prover.whir(whirOptions(c)).schedule().params.roundLogInvRates : [];
 }
 
+/** The oracle's proof file (`verify FILE`; with `point` added, an open_at proof). */
+export interface WhirEnvelope {
+  n: number; fold: number; rate: number; sec: number; pow: number; soundness: string;
+  rates: number[]; foldingFactors: number[];
+  /** rootToJson / proofToJson: p3-whir's serde JSON. */
+  commitment: unknown; proof: unknown;
+}
+
 /** The oracle's proof file: the configuration (p3-whir defaults: 90 bits, 16 PoW bits, CapacityBound), the root and the proof. */
-export function whirEnvelope({ n, fold, rate }: WhirCase, root: Uint32Array, opening: WhirOpening, rates: number[] = []): Record<string, unknown> {
+export function whirEnvelope({ n, fold, rate }: WhirCase, root: Uint32Array, opening: WhirOpening, rates: number[] = []): WhirEnvelope {
   return { n, fold, rate, sec: 90, pow: 16, soundness: 'CapacityBound', rates, foldingFactors: [], commitment: rootToJson(root), proof: proofToJson(opening.proof) };
 }
 

@@ -6,15 +6,14 @@
 // C: the crate's verifier accepts the TS proof and rejects it with any one value changed, and the
 //    TS verifier agrees.
 // Tables are seeded SplitMix64 values with seeds the code never saw while it was written.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProver, type Prover } from '../../src/index.js';
 import { BB_P } from '../../src/params/babybear.js';
-import { parseProof, proofToJson, rootToJson } from '../../src/whir/proof-json.js';
-import { hasCargo, oraclePath } from '../support/whir-oracle.js';
+import { parseProof, rootToJson } from '../../src/whir/proof-json.js';
+import { hasCargo, oraclePath, oracleSession } from '../support/whir-oracle.js';
+import { whirEnvelope } from '../support/whir-run.js';
 import { SplitMix64 } from '../support/splitmix.js';
 
 const BUILD_TIMEOUT = 15 * 60_000;
@@ -25,13 +24,11 @@ if (!cargo) console.warn('whir-interop tests skipped: cargo is not on PATH');
 const CASES: [number, number, number, number][] = [[10, 2, 1, 9101], [12, 1, 1, 9102], [12, 4, 2, 9103], [14, 3, 1, 9104]];
 
 describe.skipIf(!cargo)('WHIR proofs from TypeScript against p3-whir 0.9.0-rc.2', () => {
-  let bin = '';
   let prover: Prover;
-  const dir = mkdtempSync(join(tmpdir(), 'whir-interop-'));
-  const run = (...args: string[]) => spawnSync(bin, args, { encoding: 'utf8' });
+  const { dir, run, u32File, jsonFile } = oracleSession('whir-interop-');
 
   beforeAll(async () => {
-    bin = oraclePath() ?? '';
+    oraclePath();
     prover = await createProver({ fallback: 'cpu', worker: false });
   }, BUILD_TIMEOUT);
   afterAll(() => prover?.destroy());
@@ -39,8 +36,7 @@ describe.skipIf(!cargo)('WHIR proofs from TypeScript against p3-whir 0.9.0-rc.2'
   for (const [n, fold, rate, seed] of CASES) {
     it(`n=${n} fold=${fold} rate=${rate}: same root, same proof, accepted; tampered proofs rejected`, async () => {
       const evals = new SplitMix64(seed).fieldArray(2 ** n);
-      const table = join(dir, `t${n}-${fold}-${rate}.bin`);
-      writeFileSync(table, Buffer.from(evals.buffer, evals.byteOffset, evals.byteLength));
+      const table = u32File(`t${n}-${fold}-${rate}.bin`, evals);
       const params = ['--n', String(n), '--fold', String(fold), '--rate', String(rate)];
 
       const whir = prover.whir({ numVariables: n, foldingFactor: fold, startingLogInvRate: rate });
@@ -51,9 +47,8 @@ describe.skipIf(!cargo)('WHIR proofs from TypeScript against p3-whir 0.9.0-rc.2'
       expect(rootToJson(root)).toEqual(JSON.parse(rustRoot.stdout));
 
       const opening = await whir.open(handle);
-      const envelope = { n, fold, rate, sec: 90, pow: 16, soundness: 'CapacityBound', rates: [], foldingFactors: [], commitment: rootToJson(root), proof: proofToJson(opening.proof) };
-      const ours = join(dir, `ts${n}-${fold}-${rate}.json`);
-      writeFileSync(ours, JSON.stringify(envelope));
+      const envelope = whirEnvelope({ n, fold, rate }, root, opening);
+      const ours = jsonFile(`ts${n}-${fold}-${rate}.json`, envelope);
 
       // B: the crate's own proof for the same table, serial grinding.
       const theirs = join(dir, `rs${n}-${fold}-${rate}.json`);
@@ -82,9 +77,7 @@ describe.skipIf(!cargo)('WHIR proofs from TypeScript against p3-whir 0.9.0-rc.2'
       for (const [what, edit] of edits) {
         const bad = structuredClone(envelope) as any;
         edit(bad);
-        const file = join(dir, `bad.json`);
-        writeFileSync(file, JSON.stringify(bad));
-        const r = run('verify', file);
+        const r = run('verify', jsonFile('bad.json', bad));
         expect(r.stdout, `${what}: the crate must reject`).toMatch(/^VERIFY FAILED: /);
         const ts = await whir.verify(root, parseProof(JSON.stringify(bad.proof)));
         expect(ts.ok, `${what}: the TS verifier must reject`).toBe(false);

@@ -8,17 +8,15 @@
 //   (commit included; grinding searches excluded on both sides);
 // - bad points are the right ProverError codes and leave the handle usable.
 // Tables and points are seeded SplitMix64 values.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProver, ProverError, type Prover } from '../../src/index.js';
 import { BB_P } from '../../src/params/babybear.js';
-import { proofToJson, rootToJson } from '../../src/whir/proof-json.js';
 import type { Ext4 } from '../../src/whir/ext.js';
 import { decodeArgs, encodeArgs } from '../../src/worker/codec.js';
-import { hasCargo, oraclePath } from '../support/whir-oracle.js';
+import { hasCargo, oraclePath, oracleSession } from '../support/whir-oracle.js';
+import { whirEnvelope } from '../support/whir-run.js';
 import { SplitMix64 } from '../support/splitmix.js';
 
 const BUILD_TIMEOUT = 15 * 60_000;
@@ -28,20 +26,17 @@ if (!cargo) console.warn('whir-point tests against the oracle skipped: cargo is 
 /** (numVariables, foldingFactor, startingLogInvRate, table seed, point seed). */
 const CASES: [number, number, number, number, number][] = [[10, 2, 1, 9201, 9301], [12, 4, 2, 9202, 9302]];
 
-const u32File = (path: string, v: Uint32Array): void => writeFileSync(path, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
 const randomPoint = (seed: number, n: number): Ext4[] => {
   const flat = new SplitMix64(seed).fieldArray(4 * n);
   return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(4 * i, 4 * i + 4)) as Ext4);
 };
 
 describe.skipIf(!cargo)('WHIR open_at and the transcript trace against p3-whir 0.9.0-rc.2', () => {
-  let bin = '';
   let prover: Prover;
-  const dir = mkdtempSync(join(tmpdir(), 'whir-point-'));
-  const run = (...args: string[]) => spawnSync(bin, args, { encoding: 'utf8' });
+  const { dir, run, u32File, jsonFile } = oracleSession('whir-point-');
 
   beforeAll(async () => {
-    bin = oraclePath() ?? '';
+    oraclePath();
     prover = await createProver({ fallback: 'cpu', worker: false });
   }, BUILD_TIMEOUT);
   afterAll(() => prover?.destroy());
@@ -53,19 +48,16 @@ describe.skipIf(!cargo)('WHIR open_at and the transcript trace against p3-whir 0
     it(`n=${n} fold=${fold} rate=${rate}: open_at proof equals the crate's, both verifiers accept it and reject a changed point or value`, async () => {
       const evals = new SplitMix64(seed).fieldArray(2 ** n);
       const point = randomPoint(pointSeed, n);
-      const table = join(dir, `t${tag}.bin`);
-      const pointFile = join(dir, `p${tag}.bin`);
-      u32File(table, evals);
-      u32File(pointFile, Uint32Array.from(point.flat()));
+      const table = u32File(`t${tag}.bin`, evals);
+      const pointFile = u32File(`p${tag}.bin`, Uint32Array.from(point.flat()));
 
       const whir = prover.whir({ numVariables: n, foldingFactor: fold, startingLogInvRate: rate });
       const { root, handle } = await whir.commit(evals);
       const opening = await whir.open(handle, { point });
       expect(opening.pointSource).toBe('given');
       expect(opening.point).toEqual(point);
-      const envelope = { n, fold, rate, sec: 90, pow: 16, soundness: 'CapacityBound', rates: [], foldingFactors: [], commitment: rootToJson(root), proof: proofToJson(opening.proof), point };
-      const ours = join(dir, `ts${tag}.json`);
-      writeFileSync(ours, JSON.stringify(envelope));
+      const envelope = { ...whirEnvelope({ n, fold, rate }, root, opening), point };
+      const ours = jsonFile(`ts${tag}.json`, envelope);
 
       // The crate's own open_at proof for the same table and point, serial grinding.
       const theirs = join(dir, `rs${tag}.json`);
@@ -92,9 +84,7 @@ describe.skipIf(!cargo)('WHIR open_at and the transcript trace against p3-whir 0
       for (const [what, edit] of edits) {
         const bad = structuredClone(envelope) as any;
         edit(bad);
-        const file = join(dir, 'bad.json');
-        writeFileSync(file, JSON.stringify(bad));
-        const r = run('verify', file);
+        const r = run('verify', jsonFile('bad.json', bad));
         expect(r.stdout, `${what}: the crate must reject`).toMatch(/^VERIFY FAILED: /);
         const badOpening = { ...opening, point: bad.point as Ext4[], proof: { ...opening.proof, evaluation: what === 'the claimed value' ? [(opening.value[0] + 1) % BB_P, ...opening.value.slice(1)] as Ext4 : opening.value } };
         expect((await whir.verify(root, badOpening)).ok, `${what}: the TS verifier must reject`).toBe(false);
@@ -103,8 +93,7 @@ describe.skipIf(!cargo)('WHIR open_at and the transcript trace against p3-whir 0
 
     it(`n=${n} fold=${fold} rate=${rate}: open(handle, { trace: true }) is the oracle's --trace, line for line`, async () => {
       const evals = new SplitMix64(seed).fieldArray(2 ** n);
-      const table = join(dir, `t${tag}.bin`);
-      u32File(table, evals);
+      const table = u32File(`t${tag}.bin`, evals);
       const whir = prover.whir({ numVariables: n, foldingFactor: fold, startingLogInvRate: rate });
       const { handle } = await whir.commit(evals);
       const opening = await whir.open(handle, { trace: true });
@@ -125,10 +114,8 @@ describe.skipIf(!cargo)('WHIR open_at and the transcript trace against p3-whir 0
     const [n, fold, rate, seed, pointSeed] = CASES[0];
     const evals = new SplitMix64(seed).fieldArray(2 ** n);
     const point = randomPoint(pointSeed, n);
-    const table = join(dir, 'ta.bin');
-    const pointFile = join(dir, 'pa.bin');
-    u32File(table, evals);
-    u32File(pointFile, Uint32Array.from(point.flat()));
+    const table = u32File('ta.bin', evals);
+    const pointFile = u32File('pa.bin', Uint32Array.from(point.flat()));
     const whir = prover.whir({ numVariables: n, foldingFactor: fold, startingLogInvRate: rate });
     const { handle } = await whir.commit(evals);
     const opening = await handle.prove({ point, trace: true });
