@@ -27,6 +27,12 @@ export interface MsmRunInfo {
   plans: MsmPlan[];
   profiles: (ProfileReport | null)[];
   poolBytes: number;
+  /**
+   * Milliseconds of this call's host-side work alone: checking and viewing the scalars, copying
+   * them into the GPU queue, encoding and submitting each run, folding the window sums. Waits for
+   * the GPU are left out: it is what a slower CPU (a phone's) adds to the GPU time.
+   */
+  hostMs: number;
 }
 
 /** What an msmBases handle holds on the GPU and what an MSM over it will take (plan estimates). */
@@ -122,19 +128,23 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
     const run = async (vectors: readonly { words: Uint32Array; be: boolean }[], offset: number, m: number, tuning: MsmTuning, profile: boolean, job: JobOptions): Promise<MsmRunInfo[]> => {
       alive();
       if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed; call prover.msmBases(points) again');
-      const plan = planFor(tuning, offset, m);
+      let hostMs = 0;
+      const timed = <T>(t0: number, v: T) => { hostMs += performance.now() - t0; return v; };
+      const plan = timed(performance.now(), planFor(tuning, offset, m));
       const results = await sched.run('msm', job, async () => {
         const pending: Promise<MsmRunResult>[][] = [];
         for (const v of vectors) {
           const each: Promise<MsmRunResult>[] = [];
           for (const r of plan.runs) {
-            each.push((await startMsm(ctx, chunks[r.chunk].buf, r.base0, { words: v.words, start: r.start, be: v.be }, r.plan, profile)).result);
+            const t0 = performance.now();
+            each.push(timed(t0, await startMsm(ctx, chunks[r.chunk].buf, r.base0, { words: v.words, start: r.start, be: v.be }, r.plan, profile)).result);
           }
           pending.push(each);
         }
         return Promise.all(pending.map((each) => Promise.all(each)));
       });
       // The folds are CPU work (~3 ms each): outside the job, so the next queued job's GPU work starts.
+      const t0 = performance.now();
       return results.map((runs, vi) => {
         let point = G1.ZERO;
         for (const [k, r] of runs.entries()) {
@@ -144,8 +154,8 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
           }
           point = point.add(foldWindows(r.windows, plan.runs[k].plan));
         }
-        return { point, plans: plan.runs.map((r) => r.plan), profiles: runs.map((r) => r.profile), poolBytes: Math.max(...runs.map((r) => r.poolBytes)) };
-      });
+        return { point, plans: plan.runs.map((r) => r.plan), profiles: runs.map((r) => r.profile), poolBytes: Math.max(...runs.map((r) => r.poolBytes)), hostMs: 0 };
+      }).map((info, _, all) => ({ ...info, hostMs: (hostMs + performance.now() - t0) / all.length }));
     };
     /** Checked words of one vector for a call with these options. */
     const vector = (scalars: MsmScalars, call: MsmCall, what = 'scalars') => {
@@ -162,8 +172,11 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
       alive();
       const call = requireMsmOptions(opts, n);
       const tuning = requireMsmTuning(tuningIn, ctx.workgroup);
+      const t0 = performance.now();
       const v = vector(scalars, call);
-      return (await run([v], call.offset, v.m, tuning, profile, call.job))[0];
+      const checkMs = performance.now() - t0;
+      const info = (await run([v], call.offset, v.m, tuning, profile, call.job))[0];
+      return { ...info, hostMs: info.hostMs + checkMs };
     };
     const bases: MsmBases = {
       n,

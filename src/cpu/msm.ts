@@ -92,7 +92,7 @@ export function cpuMsmMethods({ sched, alive }: CpuEnv): MsmMethods {
       msm: async (scalars, opts) => (await run([scalars], opts, false))[0],
       msmBatch: (list, opts) => run(requireBatch(list), opts, true),
       // The CPU path has no plan or GPU passes to report.
-      msmProfiled: async (scalars, _tuning, opts) => ({ point: (await run([scalars], opts, false))[0], plans: [], profiles: [], poolBytes: 0 }),
+      msmProfiled: async (scalars, _tuning, opts) => ({ point: (await run([scalars], opts, false))[0], plans: [], profiles: [], poolBytes: 0, hostMs: 0 }),
       stats: () => ({ n, basesBytes: 0, precomputedBytes: 0, peakBytes: 0, runs: 0 }),
       destroy() {
         live = false;

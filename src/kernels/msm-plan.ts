@@ -104,8 +104,9 @@ export interface MsmTuning {
   /** fix-up workgroup size, a power of two (FIX_WG by default; bench A/B) */
   fixWg?: number;
   /**
-   * Runs the job's points are cut into (msmRuns; a power of two): by default as few as keep the
-   * peak under MSM_MEM_BUDGET; tests force a split at small n, the bench 1 for its A/B.
+   * Runs each bases chunk's share of the job is cut into (msmRuns; 1 to MAX_PARTS): by default the
+   * fewest that keep the peak under MSM_MEM_BUDGET with the walker at its thread target; tests
+   * force a split at small n, the bench 1 for its A/B.
    */
   parts?: number;
 }
