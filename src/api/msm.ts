@@ -85,6 +85,9 @@ export interface MsmMethods {
   msmBases(points: MsmPoints, job?: JobOptions): Promise<MsmBases>;
 }
 
+/** Runs of a job submitted and not yet read back at once (msmBatch, a job cut into parts). */
+const IN_FLIGHT = 2;
+
 export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
   /** Bases converted and uploaded: the public handle, and its run over checked scalar words. */
   async function openBases(points: MsmPoints, job: JobOptions) {
@@ -133,11 +136,17 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
       const plan = timed(performance.now(), planFor(tuning, offset, m));
       const results = await sched.run('msm', job, async () => {
         const pending: Promise<MsmRunResult>[][] = [];
+        // At most IN_FLIGHT runs submitted and unfinished: the next is encoded while one runs, and
+        // the scalar copies waiting in the queue's staging memory stay at two runs' worth.
+        const inFlight: Promise<unknown>[] = [];
         for (const v of vectors) {
           const each: Promise<MsmRunResult>[] = [];
           for (const r of plan.runs) {
+            if (inFlight.length >= IN_FLIGHT) await inFlight.shift();
             const t0 = performance.now();
-            each.push(timed(t0, await startMsm(ctx, chunks[r.chunk].buf, r.base0, { words: v.words, start: r.start, be: v.be }, r.plan, profile)).result);
+            const started = timed(t0, await startMsm(ctx, chunks[r.chunk].buf, r.base0, { words: v.words, start: r.start, be: v.be }, r.plan, profile)).result;
+            each.push(started);
+            inFlight.push(started);
           }
           pending.push(each);
         }

@@ -398,10 +398,10 @@ export function levelOut(K: number): number {
  * Pool bytes of one MSM, as src/kernels/msm.ts acquires them (BufferPool.bucketSize): bases
  * 64·basesN, the caller's packed scalars 32n, scalar half-planes 2n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
  * 96·nb (two batches' with riders), walker partials 64·threads (one leading piece per thread),
- * reduction pairs of all windows (two lists, the second also the riders' scratch). At 2^20 with
- * 512-thread workgroups (c = 16, nwin = 1, 65536 walker threads, S = 4, riders): bases 64 + 2
- * half-planes 4 + entries 4 + bucket sums 2·3 + partials 4 + pairs 6 + 1.5 + counts and offsets
- * 0.5 MiB, i.e. about 90 MiB (94.4 MB); all 16 half-planes would add 28 MiB.
+ * reduction pairs of all windows (two lists, the second also the riders' scratch). A 2^20 job's
+ * part (msm-runs.ts) with 512-thread workgroups: 2^18 scalars over 2^20 bases, c = 15, 4 windows
+ * a batch, a ring of 5 half-planes: bases 64 + packed scalars 8 + half-planes 2.5 + entries 4 +
+ * bucket sums 6 + partials 4 + pairs 3 + the rest ~1.5 MiB, i.e. 97.5 MB.
  */
 export function msmPoolBytes(p: Omit<MsmPlan, 'poolBytes'>): number {
   const b = BufferPool.bucketSize;

@@ -1,6 +1,8 @@
 /**
  * Host side of the BN254 MSM (wgsl/kernels/msm_*.wgsl): bases upload with Montgomery
- * conversion and on-curve check, then per batch of windows: count -> scan (3 passes) ->
+ * conversion and on-curve check; per run, the caller's packed scalars copied as they are and split
+ * into half-planes on the GPU (msm_split, ahead of the first batch that reads each half; all in the
+ * run's one command buffer), then per batch of windows: count -> scan (3 passes) ->
  * scatter (bucket CSR), stream walker -> fix-up (bucket sums), segmented running sums into
  * (W, S) pairs kept for all windows (with riders, MsmPlan.riders, those run as extra workgroups
  * of the next batches' fix-up and walk); after the last batch, reduction levels over all windows
