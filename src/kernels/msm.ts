@@ -264,7 +264,7 @@ export async function startMsm(ctx: GpuContext, bases: GPUBuffer, base0: number,
     }
     prof.resolve(enc);
     const t0 = performance.now();
-    ctx.submit(enc, 'msm');
+    ctx.submit(enc, 'msm batch');
     const poolBytes = ctx.pool.stats().bytesInUse;
     // The reads wait on the same submission: issued together, one round trip to the GPU. Their
     // copies are encoded here, before the buffers go back to the pool.
