@@ -125,8 +125,8 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
       return p;
     };
     /**
-     * Vectors of m scalar words each over bases [offset, offset + m), as one job: every run of
-     * every vector is submitted before the first readback is awaited; the folds run after it.
+     * Vectors of m scalar words each over bases [offset, offset + m), as one job: each vector's
+     * runs in turn, the next submitted while one is on the GPU; the folds run after the job.
      */
     const run = async (vectors: readonly { words: Uint32Array; be: boolean }[], offset: number, m: number, tuning: MsmTuning, profile: boolean, job: JobOptions): Promise<MsmRunInfo[]> => {
       alive();
@@ -158,7 +158,8 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
         let point = G1.ZERO;
         for (const [k, r] of runs.entries()) {
           if (r.bad >= 0) {
-            const at = `${vectors.length > 1 ? `scalars[${vi}]` : 'scalar'} ${plan.runs[k].start + r.bad}`;
+            const i = plan.runs[k].start + r.bad;
+            const at = vectors.length > 1 ? `scalars[${vi}][${i}]` : `scalar ${i}`;
             throw new ProverError('NON_CANONICAL', `${at} is >= r; reduce it mod r`);
           }
           point = point.add(foldWindows(r.windows, plan.runs[k].plan));
