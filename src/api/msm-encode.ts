@@ -57,7 +57,10 @@ export function pointCount(points: unknown): number {
   return n;
 }
 
-/** Points as 16 LE words each (x, y; the identity all zeros) and the indices of identities. */
+/**
+ * Points as 16 LE words each (x, y; the identity all zeros) and the indices of identities, checked
+ * on the host (the CPU path; the GPU path takes packed points as they are, pointWords).
+ */
 export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number; identity: number[] } {
   const identity: number[] = [];
   const n = pointCount(points);
@@ -95,6 +98,19 @@ export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number
     words.set(toLimbs(a.y), 16 * i + 8);
   }
   return { words, n, identity };
+}
+
+/**
+ * Points as the GPU path uploads them (msm_to_mont): packed bytes as they are (a view; copied only
+ * where WebGPU cannot read it or it is not 4-byte aligned), their range and curve checked on the
+ * GPU; noble points as LE limbs (encodePoints). INVALID_ARGUMENT / INVALID_LENGTH as pointCount.
+ */
+export function pointWords(points: MsmPoints): { words: Uint32Array; n: number; be: boolean } {
+  const n = pointCount(points);
+  if (!isBytes(points)) return { words: encodePoints(points).words, n, be: false };
+  const v = plainView(points);
+  const aligned = v.byteOffset % 4 === 0 ? v : v.slice();
+  return { words: new Uint32Array(aligned.buffer, aligned.byteOffset, 16 * n), n, be: true };
 }
 
 /** Scalars per block of the transpose: their 64-128 KiB of input stays in cache across the planes. */

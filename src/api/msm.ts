@@ -1,7 +1,7 @@
 /**
  * Public facet: BN254 G1 multi-scalar multiplication (prover.msm, prover.msmBases and its handle's
- * msm, msmBatch, msmProfiled, stats). Points are encoded on the host and converted and
- * curve-checked on the GPU at upload; scalars go to the GPU as the caller packed them (one copy),
+ * msm, msmBatch, msmProfiled, stats). Packed points are uploaded as they are (noble points
+ * encoded on the host) and range-checked, converted and curve-checked on the GPU; scalars go to the GPU as the caller packed them (one copy),
  * where msm_split.wgsl makes the sort's half-planes and checks their range. The GPU returns one
  * sum per c-bit window of each run (msm-runs.ts) and the host folds them by Horner (msm-fold.ts).
  * @module
@@ -9,7 +9,7 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
 import { foldWindows } from './msm-fold.js';
-import { encodePoints, pointCount, requireBatch, requireMsmOptions, requireSlice, scalarCount, scalarWords, type G1Point, type MsmCall, type MsmOptions, type MsmPoints, type MsmScalars } from './msm-encode.js';
+import { pointCount, pointWords, requireBatch, requireMsmOptions, requireSlice, scalarCount, scalarWords, type G1Point, type MsmCall, type MsmOptions, type MsmPoints, type MsmScalars } from './msm-encode.js';
 import { requireMsmTuning } from './msm-tuning.js';
 import { startMsm, uploadBases, type MsmRunResult } from '../kernels/msm.js';
 import { msmRuns, type BasesChunk, type MsmJobPlan } from '../kernels/msm-runs.js';
@@ -92,7 +92,7 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
   /** Bases converted and uploaded: the public handle, and its run over checked scalar words. */
   async function openBases(points: MsmPoints, job: JobOptions) {
     alive();
-    const { words, n } = encodePoints(points);
+    const { words, n, be } = pointWords(points);
     // Bases bind as one storage buffer: split into chunks that fit the binding limit.
     const maxBytes = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
     const chunk = Math.floor(maxBytes / 64);
@@ -101,8 +101,9 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
       try {
         for (let start = 0; start < n; start += chunk) {
           const m = Math.min(chunk, n - start);
-          const { buf, bad } = await uploadBases(ctx, words.subarray(16 * start, 16 * (start + m)), m);
+          const { buf, bad, big } = await uploadBases(ctx, words.subarray(16 * start, 16 * (start + m)), m, be);
           chunks.push({ buf, start, n: m });
+          if (big >= 0) throw new ProverError('NON_CANONICAL', `point ${start + big}: coordinate >= p; encode x, y reduced mod p`);
           if (bad >= 0) throw new ProverError('NOT_ON_CURVE', `point ${start + bad} is not on BN254 G1 (y^2 != x^3 + 3)`);
         }
       } catch (e) {

@@ -51,13 +51,15 @@ export function dispatch(pass: GPUComputePassEncoder, ctx: GpuContext, pipe: GPU
 }
 
 /**
- * Points (16 words each: x, y canonical little-endian limbs; (0, 0) = identity) into a GPU
- * buffer in Montgomery form. Returns the buffer and the smallest index not on the curve (-1: none).
+ * Points (16 words each: x, y as LE limbs, or with `be` as the caller's 64 bytes, x then y
+ * big-endian; zeros = identity) into a GPU buffer in Montgomery form, range- and curve-checked on
+ * the GPU. Returns the buffer, the smallest index not on the curve and the smallest with a
+ * coordinate >= p (-1: none).
  */
-export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number): Promise<{ buf: GPUBuffer; bad: number }> {
+export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number, be: boolean): Promise<{ buf: GPUBuffer; bad: number; big: number }> {
   const buf = await ctx.uploadAsync(words, 'msm bases');
-  const bad = ctx.upload(new Uint32Array([0xffffffff]), 'msm bad');
-  const prm = uniform(ctx, [n, 0]);
+  const bad = ctx.upload(new Uint32Array([0xffffffff, 0xffffffff]), 'msm bad');
+  const prm = uniform(ctx, [n, 0, be ? 1 : 0]);
   try {
     const [pipe] = await ctx.pipelines.all([MSM_BASES_PIPELINE]);
     const enc = ctx.device.createCommandEncoder({ label: 'msm bases' });
@@ -65,8 +67,12 @@ export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
     pass.end();
     ctx.submit(enc, 'msm bases');
-    const [first] = await ctx.readback(bad, 1);
-    return { buf, bad: first === 0xffffffff ? -1 : first };
+    const [curve, range] = await ctx.readback(bad, 2);
+    const first = (v: number) => (v === 0xffffffff ? -1 : v);
+    return { buf, bad: first(curve), big: first(range) };
+  } catch (e) {
+    ctx.pool.release(buf);
+    throw e;
   } finally {
     ctx.pool.release(bad);
     ctx.pool.release(prm);
