@@ -1,6 +1,7 @@
 // MSM input encoding (src/api/msm-encode.ts): packed bytes against the bigint path and toLimbs.
 import { describe, it, expect } from 'vitest';
-import { encodePoints, encodeScalars, firstScalarAtLeastR, requireEndian, scalarAt, scalarWords } from '../../src/api/msm-encode.js';
+import { encodePoints, encodeScalars, firstScalarAtLeastR, pointWords, requireEndian, scalarAt, scalarWords } from '../../src/api/msm-encode.js';
+import { bn254 } from '@noble/curves/bn254.js';
 import { FQ_P, FR_R, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/index.js';
 import { SplitMix64 } from '../support/splitmix.js';
@@ -84,5 +85,19 @@ describe('encodePoints', () => {
       bad.set(be32(FQ_P), at);
       expect(code(() => encodePoints(bad))).toBe('NON_CANONICAL');
     }
+  });
+});
+
+describe('pointWords (the GPU path)', () => {
+  it('packed points go as they are (a view, big-endian); noble points as encodePoints\' LE words', () => {
+    const pts = [bn254.G1.Point.BASE, bn254.G1.Point.ZERO, bn254.G1.Point.BASE.double()];
+    const bytes = new Uint8Array(64 * 3);
+    pts.forEach((p, i) => { const a = p.is0() ? { x: 0n, y: 0n } : p.toAffine(); bytes.set(be32(a.x), 64 * i); bytes.set(be32(a.y), 64 * i + 32); });
+    const packed = pointWords(bytes);
+    expect([packed.n, packed.be, packed.words.buffer === bytes.buffer]).toEqual([3, true, true]);
+    const fromNoble = pointWords(pts);
+    expect(fromNoble.be).toBe(false);
+    expect(Array.from(fromNoble.words)).toEqual(Array.from(encodePoints(bytes).words));
+    expect(code(() => pointWords(new Uint8Array(65)))).toBe('INVALID_LENGTH');
   });
 });
