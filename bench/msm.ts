@@ -2,7 +2,10 @@
  * `npm run bench -- msm`: BN254 MSM from 2^10 to 2^22 (Node + Dawn). Checks first: WGSL Fq
  * ops vs bigint, the issue's edge cases vs noble at 2^10, and at every timed size the exact
  * answer from known discrete logs (points tile 2^14 multiples d_i·G, so the MSM must equal
- * (sum s_i·d_i mod r)·G). Then wall time, per-pass GPU time (timestamp-query), pool bytes,
+ * (sum s_i·d_i mod r)·G). Then per size: GPU time (timestamp-query, per pass), and as a caller
+ * sees it, from packed LE scalars in a Uint32Array to a noble point: bases.msm, the one-shot
+ * prover.msm (bases upload included), msmBatch of 4 vectors, the host-side calls alone (hostMs),
+ * each result checked; runs and pool bytes (where the job is cut into parts, the one-run job too),
  * and the Fq multiply rate of both limb layouts (8x32, 20x13; same job, checked) next to roofline.mjs. `MSM_LOGN=10,12` and `MSM_TUNE=c:S` narrow it;
  * `MSM_EXTRA` (a JSON array of MsmTuning) adds a row per size and tuning, e.g. `[{"mul13":false}]`
  * or `[{"wgInv":false},{"S":2}]` (the per-thread-inversion walker; other slot counts).
@@ -14,7 +17,7 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import { createProver, type Prover } from '../src/index.js';
 import type { MsmRunInfo } from '../src/api/msm.js';
-import { SCALAR_HALVES, type MsmTuning } from '../src/kernels/msm-plan.js';
+import type { MsmTuning } from '../src/kernels/msm-plan.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { FR_R } from '../src/params/bn254.js';
 import { benchFqInv, benchFqLayouts, checkFq13 } from '../test/gpu/fq-layout-check.js';
@@ -44,21 +47,24 @@ export function tiledBases(n: number): { bytes: Uint8Array; dlog: bigint[] } {
   return { bytes, dlog };
 }
 
-/** Random scalars < 2^253 < r as 32 BE bytes each, and the expected (sum s_i·d_i)·G. */
-function scalarsAndExpected(n: number, dlog: bigint[], seed: number): { bytes: Uint8Array; expected: InstanceType<typeof G> } {
+/**
+ * Random scalars < 2^253 < r packed as a dApp holds them (32 bytes each, little-endian, in a
+ * Uint32Array: limb j of scalar i at 8i + j), and the expected (sum s_i·d_i)·G.
+ */
+function scalarsAndExpected(n: number, dlog: bigint[], seed: number): { bytes: Uint32Array; expected: InstanceType<typeof G> } {
   const rng = new SplitMix64(seed);
-  const bytes = new Uint8Array(32 * n);
+  const words = new Uint32Array(8 * n);
   let acc = 0n;
   for (let i = 0; i < n; i++) {
     let k = 0n;
     for (let w = 0; w < 4; w++) k = (k << 64n) | rng.next();
     k >>= 3n;
-    for (let b = 0; b < 32; b++) bytes[32 * i + 31 - b] = Number((k >> BigInt(8 * b)) & 0xffn);
+    for (let j = 0; j < 8; j++) words[8 * i + j] = Number((k >> BigInt(32 * j)) & 0xffffffffn);
     acc += k * dlog[i % dlog.length];
     if ((i & 1023) === 1023) acc %= FR_R;
   }
   acc %= FR_R;
-  return { bytes, expected: acc === 0n ? G.ZERO : G.BASE.multiply(acc) };
+  return { bytes: words, expected: acc === 0n ? G.ZERO : G.BASE.multiply(acc) };
 }
 
 /** The SM clock while this bench runs (rows report smMHz / aMHz, bMHz; null without nvidia-smi). */
@@ -105,9 +111,8 @@ async function benchMsmRows(gpu: GPU): Promise<BenchOutput> {
 
   const logns = (process.env.MSM_LOGN ?? '10,12,14,16,18,20,22').split(',').map(Number);
   const [tc, ts] = (process.env.MSM_TUNE ?? '').split(':').map((x) => (x ? Number(x) : undefined));
-  // From 2^18 the other scalar-memory variant is timed too (fresh prover, so its pool bytes are
-  // its own): at 2^20 the default streams the scalars (ring of half-planes, 94 MiB) and the
-  // variant keeps all 16 (122 MiB, one submit), below 2^20 the reverse. MSM_MEM_COMPARE=0 skips it.
+  // Where the default cuts the job into parts to stay under 100 MB (2^20), the one-run job is
+  // timed too. MSM_MEM_COMPARE=0 skips it.
   const compare = process.env.MSM_MEM_COMPARE !== '0';
   for (const logn of logns) {
     const n = 1 << logn;
@@ -125,7 +130,9 @@ async function benchMsmRows(gpu: GPU): Promise<BenchOutput> {
       }
       continue;
     }
-    const row = await timeMsm(prover, bytes, sc, expected, tuning);
+    const others = Array.from({ length: BATCH - 1 }, (_, k) => scalarsAndExpected(n, dlog, 1000 * (k + 1) + logn));
+    const batch = { vectors: [sc, ...others.map((o) => o.bytes)], expected: [expected, ...others.map((o) => o.expected)] };
+    const row = await timeMsm(prover, bytes, sc, expected, tuning, batch);
     ok &&= row.ok;
     rows.push({ bench: 'msm', logn, n, variant: 'default', ...row });
     console.error(JSON.stringify(rows.at(-1)));
@@ -136,13 +143,14 @@ async function benchMsmRows(gpu: GPU): Promise<BenchOutput> {
       rows.push({ bench: 'msm', logn, n, variant: JSON.stringify(extra), ...v });
       console.error(JSON.stringify(rows.at(-1)));
     }
-    if (compare && logn >= 18) {
+    if (compare && row.runs > 1) {
+      // The memory split's A/B: the same job as one run, over the budget (fresh prover, so its
+      // pool bytes are its own).
       const other = await createProver({ gpu, check: 'off' });
       try {
-        const lowMemory = row.planes === SCALAR_HALVES;
-        const v = await timeMsm(other, bytes, sc, expected, { ...tuning, lowMemory });
+        const v = await timeMsm(other, bytes, sc, expected, { ...tuning, parts: 1 });
         ok &&= v.ok;
-        rows.push({ bench: 'msm', logn, n, variant: lowMemory ? 'scalar ring' : 'all scalar half-planes', ...v });
+        rows.push({ bench: 'msm', logn, n, variant: 'one run (over the memory budget)', ...v });
         console.error(JSON.stringify(rows.at(-1)));
       } finally {
         other.destroy();
@@ -157,7 +165,7 @@ async function benchMsmRows(gpu: GPU): Promise<BenchOutput> {
  * A/B at one size: both tunings checked against the known answer, warmed up, then AB_REPS runs of
  * each, alternating; medians of the GPU time and of each pass group.
  */
-async function msmAb(prover: Prover, bases: Uint8Array, sc: Uint8Array, expected: InstanceType<typeof G>, a: MsmTuning, b: MsmTuning) {
+async function msmAb(prover: Prover, bases: Uint8Array, sc: Uint32Array, expected: InstanceType<typeof G>, a: MsmTuning, b: MsmTuning) {
   const AB_REPS = 7;
   const h = await prover.msmBases(bases);
   try {
@@ -197,34 +205,54 @@ function passTotals(x: MsmRunInfo): Record<string, number> {
   return by;
 }
 
-/** One size, one tuning: checked against the known answer, then 3 timed runs (best GPU time kept). */
-async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint8Array, expected: InstanceType<typeof G>, tuning: MsmTuning) {
+/** Batch size of the msmBatch row (a prover committing to several polynomials over one SRS). */
+const BATCH = 4;
+
+/**
+ * One size, one tuning: checked against the known answer, then 5 GPU-timed runs (best GPU time
+ * kept) and, as a caller sees them (median of 3 each, every result checked): bases.msm from the
+ * packed Uint32Array to a noble point, the one-shot prover.msm (bases upload included), msmBatch of
+ * BATCH vectors, and the host-side calls alone (MsmRunInfo.hostMs: GPU waits excluded).
+ */
+async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint32Array, expected: InstanceType<typeof G>, tuning: MsmTuning, batch?: { vectors: Uint32Array[]; expected: InstanceType<typeof G>[] }) {
   const h = await prover.msmBases(bases);
   try {
     const first = await h.msmProfiled(sc, tuning);
-    const good = first.point.equals(expected);
+    let good = first.point.equals(expected);
     // clocks: after idle CPU seconds the H100 needs ~2 s of gapless load (2^10-2^12 rows read 2x
     // slow after 200 ms): warm-up and the GPU-timed runs go back to back, the wall-timed ones after.
     const since = Date.now(); // the clock row: warm-up and GPU-timed runs (a 2^10 run is shorter than a sample)
     let best = first;
-    const keepBest = (x: MsmRunInfo) => { if ((x.profiles[0]?.gpuMs ?? 1e9) < (best.profiles[0]?.gpuMs ?? 1e9)) best = x; };
+    const hosts: number[] = [];
+    const keepBest = (x: MsmRunInfo) => { hosts.push(x.hostMs); if (gpuTotal(x) < gpuTotal(best)) best = x; };
     await warmUp(() => backToBack(Array.from({ length: 4 }, () => () => h.msmProfiled(sc, tuning))), 1500);
     await backToBack(Array.from({ length: 5 }, () => () => h.msmProfiled(sc, tuning).then(keepBest)));
     const smMHz = clock?.median([[since, Date.now()]]) ?? null;
     // End-to-end as a caller sees it: msm() (no timestamp reads) for the default plan; a tuned
     // plan can only run through msmProfiled, whose wall time includes reading the timestamps.
     const plain = Object.values(tuning).every((v) => v === undefined);
-    const walls: number[] = [];
-    for (let r = 0; r < 3; r++) {
-      const t0 = performance.now();
-      await (plain ? h.msm(sc) : h.msmProfiled(sc, tuning));
-      walls.push(performance.now() - t0);
-    }
+    const wall = async (f: () => Promise<boolean>) => {
+      const ms: number[] = [];
+      for (let r = 0; r < 3; r++) {
+        const t0 = performance.now();
+        good = (await f()) && good;
+        ms.push(performance.now() - t0);
+      }
+      return +median(ms).toFixed(3);
+    };
+    const wallMs = await wall(async () => (plain ? await h.msm(sc) : (await h.msmProfiled(sc, tuning)).point).equals(expected));
+    const e2e = plain && batch ? {
+      oneShotMs: await wall(async () => (await prover.msm(bases, sc)).equals(expected)),
+      batchMs: await wall(async () => (await h.msmBatch(batch.vectors)).every((p, i) => p.equals(batch.expected[i]))),
+    } : {};
     const passes = Object.fromEntries(Object.entries(passTotals(best)).map(([l, ms]) => [l, +ms.toFixed(3)]));
     const gpuMs = gpuTotal(best);
     const plan = best.plans[0];
-    return { ok: good, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes, mul13: plan.mul13, wgInv: plan.wgInv, riders: plan.riders,
-      gpuMs: +gpuMs.toFixed(3), wallMs: +median(walls).toFixed(3), wallOf: plain ? 'msm' : 'msmProfiled', smMHz, passes, poolBytes: best.poolBytes, planPoolBytes: plan.poolBytes };
+    const ratio = (x: number | undefined, y: number) => (x === undefined ? undefined : +(x / y).toFixed(3));
+    return { ok: good, runs: best.plans.length, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes, mul13: plan.mul13, wgInv: plan.wgInv, riders: plan.riders,
+      gpuMs: +gpuMs.toFixed(3), wallMs, wallOf: plain ? 'bases.msm' : 'msmProfiled', wallOverGpu: ratio(wallMs, gpuMs), ...e2e,
+      oneShotOverGpu: ratio(e2e.oneShotMs, gpuMs), batchOverOne: ratio(e2e.batchMs, wallMs), batchOf: e2e.batchMs === undefined ? undefined : BATCH,
+      hostMs: +median(hosts).toFixed(3), smMHz, passes, poolBytes: best.poolBytes, planPoolBytes: Math.max(...best.plans.map((p) => p.poolBytes)) };
   } finally {
     h.destroy();
   }

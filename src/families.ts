@@ -160,13 +160,23 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     }
     if (f === 'msm' && 'msm' in o) {
       const bases = o;
-      const msm: MsmBases['msm'] = async (scalars, job) => {
+      const msm: MsmBases['msm'] = async (scalars, o) => {
         const t0 = performance.now();
-        const point = await bases.msm(scalars, job);
-        await check(f, { method: 'basesMsm', args: [scalars], result: point, points }, job?.check ?? opts.check, performance.now() - t0);
+        const point = await bases.msm(scalars, o);
+        await check(f, { method: 'basesMsm', args: [scalars, o], result: point, points }, o?.check ?? opts.check, performance.now() - t0);
         return point;
       };
-      return { ...bases, msm };
+      // Each vector of a batch is checked as the msm of its own it equals.
+      const msmBatch: MsmBases['msmBatch'] = async (list, o) => {
+        const t0 = performance.now();
+        const out = await bases.msmBatch(list, o);
+        const each = (performance.now() - t0) / Math.max(1, out.length);
+        for (const [k, point] of out.entries()) {
+          await check(f, { method: 'basesMsm', args: [list[k], o], result: point, points }, o?.check ?? opts.check, each);
+        }
+        return out;
+      };
+      return { ...bases, msm, msmBatch };
     }
     return result;
   }

@@ -18,6 +18,7 @@ export type { CompileStats } from './gpu/pipeline-cache.js';
 export type { WarmUpFamily } from './warm-up-families.js';
 export type { Poseidon2Options } from './api/poseidon2.js';
 export type { MerkleTree, MerkleOpening } from './api/merkle.js';
+export type { MsmBases, MsmBasesStats, MsmOptions, MsmPoints, MsmScalars, MsmRunInfo, ScalarEndian, G1Point } from './api/msm.js';
 export { DuplexChallenger } from './ref/challenger.js';
 export { verifyMerklePath, type MerkleVerifyOptions } from './api/verify.js';
 export type { Poseidon2Constants, Poseidon2Width } from './ref/poseidon2.js';

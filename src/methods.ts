@@ -21,7 +21,7 @@ export const PROVER_CALLS = [...JOB_METHODS, ...PROTOCOL_METHODS] as const;
 export const HANDLE_METHODS = {
   NttMatrix: { calls: ['read'], free: 'destroy' },
   MerkleTree: { calls: ['open', 'openMany'], free: 'dispose' },
-  MsmBases: { calls: ['msm', 'msmProfiled'], free: 'destroy' },
+  MsmBases: { calls: ['msm', 'msmBatch', 'msmProfiled'], free: 'destroy' },
   WhirCommitment: { calls: ['prove'], free: 'dispose' },
 } as const satisfies Record<string, { calls: readonly string[]; free: string }>;
 

@@ -1,13 +1,15 @@
 // Autorun modes `msm-noble-check` (WGSL Fq vs bigint, edge cases and seeded inputs up to
 // 2^logn vs @noble/curves with both walkers, arkworks vectors, error codes; `&logn=N`, default 6) and
 // `msm-bench-gpu` (`&logn=N`: per-pass GPU time via timestamp-query where available, pool bytes;
-// `&lowmem=1` forces the streamed-scalar path that 2^20 takes by default).
+// `&lowmem=1` forces a ring of scalar half-planes; each row gives the host-side calls' own time,
+// GPU work excluded: on a CPU adapter, the host share a phone's CPU pays).
 import type { ModeContext } from '../autorun.js';
 import { GpuContext } from '../../src/gpu/context.js';
-import { checkArkworks, checkFq, checkMsmCase, checkMsmErrors, checkMsmLowMemory, checkMsmWgInv, msmCases, seededPoints, seededScalar, type MsmCheckRow } from '../../test/gpu/msm-check.js';
+import { checkArkworks, checkFq, checkMsmCase, checkMsmErrors, checkMsmLowMemory, checkMsmWgInv, msmCases, packScalars, seededPoints, seededScalar, type MsmCheckRow } from '../../test/gpu/msm-check.js';
 import ark from '../../test/vectors/msm_arkworks.json' with { type: 'json' };
 import { SplitMix64 } from '../../test/support/splitmix.js';
 import { checkFq13 } from '../../test/gpu/fq-layout-check.js';
+import { checkMsmPaths, checkMsmSplit } from '../../test/gpu/msm-paths-check.js';
 
 function emit(report: ModeContext['report'], r: MsmCheckRow): void {
   report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
@@ -19,6 +21,7 @@ export async function msmNobleCheck({ prover, params, report }: ModeContext): Pr
   try {
     emit(report, await checkFq(ctx, 256));
     emit(report, await checkFq13(ctx, 256));
+    for (const r of await checkMsmSplit(ctx)) emit(report, r);
   } finally {
     ctx.destroy();
   }
@@ -27,6 +30,7 @@ export async function msmNobleCheck({ prover, params, report }: ModeContext): Pr
   for (const r of await checkMsmWgInv(prover, logn)) emit(report, r);
   for (const r of await checkArkworks(prover, ark.cases as never)) emit(report, r);
   for (const r of await checkMsmErrors(prover)) emit(report, r);
+  for (const r of await checkMsmPaths(prover, logn)) emit(report, r);
 }
 
 export async function msmBenchGpu({ prover, params, report }: ModeContext): Promise<void> {
@@ -34,7 +38,7 @@ export async function msmBenchGpu({ prover, params, report }: ModeContext): Prom
   const n = 1 << logn;
   const rng = new SplitMix64(0xb1);
   const pts = seededPoints(rng, n);
-  const ks = Array.from({ length: n }, () => seededScalar(rng));
+  const ks = new Uint32Array(packScalars(Array.from({ length: n }, () => seededScalar(rng))).buffer);
   // lowmem: one window per batch and a ring of scalar half-planes, the plan 2^20 gets by default.
   const lowmem = params.get('lowmem') === '1';
   const h = await prover.msmBases(pts);
@@ -46,8 +50,8 @@ export async function msmBenchGpu({ prover, params, report }: ModeContext): Prom
       const byPass: Record<string, number> = {};
       for (const p of r.profiles[0]?.passes ?? []) byPass[p.label] = (byPass[p.label] ?? 0) + (p.ms ?? 0);
       report(`msm 2^${logn} rep ${rep}`, 'info', ms, {
-        n, plan: r.plans[0], gpuMs: r.profiles[0]?.gpuMs ?? null, source: r.profiles[0]?.source, passes: byPass, poolBytes: r.poolBytes,
-        detail: `pool ${r.poolBytes} B (plan estimate ${r.plans[0].poolBytes} B), ${r.plans[0].planes} scalar half-planes, c=${r.plans[0].c}, ${r.plans[0].batches} batches`,
+        n, plan: r.plans[0], gpuMs: r.profiles[0]?.gpuMs ?? null, source: r.profiles[0]?.source, passes: byPass, poolBytes: r.poolBytes, hostMs: r.hostMs,
+        detail: `host-side calls ${r.hostMs.toFixed(2)} ms (GPU work excluded); pool ${r.poolBytes} B (plan estimate ${r.plans[0].poolBytes} B), ${r.plans.length} run(s), ${r.plans[0].planes} scalar half-planes, c=${r.plans[0].c}, ${r.plans[0].batches} batches`,
       });
     }
   } finally {

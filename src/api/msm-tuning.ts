@@ -9,9 +9,10 @@ import { ProverError } from '../errors.js';
 import { walkTreeBytes, type MsmTuning } from '../kernels/msm-plan.js';
 import type { WorkgroupLimits } from '../gpu/context.js';
 import { windowCount } from '../ref/msm.js';
+import { MAX_PARTS } from '../kernels/msm-runs.js';
 import { optionalBoolean, requireInt, requireOptions, requirePow2 } from '../validate.js';
 
-const FIELDS = ['c', 'S', 'slice', 'mul13', 'wgInv', 'riders', 'pairBytes', 'scratchBytes', 'lowMemory', 'walkWg', 'fixWg'] as const;
+const FIELDS = ['c', 'S', 'slice', 'mul13', 'wgInv', 'riders', 'pairBytes', 'scratchBytes', 'lowMemory', 'walkWg', 'fixWg', 'parts'] as const;
 
 /**
  * Window sizes the plan considers (pickC): one window's digit (c + 1 bits) must fit the two
@@ -52,5 +53,6 @@ export function requireMsmTuning(t: unknown, limits: WorkgroupLimits): MsmTuning
     out.walkWg = wg;
   }
   if (o.fixWg !== undefined) out.fixWg = requirePow2('tuning.fixWg', o.fixWg, MSM_MIN_WG, limits.threads);
+  if (o.parts !== undefined) out.parts = requireInt('tuning.parts', o.parts, 1, MAX_PARTS, 'runs the job is cut into');
   return out;
 }

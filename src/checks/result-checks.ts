@@ -20,7 +20,7 @@ import { requireFieldJob } from '../api/field.js';
 import { requirePoseidon2Job } from '../api/poseidon2.js';
 import { requireCommitJob } from '../api/commit.js';
 import type { MerkleOpening, MerkleTree } from '../api/merkle.js';
-import type { G1Point, MsmPoints } from '../api/msm-encode.js';
+import type { G1Point, MsmOptions, MsmPoints, MsmScalars } from '../api/msm-encode.js';
 import type { DuplexChallenger } from '../ref/challenger.js';
 import type { NttOp } from '../kernels/ntt-spec.js';
 import { BB_P } from '../params/babybear.js';
@@ -173,8 +173,11 @@ export async function fullCheck(call: CheckedCall, paths: CheckPaths): Promise<s
   if (method === 'open') return sampleCheck(call, paths);
   if (method === 'grind') return grindCheck(call, true);
   if (method === 'msm' || method === 'basesMsm') {
-    const points = method === 'msm' ? args[0] as MsmPoints : call.points!;
-    const expected = await paths.cpu.msm(points, args[method === 'msm' ? 1 : 0] as never);
+    // The call's offset and byte order, none of its job options (signal, progress).
+    const { offset, endian } = (args[method === 'msm' ? 2 : 1] ?? {}) as MsmOptions;
+    const scalars = args[method === 'msm' ? 1 : 0] as MsmScalars;
+    const expected = method === 'msm' ? await paths.cpu.msm(args[0] as MsmPoints, scalars, { endian })
+      : await (await paths.cpu.msmBases(call.points!)).msm(scalars, { offset, endian });
     return expected.equals(result as G1Point) ? undefined : differ('the MSM');
   }
   return undefined;

@@ -7,11 +7,10 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import { pippenger } from '@noble/curves/abstract/curve.js';
 import { ProverError } from '../errors.js';
-import { fromBeBytes32, fromLimbs } from '../params/bn254.js';
-import { encodePoints, encodeScalars, pointCount, type G1Point, type MsmPoints, type MsmScalars } from '../api/msm-encode.js';
+import { fromLimbs } from '../params/bn254.js';
+import { encodePoints, firstScalarAtLeastR, pointCount, requireBatch, requireMsmOptions, requireSlice, scalarAt, scalarCount, scalarWords, type G1Point, type MsmPoints, type MsmScalars, type ScalarEndian } from '../api/msm-encode.js';
 import type { MsmBases, MsmMethods } from '../api/msm.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
-import { isTypedArray } from '../validate.js';
 import { cpuSteps } from './queue.js';
 import type { CpuEnv } from './env.js';
 
@@ -41,11 +40,13 @@ export function cpuPoints(points: MsmPoints): G1Point[] {
   return out;
 }
 
-/** Checked scalars as bigints. */
-export function cpuScalars(scalars: MsmScalars, n: number): readonly bigint[] {
-  encodeScalars(scalars, n); // types, length, range: the GPU path's checks and codes
-  if (!isTypedArray(scalars, 'Uint8Array')) return scalars;
-  return Array.from({ length: n }, (_, i) => fromBeBytes32(scalars, 32 * i));
+/** Checked scalars as bigints: the GPU path's encoder for types and lengths, the range checked here. */
+export function cpuScalars(scalars: MsmScalars, n: number, endian: ScalarEndian = 'le'): readonly bigint[] {
+  const { words, be } = scalarWords(scalars, n, endian); // bigints are range-checked in there
+  if (Array.isArray(scalars)) return scalars as readonly bigint[];
+  const bad = firstScalarAtLeastR(words, be, n);
+  if (bad >= 0) throw new ProverError('NON_CANONICAL', `scalar ${bad} is >= r; reduce it mod r`);
+  return Array.from({ length: n }, (_, i) => scalarAt(words, be, i));
 }
 
 /** sum_i scalars[i]·points[i], pippenger chunk by chunk. */
@@ -60,19 +61,39 @@ async function cpuMsm(points: readonly G1Point[], scalars: readonly bigint[], st
 
 export function cpuMsmMethods({ sched, alive }: CpuEnv): MsmMethods {
   const bases = (points: readonly G1Point[]): MsmBases => {
+    const n = points.length;
     let live = true;
-    const run = async (scalars: MsmScalars, job: unknown) => {
+    /** Checked vectors of one length over points [offset, offset + m), as one job. */
+    const run = async (list: readonly MsmScalars[], opts: unknown, batch: boolean): Promise<G1Point[]> => {
       alive();
-      const jobOpts = requireJobOptions('msm job options', job);
+      const call = requireMsmOptions(opts, n);
       if (!live) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed; call prover.msmBases(points) again');
-      const ks = cpuScalars(scalars, points.length);
-      return sched.run('msm', jobOpts, (control) => cpuMsm(points, ks, cpuSteps(control)));
+      const ks = list.map((s, i) => {
+        try {
+          const m = scalarCount(s);
+          requireSlice(m, call.offset, n);
+          return cpuScalars(s, m, call.endian);
+        } catch (e) {
+          if (batch && e instanceof ProverError) throw new ProverError(e.code, `scalars[${i}]: ${e.message}`);
+          throw e;
+        }
+      });
+      const other = ks.findIndex((k) => k.length !== ks[0].length);
+      if (other >= 0) throw new ProverError('INVALID_LENGTH', `scalars[${other}] has ${ks[other].length} scalars, scalars[0] ${ks[0].length}; msmBatch takes vectors of one length`);
+      const pts = points.slice(call.offset, call.offset + ks[0].length);
+      return sched.run('msm', call.job, async (control) => {
+        const out: G1Point[] = [];
+        for (const k of ks) out.push(await cpuMsm(pts, k, cpuSteps(control)));
+        return out;
+      });
     };
     return {
-      n: points.length,
-      msm: (scalars, job) => run(scalars, job),
+      n,
+      msm: async (scalars, opts) => (await run([scalars], opts, false))[0],
+      msmBatch: (list, opts) => run(requireBatch(list), opts, true),
       // The CPU path has no plan or GPU passes to report.
-      msmProfiled: async (scalars, _tuning, job) => ({ point: await run(scalars, job), plans: [], profiles: [], poolBytes: 0 }),
+      msmProfiled: async (scalars, _tuning, opts) => ({ point: (await run([scalars], opts, false))[0], plans: [], profiles: [], poolBytes: 0, hostMs: 0 }),
+      stats: () => ({ n, basesBytes: 0, precomputedBytes: 0, peakBytes: 0, runs: 0 }),
       destroy() {
         live = false;
       },
@@ -85,12 +106,14 @@ export function cpuMsmMethods({ sched, alive }: CpuEnv): MsmMethods {
       const pts = await sched.run('msmBases', jobOpts, async () => cpuPoints(points));
       return bases(pts);
     },
-    async msm(points, scalars, job) {
+    async msm(points, scalars, opts) {
       alive();
-      const jobOpts = requireJobOptions('msm job options', job);
-      const ks = cpuScalars(scalars, pointCount(points));
+      const n = pointCount(points);
+      const call = requireMsmOptions(opts, n);
+      if (call.offset !== 0) throw new ProverError('INVALID_ARGUMENT', 'prover.msm takes no offset (its points are the whole vector); use prover.msmBases(points) and bases.msm(scalars, { offset })');
+      const ks = cpuScalars(scalars, n, call.endian);
       const pts = cpuPoints(points);
-      return sched.run('msm', jobOpts, (control) => cpuMsm(pts, ks, cpuSteps(control)));
+      return sched.run('msm', call.job, (control) => cpuMsm(pts, ks, cpuSteps(control)));
     },
   };
 }

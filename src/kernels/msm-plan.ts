@@ -62,7 +62,12 @@ export interface MsmPlan {
   walkWg: number;
   /** fix-up workgroup size (FIX_WG by default) */
   fixWg: number;
-  /** estimated peak pool bytes (bases included) with this plan */
+  /**
+   * Points resident on the GPU (the bases' buffer, an SRS longer than n for a slice or a part of
+   * a split job): their 64 bytes each count in poolBytes, as the caller's scalars' 32 do.
+   */
+  basesN: number;
+  /** estimated peak pool bytes (bases and the packed scalars included) with this plan */
   poolBytes: number;
 }
 
@@ -98,6 +103,12 @@ export interface MsmTuning {
   walkWg?: number;
   /** fix-up workgroup size, a power of two (FIX_WG by default; bench A/B) */
   fixWg?: number;
+  /**
+   * Runs each bases chunk's share of the job is cut into (msmRuns; 1 to MAX_PARTS): by default the
+   * fewest that keep the peak under MSM_MEM_BUDGET with the walker at its thread target; tests
+   * force a split at small n, the bench 1 for its A/B.
+   */
+  parts?: number;
 }
 
 /**
@@ -137,6 +148,8 @@ export const SORT_WG = 256;
 /** Reduction workgroup: a multiple of every group a standalone level merges (a group's lanes share one; 12 KiB of workgroup memory). */
 export const RED_WG = 64;
 export const PREP_WG = 256;
+/** msm_split's workgroup: a thread per pair of scalars. */
+export const SPLIT_WG = 256;
 
 /**
  * Bits of a scalar (< r < 2^254) that the top window's digit sees. When that is much less than
@@ -227,6 +240,11 @@ export function defaultSlots(n: number, wgInv: boolean, walkWg = WALK_WG): numbe
   return n >= 1 << 20 ? 8 : WG_INV_S;
 }
 
+/** Walker threads a plan with this walker aims for. */
+export function walkTarget(p: Pick<MsmPlan, 'wgInv' | 'walkWg'>): number {
+  return !p.wgInv ? WALK_TARGET_THREADS : p.walkWg >= WALK_WG_LARGE ? WALK_TARGET_THREADS_LARGE : WALK_TARGET_THREADS_WG;
+}
+
 /**
  * The plan for n points. Windows per batch (nwin), slice length and scalar planes are searched
  * under MSM_MEM_BUDGET for the most walker threads (up to WALK_TARGET_THREADS, or
@@ -234,12 +252,12 @@ export function defaultSlots(n: number, wgInv: boolean, walkWg = WALK_WG): numbe
  * windows per batch (fewer submits, more reduction threads), then all 16 half-planes (one upload).
  * `scratchBytes` or `lowMemory` in the tuning fix nwin and planes the old way (tests, benches).
  */
-export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = DEFAULT_WG_LIMITS): MsmPlan {
+export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = DEFAULT_WG_LIMITS, basesN = n): MsmPlan {
   const wgInv = t.wgInv ?? true;
   const walkWg = t.walkWg ?? (wgInv ? defaultWalkWg(n, limits) : WALK_WG);
   const S = t.S ?? defaultSlots(n, wgInv, walkWg);
   const c = t.c ?? pickC(n, S, wgInv);
-  const target = !wgInv ? WALK_TARGET_THREADS : walkWg >= WALK_WG_LARGE ? WALK_TARGET_THREADS_LARGE : WALK_TARGET_THREADS_WG;
+  const target = walkTarget({ wgInv, walkWg });
   const fixWg = t.fixWg ?? FIX_WG;
   const T = windowCount(c);
   const M = bucketsPerWindow(c);
@@ -250,7 +268,7 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
     const walkThreads = Math.max(walkWg, Math.ceil((n * nwin) / (S * slice) / walkWg) * walkWg);
     const batches = Math.ceil(T / nwin);
     const riders = wgInv && batches > 1 && ride;
-    const base = { n, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders, walkWg, fixWg };
+    const base = { n, basesN, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders, walkWg, fixWg };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {
@@ -351,6 +369,11 @@ export function batchHalves(c: number, w0: number, nw: number): [number, number]
   return [Math.max(0, w0 * c - 1) >> 4, Math.min(SCALAR_HALVES - 1, ((w0 + nw) * c - 1) >> 4)];
 }
 
+/** Bytes of n scalars as the caller packs them (32 each), uploaded as they are. */
+export function packedScalarBytes(n: number): number {
+  return 32 * n;
+}
+
 /** Words of one half-plane slot on the GPU: two scalars a word. */
 export function halfPlaneWords(n: number): number {
   return Math.ceil(n / 2);
@@ -373,16 +396,16 @@ export function levelOut(K: number): number {
 
 /**
  * Pool bytes of one MSM, as src/kernels/msm.ts acquires them (BufferPool.bucketSize): bases
- * 64n, scalar half-planes 2n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
+ * 64·basesN, the caller's packed scalars 32n, scalar half-planes 2n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
  * 96·nb (two batches' with riders), walker partials 64·threads (one leading piece per thread),
- * reduction pairs of all windows (two lists, the second also the riders' scratch). At 2^20 with
- * 512-thread workgroups (c = 16, nwin = 1, 65536 walker threads, S = 4, riders): bases 64 + 2
- * half-planes 4 + entries 4 + bucket sums 2·3 + partials 4 + pairs 6 + 1.5 + counts and offsets
- * 0.5 MiB, i.e. about 90 MiB (94.4 MB); all 16 half-planes would add 28 MiB.
+ * reduction pairs of all windows (two lists, the second also the riders' scratch). A 2^20 job's
+ * part (msm-runs.ts) with 512-thread workgroups: 2^18 scalars over 2^20 bases, c = 15, 4 windows
+ * a batch, a ring of 5 half-planes: bases 64 + packed scalars 8 + half-planes 2.5 + entries 4 +
+ * bucket sums 6 + partials 4 + pairs 3 + the rest ~1.5 MiB, i.e. 97.5 MB.
  */
 export function msmPoolBytes(p: Omit<MsmPlan, 'poolBytes'>): number {
   const b = BufferPool.bucketSize;
   const nb = p.nwin * p.M;
-  return b(64 * p.n) + b(4 * halfPlaneWords(p.n) * p.planes) + 2 * b(4 * (nb + 1)) + b(4 * Math.ceil((nb + 1) / (2 * SORT_WG)))
+  return b(64 * p.basesN) + b(packedScalarBytes(p.n)) + b(4 * halfPlaneWords(p.n) * p.planes) + 2 * b(4 * (nb + 1)) + b(4 * Math.ceil((nb + 1) / (2 * SORT_WG)))
     + b(4 * p.n * p.nwin) + b(bucketSumBytes(p)) + b(partialsBytes(p)) + b(192 * p.T * p.K) + b(reduceScratchBytes(p));
 }

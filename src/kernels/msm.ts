@@ -1,6 +1,8 @@
 /**
  * Host side of the BN254 MSM (wgsl/kernels/msm_*.wgsl): bases upload with Montgomery
- * conversion and on-curve check, then per batch of windows: count -> scan (3 passes) ->
+ * conversion and on-curve check; per run, the caller's packed scalars copied as they are and split
+ * into half-planes on the GPU (msm_split, ahead of the first batch that reads each half; all in the
+ * run's one command buffer), then per batch of windows: count -> scan (3 passes) ->
  * scatter (bucket CSR), stream walker -> fix-up (bucket sums), segmented running sums into
  * (W, S) pairs kept for all windows (with riders, MsmPlan.riders, those run as extra workgroups
  * of the next batches' fix-up and walk); after the last batch, reduction levels over all windows
@@ -13,7 +15,7 @@ import type { BindingKind, PipelineRequest } from '../gpu/pipeline-cache.js';
 import type { KernelName } from '../wgsl.gen.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
-import { batchHalves, bucketSumBytes, halfPlaneWords, levelsInEntries, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, type MsmPlan } from './msm-plan.js';
+import { batchHalves, bucketSumBytes, halfPlaneWords, levelsInEntries, packedScalarBytes, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, SPLIT_WG, type MsmPlan } from './msm-plan.js';
 import { reduceSchedule, type ReduceStep, type Reduction } from './msm-schedule.js';
 
 const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
@@ -22,6 +24,8 @@ const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'stora
 const WALK_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform', 'read-only-storage', 'storage'];
 const RED_B: BindingKind[] = ['read-only-storage', 'storage', 'uniform'];
 export const PREP_B: BindingKind[] = ['storage', 'storage', 'uniform'];
+// msm_split: packed scalars, bases, half-plane slots, the range check's flag, params.
+const SPLIT_B: BindingKind[] = ['read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform'];
 
 /** Plan constants of an entry with msm_prep's bindings. */
 export const PREP_CONSTS = { PREP_WG };
@@ -47,13 +51,15 @@ export function dispatch(pass: GPUComputePassEncoder, ctx: GpuContext, pipe: GPU
 }
 
 /**
- * Points (16 words each: x, y canonical little-endian limbs; (0, 0) = identity) into a GPU
- * buffer in Montgomery form. Returns the buffer and the smallest index not on the curve (-1: none).
+ * Points (16 words each: x, y as LE limbs, or with `be` as the caller's 64 bytes, x then y
+ * big-endian; zeros = identity) into a GPU buffer in Montgomery form, range- and curve-checked on
+ * the GPU. Returns the buffer, the smallest index not on the curve and the smallest with a
+ * coordinate >= p (-1: none).
  */
-export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number): Promise<{ buf: GPUBuffer; bad: number }> {
+export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number, be: boolean): Promise<{ buf: GPUBuffer; bad: number; big: number }> {
   const buf = await ctx.uploadAsync(words, 'msm bases');
-  const bad = ctx.upload(new Uint32Array([0xffffffff]), 'msm bad');
-  const prm = uniform(ctx, [n, 0]);
+  const bad = ctx.upload(new Uint32Array([0xffffffff, 0xffffffff]), 'msm bad');
+  const prm = uniform(ctx, [n, 0, be ? 1 : 0]);
   try {
     const [pipe] = await ctx.pipelines.all([MSM_BASES_PIPELINE]);
     const enc = ctx.device.createCommandEncoder({ label: 'msm bases' });
@@ -61,8 +67,12 @@ export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number
     dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
     pass.end();
     ctx.submit(enc, 'msm bases');
-    const [first] = await ctx.readback(bad, 1);
-    return { buf, bad: first === 0xffffffff ? -1 : first };
+    const [curve, range] = await ctx.readback(bad, 2);
+    const first = (v: number) => (v === 0xffffffff ? -1 : v);
+    return { buf, bad: first(curve), big: first(range) };
+  } catch (e) {
+    ctx.pool.release(buf);
+    throw e;
   } finally {
     ctx.pool.release(bad);
     ctx.pool.release(prm);
@@ -72,20 +82,23 @@ export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number
 export interface MsmRunResult {
   /** T window sums, 24 words each (projective X, Y, Z in Montgomery form) */
   windows: Uint32Array;
+  /** the run's first scalar >= r (its index within the run), -1 if none */
+  bad: number;
   profile: ProfileReport | null;
   /**
-   * Pool bytes in use at the end of the run: the MSM's peak (every buffer of the run is still
-   * held, the bases too). Not bytesHeld, which also counts free buffers kept from earlier jobs.
+   * Pool bytes in use once the run was submitted: the MSM's peak (every buffer of the run is
+   * held, the bases and the scalars too). Not bytesHeld, which also counts free buffers kept from
+   * earlier jobs.
    */
   poolBytes: number;
 }
 
 /**
- * Scalars as 16 half-planes: bits [16h, 16h + 16) of scalar i at halves[h·stride + start + i]
- * (i < plan.n), and one readable element past the last plane's end. Planes keep each half of a
- * chunk contiguous, so the ring below uploads one plane per write.
+ * The caller's scalars as they were given: 8 words per scalar (its 32 bytes read as LE words,
+ * big-endian bytes when `be`), this run's from scalar `start`. The GPU turns them into half-planes
+ * (msm_split.wgsl): the host only copies the bytes.
  */
-export interface ScalarPlanes { halves: Uint16Array<ArrayBuffer>; stride: number; start: number }
+export interface ScalarWords { words: Uint32Array; start: number; be: boolean }
 
 /**
  * The pipelines of one MSM run, in runMsm's order (count, 3 scans, scatter, walk, fix-up, reduce
@@ -102,7 +115,7 @@ export function msmPipelineRequests(plan: MsmPlan): PipelineRequest[] {
   const walkP = { WALK_S: plan.S, WALK_WG: plan.walkWg, FIX_WG: plan.fixWg, WALK_MUL13: plan.mul13 ? 1 : 0, ...rideP };
   const sort = (entryPoint: string): PipelineRequest => ({ kernel: 'msm_sort', entryPoint, plan: sortP, bindings: SORT_B });
   return [
-    sort('msm_count'), sort('msm_scan_blocks'), sort('msm_scan_totals'), sort('msm_scan_add'), sort('msm_scatter'),
+    MSM_SPLIT_PIPELINE, sort('msm_count'), sort('msm_scan_blocks'), sort('msm_scan_totals'), sort('msm_scan_add'), sort('msm_scatter'),
     // msm_walk_wg: one inversion per workgroup and step (plan.wgInv); same bindings and outputs.
     { kernel: 'msm_walk', entryPoint: plan.wgInv ? 'msm_walk_wg' : 'msm_walk', plan: walkP, bindings: WALK_B },
     { kernel: 'msm_walk', entryPoint: 'msm_fixup', plan: walkP, bindings: WALK_B },
@@ -111,14 +124,23 @@ export function msmPipelineRequests(plan: MsmPlan): PipelineRequest[] {
   ];
 }
 
+/** The caller's scalars into half-planes (msm_split.wgsl). */
+const MSM_SPLIT_PIPELINE: PipelineRequest = { kernel: 'msm_split', entryPoint: 'msm_split', plan: { SPLIT_WG }, bindings: SPLIT_B };
+
 /** The pipeline uploadBases runs (Montgomery form and the on-curve check). */
 export const MSM_BASES_PIPELINE: PipelineRequest = { kernel: 'msm_prep', entryPoint: 'msm_to_mont', plan: PREP_CONSTS, bindings: PREP_B };
 
-/** One MSM over uploaded bases and planar scalars (< r, identity points' scalars zeroed). */
-export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarPlanes, plan: MsmPlan, profile = false): Promise<MsmRunResult> {
+/**
+ * One MSM over points [base0, base0 + plan.n) of uploaded bases and the caller's scalars: the
+ * scalars are copied to the GPU and the run encoded and submitted (one submission) before this
+ * resolves; `result` resolves with its readback. The run's buffers go back to the pool at once
+ * (queue order keeps the next user after this run), so a caller may start the next run while
+ * this one is on the GPU: batches and split jobs keep one run's memory.
+ */
+export async function startMsm(ctx: GpuContext, bases: GPUBuffer, base0: number, scalars: ScalarWords, plan: MsmPlan, profile = false): Promise<{ result: Promise<MsmRunResult> }> {
   const { n, c, M, nwin, T, planes } = plan;
   const nbMax = nwin * M;
-  const [pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await ctx.pipelines.all(msmPipelineRequests(plan));
+  const [pSplit, pCount, pBlocks, pTotals, pAdd, pScatter, pWalk, pFix, pSeg, pWin] = await ctx.pipelines.all(msmPipelineRequests(plan));
   const held: GPUBuffer[] = [];
   const acquire = (bytes: number, label: string) => {
     const b = ctx.pool.acquire(Math.max(bytes, 16), storageUsage(), label);
@@ -126,6 +148,11 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
     return b;
   };
   const slotWords = halfPlaneWords(n);
+  const packed = acquire(packedScalarBytes(n), 'msm packed scalars');
+  const { words, start, be } = scalars;
+  ctx.device.queue.writeBuffer(packed, 0, words.buffer, words.byteOffset + 32 * start, packedScalarBytes(n));
+  const bad = acquire(4, 'msm scalar check');
+  ctx.device.queue.writeBuffer(bad, 0, Uint32Array.of(0xffffffff));
   const scalarBuf = acquire(4 * slotWords * planes, 'msm scalars');
   const counts = acquire((nbMax + 1) * 4, 'msm counts');
   const offsets = acquire((nbMax + 1) * 4, 'msm offsets');
@@ -139,25 +166,22 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   // The second list: the riders' scratch and the final levels' partner, or (levelsInEntries) the
   // entries buffer, dead by the final levels.
   const pairs = [acquire(T * plan.K * 192, 'msm reduction pairs'), levelsInEntries(plan) ? entries : acquire(reduceScratchBytes(plan), 'msm reduction pairs')];
-  const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 10 * plan.batches + plan.levels.length);
-  let enc = ctx.device.createCommandEncoder({ label: 'msm' });
-  let encoded = false;
-  let t0 = -1;
-  const submit = () => {
-    if (t0 < 0) t0 = performance.now();
-    ctx.submit(enc, 'msm batch');
-    enc = ctx.device.createCommandEncoder({ label: 'msm' });
-    encoded = false;
+  const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 11 * plan.batches + plan.levels.length + 1);
+  const enc = ctx.device.createCommandEncoder({ label: 'msm' });
+  const param = (words: number[]) => {
+    const prm = uniform(ctx, words);
+    held.push(prm);
+    return prm;
   };
-  // Planes [next, hi] into their ring slots. Work already encoded may still read the slots
-  // being replaced, so it is submitted first: queue order puts the write after it.
+  // Halves [next, hi] into their ring slots, from the packed scalars (msm_split): encoded in the
+  // same command buffer, whose pass order puts each slot's new half after the sorts that read
+  // its old one.
   let next = 0;
   const planesUpTo = (hi: number) => {
     if (next > hi) return;
-    if (encoded) submit();
-    const { halves, stride, start } = scalars;
-    // 2·slotWords elements: n rounded up to whole words (the spare one is never read as a digit).
-    for (; next <= hi; next++) ctx.device.queue.writeBuffer(scalarBuf, 4 * slotWords * (next % planes), halves, next * stride + start, 2 * slotWords);
+    const group = bindGroup(ctx, SPLIT_B, [packed, bases, scalarBuf, bad, param([n, next, hi, planes, be ? 1 : 0, base0])]);
+    stage('split', pSplit, group, { threads: slotWords }, SPLIT_WG);
+    next = hi + 1;
   };
   // threads: dispatch1d (2-D past 65535 groups); groups: exactly that many 1-D (walk, fix-up: riders
   // find themselves by workgroup index).
@@ -170,11 +194,6 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
       pass.dispatchWorkgroups(size.groups);
     }
     pass.end();
-  };
-  const param = (words: number[]) => {
-    const prm = uniform(ctx, words);
-    held.push(prm);
-    return prm;
   };
   // The first reduction pass makes pairs of seg1 buckets, straight into the kept list when
   // seg1 = seg, else into scratch (partials, or with riders pairs[1]) and one level merges
@@ -204,8 +223,8 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
   // Which dispatch carries which reduction step (src/kernels/msm-schedule.ts): with riders, batch
   // b's first pass rides in batch b + 1's fix-up, its merging level in batch b + 2's walk.
   const schedule = reduceSchedule(plan);
-  if (planes === SCALAR_HALVES) planesUpTo(SCALAR_HALVES - 1);
   try {
+    if (planes === SCALAR_HALVES) planesUpTo(SCALAR_HALVES - 1);
     for (const { w0, nw, bofs, walkRider, fixupRider, after } of schedule.batches) {
       const nb = nw * M;
       planesUpTo(batchHalves(c, w0, nw)[1]);
@@ -225,7 +244,7 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
         const seg = step?.kind === 'seg' ? segStep(step.r) : null;
         const lvl = step?.kind === 'level' ? levelStep(step.r) : null;
         const threads = seg?.threads ?? lvl?.threads ?? 0;
-        const prmW = param([n, w0, nw, nb, plan.walkThreads, planes, M, 0, bofs, step ? rgroup0 : NO_RIDER, threads,
+        const prmW = param([n, w0, nw, nb, plan.walkThreads, planes, M, base0, bofs, step ? rgroup0 : NO_RIDER, threads,
           seg ? 1 : 2, step?.r.bofs ?? 0, levelG, seg?.out ?? lvl?.out ?? 0, 0]);
         // Rider input and output lists, distinct buffers: the first pass writes seg.dst (scratch =
         // pairs[1] with riders, or the kept pairs[0]); the level reads scratch and writes pairs[0].
@@ -238,7 +257,6 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
       if (fixupRider) stage('fixup', pFix, f.group, { groups: fixGroups + f.riderGroups });
       else stage('fixup', pFix, f.group, { threads: nb }, plan.fixWg);
       for (const step of after) alone(step);
-      encoded = true;
     }
     for (const step of schedule.tail) alone(step);
     // Reduction levels over all T windows at once: K pairs per window -> 1, ping-pong.
@@ -251,14 +269,24 @@ export async function runMsm(ctx: GpuContext, bases: GPUBuffer, scalars: ScalarP
       at = 1 - at;
     }
     prof.resolve(enc);
-    submit();
-    // Both reads wait on the same submission: issued together, one round trip to the GPU, not two.
-    const [report, last] = await Promise.all([profile ? prof.read(t0) : null, ctx.readback(pairs[at], T * 48)]);
-    const windows = new Uint32Array(T * 24);
-    for (let j = 0; j < T; j++) windows.set(last.subarray(48 * j, 48 * j + 24), 24 * j);
-    return { windows, profile: report, poolBytes: ctx.pool.stats().bytesInUse };
-  } finally {
+    const t0 = performance.now();
+    ctx.submit(enc, 'msm batch');
+    const poolBytes = ctx.pool.stats().bytesInUse;
+    // The reads wait on the same submission: issued together, one round trip to the GPU. Their
+    // copies are encoded here, before the buffers go back to the pool.
+    const reads = ctx.readRanges([{ buffer: pairs[at], word: 0, count: T * 48 }, { buffer: bad, word: 0, count: 1 }]);
+    const report = profile ? prof.read(t0) : Promise.resolve(null);
+    const result = Promise.all([report, reads]).then(([profileReport, [last, flag]]) => {
+      const windows = new Uint32Array(T * 24);
+      for (let j = 0; j < T; j++) windows.set(last.subarray(48 * j, 48 * j + 24), 24 * j);
+      return { windows, bad: flag[0] === 0xffffffff ? -1 : flag[0], profile: profileReport, poolBytes };
+    }).finally(() => prof.destroy());
+    result.catch(() => {}); // the caller awaits it; this keeps an early failure from going unhandled meanwhile
+    return { result };
+  } catch (e) {
     prof.destroy();
+    throw e;
+  } finally {
     for (const b of held) ctx.pool.release(b);
   }
 }
@@ -289,5 +317,29 @@ export async function runPairCheck(ctx: GpuContext, kernel: KernelName, entry: s
     return await ctx.readback(buf, n * 32);
   } finally {
     for (const b of [buf, bad, prm]) ctx.pool.release(b);
+  }
+}
+
+/**
+ * msm_split alone, for its check against the host encoder (test/gpu/msm-paths-check.ts): n packed
+ * scalars (8 words each) and n points (16 words each, zeros = identity, any other value counts as
+ * a point) into all 16 half-planes; returns them (16 slots of ceil(n / 2) words) and the first
+ * scalar >= r (-1: none).
+ */
+export async function splitCheck(ctx: GpuContext, words: Uint32Array, be: boolean, points: Uint32Array, n: number): Promise<{ planes: Uint32Array; bad: number }> {
+  const slotWords = halfPlaneWords(n);
+  const bufs = [ctx.upload(words, 'split check scalars'), ctx.upload(points, 'split check points'), ctx.pool.acquire(4 * slotWords * SCALAR_HALVES, storageUsage(), 'split check planes'),
+    ctx.upload(Uint32Array.of(0xffffffff), 'split check flag'), uniform(ctx, [n, 0, SCALAR_HALVES - 1, SCALAR_HALVES, be ? 1 : 0, 0])];
+  try {
+    const [pipe] = await ctx.pipelines.all([MSM_SPLIT_PIPELINE]);
+    const enc = ctx.device.createCommandEncoder({ label: 'split check' });
+    const pass = enc.beginComputePass();
+    dispatch(pass, ctx, pipe, bindGroup(ctx, SPLIT_B, bufs), slotWords, SPLIT_WG);
+    pass.end();
+    ctx.submit(enc, 'split check');
+    const [planes, flag] = await ctx.readRanges([{ buffer: bufs[2], word: 0, count: slotWords * SCALAR_HALVES }, { buffer: bufs[3], word: 0, count: 1 }]);
+    return { planes, bad: flag[0] === 0xffffffff ? -1 : flag[0] };
+  } finally {
+    for (const b of bufs) ctx.pool.release(b);
   }
 }

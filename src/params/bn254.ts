@@ -124,4 +124,6 @@ export const BN254_WGSL_CONSTS = {
   FQ13_P_LIMBS: toLimbs13(FQ_P),
   FQ13_MU,
   FQ13_R2_LIMBS: toLimbs13(mod(FQ13_R * FQ13_R, FQ_P)),
+  /** r, the scalar field's modulus: msm_split's range check of the caller's scalars. */
+  FR_R_LIMBS: toLimbs(FR_R),
 } as const;

@@ -170,7 +170,9 @@ class WorkerClient {
       if (!this.destroyed) void this.call(id, method, []).catch(() => {});
     };
     const { calls, free: freeName } = HANDLE_METHODS[kind];
-    Object.assign(h, props, Object.fromEntries(calls.map((m) => [m, call(m)])), { [freeName]: free(freeName) });
+    const { stats, ...rest } = props;
+    Object.assign(h, rest, Object.fromEntries(calls.map((m) => [m, call(m)])), { [freeName]: free(freeName) });
+    if (stats !== undefined) Object.assign(h, { stats: () => structuredClone(stats) });
     this.registry.register(h, id);
     return h;
   }

@@ -141,6 +141,8 @@ export class WorkerHost {
       const props: Record<string, unknown> = {};
       for (const k of ['height', 'width', 'n']) if (typeof obj[k] === 'number') props[k] = obj[k];
       if (obj.root instanceof Uint32Array) props.root = obj.root.slice();
+      // A handle's stats are fixed when it is made (MsmBases): sent once, read by the page without a round trip.
+      if (typeof obj.stats === 'function') props.stats = (obj.stats as () => unknown)();
       return { $h: id, kind, props } satisfies Tagged;
     }
     if (Array.isArray(v)) return v.map((x) => this.encodeResult(x, transfer));

@@ -20,7 +20,11 @@ test(`msm equals noble (n = 1 .. 2^${LOGN}, edge cases) and arkworks vectors`, a
     'msm wgInv S=1 identity points', 'msm wgInv S=2 repeated point', 'msm wgInv S=1 8x32 repeated point', 'msm wgInv S=1 P and -P, same scalars',
     'msm wgInv S=2 P and -P, different scalars', 'msm wgInv S=1 sparse (90% zeros)', 'msm wgInv S=2 all scalars equal',
     // the large workgroup, 4 slots merging the pieces of buckets that cross them (chains through every slot)
-    `msm wgInv S=4 wide random n=${1 << Number(LOGN)}`, 'msm wgInv S=4 wide all scalars equal', 'msm wgInv S=4 wide P and -P, same scalars', 'msm wgInv S=4 wide repeated point']) {
+    `msm wgInv S=4 wide random n=${1 << Number(LOGN)}`, 'msm wgInv S=4 wide all scalars equal', 'msm wgInv S=4 wide P and -P, same scalars', 'msm wgInv S=4 wide repeated point',
+    // scalars as the caller has them: the GPU split vs the host encoder; every edge case over a slice, alone and in a batch
+    'msm split le n=300', 'msm split be n=7', 'msm split flags scalars >= r', 'msm job in 3 parts', 'msm bases stats',
+    ...['all zero scalars', 'scalars 1 and r-1', 'identity points', 'repeated point', 'P and -P, same scalars', 'P and -P, different scalars', 'sparse (90% zeros)', 'all scalars equal'].map((c) => `msm slice+batch ${c}`),
+    'msm errors: slice past the end, packed scalar >= r (alone, batch, one-shot), off-curve bases', 'msm handle usable after errors']) {
     expect(steps).toContain(s);
   }
   expect(steps.filter((s) => s.startsWith('arkworks ')).length).toBeGreaterThanOrEqual(10);

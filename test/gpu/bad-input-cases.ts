@@ -200,8 +200,11 @@ function msm(f: Fixtures): fc.Arbitrary<BadCall>[] {
     fc.bigInt({ min: FQ_P, max: (1n << 256n) - 1n }).map((x) => ({ fault: 'coordinate >= p', expect: 'NON_CANONICAL' as ProverErrorCode, v: packedAt(x, 2n) as unknown })),
     fc.bigInt({ min: 1n, max: 1000n }).map((x) => ({ fault: 'not on the curve', expect: 'NOT_ON_CURVE' as ProverErrorCode, v: packedAt(x, 5n) as unknown })),
   );
-  /** Scalar faults for n points, one at a time (every other scalar a valid bigint). */
-  const scalarFaults = (n: number) => {
+  /**
+   * Scalar faults for n points, one at a time (every other scalar a valid bigint); over a handle
+   * (`slice`) fewer scalars than points are a legal slice, so its length faults are all too many.
+   */
+  const scalarFaults = (n: number, slice = false) => {
     const ones = () => Array.from({ length: n }, () => 1n as unknown);
     const withAt = (v: unknown) => { const a = ones(); a[n - 1] = v; return a; };
     const holey = () => { const a = ones(); delete a[0]; return a; };
@@ -210,8 +213,8 @@ function msm(f: Fixtures): fc.Arbitrary<BadCall>[] {
       fc.constant({ fault: 'a hole in the scalars', expect: 'INVALID_ARGUMENT' as ProverErrorCode, v: holey() as unknown }),
       fc.constantFrom<unknown>(1, '1', null, undefined, 1.5).map((k) => ({ fault: `scalar ${String(k)}`, expect: 'INVALID_ARGUMENT' as ProverErrorCode, v: withAt(k) as unknown })),
       fc.oneof(fc.bigInt({ min: FR_R, max: (1n << 256n) - 1n }), fc.bigInt({ min: -(1n << 256n), max: -1n })).map((k) => ({ fault: 'scalar outside [0, r)', expect: 'NON_CANONICAL' as ProverErrorCode, v: withAt(k) as unknown })),
-      fc.constantFrom(n - 1, n + 1).map((m) => ({ fault: `${m} scalars for ${n} points`, expect: 'INVALID_LENGTH' as ProverErrorCode, v: Array.from({ length: m }, () => 1n) as unknown })),
-      fc.constantFrom(0, 32 * n - 1, 32 * n + 1, 64 * n).map((b) => ({ fault: `${b} packed scalar bytes for ${n} points`, expect: 'INVALID_LENGTH' as ProverErrorCode, v: new Uint8Array(b) as unknown })),
+      fc.constantFrom(slice ? n + 2 : n - 1, n + 1).map((m) => ({ fault: `${m} scalars for ${n} points`, expect: 'INVALID_LENGTH' as ProverErrorCode, v: Array.from({ length: m }, () => 1n) as unknown })),
+      fc.constantFrom(0, 32 * n - 1, 32 * n + 1, 64 * n, ...(slice ? [] : [32 * n - 32])).map((b) => ({ fault: `${b} packed scalar bytes for ${n} points`, expect: 'INVALID_LENGTH' as ProverErrorCode, v: new Uint8Array(b) as unknown })),
     );
   };
   const tuning = fc.oneof(
@@ -223,6 +226,7 @@ function msm(f: Fixtures): fc.Arbitrary<BadCall>[] {
     fc.oneof(notInt, fc.constant(0)).map((v) => ({ scratchBytes: v })),
     fc.oneof(notInt, fc.constantFrom(0, 32, 100, 1 << 16)).map((v) => ({ walkWg: v })),
     fc.oneof(notInt, fc.constantFrom(0, 48, 1 << 16)).map((v) => ({ fixWg: v })),
+    fc.oneof(notInt, fc.constantFrom(0, 65)).map((v) => ({ parts: v })),
     fc.constantFrom<unknown>({ C: 8 }, { foo: 1 }, { [Symbol('k')]: 1 }, null, 5, 'fast'),
   );
   return [
@@ -230,7 +234,17 @@ function msm(f: Fixtures): fc.Arbitrary<BadCall>[] {
     pointFaults.map((x) => c('msm', x.fault, x.expect, () => p.msm(x.v as never, Array.from({ length: scalarCount(x.v) }, () => 1n)))),
     pointFaults.map((x) => c('msmBases', x.fault, x.expect, () => p.msmBases(x.v as never))),
     scalarFaults(pts.length).map((x) => c('msm', x.fault, x.expect, () => p.msm(pts, x.v as never))),
-    scalarFaults(f.bases.n).map((x) => c('MsmBases.msm', x.fault, x.expect, () => f.bases.msm(x.v as never))),
+    scalarFaults(f.bases.n, true).map((x) => c('MsmBases.msm', x.fault, x.expect, () => f.bases.msm(x.v as never))),
+    // A vector of a batch at fault gives the code it gives alone; a batch of no vectors or of two lengths, INVALID_LENGTH.
+    scalarFaults(f.bases.n, true).map((x) => c('MsmBases.msmBatch', x.fault, x.expect, () => f.bases.msmBatch([[1n, 2n], x.v as never]))),
+    fc.constantFrom<[string, ProverErrorCode, unknown]>(['no vectors', 'INVALID_LENGTH', []], ['vectors of two lengths', 'INVALID_LENGTH', [[1n], [1n, 2n]]],
+      ['not an array', 'INVALID_ARGUMENT', new Uint8Array(32)], ['a hole', 'INVALID_ARGUMENT', [, [1n]]])
+      .map(([fault, expect, v]) => c('MsmBases.msmBatch', fault, expect, () => f.bases.msmBatch(v as never))),
+    // Slices: an offset outside the bases or not an integer; a slice past the end; a byte order that is neither.
+    fc.oneof(notInt, fc.constantFrom(f.bases.n, 2 ** 32)).map((o) => c('MsmBases.msm', `offset ${String(o)}`, 'INVALID_ARGUMENT', () => f.bases.msm([1n], { offset: o as number }))),
+    fc.integer({ min: 0, max: f.bases.n - 1 }).map((o) => c('MsmBases.msm', `slice past the end from ${o}`, 'INVALID_LENGTH', () => f.bases.msm(Array.from({ length: f.bases.n - o + 1 }, () => 1n), { offset: o }))),
+    fc.constantFrom<unknown>('LE', 'little', 1, null, true).map((e) => c('MsmBases.msm', `endian ${String(e)}`, 'INVALID_ARGUMENT', () => f.bases.msm(new Uint8Array(32), { endian: e as 'le' }))),
+    fc.constant(c('msm', 'an offset on the one-shot msm', 'INVALID_ARGUMENT', () => p.msm(pts, pts.map(() => 1n), { offset: 1 }))),
     tuning.map((t) => c('MsmBases.msmProfiled', `tuning ${typeof t === 'object' && t ? Object.keys(t).join(',') || 'symbol key' : String(t)}`, 'INVALID_ARGUMENT', () => f.bases.msmProfiled([1n, 2n, 3n, 4n], t as never))),
   ];
 }
@@ -315,6 +329,7 @@ function jobOptions(f: Fixtures): fc.Arbitrary<BadCall>[] {
     ['NttMatrix.read', (o) => f.matrix.read(o)],
     ['MerkleTree.open', (o) => f.tree.open(1, o)],
     ['MsmBases.msm', (o) => f.bases.msm([1n, 2n, 3n, 4n], o)],
+    ['MsmBases.msmBatch', (o) => f.bases.msmBatch([[1n, 2n], [3n, 4n]], o)],
   ];
   const signal = () => { const c = new AbortController(); c.abort(); return c.signal; };
   return calls.flatMap(([method, call]) => [
@@ -339,6 +354,6 @@ export function badCalls(f: Fixtures): fc.Arbitrary<BadCall> {
 /** The methods badCalls covers: a run that misses one of them fails. */
 export const COVERED_METHODS = [
   'batchField', 'dft', 'idft', 'lde', 'encode', 'NttMatrix.read', 'poseidon2', 'merkleCommit', 'MerkleTree.open', 'commit', 'grind',
-  'msm', 'msmBases', 'MsmBases.msm', 'MsmBases.msmProfiled', 'verifyMerklePath', 'DuplexChallenger.observe', 'DuplexChallenger.observeSlice',
+  'msm', 'msmBases', 'MsmBases.msm', 'MsmBases.msmBatch', 'MsmBases.msmProfiled', 'verifyMerklePath', 'DuplexChallenger.observe', 'DuplexChallenger.observeSlice',
   'DuplexChallenger.sampleBits', 'DuplexChallenger.checkWitness', 'createProver',
 ];

@@ -45,9 +45,13 @@ export function packPoints(pts: readonly Pt[]): Uint8Array {
   return out;
 }
 
-export function packScalars(ks: readonly bigint[]): Uint8Array {
+/** Scalars as 32 bytes each, little-endian (the default msm() reads) or big-endian. */
+export function packScalars(ks: readonly bigint[], endian: 'le' | 'be' = 'le'): Uint8Array {
   const out = new Uint8Array(32 * ks.length);
-  ks.forEach((k, i) => beBytes32(k, out, 32 * i));
+  ks.forEach((k, i) => {
+    beBytes32(k, out, 32 * i);
+    if (endian === 'le') out.subarray(32 * i, 32 * i + 32).reverse();
+  });
   return out;
 }
 
@@ -143,7 +147,7 @@ export async function checkMsmErrors(prover: Prover): Promise<MsmCheckRow[]> {
   const badPt = packPoints([g, g2]);
   badPt[63] ^= 1; // y + 1: not on the curve
   const bigP = packPoints([g]);
-  bigP.set(packScalars([FQ_P]).subarray(0, 32), 0); // x = p
+  bigP.set(packScalars([FQ_P], 'be').subarray(0, 32), 0); // x = p
   const tests: [string, string, () => Promise<unknown>][] = [
     ['not on curve', 'NOT_ON_CURVE', () => prover.msm(badPt, [1n, 2n])],
     ['coordinate >= p', 'NON_CANONICAL', () => prover.msm(bigP, [1n])],

@@ -97,6 +97,19 @@ describe('fallback: cpu without WebGPU', () => {
     expect((await p.msm(pts, ks)).equals(pippenger(G, pts, ks))).toBe(true);
     const bases = await p.msmBases(pts);
     expect((await bases.msm(ks)).equals(pippenger(G, pts, ks))).toBe(true);
+    // The handle's newer calls, as the GPU path takes them: a slice, a batch, packed LE / BE scalars.
+    const le = (xs: bigint[]) => { const b = new Uint8Array(32 * xs.length); xs.forEach((x, i) => { for (let j = 0; j < 32; j++) b[32 * i + j] = Number((x >> BigInt(8 * j)) & 0xffn); }); return b; };
+    const part = ks.slice(0, 9);
+    const at = pts.slice(30, 39);
+    expect((await bases.msm(le(part), { offset: 30 })).equals(pippenger(G, at, part))).toBe(true);
+    expect((await bases.msm(new Uint32Array(le(part).buffer), { offset: 30 })).equals(pippenger(G, at, part))).toBe(true);
+    expect((await bases.msm(le(part).reverse(), { offset: 30, endian: 'be' })).equals(pippenger(G, at, [...part].reverse()))).toBe(true);
+    const two = await bases.msmBatch([part, [...part].reverse()], { offset: 30 });
+    expect(two.map((q, i) => q.equals(pippenger(G, at, i ? [...part].reverse() : part)))).toEqual([true, true]);
+    expect(await code(bases.msm(part, { offset: 35 }))).toBe('INVALID_LENGTH');
+    expect(await code(bases.msm(le([1n, bn254.fields.Fr.ORDER])))).toBe('NON_CANONICAL');
+    expect(await code(bases.msmBatch([part, part.slice(1)]))).toBe('INVALID_LENGTH');
+    expect(await code(p.msm(pts, ks, { offset: 1 }))).toBe('INVALID_ARGUMENT');
     p.destroy();
   });
 

@@ -1,55 +1,73 @@
 // MSM input encoding (src/api/msm-encode.ts): packed bytes against the bigint path and toLimbs.
 import { describe, it, expect } from 'vitest';
-import { encodePoints, encodeScalars } from '../../src/api/msm-encode.js';
+import { encodePoints, encodeScalars, firstScalarAtLeastR, pointWords, requireEndian, scalarAt, scalarWords } from '../../src/api/msm-encode.js';
+import { bn254 } from '@noble/curves/bn254.js';
 import { FQ_P, FR_R, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/index.js';
 import { SplitMix64 } from '../support/splitmix.js';
 
 const be32 = (x: bigint) => Uint8Array.from({ length: 32 }, (_, i) => Number((x >> BigInt(8 * (31 - i))) & 0xffn));
-const pack = (xs: bigint[]) => {
+const packBe = (xs: bigint[]) => {
   const out = new Uint8Array(32 * xs.length);
   xs.forEach((x, i) => out.set(be32(x), 32 * i));
+  return out;
+};
+const packLe = (xs: bigint[]) => {
+  const out = new Uint8Array(32 * xs.length);
+  xs.forEach((x, i) => out.set(be32(x).reverse(), 32 * i));
   return out;
 };
 const code = (f: () => unknown) => {
   try { f(); return 'ok'; } catch (e) { return isProverError(e) ? e.code : String(e); }
 };
 
-describe('encodeScalars', () => {
+describe('encodeScalars (the CPU twin of msm_split.wgsl) and scalarWords', () => {
   const rng = new SplitMix64(0xe5c0de);
   const random = (bound: bigint) => {
     let k = 0n;
     for (let w = 0; w < 4; w++) k = (k << 64n) | rng.next();
     return k % bound;
   };
-  // Sizes across the transpose's block edge (4096), values near r and with leading byte 0x30.
+  // Sizes across the transpose's block edge (2048), values near r and with leading byte 0x30.
   const edges = [0n, 1n, FR_R - 1n, FR_R - 2n, (FR_R >> 8n) << 8n, 0x30n << 248n, (1n << 253n) + 12345n];
 
-  it.each([1, 7, 4096, 4097, 9000])('packed bytes give the bigint path\'s half-planes (n = %i)', (n) => {
+  it.each([1, 7, 2048, 2049, 9000])('packed bytes (LE, BE, Uint32Array) give the bigint path\'s half-planes (n = %i)', (n) => {
     const xs = Array.from({ length: n }, (_, i) => (i < edges.length ? edges[i] : random(FR_R)));
-    const fromBytes = encodeScalars(pack(xs), n);
-    expect(fromBytes).toEqual(encodeScalars(xs, n));
+    const want = encodeScalars(xs, n);
+    expect(encodeScalars(packBe(xs), n, 'be')).toEqual(want);
+    const le = packLe(xs);
+    expect(encodeScalars(le, n)).toEqual(want);
+    expect(encodeScalars(new Uint32Array(le.buffer), n)).toEqual(want);
     // and the planes are the scalars' 16-bit halves, little end first
     for (const i of [0, n >> 1, n - 1]) {
       const words = toLimbs(xs[i]);
-      for (let h = 0; h < 16; h++) expect(fromBytes[h * n + i]).toBe((words[h >> 1] >>> (16 * (h & 1))) & 0xffff);
+      for (let h = 0; h < 16; h++) expect(want[h * n + i]).toBe((words[h >> 1] >>> (16 * (h & 1))) & 0xffff);
     }
+    // scalarWords hands packed input on as it is (no copy) and bigints as LE limbs
+    const w = scalarWords(le, n);
+    expect(w.words.buffer).toBe(le.buffer);
+    expect(Array.from(scalarWords(xs, n).words)).toEqual(Array.from(w.words));
+    for (const i of [0, n - 1]) expect(scalarAt(scalarWords(packBe(xs), n, 'be').words, true, i)).toBe(xs[i]);
   });
 
   it('reads packed scalars at any byte offset of their buffer', () => {
     const xs = Array.from({ length: 10 }, () => random(FR_R));
     const shifted = new Uint8Array(1 + 32 * xs.length);
-    shifted.set(pack(xs), 1);
+    shifted.set(packLe(xs), 1);
     expect(encodeScalars(shifted.subarray(1), xs.length)).toEqual(encodeScalars(xs, xs.length));
   });
 
-  it('rejects scalars >= r in either form, wherever they sit', () => {
+  it('rejects scalars >= r in every form, wherever they sit, and wrong lengths', () => {
     for (const bad of [FR_R, FR_R + 1n, (1n << 256n) - 1n, 0x31n << 248n]) {
       const xs = [1n, 2n, bad, 3n];
-      expect(code(() => encodeScalars(pack(xs), 4))).toBe('NON_CANONICAL');
+      expect(code(() => encodeScalars(packLe(xs), 4))).toBe('NON_CANONICAL');
+      expect(code(() => encodeScalars(packBe(xs), 4, 'be'))).toBe('NON_CANONICAL');
+      expect(firstScalarAtLeastR(scalarWords(packLe(xs), 4).words, false, 4)).toBe(2);
       expect(code(() => encodeScalars(xs, 4))).toBe('NON_CANONICAL');
     }
     expect(code(() => encodeScalars(new Uint8Array(33), 1))).toBe('INVALID_LENGTH');
+    expect(code(() => scalarWords(new Uint8Array(64), 1))).toBe('INVALID_LENGTH');
+    expect(code(() => requireEndian('little'))).toBe('INVALID_ARGUMENT');
   });
 });
 
@@ -67,5 +85,19 @@ describe('encodePoints', () => {
       bad.set(be32(FQ_P), at);
       expect(code(() => encodePoints(bad))).toBe('NON_CANONICAL');
     }
+  });
+});
+
+describe('pointWords (the GPU path)', () => {
+  it('packed points go as they are (a view, big-endian); noble points as encodePoints\' LE words', () => {
+    const pts = [bn254.G1.Point.BASE, bn254.G1.Point.ZERO, bn254.G1.Point.BASE.double()];
+    const bytes = new Uint8Array(64 * 3);
+    pts.forEach((p, i) => { const a = p.is0() ? { x: 0n, y: 0n } : p.toAffine(); bytes.set(be32(a.x), 64 * i); bytes.set(be32(a.y), 64 * i + 32); });
+    const packed = pointWords(bytes);
+    expect([packed.n, packed.be, packed.words.buffer === bytes.buffer]).toEqual([3, true, true]);
+    const fromNoble = pointWords(pts);
+    expect(fromNoble.be).toBe(false);
+    expect(Array.from(fromNoble.words)).toEqual(Array.from(encodePoints(bytes).words));
+    expect(code(() => pointWords(new Uint8Array(65)))).toBe('INVALID_LENGTH');
   });
 });

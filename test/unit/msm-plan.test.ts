@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import {
   batchHalves, minSlice, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, partialsBytes, reduceLevels, reduceScratchBytes, ringPlanes, SCALAR_HALVES, topWindowBits,
   WALK_TARGET_THREADS, WALK_TARGET_THREADS_WG, WALK_WG, WG_INV_S, DEFAULT_WG_LIMITS, defaultWalkWg, walkTreeBytes, WALK_WG_LARGE,
-  LARGE_WG_S, WALK_TARGET_THREADS_LARGE, levelsInEntries, RED_WG,
+  LARGE_WG_S, WALK_TARGET_THREADS_LARGE, levelsInEntries, RED_WG, packedScalarBytes, walkTarget, type MsmTuning,
 } from '../../src/kernels/msm-plan.js';
 
 /** An H100's workgroup limits through Dawn (the 512-thread walker fits). */
 const LARGE = { threads: 1024, tileBytes: 49152 };
 import { windowCount } from '../../src/ref/msm.js';
+import { msmRuns } from '../../src/kernels/msm-runs.js';
 
 describe('msm plan memory', () => {
   it('batch halves cover every digit bit (window bits plus the look-back bit)', () => {
@@ -31,28 +32,41 @@ describe('msm plan memory', () => {
     expect(ringPlanes(16, 16, 3)).toBe(4); // bits 47..95: halves 2..5
   });
 
-  it('2^20 fits 100 MB by streaming the scalars; smaller n keeps all half-planes (one submit)', () => {
-    // Two windows a batch without riders: bases 64 + 3 half-planes 6 + entries 8 + bucket sums 6 +
-    // partials 4 (65536 threads, one leading piece a thread; also the first pass's scratch) +
-    // reduction pairs 6 + counts/offsets 1 MiB; the final levels' second list is in the entries.
-    for (const [p, wg, S] of [[msmPlan(1 << 20), WALK_WG, 8], [msmPlan(1 << 20, {}, LARGE), WALK_WG_LARGE, LARGE_WG_S]] as const) {
-      expect([p.walkWg, p.S, p.walkThreads, p.nwin, p.batches, p.planes, p.riders]).toEqual([wg, S, 65536, 2, 8, 3, false]);
-      expect(levelsInEntries(p)).toBe(true);
-      expect(reduceScratchBytes(p)).toBe(0);
-      expect(Math.round(p.poolBytes / 2 ** 20)).toBe(95);
-      expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
-      expect(msmPoolBytes({ ...p, planes: SCALAR_HALVES })).toBeGreaterThan(MSM_MEM_BUDGET);
+  it('2^20 with its scalars fits 100 MB: bases 64 MiB + scalars 32 MiB do not, so the job runs as 4 parts of 2^18', () => {
+    const n = 1 << 20;
+    for (const limits of [DEFAULT_WG_LIMITS, LARGE]) {
+      // One run over all 2^20 scalars cannot fit whatever its working buffers (96 MiB = 100.7 MB before them).
+      expect(64 * n + packedScalarBytes(n)).toBeGreaterThan(MSM_MEM_BUDGET);
+      expect(msmPlan(n, {}, limits).poolBytes).toBeGreaterThan(MSM_MEM_BUDGET);
+      const job = msmRuns([{ start: 0, n }], 0, n, {}, limits);
+      expect(job.runs.map((r) => [r.start, r.n, r.base0])).toEqual([0, 1, 2, 3].map((k) => [k << 18, 1 << 18, k << 18]));
+      expect(job.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
+      for (const r of job.runs) {
+        // every part counts all the bases and its own scalars, and its walker reaches its thread target
+        expect(r.plan.basesN).toBe(n);
+        expect(r.plan.poolBytes).toBe(msmPoolBytes(r.plan));
+        if (limits === LARGE) expect(r.plan.walkThreads).toBeGreaterThanOrEqual(walkTarget(r.plan));
+        expect(msmPoolBytes(r.plan)).toBeGreaterThanOrEqual(64 * n + packedScalarBytes(1 << 18));
+      }
     }
-    const g = msmPlan(1 << 20, {}, LARGE);
-    expect((2 << 20) / (g.walkThreads * g.S)).toBe(8); // slices of 8
-    // With riders (a ring of two batches' bucket sums) one window a batch fits, two do not.
-    const r = msmPlan(1 << 20, { riders: true }, LARGE);
-    expect([r.nwin, r.riders, r.planes, r.walkThreads]).toEqual([1, true, 2, WALK_TARGET_THREADS_LARGE]);
-    expect(r.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
-    for (const logn of [10, 14, 16, 18]) expect(msmPlan(1 << logn).planes).toBe(SCALAR_HALVES);
-    for (let logn = 0; logn <= 20; logn++) expect(msmPlan(1 << logn).poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
-    expect(msmPlan(1 << 10, { lowMemory: true, scratchBytes: 1 }).planes).toBe(2);
-    for (let logn = 0; logn <= 20; logn++) expect(msmPlan(1 << logn, {}, LARGE).poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
+    // Below 2^20 one run holds everything; 2^16 all 16 half-planes (one split pass).
+    for (let logn = 0; logn <= 19; logn++) {
+      const job = msmRuns([{ start: 0, n: 1 << logn }], 0, 1 << logn, {}, LARGE);
+      expect(job.runs.length).toBe(1);
+      expect(job.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
+    }
+    expect(msmPlan(1 << 16, {}, LARGE).planes).toBe(SCALAR_HALVES);
+    // Tunings: forced parts, and riders, the per-thread walker or S = 1 still fit at 2^20.
+    for (const t of [{ riders: true }, { wgInv: false }, { S: 1 }]) expect(msmRuns([{ start: 0, n }], 0, n, t).poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
+    expect(msmRuns([{ start: 0, n: 1000 }], 0, 1000, { parts: 4 }).runs.map((r) => r.n)).toEqual([250, 250, 250, 250]);
+  });
+
+  it('slices and chunks: runs cover [offset, offset + m) of the bases, cut where chunks end, bases counted per chunk', () => {
+    const chunks = [{ start: 0, n: 1000 }, { start: 1000, n: 1000 }, { start: 2000, n: 500 }];
+    const job = msmRuns(chunks, 900, 1300, {});
+    expect(job.runs.map((r) => [r.chunk, r.base0, r.start, r.n, r.plan.basesN])).toEqual([[0, 900, 0, 100, 1000], [1, 0, 100, 1000, 1000], [2, 0, 1100, 200, 500]]);
+    const tail = msmRuns([{ start: 0, n: 1 << 16 }], 100, 7, { parts: 2 });
+    expect(tail.runs.map((r) => [r.base0, r.start, r.n])).toEqual([[100, 0, 4], [104, 4, 3]]);
   });
 
   it('the 512-thread walker where the device allows it, from 2^18', () => {
@@ -106,23 +120,24 @@ describe('msm plan memory', () => {
   });
 
   it('wgInv: small S, up to WALK_TARGET_THREADS_WG threads under the same budget', () => {
-    const d = msmPlan(1 << 20), a = msmPlan(1 << 20, { S: 4 }), b = msmPlan(1 << 20, { wgInv: true, S: 1 });
-    expect([msmPlan(1 << 20, { wgInv: false }).wgInv, d.wgInv, a.wgInv, b.wgInv]).toEqual([false, true, true, true]);
+    // A 2^20 job's parts: 2^18 scalars over 2^20 bases.
+    const part = (t: MsmTuning) => msmPlan(1 << 18, t, DEFAULT_WG_LIMITS, 1 << 20);
+    const d = part({}), a = part({ S: 4 }), b = part({ wgInv: true, S: 1 });
+    expect([part({ wgInv: false }).wgInv, d.wgInv, a.wgInv, b.wgInv]).toEqual([false, true, true, true]);
     expect([a.S, b.S]).toEqual([WG_INV_S, 1]);
     expect(WG_INV_S).toBe(4);
     // Default S with wgInv: 4, 8 from 2^20 (the per-thread walker's 16384 threads at 2^20), 16 from 2^22.
     expect([18, 19, 20, 21, 22].map((logn) => msmPlan(1 << logn).S)).toEqual([4, 4, 8, 8, 16]);
-    expect(msmPlan(1 << 20).walkThreads).toBe(65536);
-    // partials (64 bytes a thread) no longer tie threads to S: slices of 4 (minSlice) give 65536
-    // threads at S = 4 and the target 131072 at S = 1 (slices of 8), all under the budget.
-    expect(a.walkThreads).toBe(65536);
+    // partials (64 bytes a thread) no longer tie threads to S: 98304 threads at S = 4 and the
+    // target 131072 at S = 1, all under the budget with the whole 2^20 bases resident.
+    expect(a.walkThreads).toBe(98304);
     expect(b.walkThreads).toBe(WALK_TARGET_THREADS_WG);
     for (const p of [a, b, d]) {
       expect(partialsBytes(p)).toBe(64 * p.walkThreads);
       expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
       expect(p.c).toBe(d.c);
     }
-    for (let logn = 0; logn <= 20; logn++) {
+    for (let logn = 0; logn <= 19; logn++) {
       for (const S of [1, 2, 4]) {
         const p = msmPlan(1 << logn, { wgInv: true, S });
         expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
@@ -141,10 +156,12 @@ describe('msm plan memory', () => {
     // of 5 words, 2^20 16384 threads (the ring's 4 MiB saved buy 2^20 more slices). Thread counts
     // round to the workgroup size: these plans were made with 64 (WALK_WG is now 128). Since
     // partials are one per thread (not per slot) and a riderless plan's final levels use the dead
-    // entries buffer, 2^18 - 2^22 get more threads (2^20 two windows a batch) from the same budget.
+    // entries buffer, 2^18 - 2^22 got more threads (2^20 two windows a batch) from the same budget.
+    // Since the caller's packed scalars count (32 bytes each), 2^18 and 2^19 take fewer windows a
+    // batch, and a 2^20 plan on its own is over the budget (msmRuns cuts that job into parts).
     const before = ['4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/128/16/8', '5/51/256/16/16', '5/51/448/16/16',
       '6/43/704/16/32', '6/43/1408/16/32', '8/32/2048/16/128', '8/32/4096/16/128', '8/32/4096/16/128', '8/32/4096/16/128', '8/32/4096/16/128',
-      '8/32/8192/16/128', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/10/40960/10/1024', '16/2/32768/3/2048',
+      '8/32/8192/16/128', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/16/32768/16/1024', '15/7/38272/8/1024', '16/1/32768/2/2048',
       '16/1/32768/2/2048', '16/1/32768/2/2048'];
     for (let logn = 0; logn <= 22; logn++) {
       const p = msmPlan(1 << logn, { wgInv: false, walkWg: 64 });
@@ -170,7 +187,7 @@ describe('msm plan memory', () => {
       // The first pass's pairs fit the second list (the riders' scratch); partials need no room for them.
       expect(reduceScratchBytes(p)).toBeGreaterThanOrEqual(192 * p.nwin * (p.M / p.seg1));
       expect(partialsBytes(p)).toBe(64 * p.walkThreads);
-      if (logn <= 20) expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
+      if (logn <= 19) expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     }
   });
 });

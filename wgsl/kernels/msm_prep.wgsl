@@ -1,10 +1,12 @@
 // msm_prep.wgsl: MSM bases to Montgomery form with the on-curve check, and BN254 Fq check/bench entry points (GPU vs bigint in test/gpu/msm-check.ts).
 // requires: bn254_g1, bn254_inv
 
-struct PrepParams { n: u32, iters: u32, pad0: u32, pad1: u32 }
+// be (msm_to_mont): the points arrive as the caller packed them, x then y as 32-byte big-endian
+// numbers read as LE words (limb k of x is word 7 - k byte-swapped), so the host copies them as they are.
+struct PrepParams { n: u32, iters: u32, be: u32, pad1: u32 }
 
-@group(0) @binding(0) var<storage, read_write> pts: array<u32>;       // 16 words per point, canonical LE in, Montgomery out
-@group(0) @binding(1) var<storage, read_write> bad: array<atomic<u32>>; // [0] = smallest index not on the curve
+@group(0) @binding(0) var<storage, read_write> pts: array<u32>;       // 16 words per point, LE limbs (or BE bytes) in, Montgomery out
+@group(0) @binding(1) var<storage, read_write> bad: array<atomic<u32>>; // [0] = smallest index not on the curve; msm_to_mont: [1] = smallest with a coordinate >= p
 @group(0) @binding(2) var<uniform> prm: PrepParams;
 
 fn ldp(off: u32) -> Fq {
@@ -14,13 +16,26 @@ fn stp(off: u32, v: Fq) { for (var k = 0u; k < 8u; k++) { pts[off + k] = v[k]; }
 
 fn flat(gid: vec3u, nwg: vec3u) -> u32 { return gid.x + gid.y * nwg.x * PREP_WG; }
 
+fn bswap(w: u32) -> u32 { return (w << 24u) | ((w & 0xff00u) << 8u) | ((w >> 8u) & 0xff00u) | (w >> 24u); }
+
+// Coordinate at `off` as LE limbs: as stored, or from big-endian bytes.
+fn ld_coord(off: u32) -> Fq {
+  if (prm.be == 0u) { return ldp(off); }
+  var v: Fq;
+  for (var k = 0u; k < 8u; k++) { v[k] = bswap(pts[off + 7u - k]); }
+  return v;
+}
+
+fn below_p(a: Fq) -> bool { var d: Fq; return fq_sub_raw(a, fq_p(), &d) == 1u; }
+
 // (0, 0) is the identity (it is not on the curve, so the encoding is unambiguous) and stays zero.
 @compute @workgroup_size(PREP_WG)
 fn msm_to_mont(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = flat(gid, nwg);
   if (i >= prm.n) { return; }
-  let x = ldp(16u * i); let y = ldp(16u * i + 8u);
+  let x = ld_coord(16u * i); let y = ld_coord(16u * i + 8u);
   if (fq_is_zero(x) && fq_is_zero(y)) { return; }
+  if (!below_p(x) || !below_p(y)) { atomicMin(&bad[1], i); return; }
   let xm = fq_to_mont(x); let ym = fq_to_mont(y);
   if (!g1_on_curve(xm, ym)) { atomicMin(&bad[0], i); }
   stp(16u * i, xm); stp(16u * i + 8u, ym);

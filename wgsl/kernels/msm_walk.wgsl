@@ -9,7 +9,7 @@
 // chains of projective additions on a few thousand threads): beside them it costs a fraction of
 // its time alone.
 struct MsmParams {
-  n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, m: u32, p2: u32, // m: buckets per window (riders' red_seg)
+  n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, m: u32, base0: u32, // m: buckets per window (riders' red_seg); base0: the run's first point in bases
   bofs: u32, rgroup0: u32, rthreads: u32, rkind: u32, rin: u32, rg: u32, rout: u32, r7: u32,
 }
 
@@ -167,7 +167,7 @@ struct Ahead { x: Fq, y: Fq, neg: bool }
 
 fn load_ahead(q: u32) -> Ahead {
   let e = entries[q];
-  let o = 16u * (e & 0x7fffffffu);
+  let o = 16u * (prm.base0 + (e & 0x7fffffffu));
   return Ahead(load_fq(o), load_fq(o + 8u), (e >> 31u) == 1u);
 }
 

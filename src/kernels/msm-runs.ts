@@ -1,0 +1,86 @@
+/**
+ * The runs of one MSM job, a plain record computed once per (length, offset, tuning): the scalar
+ * vector [offset, offset + m) of the bases is cut where the bases' buffers end (chunks split at
+ * the device's binding limit) and, where one run's plan would pass MSM_MEM_BUDGET, into equal
+ * parts, each an MSM of its own whose window sums the host folds and adds. The bases stay
+ * resident whole, so every part counts them; a part counts only its own scalars. At 2^20 the
+ * bases (64 MiB) and the caller's scalars (32 MiB) alone pass 100 MB, so the job runs as parts.
+ * @module
+ */
+import type { WorkgroupLimits } from '../gpu/context.js';
+import { DEFAULT_WG_LIMITS, MSM_MEM_BUDGET, msmPlan, walkTarget, type MsmPlan, type MsmTuning } from './msm-plan.js';
+
+/** A contiguous range of the bases held in one GPU buffer. */
+export interface BasesChunk { start: number; n: number }
+
+export interface MsmRun {
+  /** which bases chunk (buffer) the run reads */
+  chunk: number;
+  /** its first point within that chunk */
+  base0: number;
+  /** its first scalar within the caller's vector */
+  start: number;
+  n: number;
+  plan: MsmPlan;
+}
+
+export interface MsmJobPlan {
+  runs: MsmRun[];
+  /** the largest run's estimated peak pool bytes (runs reuse each other's buffers) */
+  poolBytes: number;
+}
+
+/** Smallest part a memory split makes: below it the per-run costs (submits, reductions) dominate. */
+export const MIN_PART = 1 << 16;
+
+/** Most parts a tuning may ask for. */
+export const MAX_PARTS = 64;
+
+/**
+ * Parts of `len` points of a chunk of `basesN`: the tuning's, or among the splits whose plan fits
+ * the budget the one whose walker reaches its thread target (a part with too few windows a batch
+ * leaves the GPU half idle: at 2^20 two parts get 32768 walker threads, four get 65536), fewest
+ * parts first.
+ */
+function partsFor(len: number, basesN: number, t: MsmTuning, limits: WorkgroupLimits): number {
+  if (t.parts !== undefined) return Math.min(t.parts, len);
+  // The older fixed-memory tunings keep one run (tests of plan shapes), and bases past the budget on
+  // their own cannot be helped by cutting the scalars.
+  if (t.lowMemory !== undefined || t.scratchBytes !== undefined || 64 * basesN >= MSM_MEM_BUDGET) return 1;
+  let best = 0, bestThreads = -1;
+  for (let parts = 1; parts === 1 || Math.ceil(len / parts) >= MIN_PART; parts *= 2) {
+    const p = msmPlan(Math.ceil(len / parts), t, limits, basesN);
+    if (p.poolBytes > MSM_MEM_BUDGET) continue;
+    const threads = Math.min(p.walkThreads, walkTarget(p));
+    if (threads > bestThreads) { best = parts; bestThreads = threads; }
+    if (threads >= walkTarget(p)) break;
+  }
+  return best || 1;
+}
+
+/**
+ * Runs of an MSM of `m` scalars over points [offset, offset + m) of bases held in `chunks` (in
+ * order, contiguous from 0). Parts of one chunk are equal but the last; plans are shared by equal
+ * lengths.
+ */
+export function msmRuns(chunks: readonly BasesChunk[], offset: number, m: number, t: MsmTuning = {}, limits?: WorkgroupLimits): MsmJobPlan {
+  const runs: MsmRun[] = [];
+  const plans = new Map<string, MsmPlan>();
+  const planOf = (n: number, basesN: number) => {
+    const key = `${n}/${basesN}`;
+    let p = plans.get(key);
+    if (!p) plans.set(key, (p = Object.freeze(msmPlan(n, t, limits ?? DEFAULT_WG_LIMITS, basesN))));
+    return p;
+  };
+  for (const [k, c] of chunks.entries()) {
+    const lo = Math.max(offset, c.start), hi = Math.min(offset + m, c.start + c.n);
+    if (lo >= hi) continue;
+    const parts = partsFor(hi - lo, c.n, t, limits ?? DEFAULT_WG_LIMITS);
+    const size = Math.ceil((hi - lo) / parts);
+    for (let s = lo; s < hi; s += size) {
+      const n = Math.min(size, hi - s);
+      runs.push({ chunk: k, base0: s - c.start, start: s - offset, n, plan: planOf(n, c.n) });
+    }
+  }
+  return { runs, poolBytes: Math.max(...runs.map((r) => r.plan.poolBytes)) };
+}
