@@ -18,6 +18,7 @@ import { checksCheck, fallbackCheck } from './modes/checks-check.js';
 import { compileCheck } from './modes/compile-check.js';
 import { whirEngineCheck } from './modes/whir-engine-check.js';
 import { whirBench, whirCheck } from './modes/whir-check.js';
+import { allBench, commitBench, grindBench, merkleBench, msmBench, nttBench, poseidon2Bench } from './modes/kernel-bench.js';
 
 export interface Row {
   mode: string;
@@ -67,7 +68,19 @@ const CHECKS: Record<string, Mode> = {
 
 export const MODES: Record<string, Mode> = {
   ...CHECKS,
-  'msm-bench-gpu': msmBenchGpu,
+  // One bench per kernel family (demo/modes/kernel-bench.ts): check, then GPU vs the CPU path.
+  'ntt-bench': nttBench,
+  'poseidon2-bench': poseidon2Bench,
+  'merkle-bench': merkleBench,
+  'grind-bench': grindBench,
+  'commit-bench': commitBench,
+  'msm-bench': msmBench,
+  'all-bench': allBench,
+  // The MSM's own bench: the same check and CPU comparison, then per-rep plans, per-pass GPU time and pool bytes.
+  'msm-bench-gpu': async (ctx) => {
+    await msmBench(ctx);
+    await msmBenchGpu(ctx);
+  },
   'fq-bench': fqBench,
   'worker-bench': workerBench,
   // WHIR end to end (test/e2e/whir.spec.ts checks its proofs with the Rust oracle).

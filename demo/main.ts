@@ -8,7 +8,7 @@
 import { MODES, runMode, type AutorunResult } from './autorun.js';
 
 declare global {
-  interface Window { __autorun?: AutorunResult }
+  interface Window { __autorun?: AutorunResult; __result?: AutorunResult }
 }
 
 const params = new URLSearchParams(location.search);
@@ -31,7 +31,7 @@ function addRow(r: { mode: string; step: string; status: string; ms: number; det
 if (mode) {
   document.getElementById('status')!.textContent = `running ${mode}…`;
   runMode(mode, params, addRow).then((result) => {
-    window.__autorun = result;
+    window.__autorun = window.__result = result;
     document.getElementById('status')!.textContent = `${mode}: ${result.status}`;
   });
 }
