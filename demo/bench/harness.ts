@@ -15,6 +15,7 @@ import type { Backend } from '../../src/prover.js';
 import type { ProfileReport } from '../../src/gpu/profiler.js';
 import { median } from '../../test/support/stats.js';
 import type { ModeContext } from '../autorun.js';
+import { fmtRate } from './table.js';
 
 /** A check's verdict: `full` when every output value was compared, else what was sampled. */
 export interface Verdict {
@@ -97,8 +98,6 @@ async function time<O>(run: () => Promise<O>, release: ((o: O) => void) | undefi
   const perIterMs = medianMs / o.iters;
   return { reps: o.reps, iters: o.iters, medianMs, minMs: Math.min(...reps), perIterMs, elementsPerS: elements / (perIterMs / 1e3) };
 }
-
-const fmtRate = (x: number) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)} G` : x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : `${(x / 1e3).toFixed(1)} k`);
 
 /** Check, then time GPU and CPU; posts a 'check' row and a summary row named after the case. */
 export async function runBench<I, O>(c: BenchCase<I, O>, cpu: Backend, { prover, report }: ModeContext, o: BenchOptions): Promise<BenchSummary | null> {
