@@ -41,6 +41,7 @@ export function nttCase(logn: number, width: number): BenchCase<Uint32Array, Uin
   const height = 2 ** logn;
   return {
     kernel: 'ntt dft', size: `2^${logn} x ${width}`, logn, elements: height * width, cpuMaxLogn: 16,
+    nativeKey: { bench: 'dft', op: 'dft', log_n: logn, width },
     input: () => new SplitMix64(0x17).fieldArray(height * width),
     gpu: (p, x) => p.dft(x, { width, ...OFF }),
     cpu: (c, x) => c.dft(x, { width }),
@@ -98,6 +99,7 @@ export function poseidon2Case(logn: number): BenchCase<Uint32Array, Uint32Array>
   const n = 2 ** logn;
   return {
     kernel: 'poseidon2 w16', size: `2^${logn} states`, logn, elements: n, cpuMaxLogn: 14,
+    nativeKey: { bench: 'poseidon2', width: 16, count: n },
     input: () => new SplitMix64(0x29).fieldArray(16 * n),
     gpu: (p, x) => p.poseidon2(x, { width: 16, ...OFF }),
     cpu: (c, x) => c.poseidon2(x, { width: 16 }),
@@ -130,6 +132,7 @@ export function merkleCase(logn: number, width = 8): BenchCase<Uint32Array, Comm
   const height = 2 ** logn;
   return {
     kernel: 'merkle commit', size: `2^${logn} x ${width}`, logn, elements: height, cpuMaxLogn: 13,
+    nativeKey: { bench: 'merkle', log_n: logn, width },
     input: () => new SplitMix64(0x3d).fieldArray(height * width),
     gpu: (p, x) => p.merkleCommit(x, { width, ...OFF }),
     cpu: (c, x) => c.merkleCommit(x, { width }),
@@ -159,6 +162,7 @@ export function grindCase(bits: number): BenchCase<DuplexChallenger, number> {
   base.observeSlice(new SplitMix64(0x5f).fieldArray(8));
   return {
     kernel: 'grind', size: `${bits} bits`, logn: bits, elements: 2 ** bits, cpuMaxLogn: 12,
+    nativeKey: { bench: 'grind', bits },
     // grind advances the challenger it is given: each call gets a fresh copy of the same transcript.
     input: () => base,
     gpu: (p, ch) => p.grind(ch.clone(), bits, OFF),
@@ -178,6 +182,7 @@ export function msmCase(logn: number): BenchCase<{ pts: Pt[]; ks: bigint[] }, Pt
   const n = 2 ** logn;
   return {
     kernel: 'msm bn254', size: `2^${logn} points`, logn, elements: n, cpuMaxLogn: 12,
+    nativeKey: { bench: 'msm', log_n: logn },
     input() {
       const rng = new SplitMix64(0xb1);
       const pts = seededPoints(rng, n);

@@ -43,6 +43,8 @@ export interface BenchCase<I, O> {
   sampled(gpu: O, input: I): Promise<Verdict>;
   /** Per-pass GPU time of one run (timestamp-query, else wall clock), where a kernel has it. */
   profile?(prover: Prover, input: I): Promise<ProfileReport | null>;
+  /** The bench/native JSON line that times the same work natively (its fields to match), where there is one. */
+  nativeKey?: Record<string, string | number>;
   /** Free what an output holds (Merkle trees keep GPU buffers). */
   release?(out: O): void;
 }
@@ -70,6 +72,7 @@ export interface BenchSummary {
   gpuSpeedup: number | null;
   passes: { label: string; ms: number | null }[];
   passSource: ProfileReport['source'] | null;
+  nativeKey: Record<string, string | number> | null;
 }
 
 export interface BenchOptions {
@@ -130,7 +133,7 @@ export async function runBench<I, O>(c: BenchCase<I, O>, cpu: Backend, { prover,
   const summary: BenchSummary = {
     kernel: c.kernel, size: c.size, logn: c.logn, elements: c.elements, check, firstCallMs, gpu, cpu: cpuTime,
     gpuSpeedup: cpuTime ? cpuTime.perIterMs / gpu.perIterMs : null,
-    passes: prof?.passes ?? [], passSource: prof?.source ?? null,
+    passes: prof?.passes ?? [], passSource: prof?.source ?? null, nativeKey: c.nativeKey ?? null,
   };
   const vs = cpuTime ? `CPU ${cpuTime.perIterMs.toFixed(2)} ms (${fmtRate(cpuTime.elementsPerS)}/s), GPU/CPU speedup ${summary.gpuSpeedup!.toFixed(2)}x` : `CPU not run past 2^${cpuMax}`;
   report(name, 'ok', gpu.perIterMs, {
