@@ -13,7 +13,7 @@
  * Exit status 1 when any run failed, errored or stalled.
  * @module
  */
-import { loadTarget, DEFAULT_CONFIG } from './config.js';
+import { browserStackCredentials, loadTarget, DEFAULT_CONFIG } from './config.js';
 import { runDevice } from './driver.js';
 import { nativeLookup } from './native.js';
 
@@ -24,6 +24,7 @@ function arg(name: string): string | undefined {
 
 try {
   const target = loadTarget(arg('target') ?? 'local-chromium', arg('config') ?? DEFAULT_CONFIG);
+  if (target.kind === 'browserstack') browserStackCredentials(); // fail before starting anything
   const params = Object.fromEntries((arg('params') ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
   const { results, json, md } = await runDevice({
     target,
