@@ -122,7 +122,7 @@ export async function runMode(name: string, params: URLSearchParams, onRow: (r: 
       ...(params.get('fallback') === 'cpu' ? { fallback: 'cpu' as const } : {}),
     });
     adapter = prover.info.adapter;
-    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"}${params.get('limits') === 'default' ? ", WebGPU's default limits" : ''})` });
+    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"}${params.get('limits') === 'default' ? ", WebGPU's default limits" : ''})`, info: prover.info });
     await mode({
       prover,
       params,
@@ -136,6 +136,17 @@ export async function runMode(name: string, params: URLSearchParams, onRow: (r: 
     const err = e as Error & { code?: string };
     emit({ mode: name, step: 'exception', status: 'error', ms: performance.now() - t0, detail: `${err.code ?? err.name}: ${err.message}` });
   } finally {
+    // What the run left on the device: the pool's bytes (held, peak in use), pipelines compiled.
+    const st = (() => {
+      try {
+        return prover?.stats();
+      } catch {
+        return undefined; // a destroyed or lost prover has nothing to report
+      }
+    })();
+    if (st) {
+      emit({ mode: name, step: 'stats', status: 'info', ms: performance.now() - t0, detail: `pool ${st.bytesHeld} B held, peak ${st.peakBytesInUse} B in use, ${st.buffers} buffers; ${st.compiled.pipelines} pipelines compiled in ${st.compiled.pipelineMs.toFixed(0)} ms`, stats: st });
+    }
     prover?.destroy();
   }
   emit({ mode: name, step: 'done', status: 'done', ms: performance.now() - t0, detail: status });

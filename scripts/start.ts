@@ -63,7 +63,7 @@ async function runOne(mode: string): Promise<boolean> {
   // A check or bench mode that checked nothing is not a success either.
   const status = result.status === 'ok' && checks.length === 0 && /-(check|bench)$/.test(mode) ? 'fail' : result.status;
   const bench = benchSummaries(result.rows);
-  if (bench.length) console.log(`\n${textTable(bench)}\n  (GPU vs CPU: the CPU path's time over the GPU's; above 1x the GPU wins)`);
+  if (bench.length) console.log(`\n${textTable(bench)}\n  (CPU: the library's CPU path in the same browser; GPU speedup: its time per call over the GPU's, above 1x the GPU wins)`);
   console.log(`\n${result.mode} on ${result.adapter}: ${status.toUpperCase()} (${checks.length - failed.length}/${checks.length} checks passed)\n`);
   return status === 'ok';
 }

@@ -31,7 +31,8 @@ export function passText(b: BenchSummary): string {
 /** A native anchor's time for a summary, where the user ran bench/native on the same machine. */
 export type NativeLookup = (b: BenchSummary) => number | undefined;
 
-export const BENCH_COLUMNS = ['kernel', 'size', 'check', 'GPU median ms', 'GPU per call ms', 'GPU elements/s', 'CPU-in-browser per call ms', 'CPU elements/s', 'GPU vs CPU', 'native ms', 'per-pass GPU ms'] as const;
+/** CPU: the library's CPU path in the same browser; GPU speedup: its time per call over the GPU's (above 1x the GPU wins). */
+export const BENCH_COLUMNS = ['kernel', 'size', 'check', 'GPU median ms', 'GPU ms/call', 'GPU elem/s', 'CPU ms/call', 'CPU elem/s', 'GPU speedup', 'native ms', 'GPU passes (ms)'] as const;
 
 /** One table row of cells, in BENCH_COLUMNS order. */
 export function benchCells(b: BenchSummary, native?: NativeLookup): string[] {
@@ -58,7 +59,7 @@ export function markdownTable(rows: BenchSummary[], native?: NativeLookup): stri
 
 /** The same table in fixed-width columns for a terminal. */
 export function textTable(rows: BenchSummary[]): string {
-  const cols = BENCH_COLUMNS.filter((c) => c !== 'native ms' && c !== 'per-pass GPU ms');
+  const cols = BENCH_COLUMNS.filter((c) => c !== 'native ms' && c !== 'GPU passes (ms)');
   const body = rows.map((b) => benchCells(b).filter((_, i) => cols.includes(BENCH_COLUMNS[i] as never)));
   const widths = cols.map((c, i) => Math.max(c.length, ...body.map((r) => r[i].length)));
   const fmt = (cells: readonly string[]) => '  ' + cells.map((s, i) => (i < 3 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join('  ');
