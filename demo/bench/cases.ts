@@ -1,9 +1,9 @@
 /**
  * The bench cases, one per kernel family, on seeded inputs (SplitMix64): what each times, what
  * elements/s counts, how far the CPU path runs, and how a size past it is still checked.
- * cpuMaxLogn values keep one CPU run near a second on a laptop core (SwiftShader's own CPU cost
- * is far higher than a GPU's, so on CI machines the CPU path often wins: that is the point of
- * measuring the crossover per device).
+ * cpuMaxLogn values keep one CPU-path run near a second on a laptop core. On SwiftShader the
+ * "GPU" is the same CPU cores emulating one, so the CPU path usually wins there: the crossover is
+ * a property of each device, which is why the page measures it where it runs.
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
