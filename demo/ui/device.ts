@@ -65,6 +65,6 @@ export function showPool(s: PoolStats & { pipelines?: number; compiled?: { pipel
     ['held', fmtBytes(s.bytesHeld)],
     ['peak in use', fmtBytes(s.peakBytesInUse)],
     ['buffers', String(s.buffers)],
-    ...(s.compiled ? [['pipelines compiled', `${s.compiled.pipelines} in ${s.compiled.pipelineMs.toFixed(0)} ms`] as [string, string]] : []),
+    ...(s.compiled ? [['pipelines compiled', `${s.compiled.pipelines} (${(s.compiled.pipelineMs / 1000).toFixed(1)} s summed)`] as [string, string]] : []),
   ]);
 }
