@@ -39,3 +39,11 @@ test('dev page: bench table, chart, device card and markdown at desktop and phon
   expect(md.split('\n')[0]).toMatch(/^\| kernel \| size \| check \|/);
   expect(md).toMatch(docs ? /\| msm bn254 \| 2\^8 points \| full \|/ : /\| ntt dft \| 2\^10 x 1 \| full \|/);
 });
+
+test('an unknown mode fails cleanly and lists the modes, the bench modes among them', async ({ page }) => {
+  const result = await autorun(page, 'no-such-mode');
+  expect(result.status).toBe('error');
+  expect(result.rows.find((r) => r.step === 'exception')?.detail).toMatch(/unknown autorun mode "no-such-mode"; modes: .*ntt-bench, poseidon2-bench, merkle-bench, grind-bench, commit-bench, msm-bench, all-bench/);
+  expect(result.rows.at(-1)).toMatchObject({ step: 'done', status: 'done', detail: 'error' });
+  await expect(page.locator('#status')).toHaveText('no-such-mode: error');
+});
