@@ -8,7 +8,7 @@
  */
 import { MODES, runMode, type AutorunResult, type Row } from './autorun.js';
 import type { BenchSummary } from './bench/harness.js';
-import { BENCH_COLUMNS, benchCells, markdownTable } from './bench/table.js';
+import { BENCH_COLUMNS, benchCells, crossovers, markdownTable } from './bench/table.js';
 import { renderChart } from './ui/chart.js';
 import { showAdapter, showPool, showProverInfo } from './ui/device.js';
 import type { ProverInfo, PoolStats } from '../src/index.js';
@@ -84,6 +84,7 @@ function renderBench(): void {
     tr.append(...shown.map(([c, i]) => cell(cells[i], i < 2 ? 'name' : i === 2 ? (b.check.ok ? 'ok' : 'fail') : `num ${rate(c)}`)));
     return tr;
   }));
+  $('crossover').replaceChildren(...crossovers(benches).map((c) => Object.assign(document.createElement('li'), { textContent: c })));
   renderChart($('chart'), $('chart-source'), benches);
 }
 

@@ -13,7 +13,7 @@
  * @module
  */
 import { runAutorun } from './browser-driver.js';
-import { benchSummaries, textTable } from '../demo/bench/table.js';
+import { benchSummaries, crossovers, textTable } from '../demo/bench/table.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -63,7 +63,10 @@ async function runOne(mode: string): Promise<boolean> {
   // A check or bench mode that checked nothing is not a success either.
   const status = result.status === 'ok' && checks.length === 0 && /-(check|bench)$/.test(mode) ? 'fail' : result.status;
   const bench = benchSummaries(result.rows);
-  if (bench.length) console.log(`\n${textTable(bench)}\n  (CPU: the library's CPU path in the same browser; GPU speedup: its time per call over the GPU's, above 1x the GPU wins)`);
+  if (bench.length) {
+    console.log(`\n${textTable(bench)}\n  (CPU: the library's CPU path in the same browser; GPU speedup: its time per call over the GPU's, above 1x the GPU wins)`);
+    for (const line of crossovers(bench)) console.log(`  ${line}`);
+  }
   console.log(`\n${result.mode} on ${result.adapter}: ${status.toUpperCase()} (${checks.length - failed.length}/${checks.length} checks passed)\n`);
   return status === 'ok';
 }

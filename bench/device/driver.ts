@@ -13,7 +13,7 @@ import type { ViteDevServer } from 'vite';
 import { startDevServer } from '../../scripts/browser-driver.js';
 import { onProgressRow, type ProgressRow } from '../../demo/progress-plugin.js';
 import type { BenchSummary } from '../../demo/bench/harness.js';
-import { benchSummaries, markdownTable, type NativeLookup } from '../../demo/bench/table.js';
+import { benchSummaries, crossovers, markdownTable, type NativeLookup } from '../../demo/bench/table.js';
 import type { Target } from './config.js';
 import { openSession } from './session.js';
 
@@ -158,7 +158,9 @@ export function writeResults(r: DeviceResults, outDir: string, native?: NativeLo
   ];
   const byAdapter = new Map<string, BenchSummary[]>();
   for (const m of r.runs) if (m.bench.length) byAdapter.set(m.adapter, [...(byAdapter.get(m.adapter) ?? []), ...m.bench]);
-  for (const [adapter, rows] of byAdapter) lines.push('', `## ${adapter || 'unknown adapter'}`, '', markdownTable(rows, native));
+  for (const [adapter, rows] of byAdapter) {
+    lines.push('', `## ${adapter || 'unknown adapter'}`, '', markdownTable(rows, native), '', 'GPU vs the CPU path in this browser:', '', ...crossovers(rows).map((c) => `- ${c}`));
+  }
   writeFileSync(`${stem}.md`, lines.join('\n') + '\n');
   return { json: `${stem}.json`, md: `${stem}.md` };
 }

@@ -65,3 +65,22 @@ export function textTable(rows: BenchSummary[]): string {
   const fmt = (cells: readonly string[]) => '  ' + cells.map((s, i) => (i < 3 ? s.padEnd(widths[i]) : s.padStart(widths[i]))).join('  ');
   return [fmt(cols), ...body.map(fmt)].join('\n');
 }
+
+/**
+ * Per kernel, where the GPU starts to win over the CPU path in this browser: the smallest size
+ * measured from which the GPU is faster at every larger size measured too (sizes where the CPU
+ * path did not run are left out). One line per kernel, for the report under the table.
+ */
+export function crossovers(rows: BenchSummary[]): string[] {
+  const kernels = [...new Set(rows.map((b) => b.kernel))];
+  return kernels.map((k) => {
+    const timed = rows.filter((b) => b.kernel === k && b.gpuSpeedup !== null).sort((a, b) => a.logn - b.logn);
+    if (timed.length === 0) return `${k}: no CPU timing to compare with`;
+    const range = timed.length > 1 ? `${timed[0].size} to ${timed[timed.length - 1].size}` : timed[0].size;
+    let from = timed.length;
+    while (from > 0 && timed[from - 1].gpuSpeedup! >= 1) from--;
+    if (from === timed.length) return `${k}: the CPU path is faster at every size measured (${range})`;
+    if (from === 0) return `${k}: the GPU is faster at every size measured (${range})`;
+    return `${k}: the GPU wins from ${timed[from].size} (${timed[from].gpuSpeedup!.toFixed(2)}x; CPU faster at ${timed[from - 1].size})`;
+  });
+}

@@ -1,7 +1,7 @@
 // Autorun bench modes, one per kernel family (demo/bench/cases.ts), and `all-bench`: each checks
 // its kernel at the bench's size, then times the GPU (the page's prover) and the CPU path
 // (cpuProver(), in this page's thread) and posts a summary row whose `bench` field carries the
-// numbers (demo/bench/harness.ts). Parameters: `&logn=` (grind-bench: `&bits=`), `&width=`
+// numbers (demo/bench/harness.ts). Parameters: `&logn=` (grind-bench: `&bits=`; a list sweeps), `&width=`
 // (ntt-bench), `&reps=` (default 5), `&iters=` (calls per rep, default 1), `&cpuMax=` (largest log
 // size the CPU path runs at; -1: never), `&passes=0` (skip the per-pass profile). all-bench runs
 // every kernel at small sizes (SwiftShader-sized: the whole run stays well under a minute there).
@@ -28,13 +28,15 @@ async function run(ctx: ModeContext, cases: AnyCase[], o: BenchOptions): Promise
 }
 
 const int = (p: URLSearchParams, k: string, dflt: number) => (p.has(k) ? Number(p.get(k)) : dflt);
+/** `&logn=12,14,16`: a sweep, one case per size (the table then gives the GPU/CPU crossover). */
+const sizes = (p: URLSearchParams, k: string, dflt: number) => (p.get(k) ?? String(dflt)).split(',').map(Number);
 
-export const nttBench = benchMode((p) => [nttCase(int(p, 'logn', 14), int(p, 'width', 1))]);
-export const poseidon2Bench = benchMode((p) => [poseidon2Case(int(p, 'logn', 12))]);
-export const merkleBench = benchMode((p) => [merkleCase(int(p, 'logn', 12), int(p, 'width', 8))]);
-export const commitBench = benchMode((p) => [commitCase(int(p, 'logn', 11), int(p, 'width', 8))]);
-export const grindBench = benchMode((p) => [grindCase(int(p, 'bits', int(p, 'logn', 12)))]);
-export const msmBench = benchMode((p) => [msmCase(int(p, 'logn', 10))]);
+export const nttBench = benchMode((p) => sizes(p, 'logn', 14).map((n) => nttCase(n, int(p, 'width', 1))));
+export const poseidon2Bench = benchMode((p) => sizes(p, 'logn', 12).map((n) => poseidon2Case(n)));
+export const merkleBench = benchMode((p) => sizes(p, 'logn', 12).map((n) => merkleCase(n, int(p, 'width', 8))));
+export const commitBench = benchMode((p) => sizes(p, 'logn', 11).map((n) => commitCase(n, int(p, 'width', 8))));
+export const grindBench = benchMode((p) => sizes(p, p.has('bits') ? 'bits' : 'logn', 12).map((b) => grindCase(b)));
+export const msmBench = benchMode((p) => sizes(p, 'logn', 10).map((n) => msmCase(n)));
 
 /**
  * Every family once at a small size, 3 reps: the short table `npm start` prints. `&scale=k` adds k

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { browserStackConnect, loadTarget, playwrightVersion } from '../../bench/device/config.js';
 import { nativeLookup } from '../../bench/device/native.js';
-import { markdownTable } from '../../demo/bench/table.js';
+import { crossovers, markdownTable } from '../../demo/bench/table.js';
 import type { BenchSummary } from '../../demo/bench/harness.js';
 
 const creds = { BROWSERSTACK_USERNAME: 'u', BROWSERSTACK_ACCESS_KEY: 'k' };
@@ -63,5 +63,16 @@ describe('native column and tables', () => {
     expect(withNative[0]).toContain('| native ms |');
     expect(withNative[2]).toBe('| ntt dft | 2^20 x 1 | sampled | 2.00 | 2.00 | 524.29 M | - | - | - | 6.02 | r32 1.50, r32 \\| b 0.50 (timestamp-query) |');
     expect(markdownTable(rows)).not.toContain('native');
+  });
+});
+
+describe('crossover', () => {
+  const at = (kernel: string, logn: number, speedup: number | null) => ({ ...summary(kernel, `2^${logn}`, null), logn, gpuSpeedup: speedup });
+  it('the smallest size from which the GPU wins at every larger size measured', () => {
+    expect(crossovers([at('ntt', 16, 1.5), at('ntt', 10, 0.5), at('ntt', 12, 0.9), at('ntt', 14, 1.2), at('ntt', 18, null)])).toEqual(['ntt: the GPU wins from 2^14 (1.20x; CPU faster at 2^12)']);
+    expect(crossovers([at('msm', 10, 1.2), at('msm', 12, 0.8), at('msm', 14, 1.3)])).toEqual(['msm: the GPU wins from 2^14 (1.30x; CPU faster at 2^12)']);
+    expect(crossovers([at('grind', 8, 0.2), at('grind', 12, 0.4)])).toEqual(['grind: the CPU path is faster at every size measured (2^8 to 2^12)']);
+    expect(crossovers([at('p2', 10, 2.5)])).toEqual(['p2: the GPU is faster at every size measured (2^10)']);
+    expect(crossovers([at('merkle', 20, null)])).toEqual(['merkle: no CPU timing to compare with']);
   });
 });
