@@ -40,7 +40,7 @@ function sampleRows(height: number, seed: number): number[] {
 export function nttCase(logn: number, width: number): BenchCase<Uint32Array, Uint32Array> {
   const height = 2 ** logn;
   return {
-    kernel: 'ntt dft', size: `2^${logn} x ${width}`, logn, elements: height * width, cpuMaxLogn: 16,
+    kernel: 'ntt dft', family: 'ntt', size: `2^${logn} x ${width}`, logn, elements: height * width, cpuMaxLogn: 16,
     nativeKey: { bench: 'dft', op: 'dft', log_n: logn, width },
     input: () => new SplitMix64(0x17).fieldArray(height * width),
     gpu: (p, x) => p.dft(x, { width, ...OFF }),
@@ -98,7 +98,7 @@ async function profileNtt(x: Uint32Array, height: number, width: number): Promis
 export function poseidon2Case(logn: number): BenchCase<Uint32Array, Uint32Array> {
   const n = 2 ** logn;
   return {
-    kernel: 'poseidon2 w16', size: `2^${logn} states`, logn, elements: n, cpuMaxLogn: 14,
+    kernel: 'poseidon2 w16', family: 'poseidon2', size: `2^${logn} states`, logn, elements: n, cpuMaxLogn: 14,
     nativeKey: { bench: 'poseidon2', width: 16, count: n },
     input: () => new SplitMix64(0x29).fieldArray(16 * n),
     gpu: (p, x) => p.poseidon2(x, { width: 16, ...OFF }),
@@ -136,7 +136,7 @@ async function openingsVerify(t: Committed, height: number, width: number, rowOf
 export function merkleCase(logn: number, width = 8): BenchCase<Uint32Array, Committed> {
   const height = 2 ** logn;
   return {
-    kernel: 'merkle commit', size: `2^${logn} x ${width}`, logn, elements: height, cpuMaxLogn: 13,
+    kernel: 'merkle commit', family: 'merkle', size: `2^${logn} x ${width}`, logn, elements: height, cpuMaxLogn: 13,
     nativeKey: { bench: 'merkle', log_n: logn, width },
     input: () => new SplitMix64(0x3d).fieldArray(height * width),
     gpu: (p, x) => p.merkleCommit(x, { width, ...OFF }),
@@ -151,7 +151,7 @@ export function merkleCase(logn: number, width = 8): BenchCase<Uint32Array, Comm
 export function commitCase(logn: number, width = 8): BenchCase<Uint32Array, Committed> {
   const height = 2 ** logn;
   return {
-    kernel: 'commit', size: `2^${logn} x ${width} -> 2^${logn + 1}`, logn, elements: height * width, cpuMaxLogn: 12,
+    kernel: 'commit', family: 'commit', size: `2^${logn} x ${width} -> 2^${logn + 1}`, logn, elements: height * width, cpuMaxLogn: 12,
     input: () => new SplitMix64(0x4e).fieldArray(height * width),
     gpu: (p, x) => p.commit(x, { width, addedBits: 1, ...OFF }),
     cpu: (c, x) => c.commit(x, { width, addedBits: 1 }),
@@ -166,7 +166,7 @@ export function grindCase(bits: number): BenchCase<DuplexChallenger, number> {
   const base = new DuplexChallenger();
   base.observeSlice(new SplitMix64(0x5f).fieldArray(8));
   return {
-    kernel: 'grind', size: `${bits} bits`, logn: bits, elements: 2 ** bits, cpuMaxLogn: 12,
+    kernel: 'grind', family: 'grind', size: `${bits} bits`, logn: bits, elements: 2 ** bits, cpuMaxLogn: 12,
     nativeKey: { bench: 'grind', bits },
     // grind advances the challenger it is given: each call gets a fresh copy of the same transcript.
     input: () => base,
@@ -186,7 +186,7 @@ type Pt = InstanceType<typeof bn254.G1.Point>;
 export function msmCase(logn: number): BenchCase<{ pts: Pt[]; ks: bigint[] }, Pt> {
   const n = 2 ** logn;
   return {
-    kernel: 'msm bn254', size: `2^${logn} points`, logn, elements: n, cpuMaxLogn: 12,
+    kernel: 'msm bn254', family: 'msm', size: `2^${logn} points`, logn, elements: n, cpuMaxLogn: 12,
     nativeKey: { bench: 'msm', log_n: logn },
     input() {
       const rng = new SplitMix64(0xb1);

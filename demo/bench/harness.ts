@@ -12,6 +12,7 @@
  */
 import type { Prover } from '../../src/index.js';
 import type { Backend } from '../../src/prover.js';
+import type { Family } from '../../src/methods.js';
 import type { ProfileReport } from '../../src/gpu/profiler.js';
 import { median } from '../../test/support/stats.js';
 import type { ModeContext } from '../autorun.js';
@@ -27,6 +28,8 @@ export interface Verdict {
 /** One kernel at one size: how to make its input, run it on either path and check it. */
 export interface BenchCase<I, O> {
   kernel: string;
+  /** The family whose path (prover.capabilities()) must be the GPU's for the GPU column to mean it. */
+  family: Family;
   /** e.g. "2^12 x 8" */
   size: string;
   logn: number;
@@ -110,6 +113,13 @@ export async function runBench<I, O>(c: BenchCase<I, O>, cpu: Backend, { prover,
   const first = await c.gpu(prover, input);
   const firstCallMs = performance.now() - t0;
   report(`${name}: first GPU call`, 'info', firstCallMs, { detail: 'compiles pipelines and runs the family self-check' });
+  // A family whose self-check failed runs on the CPU path: its "GPU" times would be the CPU's.
+  const path = prover.capabilities()[c.family];
+  if (path.path !== 'gpu') {
+    report(`${name}: on the GPU`, 'fail', 0, { detail: `the ${c.family} family runs on the CPU path (${path.reason ?? 'no reason given'}): nothing to time on the GPU` });
+    c.release?.(first);
+    return null;
+  }
 
   const cpuMax = o.cpuMaxLogn ?? c.cpuMaxLogn;
   const runCpu = c.logn <= cpuMax;
