@@ -19,6 +19,7 @@ import { checksCheck, fallbackCheck } from './modes/checks-check.js';
 import { compileCheck } from './modes/compile-check.js';
 import { whirEngineCheck } from './modes/whir-engine-check.js';
 import { whirBench, whirCheck } from './modes/whir-check.js';
+import { allBench, commitBench, grindBench, merkleBench, msmBench, nttBench, poseidon2Bench } from './modes/kernel-bench.js';
 
 export interface Row {
   mode: string;
@@ -68,7 +69,19 @@ const CHECKS: Record<string, Mode> = {
 
 export const MODES: Record<string, Mode> = {
   ...CHECKS,
-  'msm-bench-gpu': msmBenchGpu,
+  // One bench per kernel family (demo/modes/kernel-bench.ts): check, then GPU vs the CPU path.
+  'ntt-bench': nttBench,
+  'poseidon2-bench': poseidon2Bench,
+  'merkle-bench': merkleBench,
+  'grind-bench': grindBench,
+  'commit-bench': commitBench,
+  'msm-bench': msmBench,
+  'all-bench': allBench,
+  // The MSM's own bench: the same check and CPU comparison, then per-rep plans, per-pass GPU time and pool bytes.
+  'msm-bench-gpu': async (ctx) => {
+    await msmBench(ctx);
+    await msmBenchGpu(ctx);
+  },
   'fq-bench': fqBench,
   'transfer-bench': transferBench,
   'worker-bench': workerBench,
@@ -111,7 +124,7 @@ export async function runMode(name: string, params: URLSearchParams, onRow: (r: 
       ...(params.get('fallback') === 'cpu' ? { fallback: 'cpu' as const } : {}),
     });
     adapter = prover.info.adapter;
-    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"}${params.get('limits') === 'default' ? ", WebGPU's default limits" : ''})` });
+    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"}${params.get('limits') === 'default' ? ", WebGPU's default limits" : ''})`, info: prover.info });
     await mode({
       prover,
       params,
@@ -125,6 +138,17 @@ export async function runMode(name: string, params: URLSearchParams, onRow: (r: 
     const err = e as Error & { code?: string };
     emit({ mode: name, step: 'exception', status: 'error', ms: performance.now() - t0, detail: `${err.code ?? err.name}: ${err.message}` });
   } finally {
+    // What the run left on the device: the pool's bytes (held, peak in use), pipelines compiled.
+    const st = (() => {
+      try {
+        return prover?.stats();
+      } catch {
+        return undefined; // a destroyed or lost prover has nothing to report
+      }
+    })();
+    if (st) {
+      emit({ mode: name, step: 'stats', status: 'info', ms: performance.now() - t0, detail: `pool ${st.bytesHeld} B held, peak ${st.peakBytesInUse} B in use, ${st.buffers} buffers; ${st.compiled.pipelines} pipelines compiled in ${st.compiled.pipelineMs.toFixed(0)} ms`, stats: st });
+    }
     prover?.destroy();
   }
   emit({ mode: name, step: 'done', status: 'done', ms: performance.now() - t0, detail: status });

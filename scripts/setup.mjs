@@ -4,7 +4,7 @@
 //     or Ubuntu, `apt-get install -y chromium` when none is found.
 // Plain JS, no dependencies: it runs before node_modules exists.
 import { execSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { findChromium } from './chromium.mjs';
 
 const run = (cmd) => execSync(cmd, { stdio: 'inherit' });
@@ -12,6 +12,10 @@ const run = (cmd) => execSync(cmd, { stdio: 'inherit' });
 function ensureNodeModules() {
   const lock = 'package-lock.json';
   const stamp = 'node_modules/.package-lock.json';
+  // A linked node_modules (a git worktree sharing another checkout's install) is that checkout's
+  // to update: npm ci here would empty the linked folder under everyone using it, then install
+  // into a new folder of this checkout (a fresh worktree's lockfile is always newer than the stamp).
+  if (existsSync('node_modules') && lstatSync('node_modules').isSymbolicLink()) return;
   if (existsSync(stamp) && (!existsSync(lock) || statSync(stamp).mtimeMs >= statSync(lock).mtimeMs)) return;
   console.log('[setup] installing npm dependencies (npm ci)');
   run(existsSync(lock) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund');

@@ -12,10 +12,11 @@
 // whir-bench `&n=&fold=&rate=&runs=` (default 10, 2, 1, 3): one untimed warm-up run (`&warmup=0`
 // skips it; on SwiftShader the first commit pays the commit family's compile and self-check, ~5 s),
 // then per run commit / open / end-to-end ms, proof size and the per-phase breakdown; their medians.
+// Before timing, the first proof must pass the page's verifier (a 'check' row; nothing is timed after a fail).
 import type { ModeContext } from '../autorun.js';
 import { SplitMix64 } from '../../test/support/splitmix.js';
 import { median } from '../../test/support/stats.js';
-import { openStages, proofSize, timedWhir, whirEnvelope, type WhirCase } from '../../test/support/whir-run.js';
+import { openStages, proofSize, timedWhir, whirEnvelope, type TimedWhir, type WhirCase } from '../../test/support/whir-run.js';
 
 function whirCase(params: URLSearchParams, defaults: WhirCase): WhirCase {
   const num = (k: keyof WhirCase) => Number(params.get(k) ?? defaults[k]);
@@ -87,13 +88,23 @@ export async function whirBench({ prover, params, report }: ModeContext): Promis
   const evals = new SplitMix64(Number(params.get('seed') ?? 1)).fieldArray(2 ** c.n);
   const all: { commitMs: number; openMs: number; totalMs: number; phases: Record<string, number> }[] = [];
   let size = { jsonBytes: 0, valueBytes: 0 };
-  if (params.get('warmup') !== '0') {
+  // The first proof (the warm-up's, or run 0's) must verify before anything is timed.
+  const verifies = async (run: TimedWhir) => {
     const t0 = performance.now();
-    await timedWhir(prover, c, evals);
+    const verdict = await prover.whir({ numVariables: c.n, foldingFactor: c.fold, startingLogInvRate: c.rate }).verify(run.root, run.opening);
+    report('check: the proof verifies', verdict.ok ? 'ok' : 'fail', performance.now() - t0, { detail: JSON.stringify(verdict), verdict });
+    return verdict.ok;
+  };
+  const warm = params.get('warmup') !== '0';
+  if (warm) {
+    const t0 = performance.now();
+    const run = await timedWhir(prover, c, evals);
     report('warm-up', 'info', performance.now() - t0, { detail: 'untimed: compiles and self-checks' });
+    if (!(await verifies(run))) return;
   }
   for (let r = 0; r < runs; r++) {
     const run = await timedWhir(prover, c, evals);
+    if (r === 0 && !warm && !(await verifies(run))) return;
     size = proofSize(whirEnvelope(c, run.root, run.opening).proof);
     const row = { commitMs: run.commitMs, openMs: run.openMs, totalMs: run.commitMs + run.openMs, phases: run.phases };
     all.push(row);
