@@ -180,7 +180,7 @@ function productionBuild(title: string, fixture: string, deps: string[], buildAr
       everyFamily = await expectProves(page, served, compare ? '/index.html?all=1' : '/index.html', { all: compare });
     });
 
-    test('a page that only commits with Merkle fetches the Merkle WGSL and no other family\'s', async ({ page }) => {
+    test(`a page that only commits with Merkle fetches the Merkle WGSL and no other family's${compare ? ', 3x fewer bytes than every family' : ''}`, async ({ page }) => {
       const r = await openConsumer(page, `${merkleServed.url}/merkle.html`);
       const diagnosis = JSON.stringify({ error: r.report?.error, errors: r.errors, failed: r.failed }, null, 1);
       expect(r.report?.error, diagnosis).toBeUndefined();
@@ -204,11 +204,10 @@ function productionBuild(title: string, fixture: string, deps: string[], buildAr
         `WGSL alone ${(all.wgslBytes / merkle.wgslBytes).toFixed(1)}x (${kib(merkle.wgslBytes)} vs ${kib(all.wgslBytes)})`);
       // What this package controls per family today is its WGSL: at least 3x fewer of those bytes.
       expect(all.wgslBytes / merkle.wgslBytes).toBeGreaterThanOrEqual(3);
-      // Whole pages: the host code every page shares (the page's client with @noble/curves and the
-      // WHIR verifier, ~115 kB; the worker's, ~215 kB) keeps the ratio at ~2.4x minified and ~1.5x
-      // gzipped (docs/architecture.md, "The published package"); this floor catches a regression
-      // that would put other families' WGSL back in the Merkle page.
-      expect(all.bytes / merkle.bytes).toBeGreaterThanOrEqual(2);
+      // Whole pages, minified: 3.2x when measured (294 vs 940 KiB). Gzipped it is ~2x, not 3x: the
+      // worker's host code (~170 KiB, 60 KiB gzipped: every family's, noble's BN254 for the CPU MSM
+      // path) is in every page, while WGSL compresses ~10x (docs/architecture.md).
+      expect(all.bytes / merkle.bytes).toBeGreaterThanOrEqual(3);
     });
 
     test("createProver({ worker }) with the app's own new Worker(new URL('webgpu-prover/worker', import.meta.url))", async ({ page }) => {
