@@ -197,7 +197,8 @@ export function renderGenerated(kernels: Record<string, LinkedKernel>): Map<stri
 /** Generated files that differ from what is on disk, and generated files on disk no longer made. */
 export function staleFiles(files = renderGenerated(linkAll())): string[] {
   const stale = [...files].filter(([path, text]) => !existsSync(join(ROOT, path)) || readFileSync(join(ROOT, path), 'utf8') !== text).map(([p]) => p);
-  const orphans = readdirSync(join(ROOT, GEN_DIR)).map((f) => `${GEN_DIR}/${f}`).filter((p) => p.endsWith('.gen.ts') && !files.has(p));
+  const dir = join(ROOT, GEN_DIR);
+  const orphans = (existsSync(dir) ? readdirSync(dir) : []).map((f) => `${GEN_DIR}/${f}`).filter((p) => p.endsWith('.gen.ts') && !files.has(p));
   return [...stale, ...orphans];
 }
 

@@ -20,9 +20,9 @@ import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
 import type { Reply, Stats, WireError, WorkerHost } from './host.js';
 
-
 /** Calls whose results are noble points (MSMs): noble's curve is loaded before they are sent. */
 const POINT_METHODS: ReadonlySet<string> = new Set(['msm', 'msmProfiled']);
+
 /** Rebuild the worker's error here: a ProverError keeps its code, name (AbortError) and message. */
 function rebuild(e: WireError): Error {
   if (e.code) return new ProverError(e.code as ProverErrorCode, e.message);
