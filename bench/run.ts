@@ -15,6 +15,7 @@ import { benchCommit, benchGrind, benchMerkle, benchPoseidon2 } from './hash.js'
 import { benchChecks } from './checks.js';
 import { benchCold } from './cold.js';
 import { benchWhir } from './whir.js';
+import { benchWhirCommit } from './whir-commit.js';
 
 const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   field: benchField,
@@ -28,6 +29,7 @@ const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   checks: benchChecks,
   cold: benchCold,
   whir: benchWhir,
+  'whir-commit': benchWhirCommit,
 };
 
 const args = process.argv.slice(2);

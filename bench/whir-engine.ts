@@ -13,7 +13,7 @@
 import { create, globals } from 'webgpu';
 import { GpuContext } from '../src/gpu/context.js';
 import { BB_P } from '../src/params/babybear.js';
-import { CpuSumcheckEngine, type EqClaim, type SumcheckEngineFactory } from '../src/whir/engine.js';
+import { cpuSumcheckEngine, type EqClaim, type SumcheckEngineFactory } from '../src/whir/engine.js';
 import { efEquals, efGet, type EfVec, type Ext4 } from '../src/whir/ext.js';
 import { gpuSumcheckEngine } from '../src/whir/gpu-engine.js';
 import { expandFromUnivariate } from '../src/whir/multilinear.js';
@@ -69,7 +69,7 @@ async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; out: T }> {
 /** Bytes the phase's passes move at least (16 B per extension value, 4 per base value). */
 function phaseBytes(m: number): number {
   const n = 2 ** m;
-  let bytes = 4 * n + 32 * n; // upload + to_monty touch of the base table; claims read and write the weights
+  let bytes = 4 * n + 32 * n; // upload of the base table; claims read and write the weights
   bytes += 20 * n + 16 * n; // first bind: base evals and weights in, half of each out as extension values
   for (let k = 1; k < ROUNDS; k++) bytes += 48 * (n >> k); // ext binds: 2 tables of n>>k in, n>>(k+1) out
   return bytes + 32 * (n >> ROUNDS); // evals: from_monty in and out
@@ -79,7 +79,7 @@ const ctx = await GpuContext.create(gpu);
 const limit = await roofline(ctx.device, gpu);
 emit({ bench: 'whir-engine-device', adapter: ctx.description, copyGBs: limit.copyGBs, montGmuls: limit.montGmuls });
 const gpuFactory = gpuSumcheckEngine(ctx, { cpuMaxVars: -1 });
-const cpuFactory: SumcheckEngineFactory = async (t) => new CpuSumcheckEngine(t);
+const cpuFactory: SumcheckEngineFactory = cpuSumcheckEngine;
 
 const sizes = (process.env.WHIR_ENGINE_SIZES ?? '16,18,20,22').split(',').map(Number);
 let ok = true;

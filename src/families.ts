@@ -223,7 +223,13 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   let whir: Promise<WhirMethods> | undefined;
   const whirCommit: WhirMethods['whirCommit'] = async (options, evals, job) => {
     whir ??= import('./whir/whir.js').then((m) => m.whirMethods(routed, {
-      gpu: async () => (gpu && state.commit.path === 'gpu' ? (gpu as unknown as Record<symbol, () => Promise<LiveDevice>>)[LIVE_DEVICE]?.() ?? null : null),
+      // WHIR commits on the GPU itself (its table and round codewords stay there), so the commit
+      // family's self-check runs first, as before any commit job.
+      gpu: async () => {
+        if (!gpu || state.commit.path !== 'gpu') return null;
+        if (opts.selfCheck) await selfCheck('commit');
+        return state.commit.path === 'gpu' ? (gpu as unknown as Record<symbol, () => Promise<LiveDevice>>)[LIVE_DEVICE]?.() ?? null : null;
+      },
       check: opts.check,
       onGpuFailure: () => { checks.failed++; },
     }), (e: unknown) => {

@@ -17,16 +17,16 @@ export const WS_WG = 256;
  * resident groups of 256) while ws_reduce sums at most 4 partial pairs per thread.
  */
 export const WS_REDUCE_GROUPS = 1024;
-/** Workgroups of an element-wise grid-stride pass (to/from Montgomery, claims). */
+/** Workgroups of an element-wise grid-stride pass (from Montgomery, claims). */
 const WS_MAP_GROUPS = 4096;
 
 export type WsEntry =
-  | 'ws_to_monty' | 'ws_from_monty' | 'ws_round_base' | 'ws_round_ext' | 'ws_bind_base' | 'ws_bind_ext'
-  | 'ws_reduce' | 'ws_add_claims' | 'ws_eval_base' | 'ws_eval_ext';
+  | 'ws_from_monty' | 'ws_round_base' | 'ws_round_ext' | 'ws_bind_base' | 'ws_bind_ext'
+  | 'ws_reduce' | 'ws_eq_tabs' | 'ws_add_claims' | 'ws_eval_base' | 'ws_eval_ext';
 
 export const WS_ENTRIES: readonly WsEntry[] = [
-  'ws_to_monty', 'ws_from_monty', 'ws_round_base', 'ws_round_ext', 'ws_bind_base', 'ws_bind_ext',
-  'ws_reduce', 'ws_add_claims', 'ws_eval_base', 'ws_eval_ext',
+  'ws_from_monty', 'ws_round_base', 'ws_round_ext', 'ws_bind_base', 'ws_bind_ext',
+  'ws_reduce', 'ws_eq_tabs', 'ws_add_claims', 'ws_eval_base', 'ws_eval_ext',
 ];
 
 /** The buffers a pass binds, by the kernel's binding numbers (1..6; 0 is the uniform). */
@@ -35,13 +35,13 @@ const SLOTS: ReadonlyArray<[keyof WsBuffers, number]> = [['eIn', 1], ['wIn', 2],
 
 /** Which buffers each entry point reads or writes (its 'auto' layout holds exactly these). */
 const USES: Record<WsEntry, ReadonlyArray<keyof WsBuffers>> = {
-  ws_to_monty: ['eOut'],
   ws_from_monty: ['eIn', 'eOut'],
   ws_round_base: ['eIn', 'wIn', 'parts'],
   ws_round_ext: ['eIn', 'wIn', 'parts'],
   ws_bind_base: ['eIn', 'wIn', 'eOut', 'wOut', 'parts'],
   ws_bind_ext: ['eIn', 'wIn', 'eOut', 'wOut', 'parts'],
   ws_reduce: ['parts'],
+  ws_eq_tabs: ['tabs', 'eOut'],
   ws_add_claims: ['wOut', 'tabs'],
   ws_eval_base: ['eIn', 'tabs', 'parts'],
   ws_eval_ext: ['eIn', 'tabs', 'parts'],
@@ -61,7 +61,7 @@ export async function wsPipelines(ctx: GpuContext): Promise<WsPipelines> {
   return Object.fromEntries(WS_ENTRIES.map((e, i) => [e, list[i]])) as WsPipelines;
 }
 
-/** The uniform WsParams (48 bytes), every field but `n` optional. */
+/** The uniform WsParams (64 bytes), every field but `n` optional. */
 export interface WsParams {
   n: number;
   /** the bind's challenge, canonical */
@@ -73,12 +73,17 @@ export interface WsParams {
   selCoeff?: number;
   selBase?: number;
   selStride?: number;
+  /** the claims' variables (ws_eq_tabs) */
+  vars?: number;
 }
 
+/** WsParams' size: a vec4 and 9 u32, rounded up to the struct's 16-byte alignment. */
+const WS_PARAM_BYTES = 64;
+
 export function wsParamWords(p: WsParams): Uint32Array {
-  const w = new Uint32Array(12);
+  const w = new Uint32Array(WS_PARAM_BYTES / 4);
   if (p.r) p.r.forEach((c, i) => (w[i] = toMonty(c)));
-  w.set([p.n, p.loBits ?? 0, p.nEq ?? 0, p.nSel ?? 0, p.eqStride ?? 0, p.selCoeff ?? 0, p.selBase ?? 0, p.selStride ?? 0], 4);
+  w.set([p.n, p.loBits ?? 0, p.nEq ?? 0, p.nSel ?? 0, p.eqStride ?? 0, p.selCoeff ?? 0, p.selBase ?? 0, p.selStride ?? 0, p.vars ?? 0], 4);
   return w;
 }
 
@@ -134,7 +139,7 @@ export class WsBatch {
     const pipeline = this.pipes[entry];
     const uniform = this.ctx.uploadUniform(wsParamWords(params), `${entry} params`);
     this.uniforms.push(uniform);
-    const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: uniform, size: 48 } }];
+    const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: uniform, size: WS_PARAM_BYTES } }];
     for (const [name, binding] of SLOTS) {
       if (!USES[entry].includes(name)) continue;
       const buffer = bufs[name];

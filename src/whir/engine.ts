@@ -33,8 +33,29 @@ export interface SumcheckEngine {
   dispose(): void;
 }
 
+/**
+ * A base-field table already in a GPU buffer (2^n canonical values): the one the commit uploaded,
+ * kept by the commitment so the sumcheck engine does not upload it again. Engines only read it.
+ */
+export interface GpuTable {
+  readonly buffer: GPUBuffer;
+  readonly length: number;
+  /** The device's context the buffer belongs to (a recovered device has a new one). */
+  readonly owner: object;
+  /** The values, read back (for an engine on the CPU). */
+  read(): Promise<Uint32Array>;
+}
+
+/** The table an engine starts from: base-field evaluations on the host, or on the GPU. */
+export type EngineTable = Uint32Array | GpuTable;
+
 /** Makes the engine for a base-field table of 2^n evaluations. */
-export type SumcheckEngineFactory = (evals: Uint32Array) => Promise<SumcheckEngine>;
+export type SumcheckEngineFactory = (table: EngineTable) => Promise<SumcheckEngine>;
+
+/** The table's values on the host (read back when it is on the GPU). */
+export async function hostValues(table: EngineTable): Promise<Uint32Array> {
+  return table instanceof Uint32Array ? table : table.read();
+}
 
 /** The TypeScript engine (SumcheckState), the reference the GPU engine is checked against. */
 export class CpuSumcheckEngine implements SumcheckEngine {
@@ -84,4 +105,4 @@ export class CpuSumcheckEngine implements SumcheckEngine {
   dispose(): void {}
 }
 
-export const cpuSumcheckEngine: SumcheckEngineFactory = async (evals) => new CpuSumcheckEngine(evals);
+export const cpuSumcheckEngine: SumcheckEngineFactory = async (table) => new CpuSumcheckEngine(await hostValues(table));

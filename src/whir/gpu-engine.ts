@@ -3,9 +3,10 @@
  * (engine.ts) with wgsl/kernels/whir_sumcheck.wgsl, and is checked against `CpuSumcheckEngine`
  * value for value (test/gpu/whir-engine-check.ts).
  *
- * The tables stay in GPU buffers (Montgomery form) between calls. Each call is one job on the
- * context (ctx.run: error scopes, one at a time with the prover's other jobs) and one command
- * submission; a round message reads back 8 words, an evaluation 4. A bind is fused with the
+ * The tables stay in GPU buffers between calls: the base-field input canonical and read in place
+ * (the commitment's own upload when it kept one: a `GpuTable`), everything after the first bind
+ * in Montgomery form. Each call is one job on the context (ctx.run: error scopes, one at a time
+ * with the prover's other jobs) and one command submission; a round message reads back 8 words, an evaluation 4. A bind is fused with the
  * next round's message (fold, then measure, as p3 does): the following `roundMessage` only
  * maps the 8 words the bind's submission already reduced. `evals()` reads the table back (for
  * the round commits and the final polynomial).
@@ -22,9 +23,9 @@ import { ProverError } from '../errors.js';
 import {
   extFromMontyWords, WS_PARTS_BYTES, WsBatch, wsPipelines, type WsPipelines,
 } from '../kernels/whir-sumcheck.js';
-import { CpuSumcheckEngine, type EqClaim, type SelectClaim, type SumcheckEngine, type SumcheckEngineFactory } from './engine.js';
+import { CpuSumcheckEngine, hostValues, type EqClaim, type SelectClaim, type SumcheckEngine, type SumcheckEngineFactory } from './engine.js';
 import { efAdd, efMul, type EfVec, type Ext4 } from './ext.js';
-import { claimTables, evalTables } from './gpu-tables.js';
+import { claimTables, evalTables, type ClaimTables } from './gpu-tables.js';
 import { nextSum, SumcheckState, type RoundMessage } from './sumcheck.js';
 
 /**
@@ -51,19 +52,22 @@ export function gpuEngineBytes(numVariables: number): number {
 /** The GPU engine on `ctx` (small tables on the CPU, see GpuEngineOptions). */
 export function gpuSumcheckEngine(ctx: GpuContext, options: GpuEngineOptions = {}): SumcheckEngineFactory {
   const cpuMaxVars = options.cpuMaxVars ?? GPU_ENGINE_CPU_MAX_VARS;
-  return async (evals) => {
-    const m = Math.log2(evals.length);
-    if (!Number.isInteger(m)) throw new ProverError('INVALID_LENGTH', `the sumcheck table has ${evals.length} values; it needs a power of two`);
-    if (m <= cpuMaxVars) return new CpuSumcheckEngine(evals);
+  return async (table) => {
+    const m = Math.log2(table.length);
+    if (!Number.isInteger(m)) throw new ProverError('INVALID_LENGTH', `the sumcheck table has ${table.length} values; it needs a power of two`);
+    if (m <= cpuMaxVars) return new CpuSumcheckEngine(await hostValues(table));
     const limit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
     if (gpuEngineBytes(m) > limit) {
       throw new ProverError('TOO_LARGE', `a WHIR sumcheck over 2^${m} values needs ${gpuEngineBytes(m)}-byte GPU buffers; this device binds at most ${limit} bytes (2^${Math.floor(Math.log2(limit / 16))} values). Use fewer variables or a device with a larger maxStorageBufferBindingSize.`);
     }
     const pipes = await wsPipelines(ctx);
+    // A table the commit left on this device is read in place; one from the host (or from a
+    // device since lost and rebuilt) is uploaded through the staging ring.
+    const kept = !(table instanceof Uint32Array) && table.owner === ctx ? table : null;
+    const host = kept ? null : await hostValues(table);
     return ctx.run(async () => {
-      // Through the staging ring (5-7 GB/s on the H100/H200, where writeBuffer moves ~1).
-      const e = await ctx.uploadAsync(evals, 'whir evals');
-      return new GpuSumcheckEngine(ctx, pipes, evals, cpuMaxVars, e);
+      const base = kept ? { buffer: kept.buffer, owned: false } : { buffer: await ctx.uploadAsync(host!, 'whir evals'), owned: true };
+      return new GpuSumcheckEngine(ctx, pipes, m, cpuMaxVars, base);
     });
   };
 }
@@ -71,10 +75,14 @@ export function gpuSumcheckEngine(ctx: GpuContext, options: GpuEngineOptions = {
 export class GpuSumcheckEngine implements SumcheckEngine {
   private m: number;
   private claimed: Ext4 = [0, 0, 0, 0];
-  /** The input, kept (not copied) while no variable is bound: evals() lifts it without a readback. */
-  private base: Uint32Array | null;
-  /** Evaluations: the input packed 4 to a vec4 while `base`, extension elements after. */
-  private e: GPUBuffer | null;
+  /**
+   * The input while no variable is bound: canonical base values packed 4 to a vec4 (the kernels
+   * convert to Montgomery as they read, so a table the commitment keeps is never written).
+   * `owned`: the engine uploaded it and frees it at the first bind.
+   */
+  private base: { buffer: GPUBuffer; owned: boolean } | null;
+  /** Evaluations after the first bind, extension elements in Montgomery form. */
+  private e: GPUBuffer | null = null;
   private w: GPUBuffer | null;
   /** The previous bind's inputs, reused as the next bind's outputs (both tables halve per bind). */
   private eSpare: GPUBuffer | null = null;
@@ -87,23 +95,20 @@ export class GpuSumcheckEngine implements SumcheckEngine {
   private disposed = false;
 
   /** Use gpuSumcheckEngine(ctx) (it checks limits and compiles the pipelines); called inside ctx.run. */
-  constructor(private readonly ctx: GpuContext, private readonly pipes: WsPipelines, evals: Uint32Array, private readonly cpuMaxVars: number, uploaded?: GPUBuffer) {
-    this.m = Math.log2(evals.length);
-    this.base = evals;
+  constructor(private readonly ctx: GpuContext, private readonly pipes: WsPipelines, m: number, private readonly cpuMaxVars: number, base: { buffer: GPUBuffer; owned: boolean }) {
+    this.m = m;
+    this.base = base;
     const pool = ctx.pool;
-    if (uploaded && uploaded.size >= Math.max(16, 4 * evals.length)) {
-      this.e = uploaded;
-    } else {
-      if (uploaded) pool.release(uploaded);
-      this.e = pool.acquire(Math.max(16, 4 * evals.length), storageUsage(), 'whir evals');
-      ctx.device.queue.writeBuffer(this.e, 0, evals.buffer, evals.byteOffset, evals.byteLength);
-    }
     this.w = pool.acquire(gpuEngineBytes(this.m), storageUsage(), 'whir weights');
     this.parts = pool.acquire(WS_PARTS_BYTES, storageUsage(), 'whir partials');
     const batch = this.batch('whir engine setup');
     batch.encoder.clearBuffer(this.w, 0, gpuEngineBytes(this.m));
-    batch.pass('ws_to_monty', { n: Math.ceil(evals.length / 4) }, { eOut: this.e });
     void batch.submit();
+  }
+
+  /** The evaluation table the kernels read now: the base input, or the bound extension table. */
+  private get evalsIn(): GPUBuffer {
+    return this.base ? this.base.buffer : this.e!;
   }
 
   get numVariables(): number {
@@ -119,14 +124,14 @@ export class GpuSumcheckEngine implements SumcheckEngine {
     if (point.length !== this.m) throw new RangeError(`evaluate: point has ${point.length} coordinates, the table ${this.m} variables`);
     const tables = evalTables(point);
     return this.job(async () => {
-      const tabs = this.ctx.upload(tables.words, 'whir eval tables');
+      const batch = this.batch('whir evaluate');
+      const uploaded = await this.recordTables(batch, tables);
       try {
-        const batch = this.batch('whir evaluate');
-        batch.pass(this.base ? 'ws_eval_base' : 'ws_eval_ext', { n: 2 ** this.m, ...tables.params }, { eIn: this.e!, tabs, parts: this.parts });
+        batch.pass(this.base ? 'ws_eval_base' : 'ws_eval_ext', { n: 2 ** this.m, ...tables.params }, { eIn: this.evalsIn, tabs: uploaded.tabs, parts: this.parts });
         this.messageReady = false;
         return extFromMontyWords((await batch.submit({ buffer: this.parts, words: 4 }))!)[0];
       } finally {
-        this.ctx.pool.release(tabs);
+        uploaded.release();
       }
     });
   }
@@ -137,14 +142,14 @@ export class GpuSumcheckEngine implements SumcheckEngine {
     if (eq.length + select.length === 0) return;
     const tables = claimTables(this.m, eq, select);
     await this.job(async () => {
-      const tabs = tables.words.byteLength >= 1 << 20 ? await this.ctx.uploadAsync(tables.words, 'whir claim tables') : this.ctx.upload(tables.words, 'whir claim tables');
+      const batch = this.batch('whir add claims');
+      const uploaded = await this.recordTables(batch, tables);
       try {
-        const batch = this.batch('whir add claims');
-        batch.pass('ws_add_claims', { n: 2 ** this.m, ...tables.params }, { wOut: this.w!, tabs });
+        batch.pass('ws_add_claims', { n: 2 ** this.m, ...tables.params }, { wOut: this.w!, tabs: uploaded.tabs });
         this.messageReady = false;
         await batch.submit();
       } finally {
-        this.ctx.pool.release(tabs);
+        uploaded.release();
       }
     });
   }
@@ -155,7 +160,7 @@ export class GpuSumcheckEngine implements SumcheckEngine {
     return this.job(async () => {
       const batch = this.batch('whir round message');
       if (!this.messageReady) {
-        batch.pass(this.base ? 'ws_round_base' : 'ws_round_ext', { n: 2 ** (this.m - 1) }, { eIn: this.e!, wIn: this.w!, parts: this.parts });
+        batch.pass(this.base ? 'ws_round_base' : 'ws_round_ext', { n: 2 ** (this.m - 1) }, { eIn: this.evalsIn, wIn: this.w!, parts: this.parts });
       }
       const [h0, hInf] = extFromMontyWords((await batch.submit({ buffer: this.parts, words: 8 }))!);
       this.messageReady = true;
@@ -177,9 +182,10 @@ export class GpuSumcheckEngine implements SumcheckEngine {
       const wOut = this.wSpare ?? pool.acquire(16 * half, storageUsage(), 'whir weights');
       if (eOut !== this.eSpare && this.eSpare) freed.push(this.eSpare);
       const batch = this.batch('whir bind');
-      batch.pass(this.base ? 'ws_bind_base' : 'ws_bind_ext', { n: half, r }, { eIn: this.e!, wIn: this.w!, eOut, wOut, parts: this.parts });
-      // The packed base table is never an output (its bucket is a quarter of the extension one's): free it.
-      if (this.base) freed.push(this.e!);
+      batch.pass(this.base ? 'ws_bind_base' : 'ws_bind_ext', { n: half, r }, { eIn: this.evalsIn, wIn: this.w!, eOut, wOut, parts: this.parts });
+      // The packed base table is never an output (its bucket is a quarter of the extension one's):
+      // free it if it is ours (a kept table belongs to the commitment).
+      if (this.base?.owned) freed.push(this.base.buffer);
       this.eSpare = this.base ? null : this.e;
       this.wSpare = this.w;
       this.e = eOut;
@@ -205,9 +211,12 @@ export class GpuSumcheckEngine implements SumcheckEngine {
 
   async evals(): Promise<EfVec> {
     if (this.cpu) return this.cpu.evals();
-    if (this.base) {
-      const lifted = new Uint32Array(4 * this.base.length);
-      for (let i = 0; i < this.base.length; i++) lifted[4 * i] = this.base[i];
+    const base = this.base;
+    if (base) {
+      const n = 2 ** this.m;
+      const [values] = await this.job(() => this.ctx.readRanges([{ buffer: base.buffer, word: 0, count: n }]));
+      const lifted = new Uint32Array(4 * n);
+      for (let i = 0; i < n; i++) lifted[4 * i] = values[i];
       return lifted;
     }
     return this.job(async () => (await this.readTables(this.batch('whir evals'), false))[0]);
@@ -268,10 +277,29 @@ export class GpuSumcheckEngine implements SumcheckEngine {
     }
   }
 
+  /** Upload `tables` and record the pass that builds their eq region from the claims' points; release after the submit. */
+  private async recordTables(batch: WsBatch, tables: ClaimTables): Promise<{ tabs: GPUBuffer; release(): void }> {
+    const ctx = this.ctx;
+    const tabs = await ctx.uploadAsync(tables.words, 'whir claim tables');
+    const held = [tabs];
+    try {
+      const { nEq = 0, loBits = 0, vars = 0 } = tables.params;
+      if (nEq > 0) {
+        const points = ctx.upload(tables.eqPoints, 'whir eq points');
+        held.push(points);
+        batch.pass('ws_eq_tabs', { n: nEq * (2 ** (vars - loBits) + 2 ** loBits), ...tables.params }, { tabs: points, eOut: tabs });
+      }
+    } catch (e) {
+      for (const b of held) ctx.pool.release(b);
+      throw e;
+    }
+    return { tabs, release: () => { for (const b of held) ctx.pool.release(b); } };
+  }
+
   private releaseBuffers(): void {
     const pool = this.ctx.pool;
-    for (const b of [this.e, this.w, this.eSpare, this.wSpare]) if (b) pool.release(b);
-    this.e = this.w = this.eSpare = this.wSpare = null;
+    for (const b of [this.e, this.w, this.eSpare, this.wSpare, this.base?.owned ? this.base.buffer : null]) if (b) pool.release(b);
+    this.e = this.w = this.eSpare = this.wSpare = this.base = null;
   }
 
   private batch(label: string): WsBatch {

@@ -4,35 +4,33 @@
  * b = h·2^L + l with L = floor(m/2), so
  *   eq(p, b) = eq(p_0..p_{m-L-1}, h) · eq(p_{m-L}..p_{m-1}, l)     (MSB-first points)
  *   x^b      = (x^(2^L))^h · x^l
- * and each weight costs the GPU one product of two entries per claim. The host builds
- * 2^(m-L) + 2^L entries per claim: 4096 at m = 22, against 4·10^6 weights.
- * Everything here is in Montgomery form, as the kernel reads it.
+ * and each weight costs the GPU one product of two entries per claim. The eq tables (2^(m-L) +
+ * 2^L extension entries a claim: 8192 at m = 24) are built on the GPU from the claims' points
+ * (`ws_eq_tabs`; on the host they cost ~20 ms a proof at n = 24, bench/RESULTS.md, whir); the
+ * select powers (base field) here. Everything is in Montgomery form, as the kernels read it.
  * @module
  */
 import { MONTY_ONE, montMul, toMonty } from '../ref/babybear.js';
 import type { WsParams } from '../kernels/whir-sumcheck.js';
 import { EF_ONE, type Ext4 } from './ext.js';
-import { addEq } from './ef-loops.js';
 import { bbPow } from '../ref/babybear.js';
 
-/** The tables' words and the uniform fields that describe them (all but `n`). */
+/**
+ * The tables' words (the eq region left for ws_eq_tabs), the eq claims' points it builds that
+ * region from (per claim its coefficient, then its m coordinates: 4·(m + 1) words), and the
+ * uniform fields that describe both (all but `n`).
+ */
 export interface ClaimTables {
   words: Uint32Array;
+  eqPoints: Uint32Array;
   params: Omit<WsParams, 'n' | 'r'>;
 }
 
 /** L for a 2^m table: the low half of the index bits. */
 export const loBitsOf = (m: number): number => m >> 1;
 
-function toMontyInto(out: Uint32Array, at: number, src: Uint32Array): void {
+function toMontyInto(out: Uint32Array, at: number, src: readonly number[]): void {
   for (let i = 0; i < src.length; i++) out[at + i] = toMonty(src[i]);
-}
-
-/** coeff·eq(point, ·) (MSB-first), built by the allocation-free loop. */
-function eqOf(point: Ext4[], coeff: Ext4): Uint32Array {
-  const t = new Uint32Array(4 * 2 ** point.length);
-  addEq(t, point, coeff);
-  return t;
 }
 
 /** Montgomery powers base^0 .. base^(count-1) of a canonical base-field value into out[at..]. */
@@ -48,7 +46,8 @@ function montyPowersInto(out: Uint32Array, at: number, base: number, count: numb
 /**
  * Tables for weights += Σ coeff·eq(point, ·) over `eq` and += Σ coeff·x^b over `select`, on a
  * table of 2^m elements. Layout (words): per eq claim 4·(H + Lo) (hi with the coefficient folded
- * in, then lo); the select coefficients, 4 each; per select claim H + Lo base powers.
+ * in, then lo; written by ws_eq_tabs); the select coefficients, 4 each; per select claim H + Lo
+ * base powers.
  */
 export function claimTables(m: number, eq: ReadonlyArray<{ point: Ext4[]; coeff: Ext4 }>, select: ReadonlyArray<{ x: number; coeff: Ext4 }>): ClaimTables {
   const loBits = loBitsOf(m);
@@ -59,18 +58,20 @@ export function claimTables(m: number, eq: ReadonlyArray<{ point: Ext4[]; coeff:
   const selBase = selCoeff + 4 * select.length;
   const selStride = hiN + loN;
   const words = new Uint32Array(Math.max(4, selBase + select.length * selStride));
+  const eqPoints = new Uint32Array(Math.max(4, 4 * (m + 1) * eq.length));
   eq.forEach((c, i) => {
     if (c.point.length !== m) throw new RangeError(`eq claim ${i}: point has ${c.point.length} coordinates, the table ${m} variables`);
-    toMontyInto(words, i * eqStride, eqOf(c.point.slice(0, m - loBits), c.coeff));
-    toMontyInto(words, i * eqStride + 4 * hiN, eqOf(c.point.slice(m - loBits), EF_ONE));
+    const at = 4 * (m + 1) * i;
+    toMontyInto(eqPoints, at, c.coeff);
+    c.point.forEach((p, v) => toMontyInto(eqPoints, at + 4 * (v + 1), p));
   });
   select.forEach((c, j) => {
-    for (let k = 0; k < 4; k++) words[selCoeff + 4 * j + k] = toMonty(c.coeff[k]);
+    toMontyInto(words, selCoeff + 4 * j, c.coeff);
     const at = selBase + j * selStride;
     montyPowersInto(words, at, bbPow(c.x, 2 ** loBits), hiN);
     montyPowersInto(words, at + hiN, c.x, loN);
   });
-  return { words, params: { loBits, nEq: eq.length, nSel: select.length, eqStride, selCoeff, selBase, selStride } };
+  return { words, eqPoints, params: { loBits, nEq: eq.length, nSel: select.length, eqStride, selCoeff, selBase, selStride, vars: m } };
 }
 
 /** Tables for Σ_b evals[b]·eq(point, b): one eq claim with coefficient 1. */

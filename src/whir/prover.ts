@@ -9,7 +9,7 @@
 import { DIGEST } from '../ref/merkle.js';
 import { efPowers, efVecToList, type Ext4 } from './ext.js';
 import { domainPoint, evalBase, evalExt, expandFromUnivariate } from './multilinear.js';
-import type { SumcheckEngine, SumcheckEngineFactory } from './engine.js';
+import type { GpuTable, SumcheckEngine, SumcheckEngineFactory } from './engine.js';
 import { prunedSiblings, type Digest } from './multiproof.js';
 import { emptySumcheck, type PcsProof, type QueryOpenings, type SumcheckData, type WhirRoundProof } from './proof.js';
 import type { WhirSchedule } from './schedule.js';
@@ -28,6 +28,11 @@ export interface CommittedCodeword {
 /** Where the work runs: the encode-and-commit (`coeffs` row-major, `width` columns, blow-up 2^addedBits) and the sumcheck tables. */
 export interface WhirBackend {
   commit(coeffs: Uint32Array, width: number, addedBits: number): Promise<CommittedCodeword>;
+  /**
+   * Commit the polynomial's table as commit() does and keep it for the sumcheck engine: on the
+   * GPU, the upload itself; on the host, a copy (the caller's array may change before prove).
+   */
+  commitTable(evals: Uint32Array, width: number, addedBits: number): Promise<{ codeword: CommittedCodeword; table: KeptTable }>;
   /** Commit the engine's current evaluations where they are (no readback); null when it cannot. */
   commitEngine?(engine: SumcheckEngine, width: number, addedBits: number): Promise<CommittedCodeword | null>;
   sumcheck: SumcheckEngineFactory;
@@ -78,18 +83,27 @@ export interface SumcheckTranscript {
   round(message: RoundMessage): Promise<{ r: Ext4; witness: number | null }>;
 }
 
+/** The committed table as the commitment keeps it: host values, or a GPU buffer it frees with `release`. */
+export type KeptTable = Uint32Array | (GpuTable & { release(): void });
+
 /** What commit leaves for open: the evaluations and the committed codeword. */
 export interface WhirCommitment {
-  evals: Uint32Array;
+  table: KeptTable;
   codeword: CommittedCodeword;
+}
+
+/** Free what a commitment holds (the codeword's tree, a table on the GPU); safe to call twice. */
+export function disposeCommitment(c: WhirCommitment): void {
+  c.codeword.dispose();
+  if (!(c.table instanceof Uint32Array)) c.table.release();
 }
 
 /** Commit 2^n base-field evaluations: the message is the table as rows of 2^fold0 (suffix layout). */
 export async function whirCommit(schedule: WhirSchedule, backend: WhirBackend, evals: Uint32Array, transcript: WhirTranscript): Promise<WhirCommitment> {
   const fold0 = schedule.foldingSchedule[0];
-  const codeword = await backend.commit(evals, 2 ** fold0, schedule.params.startingLogInvRate);
+  const { codeword, table } = await backend.commitTable(evals, 2 ** fold0, schedule.params.startingLogInvRate);
   transcript.observeCommitment(codeword.root);
-  return { evals, codeword };
+  return { table, codeword };
 }
 
 /** The opening: the point (drawn by the transcript, or the caller's), the value there, and the proof. */
@@ -113,7 +127,7 @@ export interface WhirOpening {
  */
 export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, given?: Ext4[]): Promise<WhirOpening> {
   backend.phase('tables');
-  const engine = await backend.sumcheck(committed.evals);
+  const engine = await backend.sumcheck(committed.table);
   // The rounds' codewords; each is freed once the next round has opened it, and all of them here
   // if the open fails or is aborted midway (dispose is idempotent).
   const rounds: CommittedCodeword[] = [];

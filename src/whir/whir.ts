@@ -13,18 +13,18 @@ import type { MerkleTree } from '../api/merkle.js';
 import { abortError, requireJobOptions, type JobOptions } from '../sched/job.js';
 import { cpuSumcheckEngine, type SumcheckEngine, type SumcheckEngineFactory } from './engine.js';
 import { GpuSumcheckEngine, gpuSumcheckEngine } from './gpu-engine.js';
-import { commitEngineEvals } from './gpu-commit.js';
+import { commitEngineEvals, commitTable } from './gpu-commit.js';
 import { verifyWhir } from './verifier.js';
 import type { LiveDevice } from '../device-recovery.js';
 import type { CheckMode } from '../sched/job.js';
 import { whirSchedule, type WhirOptions } from './params.js';
-
-export { whirSchedule };
-import { openPhases, whirCommit, whirOpen, type CommittedCodeword, type WhirBackend, type WhirOpening } from './prover.js';
+import { disposeCommitment, openPhases, whirCommit, whirOpen, type CommittedCodeword, type WhirBackend, type WhirOpening } from './prover.js';
 import type { WhirSchedule } from './schedule.js';
 import { whirProverTranscript } from './transcript/whir-transcript.js';
 import { traceJsonl, tracePermutations } from './transcript/fs-prover.js';
 import { requireOpenOptions, type WhirOpenOptions } from './open-options.js';
+
+export { whirSchedule };
 
 export type { WhirOptions, WhirOpening, WhirOpenOptions, WhirSchedule };
 
@@ -94,9 +94,9 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
       // The commit's few permutations (35 seed elements + 8 root values, 8 per permutation: 5) are kept,
       // so a traced open covers the whole transcript; an untraced one ignores them.
       const commitTrace = tracePermutations(challenger);
-      const backend = hostBackend(host, null, job, 'whirCommit', 1);
+      const backend = hostBackend(host, await paths.gpu?.() ?? null, job, 'whirCommit', 1);
       backend.phase('commit');
-      const committed = await whirCommit(schedule, backend, evals.slice(), whirProverTranscript(schedule, challenger));
+      const committed = await whirCommit(schedule, backend, evals, whirProverTranscript(schedule, challenger));
       challenger.onPermute = undefined;
       let live: typeof committed | null = committed;
       // The caller gets copies: a result crossing from the worker has its arrays transferred, and
@@ -133,11 +133,11 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
             }
             throw new ProverError('CHECK_FAILED', `whir: the proof failed its own verification (${verdict.error}); nothing was returned`);
           } finally {
-            mine.codeword.dispose();
+            disposeCommitment(mine);
           }
         },
         dispose() {
-          live?.codeword.dispose();
+          if (live) disposeCommitment(live);
           live = null;
         },
       };
@@ -178,6 +178,11 @@ function hostBackend(host: WhirHost, gpu: LiveDevice | null, job: JobOptions, na
     },
     async commit(coeffs, width, addedBits): Promise<CommittedCodeword> {
       return asCodeword(await host.commit(coeffs, { width, addedBits, ...sub }));
+    },
+    async commitTable(evals, width, addedBits) {
+      if (!gpu) return { codeword: await this.commit(evals, width, addedBits), table: evals.slice() };
+      const { table, ...committed } = await commitTable(gpu.ctx, gpu.sched, evals, width, addedBits, sub);
+      return { codeword: asCodeword(committed), table };
     },
   };
 }

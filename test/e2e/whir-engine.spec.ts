@@ -1,6 +1,7 @@
 // The GPU WHIR sumcheck engine (src/whir/gpu-engine.ts) equals CpuSumcheckEngine output for output
 // through the prover's sequence of calls at 2^1..2^13 values (SwiftShader), with and without the
-// hand-off of small tables to the CPU, and refuses tables past the binding limit with TOO_LARGE.
+// hand-off of small tables to the CPU, and refuses tables past the binding limit with TOO_LARGE;
+// WHIR's table commit keeps its upload for an engine that reads it unchanged.
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
 
@@ -13,4 +14,5 @@ test('GPU sumcheck engine equals CpuSumcheckEngine (evaluate, eq/select claims, 
   expect(ok.filter((r) => r.step.includes('handing off')).length).toBe(2);
   expect(ok.filter((r) => r.step === 'whir engine past the binding limit').length).toBe(1);
   expect(ok.filter((r) => r.step === 'whir engine round commit from the GPU buffer').length).toBe(1);
+  expect(ok.filter((r) => r.step.startsWith('whir table commit kept for the engine')).length).toBe(1);
 });

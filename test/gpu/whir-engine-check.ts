@@ -5,7 +5,8 @@
  * random r, evals(), eq + select claims with γ powers, more rounds, evals(). Every output (values,
  * messages, sums, tables) must be equal. Configurations: the GPU throughout (cpuMaxVars -1), and
  * the default, which hands tables of 2^10 or fewer to the CPU after a bind. Also: TOO_LARGE past
- * the device's binding limit. Run by the `whir-engine-check` mode (test/e2e/whir-engine.spec.ts).
+ * the device's binding limit; the round commit from the engine's buffer; the table commit kept for
+ * the engine (commitTable). Run by the `whir-engine-check` mode (test/e2e/whir-engine.spec.ts).
  * @module
  */
 import type { GpuContext } from '../../src/gpu/context.js';
@@ -13,11 +14,11 @@ import { isProverError } from '../../src/errors.js';
 import { CpuSumcheckEngine, type SumcheckEngine } from '../../src/whir/engine.js';
 import { efEquals, efGet, efPowers, type EfVec, type Ext4 } from '../../src/whir/ext.js';
 import { gpuSumcheckEngine, GpuSumcheckEngine, type GpuEngineOptions } from '../../src/whir/gpu-engine.js';
-import { commitEngineEvals } from '../../src/whir/gpu-commit.js';
+import { commitEngineEvals, commitTable } from '../../src/whir/gpu-commit.js';
 import { Scheduler } from '../../src/sched/scheduler.js';
 import { encodeToGpu } from '../../src/kernels/ntt.js';
 import { planMerkle } from '../../src/kernels/merkle.js';
-import { commitOnGpu } from '../../src/api/merkle.js';
+import { commitOnGpu, type MerkleTree } from '../../src/api/merkle.js';
 import { domainPoint, expandFromUnivariate } from '../../src/whir/multilinear.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import type { CheckRow } from './poseidon2-check.js';
@@ -146,12 +147,7 @@ export async function checkEngineCommit(ctx: GpuContext, m = 9, k = 2, addedBits
     const width = 4 * 2 ** k;
     const fromGpu = await commitEngineEvals(ctx, sched, engine as GpuSumcheckEngine, width, addedBits);
     const host = await engine.evals();
-    const fromHost = await sched.run('host commit', {}, async () => {
-      const enc = ctx.device.createCommandEncoder();
-      const codeword = await encodeToGpu(ctx, host, width, addedBits, { encoder: enc });
-      const plan = await planMerkle(ctx, codeword.buffer, (host.length / width) * 2 ** addedBits, width, () => codeword.release());
-      return commitOnGpu(ctx, sched, plan, enc);
-    });
+    const fromHost = await hostCommit(ctx, sched, host, width, addedBits);
     if (!fromGpu) bad.push('commitEngineEvals returned null with the tables on the GPU');
     else {
       if (fromGpu.root.join() !== fromHost.root.join()) bad.push(`root ${fromGpu.root.join()} vs host path ${fromHost.root.join()}`);
@@ -166,6 +162,52 @@ export async function checkEngineCommit(ctx: GpuContext, m = 9, k = 2, addedBits
   return { step: 'whir engine round commit from the GPU buffer', ok: bad.length === 0, n: 1, ms: performance.now() - t0, detail: bad.length ? bad.join('; ') : `2^${m - k} values as rows of ${4 * 2 ** k}, blow-up 2^${addedBits}: root and opening equal the evals() path` };
 }
 
+/** prover.commit's path from a host array: encode + Merkle, one submission. */
+function hostCommit(ctx: GpuContext, sched: Scheduler, host: Uint32Array, width: number, addedBits: number): Promise<{ root: Uint32Array; tree: MerkleTree }> {
+  return sched.run('host commit', {}, async () => {
+    const enc = ctx.device.createCommandEncoder();
+    const codeword = await encodeToGpu(ctx, host, width, addedBits, { encoder: enc });
+    const plan = await planMerkle(ctx, codeword.buffer, (host.length / width) * 2 ** addedBits, width, () => codeword.release());
+    return commitOnGpu(ctx, sched, plan, enc);
+  });
+}
+
+/**
+ * WHIR's table commit (commitTable) keeps its upload for the engine: its root equals the host
+ * path's, an engine started from the kept table matches CpuSumcheckEngine (evals() before the
+ * first bind included: read back from the kept buffer), and the table is unchanged afterwards
+ * (engines only read it; a CPU retry reads it back).
+ */
+export async function checkKeptTable(ctx: GpuContext, m = 12, width = 16, addedBits = 1, seed = 0x7ab): Promise<CheckRow> {
+  const t0 = performance.now();
+  const rng = new SplitMix64(seed);
+  const table = rng.fieldArray(2 ** m);
+  const sched = new Scheduler(ctx);
+  const kept = await commitTable(ctx, sched, table, width, addedBits, {});
+  const fromHost = await hostCommit(ctx, sched, table, width, addedBits);
+  const bad: string[] = [];
+  if (kept.root.join() !== fromHost.root.join()) bad.push(`root ${kept.root.join()} vs host path ${fromHost.root.join()}`);
+  kept.tree.dispose();
+  fromHost.tree.dispose();
+  const pair = new Pair(await gpuSumcheckEngine(ctx, { cpuMaxVars: -1 })(kept.table), new CpuSumcheckEngine(table.slice()));
+  try {
+    await pair.evals('before the first bind');
+    const point = Array.from({ length: m }, () => ext(rng));
+    const value = await pair.evaluate('kept table', point);
+    await pair.addClaims('eq claim', [{ point, coeff: ext(rng), value }], []);
+    await pair.rounds('kept table', 3, rng);
+    await pair.evals('after 3 rounds');
+  } finally {
+    pair.gpu.dispose();
+    pair.cpu.dispose();
+  }
+  bad.push(...pair.bad);
+  const after = await kept.table.read();
+  kept.table.release();
+  if (after.join() !== table.join()) bad.push('the kept table changed while the engine used it');
+  return { step: `whir table commit kept for the engine 2^${m}`, ok: bad.length === 0, n: pair.steps + 2, ms: performance.now() - t0, detail: bad.length ? bad.slice(0, 3).join('; ') : `root equals the host path's; ${pair.steps} engine outputs equal CpuSumcheckEngine; table unchanged` };
+}
+
 /** Sizes of the check: 2^1 .. 2^13 on the GPU throughout, and with the default CPU handoff where it happens (2^11, 2^13). */
 export const ENGINE_SIZES = [1, 2, 5, 8, 11, 13];
 
@@ -175,5 +217,6 @@ export async function checkWhirEngine(ctx: GpuContext, sizes = ENGINE_SIZES): Pr
   for (const m of sizes.filter((s) => s > 10)) rows.push(await checkEngineAt(ctx, m, {}, 'handing off to the CPU at 2^10'));
   rows.push(await checkEngineTooLarge(ctx));
   rows.push(await checkEngineCommit(ctx));
+  rows.push(await checkKeptTable(ctx));
   return rows;
 }

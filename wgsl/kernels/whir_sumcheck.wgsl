@@ -2,10 +2,10 @@
 // requires: babybear_ext4
 
 // Host: src/kernels/whir-sumcheck.ts (plan, passes), src/whir/gpu-engine.ts (the SumcheckEngine).
-// Every value is in Montgomery form (the host converts at upload and readback; ws_to_monty and
-// ws_from_monty convert the large tables here). Extension tables hold one element per vec4u;
-// the base-field evaluations (before the first bind) are packed four to a vec4u, word k at
-// [k >> 2][k & 3]. Index bits are MSB-first (x_0 is the top bit) and a bind fixes the last
+// Every value is in Montgomery form (the host converts small tables; ws_from_monty converts the
+// large ones for readback), except the base-field evaluations before the first bind: canonical,
+// packed four to a vec4u, word k at [k >> 2][k & 3], converted as ws_base reads them. Extension
+// tables hold one element per vec4u. Index bits are MSB-first (x_0 is the top bit) and a bind fixes the last
 // variable, so it pairs neighbours (2j, 2j+1), as src/whir/multilinear.ts.
 //
 // Reductions (round messages, evaluations) run as a grid-stride loop over a fixed number of
@@ -14,7 +14,8 @@
 //
 // Claim tables (ws_tabs, words) split an index b = h·2^L + l, L = ws.lo_bits: eq(p, b) =
 // eq(p_hi, h)·eq(p_lo, l) and x^b = (x^(2^L))^h · x^l, so each weight costs one product of two
-// table entries per claim instead of m factors (the host builds tables of 2^(m-L) + 2^L entries).
+// table entries per claim instead of m factors. The eq tables (2^(m-L) + 2^L entries a claim) are
+// built here from the claims' points (ws_eq_tabs); the select powers by the host.
 struct WsParams {
   r: vec4u,          // the bind's challenge
   n: u32,            // items: pairs (round), outputs (bind), elements (claims, eval), vec4s (monty), partial pairs (reduce)
@@ -25,6 +26,7 @@ struct WsParams {
   sel_coeff: u32,    // word offset of the select coefficients (one element each)
   sel_base: u32,     // word offset of the select power tables: per claim (x^(2^L))^h then x^l, base field
   sel_stride: u32,   // words per select claim: 2^(m-L) + 2^L
+  vars: u32,         // m, the claims' variables (ws_eq_tabs)
 }
 
 @group(0) @binding(0) var<uniform> ws: WsParams;
@@ -42,8 +44,10 @@ fn ws_scale(a: vec4u, s: u32) -> vec4u {
   return vec4u(bb_mul(a.x, s), bb_mul(a.y, s), bb_mul(a.z, s), bb_mul(a.w, s));
 }
 
+// Base evaluation k, canonical in the buffer (the commit's own table, shared, never written),
+// in Montgomery form here.
 fn ws_base(k: u32) -> u32 {
-  return ws_e_in[k >> 2u][k & 3u];
+  return bb_to_monty(ws_e_in[k >> 2u][k & 3u]);
 }
 
 fn ws_tab_word(k: u32) -> u32 {
@@ -70,15 +74,6 @@ fn ws_store_parts(lid: u32, wg: u32, a: vec4u, b: vec4u) {
   if (lid == 0u) {
     ws_parts[2u * wg] = t[0];
     ws_parts[2u * wg + 1u] = t[1];
-  }
-}
-
-// In place on ws_e_out[0..n): canonical -> Montgomery (the uploaded base evaluations).
-@compute @workgroup_size(WS_WG)
-fn ws_to_monty(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  for (var i = gid.x; i < ws.n; i += nwg.x * WS_WG) {
-    let v = ws_e_out[i];
-    ws_e_out[i] = vec4u(bb_to_monty(v.x), bb_to_monty(v.y), bb_to_monty(v.z), bb_to_monty(v.w));
   }
 }
 
@@ -219,6 +214,32 @@ fn ws_add_claims(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
       acc = ext4_add(acc, ws_scale(ws_tabs[(ws.sel_coeff >> 2u) + j], s));
     }
     ws_w_out[b] = acc;
+  }
+}
+
+// The eq claims' tables (layout above) into ws_e_out, from ws_tabs holding per claim its
+// coefficient then its m point coordinates (vec4s, x_0 first). Entry e < 2^(m-L) of claim i is
+// coeff·Π_{v < m-L} f_v(bit m-L-1-v of e), entry 2^(m-L) + l is Π_{v < L} f_{m-L+v}(bit L-1-v of
+// l), with f_v(1) = p_v and f_v(0) = 1 - p_v: eq's factors, MSB first. n = n_eq · (2^(m-L) + 2^L).
+@compute @workgroup_size(WS_WG)
+fn ws_eq_tabs(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let hi_bits = ws.vars - ws.lo_bits;
+  let per = (1u << hi_bits) + (1u << ws.lo_bits);
+  for (var t = gid.x; t < ws.n; t += nwg.x * WS_WG) {
+    let claim = t / per;
+    let e = t - claim * per;
+    let spec = claim * (ws.vars + 1u);
+    let hi = e < (1u << hi_bits);
+    var acc = select(vec4u(BB_ONE, 0u, 0u, 0u), ws_tabs[spec], hi);
+    let first = select(hi_bits, 0u, hi);
+    let count = select(ws.lo_bits, hi_bits, hi);
+    let idx = select(e - (1u << hi_bits), e, hi);
+    for (var v = 0u; v < count; v++) {
+      let p = ws_tabs[spec + 1u + first + v];
+      let one_minus = vec4u(bb_sub(BB_ONE, p.x), bb_neg(p.y), bb_neg(p.z), bb_neg(p.w));
+      acc = ext4_mul(acc, select(one_minus, p, ((idx >> (count - 1u - v)) & 1u) == 1u));
+    }
+    ws_e_out[claim * per + e] = acc;
   }
 }
 
