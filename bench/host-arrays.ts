@@ -1,17 +1,24 @@
 /**
- * Host arrays in and out (`node bench/dist/host-arrays.mjs`, after `npm run bench:bundle`): what
- * a caller waits for when it hands the prover a Uint32Array and wants one back, next to what the
- * copies alone cost through the same GPUDevice. Public API only, so the same file bundled against
- * an earlier commit's sources measures the previous version in the same device command.
- * Rows: bare 4 / 16 / 64 MB uploads (writeBuffer; the staging ring where this version has one)
- * and readbacks (a fresh array; into a reused array), GB/s, medians of 7; then dft 2^24 x 1,
- * lde 2^24 -> 2^25 x 1, poseidon2 over 2^20 width-16 states and merkleCommit of 2^20 x 16, end to
- * end with a fresh result and with `out`, medians of 5, each over the transfer bound (its input
- * up and output down at this run's ring / reused-array rates). Every result is checked once
- * against src/ref (the NTTs' first rows, Poseidon2's first states) before timing.
+ * Host arrays in and out, `npm run bench -- transfer` (GPU machine: `node bench/dist/bench.mjs
+ * transfer`; `node bench/dist/host-arrays.mjs` runs the same suite alone): what a caller waits
+ * for when it hands the prover a Uint32Array and wants one back, next to what the copies alone
+ * cost through the same GPUDevice. Public API plus the context's own upload/readback paths, so
+ * the same file bundled against an earlier commit's sources measures the previous version in
+ * the same device command.
+ * Rows:
+ * - `transfer`: bare 4 / 16 / 64 MB uploads (writeBuffer; the staging ring) and readbacks (a fresh
+ *   array; into a reused array), GB/s, medians of 7;
+ * - `crossover`: 16 KB .. 4 MB, writeBuffer against the ring each way, medians of 9: where the
+ *   ring starts to pay (the prover uses it from RING_MIN_BYTES);
+ * - `job`: dft 2^24 x 1, lde 2^24 -> 2^25 x 1, poseidon2 over 2^20 width-16 states, merkleCommit
+ *   of 2^20 x 16, end to end with a fresh result and with `out`, medians of 5, each over its
+ *   transfer bound (input up and output down at this run's 64 MB rates); and dft 2^12 / 2^14 /
+ *   2^16 x 1 end to end, medians of 25 (small jobs: no slower than before). TRANSFER_ONLY=merkle
+ *   runs the transfer rows and the merkleCommit row alone.
+ * Every result is checked once against src/ref (the NTTs' rows from their definition, Poseidon2's
+ * first states) before timing; the Merkle root is printed to compare across versions.
  * @module
  */
-import { create, globals } from 'webgpu';
 import { createProver } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { nttEntry } from '../src/checks/ntt-entry.js';
@@ -19,12 +26,11 @@ import type { NttSpec } from '../src/kernels/ntt-spec.js';
 import { poseidon2 } from '../src/ref/poseidon2.js';
 import { BB_P } from '../src/params/babybear.js';
 import { median } from '../test/support/stats.js';
+import type { BenchOutput } from './field.js';
 
-Object.assign(globalThis, globals);
-const gpu = create([]) as GPU;
-const rows: Record<string, unknown>[] = [];
-const emit = (r: Record<string, unknown>) => { rows.push(r); console.log(JSON.stringify(r)); };
+type Row = Record<string, unknown>;
 const values = (n: number) => { const v = new Uint32Array(n); let x = 12345; for (let i = 0; i < n; i++) { x = (Math.imul(x, 1103515245) + 12345) >>> 0; v[i] = x % BB_P; } return v; };
+const r2 = (x: number) => +x.toFixed(2);
 
 async function timeIt(f: () => Promise<unknown>, reps: number): Promise<number> {
   await f();
@@ -37,60 +43,107 @@ async function timeIt(f: () => Promise<unknown>, reps: number): Promise<number> 
   return median(t);
 }
 
-// HOST_ARRAYS_ONLY=dft: the bare transfers and the dft row alone (for a CPU profile).
-const only = process.env.HOST_ARRAYS_ONLY;
-
-// ---- bare transfers through one GpuContext ----
-const ctx = await GpuContext.create(gpu);
-const ring = typeof (ctx as { uploadAsync?: unknown }).uploadAsync === 'function';
-const rate: Record<string, number> = {};
-for (const mb of [4, 16, 64]) {
-  const data = values(mb << 18);
-  const bytes = data.byteLength;
-  const gbs = (ms: number) => +(bytes / ms / 1e6).toFixed(2);
+/** The bare copies through one GpuContext: 64 MB rates for the jobs' bounds. */
+async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<{ up: number; down: number }> {
+  const ctx = await GpuContext.create(gpu);
+  const rate = { up: NaN, down: NaN };
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-  const up = (buf: GPUBuffer) => ctx.pool.release(buf);
-  const wb = await timeIt(async () => { up(ctx.upload(data)); await ctx.device.queue.onSubmittedWorkDone(); }, 7);
-  const rg = ring ? await timeIt(async () => { up(await (ctx as unknown as { uploadAsync(d: Uint32Array): Promise<GPUBuffer> }).uploadAsync(data)); await ctx.device.queue.onSubmittedWorkDone(); }, 7) : NaN;
-  const src = ctx.pool.acquire(bytes, usage, 'probe');
-  ctx.device.queue.writeBuffer(src, 0, data);
-  const fresh = await timeIt(() => ctx.readback(src, data.length), 7);
-  const reused = new Uint32Array(data.length);
-  const into = ring ? await timeIt(() => (ctx as unknown as { readback(b: GPUBuffer, n: number, o: Uint32Array): Promise<Uint32Array> }).readback(src, data.length, reused), 7) : NaN;
-  const back = await ctx.readback(src, data.length);
-  if (!back.every((v, i) => v === data[i])) throw new Error(`readback of ${mb} MB differs`);
-  ctx.pool.release(src);
-  emit({ row: 'transfer', MB: mb, uploadWriteBufferGBs: gbs(wb), uploadRingGBs: ring ? gbs(rg) : null, readbackFreshGBs: gbs(fresh), readbackIntoOutGBs: ring ? gbs(into) : null });
-  if (mb === 64) Object.assign(rate, { up: ring ? bytes / rg : bytes / wb, down: ring ? bytes / into : bytes / fresh });
+  const settle = () => ctx.device.queue.onSubmittedWorkDone();
+  try {
+    for (const mb of [4, 16, 64]) {
+      const data = values(mb << 18);
+      const bytes = data.byteLength;
+      const gbs = (ms: number) => r2(bytes / ms / 1e6);
+      const wb = await timeIt(async () => { ctx.pool.release(ctx.upload(data)); await settle(); }, 7);
+      const rg = await timeIt(async () => { ctx.pool.release(await ctx.uploadAsync(data)); await settle(); }, 7);
+      const src = ctx.pool.acquire(bytes, usage, 'probe');
+      ctx.device.queue.writeBuffer(src, 0, data);
+      const fresh = await timeIt(() => ctx.readback(src, data.length), 7);
+      const reused = new Uint32Array(data.length);
+      const into = await timeIt(() => ctx.readback(src, data.length, reused), 7);
+      const back = await ctx.readback(src, data.length);
+      if (!back.every((v, i) => v === data[i])) throw new Error(`readback of ${mb} MB differs`);
+      ctx.pool.release(src);
+      emit({ bench: 'transfer', row: 'transfer', MB: mb, uploadWriteBufferGBs: gbs(wb), uploadRingGBs: gbs(rg), readbackFreshGBs: gbs(fresh), readbackIntoOutGBs: gbs(into) });
+      if (mb === 64) Object.assign(rate, { up: bytes / rg, down: bytes / into });
+    }
+    // Small transfers: the ring (forced) against writeBuffer / one pooled readback buffer.
+    for (const kb of [16, 64, 256, 1024, 4096]) {
+      const data = values(kb << 8);
+      const reused = new Uint32Array(data.length);
+      const src = ctx.pool.acquire(data.byteLength, usage, 'probe');
+      ctx.device.queue.writeBuffer(src, 0, data);
+      const wb = await timeIt(async () => { ctx.pool.release(ctx.upload(data)); await settle(); }, 9);
+      const ringUp = await timeIt(async () => {
+        const dst = ctx.pool.acquire(data.byteLength, usage, 'probe');
+        await ctx.staging.write(dst, 0, data);
+        await settle();
+        ctx.pool.release(dst);
+      }, 9);
+      const pooledDown = await timeIt(() => ctx.readback(src, data.length, reused), 9);
+      const ringDown = await timeIt(() => ctx.staging.read([{ buffer: src, word: 0, count: data.length, out: reused, at: 0 }]), 9);
+      ctx.pool.release(src);
+      emit({ bench: 'transfer', row: 'crossover', KB: kb, uploadWriteBufferMs: r2(wb), uploadRingMs: r2(ringUp), readbackPooledMs: r2(pooledDown), readbackRingMs: r2(ringDown) });
+    }
+  } finally {
+    ctx.destroy();
+  }
+  return rate;
 }
-ctx.destroy();
 
-// ---- jobs from and to host arrays ----
-const prover = await createProver({ gpu, check: 'off', selfCheck: false } as never);
-const bound = (inBytes: number, outBytes: number) => inBytes / rate.up + outBytes / rate.down;
-const job = async (name: string, inBytes: number, outLen: number, run: (out?: Uint32Array) => Promise<Uint32Array>, right: (r: Uint32Array) => boolean) => {
-  if (!right(await run())) throw new Error(`${name}: wrong result`);
-  const fresh = await timeIt(() => run(), 5);
-  const out = new Uint32Array(outLen);
-  const withOut = ring ? await timeIt(() => run(out), 5) : NaN;
-  const b = bound(inBytes, outLen * 4);
-  emit({ row: 'job', job: name, freshMs: +fresh.toFixed(1), outMs: ring ? +withOut.toFixed(1) : null, transferBoundMs: +b.toFixed(1), freshOverBound: +(fresh / b).toFixed(2), outOverBound: ring ? +(withOut / b).toFixed(2) : null });
-};
-const n24 = values(1 << 24);
-// Rows checked from their definition (src/checks/ntt-entry.ts): a 2^24 reference transform in JS takes seconds.
-const rowsRight = (r: Uint32Array, spec: NttSpec) => [0, 1, 12345, r.length - 1].every((row) => r[row] === nttEntry(spec, n24, row, 0));
-await job('dft 2^24 x 1', n24.byteLength, 1 << 24, (out) => prover.dft(n24, { width: 1, ...(out ? { out } : {}) }), (r) => rowsRight(r, { op: 'dft', height: 1 << 24, width: 1, bitReversed: false }));
-if (only === 'dft') process.exit(0);
-await job('lde 2^24 -> 2^25 x 1', n24.byteLength, 1 << 25, (out) => prover.lde(n24, { width: 1, addedBits: 1, shift: 31, ...(out ? { out } : {}) }),
-  (r) => rowsRight(r, { op: 'lde', height: 1 << 24, width: 1, bitReversed: false, addedBits: 1, shift: 31 }));
-const states = n24.subarray(0, 16 << 20);
-await job('poseidon2 2^20 x 16', states.byteLength, 16 << 20, (out) => prover.poseidon2(states, { width: 16, ...(out ? { out } : {}) }),
-  (r) => [0, 1, 2, (1 << 20) - 1].every((s) => poseidon2(states.subarray(16 * s, 16 * s + 16)).every((v, i) => v === r[16 * s + i])));
-const t0 = performance.now();
-let root: Uint32Array | undefined;
-const commitMs = await timeIt(async () => { const c = await prover.merkleCommit(n24, { width: 16 }); root = c.root; c.tree.dispose(); }, 5);
-const b = bound(n24.byteLength, 32);
-emit({ row: 'job', job: 'merkleCommit 2^20 x 16', freshMs: +commitMs.toFixed(1), outMs: null, transferBoundMs: +b.toFixed(1), freshOverBound: +(commitMs / b).toFixed(2), root: Array.from(root!).join(','), wallS: +((performance.now() - t0) / 1000).toFixed(1) });
-prover.destroy();
-if (process.argv[2]) (await import('node:fs')).writeFileSync(process.argv[2], JSON.stringify(rows, null, 1));
-process.exit(0);
+export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
+  const rows: Row[] = [];
+  const emit = (r: Row) => { rows.push(r); console.log(JSON.stringify(r)); };
+  const rate = await transfers(gpu, emit);
+  const prover = await createProver({ gpu, check: 'off', selfCheck: false, worker: false });
+  let ok = true;
+  try {
+    const bound = (inBytes: number, outBytes: number) => inBytes / rate.up + outBytes / rate.down;
+    const job = async (name: string, inBytes: number, outLen: number, run: (out?: Uint32Array) => Promise<Uint32Array>, right: (r: Uint32Array) => boolean, reps = 5) => {
+      if (!right(await run())) {
+        ok = false;
+        emit({ bench: 'transfer', row: 'job', job: name, ok: false, detail: 'wrong result' });
+        return;
+      }
+      const fresh = await timeIt(() => run(), reps);
+      const out = new Uint32Array(outLen);
+      const withOut = await timeIt(() => run(out), reps);
+      const b = bound(inBytes, outLen * 4);
+      emit({ bench: 'transfer', row: 'job', job: name, freshMs: r2(fresh), outMs: r2(withOut), transferBoundMs: r2(b), freshOverBound: r2(fresh / b), outOverBound: r2(withOut / b) });
+    };
+    const n24 = values(1 << 24);
+    // TRANSFER_ONLY=merkle: the merkleCommit row alone (for a CPU profile of it).
+    const all = process.env.TRANSFER_ONLY !== 'merkle';
+    // Rows checked from their definition (src/checks/ntt-entry.ts): a 2^24 reference transform in JS takes seconds.
+    const rowsRight = (x: Uint32Array, r: Uint32Array, spec: NttSpec) => [0, 1, 123 % r.length, r.length - 1].every((row) => r[row] === nttEntry(spec, x, row, 0));
+    for (const logN of all ? [12, 14, 16] : []) {
+      const x = n24.subarray(0, 1 << logN);
+      await job(`dft 2^${logN} x 1`, x.byteLength, x.length, (out) => prover.dft(x, { width: 1, ...(out ? { out } : {}) }),
+        (r) => rowsRight(x, r, { op: 'dft', height: x.length, width: 1, bitReversed: false }), 25);
+    }
+    if (all) await job('dft 2^24 x 1', n24.byteLength, 1 << 24, (out) => prover.dft(n24, { width: 1, ...(out ? { out } : {}) }),
+      (r) => rowsRight(n24, r, { op: 'dft', height: 1 << 24, width: 1, bitReversed: false }));
+    if (all) await job('lde 2^24 -> 2^25 x 1', n24.byteLength, 1 << 25, (out) => prover.lde(n24, { width: 1, addedBits: 1, shift: 31, ...(out ? { out } : {}) }),
+      (r) => rowsRight(n24, r, { op: 'lde', height: 1 << 24, width: 1, bitReversed: false, addedBits: 1, shift: 31 }));
+    const states = n24.subarray(0, 16 << 20);
+    if (all) await job('poseidon2 2^20 x 16', states.byteLength, 16 << 20, (out) => prover.poseidon2(states, { width: 16, ...(out ? { out } : {}) }),
+      (r) => [0, 1, 2, (1 << 20) - 1].every((s) => poseidon2(states.subarray(16 * s, 16 * s + 16)).every((v, i) => v === r[16 * s + i])));
+    let root: Uint32Array | undefined;
+    const commitMs = await timeIt(async () => { const c = await prover.merkleCommit(n24, { width: 16 }); root = c.root; c.tree.dispose(); }, 5);
+    const b = bound(n24.byteLength, 32);
+    // Each submission's GPU time in the last run (the upload chunks carry the leaf hashing now).
+    const submissions = (prover.stats() as { jobs?: { last?: unknown } }).jobs?.last;
+    emit({ bench: 'transfer', row: 'job', job: 'merkleCommit 2^20 x 16', freshMs: r2(commitMs), outMs: null, transferBoundMs: r2(b), freshOverBound: r2(commitMs / b), root: Array.from(root!).join(','), submissions });
+  } finally {
+    prover.destroy();
+  }
+  return { rows, ok };
+}
+
+// Run alone as bench/dist/host-arrays.mjs (also what an earlier commit's bundle of this file
+// runs). Checked by the script's name: bundled into bench.mjs, import.meta.url is bench.mjs's.
+if (process.argv[1]?.endsWith('host-arrays.mjs')) {
+  const { nodeGpu } = await import('./node-gpu.js');
+  const { ok } = await benchTransfer(await nodeGpu());
+  process.exit(ok ? 0 : 1);
+}

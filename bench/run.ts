@@ -16,6 +16,7 @@ import { benchChecks } from './checks.js';
 import { benchCold } from './cold.js';
 import { benchWhir } from './whir.js';
 import { benchWhirCommit } from './whir-commit.js';
+import { benchTransfer } from './host-arrays.js';
 
 const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   field: benchField,
@@ -30,6 +31,7 @@ const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   cold: benchCold,
   whir: benchWhir,
   'whir-commit': benchWhirCommit,
+  transfer: benchTransfer,
 };
 
 const args = process.argv.slice(2);

@@ -10,6 +10,7 @@ import challengerVectors from '../../test/vectors/challenger.json' with { type: 
 import commitVectors from '../../test/vectors/encode_commit.json' with { type: 'json' };
 import { checkPoseidon2, checkPoseidon2Errors, type CheckRow } from '../../test/gpu/poseidon2-check.js';
 import { checkMerkle, checkMerkleErrors, checkSponge } from '../../test/gpu/merkle-check.js';
+import { checkStreamedUploads } from '../../test/gpu/staging-check.js';
 import { checkGrind, checkGrindErrors } from '../../test/gpu/grind-check.js';
 import { checkCommit, checkCommitErrors, checkCommitNttMatrix } from '../../test/gpu/commit-check.js';
 
@@ -28,6 +29,7 @@ export async function merkleCheck({ prover, params, report }: ModeContext): Prom
   emit(await checkSponge(prover, spongeVectors as never));
   emit(await checkMerkle(prover, merkleVectors as never, Number(params.get('maxLogH') ?? 12)));
   emit(await checkMerkleErrors(prover));
+  emit(await checkStreamedUploads(navigator.gpu));
 }
 
 export async function grindCheck({ prover, params, report }: ModeContext): Promise<void> {

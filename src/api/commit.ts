@@ -8,7 +8,7 @@
  */
 import { ProverError } from '../errors.js';
 import { encodeToGpu } from '../kernels/ntt.js';
-import { uploadField } from '../kernels/canonical.js';
+import { uploadChecked } from '../kernels/canonical.js';
 import { planMerkle } from '../kernels/merkle.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';
 import { requireSubgroup } from './ntt.js';
@@ -53,16 +53,18 @@ export function commitMethods({ ctx, sched, alive }: ApiEnv): CommitMethods {
       const n = height * 2 ** addedBits;
       requireTreeShape(ctx, n, width);
       return sched.run('commit', requireJobOptions('commit options', options), async () => {
-        // Through the staging ring, range-checked on the GPU (writeBuffer and a host scan of a
-        // 64 MiB table cost ~60 ms and ~20 ms; bench/RESULTS.md, whir).
-        const input = await uploadField(ctx, coeffs, 'coeffs', 'commit input');
+        // Through the staging ring, range-checked on the GPU as it lands and the check read with
+        // the root (writeBuffer and a host scan of a 64 MiB table cost ~60 ms and ~20 ms;
+        // bench/RESULTS.md, whir).
+        const input = await uploadChecked(ctx, coeffs, 'coeffs', 'commit input');
         try {
           const enc = ctx.device.createCommandEncoder({ label: 'encode + commit' });
-          const codeword = await encodeToGpu(ctx, input, width, addedBits, { height, encoder: enc });
+          const codeword = await encodeToGpu(ctx, input.buffer, width, addedBits, { height, encoder: enc });
           const plan = await planMerkle(ctx, codeword.buffer, n, width, () => codeword.release());
-          return await commitOnGpu(ctx, sched, plan, enc);
+          return await commitOnGpu(ctx, sched, plan, enc, { input });
         } finally {
-          ctx.pool.release(input);
+          input.releaseFlags();
+          ctx.pool.release(input.buffer);
         }
       });
     },

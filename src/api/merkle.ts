@@ -6,9 +6,10 @@
  * @module
  */
 import { ProverError } from '../errors.js';
-import type { GpuContext } from '../gpu/context.js';
-import { openGpuMerkle, openGpuMerkleMany, planMerkle, DIGEST, type GpuMerkle } from '../kernels/merkle.js';
-import { uploadField } from '../kernels/canonical.js';
+import { storageUsage, type GpuContext } from '../gpu/context.js';
+import { openGpuMerkle, openGpuMerkleMany, planMerkle, DIGEST, MK_WG, type GpuMerkle } from '../kernels/merkle.js';
+import { uploadChecked, type CheckedUpload } from '../kernels/canonical.js';
+import type { AfterChunk } from '../gpu/staging.js';
 import { requireDenseArray, requireFieldArray, requireInt, requireMultipleOf, requireOptions, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
@@ -92,20 +93,30 @@ export function requireTreeShape(ctx: GpuContext, height: number, width: number)
   }
 }
 
-/** Record the tree after whatever `enc` already holds, submit once, read the root, wrap it as a MerkleTree. */
-export async function commitOnGpu(ctx: GpuContext, sched: Scheduler, plan: GpuMerkle, enc?: GPUCommandEncoder): Promise<{ root: Uint32Array; tree: MerkleTree }> {
+/**
+ * Record the tree after whatever `enc` already holds (only its upper levels when `leavesDone`:
+ * the leaves were recorded as the rows' upload landed), submit once, read the root (and the
+ * input's range-check flags with it), wrap it as a MerkleTree. A bad input value frees the tree
+ * and throws NON_CANONICAL.
+ */
+export async function commitOnGpu(ctx: GpuContext, sched: Scheduler, plan: GpuMerkle, enc?: GPUCommandEncoder,
+  opts: { leavesDone?: boolean; input?: CheckedUpload } = {}): Promise<{ root: Uint32Array; tree: MerkleTree }> {
   try {
     enc ??= ctx.device.createCommandEncoder({ label: 'merkle commit' });
-    plan.encode(enc);
+    if (opts.leavesDone) plan.encodeUpper(enc);
+    else plan.encode(enc);
     ctx.submit(enc, 'merkle commit');
     const at = plan.rootAt();
-    const [root] = await ctx.readRanges([{ buffer: at.buffer, word: at.word, count: DIGEST }]);
+    const flags = opts.input?.flags;
+    const [root, flagWords] = await ctx.readRanges([{ buffer: at.buffer, word: at.word, count: DIGEST }, ...(flags ? [flags] : [])]);
+    if (flagWords) opts.input!.check(flagWords);
     return { root: root.slice(), tree: wrapTree(ctx, sched, plan, root.slice()) };
   } catch (e) {
     plan.releaseTree();
     throw e;
   } finally {
     plan.releaseScratch();
+    opts.input?.releaseFlags();
   }
 }
 
@@ -158,9 +169,25 @@ export function merkleMethods({ ctx, sched, alive }: ApiEnv): MerkleMethods {
       const { values, width } = requireMerkleJob(matrix, opts.width, true);
       requireTreeShape(ctx, values.length / width, width);
       return sched.run('merkleCommit', jobOpts, async () => {
-        const rows = await uploadField(ctx, values, 'matrix', 'merkle rows');
-        const plan = await planMerkle(ctx, rows, values.length / width, width, () => ctx.pool.release(rows));
-        return commitOnGpu(ctx, sched, plan);
+        const n = values.length / width;
+        const rows = ctx.pool.acquire(values.byteLength, storageUsage(), 'merkle rows');
+        const plan = await planMerkle(ctx, rows, n, width, () => ctx.pool.release(rows));
+        // Each subtree's rows are hashed as soon as the upload chunk that completes them lands.
+        let hashed = 0;
+        const hashLanded: AfterChunk = (enc, _dst, at, count) => {
+          const complete = at + count === values.length ? plan.leafGroups : Math.floor((at + count) / width / MK_WG);
+          plan.encodeLeaves(enc, hashed, complete);
+          hashed = complete;
+        };
+        let input: CheckedUpload;
+        try {
+          input = await uploadChecked(ctx, values, 'matrix', 'merkle rows', hashLanded, rows);
+        } catch (e) {
+          plan.releaseScratch();
+          plan.releaseTree();
+          throw e;
+        }
+        return commitOnGpu(ctx, sched, plan, undefined, { leavesDone: true, input });
       });
     },
   };

@@ -9,7 +9,7 @@ import { isProverError, ProverError } from '../errors.js';
 import { acquireDevice, type DeviceFeatures, type DeviceOptions } from './device.js';
 import { BufferPool } from './buffer-pool.js';
 import { PipelineCache } from './pipeline-cache.js';
-import { RING_MIN_BYTES, StagingRing, type ReadTarget } from './staging.js';
+import { RING_MIN_BYTES, StagingRing, type AfterChunk, type ReadTarget } from './staging.js';
 
 /** How long a job that failed with a raw WebGPU error waits for device.lost before reporting that error as is. */
 const LOSS_GRACE_MS = 250;
@@ -102,15 +102,26 @@ export class GpuContext {
 
   /**
    * Copy `data` into a pooled storage buffer (release it to ctx.pool when done): a large array
-   * through the staging ring, a small one with writeBuffer.
+   * through the staging ring, a small one with writeBuffer. `afterChunk` records GPU work on each
+   * chunk as it lands (StagingRing.write); a small array is one chunk, recorded into an encoder
+   * submitted before this returns. With `into`, the data goes there (the caller's buffer, kept
+   * by the caller also on failure) instead of a new pooled buffer.
    */
-  async uploadAsync(data: Uint32Array, label = 'input'): Promise<GPUBuffer> {
-    if (data.byteLength < RING_MIN_BYTES) return this.upload(data, label);
-    const buf = this.pool.acquire(data.byteLength, storageUsage(), label);
+  async uploadAsync(data: Uint32Array, label = 'input', afterChunk?: AfterChunk, into?: GPUBuffer): Promise<GPUBuffer> {
+    const buf = into ?? this.pool.acquire(Math.max(data.byteLength, 4), storageUsage(), label);
     try {
-      await this.staging.write(buf, 0, data);
+      if (data.byteLength >= RING_MIN_BYTES) {
+        await this.staging.write(buf, 0, data, afterChunk);
+      } else {
+        if (data.byteLength > 0) this.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
+        if (afterChunk && data.length > 0) {
+          const enc = this.device.createCommandEncoder({ label: `${label} chunk` });
+          afterChunk(enc, buf, 0, data.length);
+          this.submit(enc, 'upload');
+        }
+      }
     } catch (e) {
-      this.pool.release(buf);
+      if (!into) this.pool.release(buf);
       throw e;
     }
     return buf;

@@ -5,13 +5,16 @@
  * Uploads copy straight into a mapped slot, unmap it, copy it on the GPU into the destination,
  * and map it again behind that copy while the next slot fills; readbacks copy chunks into slots
  * ahead of the one being copied out, straight into the caller's array (no intermediate slice).
- * At most SLOTS slots of CHUNK_BYTES each way are created, lazily; destroy() frees them.
+ * At most SLOTS slots of CHUNK_BYTES (or the constructor's size) each way are created, lazily;
+ * destroy() frees them.
  * @module
  */
 
 /** A slot's size: 16 MiB, where the probe's steady state peaked (4-64 MB rows). */
 export const CHUNK_BYTES = 16 << 20;
-const CHUNK_WORDS = CHUNK_BYTES / 4;
+/** GPU work recorded on an uploaded chunk: words [at, at + count) of the source are in `dst` (from its start). */
+export type AfterChunk = (enc: GPUCommandEncoder, dst: GPUBuffer, at: number, count: number) => void;
+
 /** Slots per direction: enough for one chunk filling, one copying and one mapping back. */
 const SLOTS = 4;
 /** Transfers below this go through writeBuffer / one pooled readback: a ring round trip does not pay. */
@@ -38,27 +41,36 @@ export class StagingRing {
   private nextUp = 0;
   private nextDown = 0;
 
-  /** `submit` is the context's own (a job boundary: an aborted job stops there). */
-  constructor(private readonly device: GPUDevice, private readonly submit: (enc: GPUCommandEncoder, stage: string) => void) {}
+  /** Words a slot holds: an upload's chunks start at multiples of it. */
+  readonly chunkWords: number;
+
+  /** `submit` is the context's own (a job boundary: an aborted job stops there); `chunkBytes` a multiple of 256 (tests use small ones). */
+  constructor(private readonly device: GPUDevice, private readonly submit: (enc: GPUCommandEncoder, stage: string) => void, private readonly chunkBytes = CHUNK_BYTES) {
+    this.chunkWords = chunkBytes / 4;
+  }
 
   /** Host bytes the ring holds. */
   get bytes(): number {
-    return (this.up.length + this.down.length) * CHUNK_BYTES;
+    return (this.up.length + this.down.length) * this.chunkBytes;
   }
 
   private slot(list: Slot[], next: number, upload: boolean): Slot {
     if (list.length < SLOTS && next >= list.length) {
       const usage = upload ? GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC : GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
-      const buf = this.device.createBuffer({ size: CHUNK_BYTES, usage, mappedAtCreation: upload, label: upload ? 'staging up' : 'staging down' });
+      const buf = this.device.createBuffer({ size: this.chunkBytes, usage, mappedAtCreation: upload, label: upload ? 'staging up' : 'staging down' });
       list.push({ buf, ready: Promise.resolve() });
     }
     return list[next % list.length];
   }
 
-  /** Copy `src` into `dst` from byte `dstOffset`, a chunk at a time through mapped upload slots. */
-  async write(dst: GPUBuffer, dstOffset: number, src: Uint32Array): Promise<void> {
-    for (let at = 0; at < src.length; at += CHUNK_WORDS) {
-      const n = Math.min(CHUNK_WORDS, src.length - at);
+  /**
+   * Copy `src` into `dst` from byte `dstOffset`, a chunk at a time through mapped upload slots.
+   * `afterChunk` records GPU work on each chunk into the copy's own submission (words
+   * [at, at + count) of `src` have landed), so the GPU works on chunk k while the host fills k+1.
+   */
+  async write(dst: GPUBuffer, dstOffset: number, src: Uint32Array, afterChunk?: AfterChunk): Promise<void> {
+    for (let at = 0; at < src.length; at += this.chunkWords) {
+      const n = Math.min(this.chunkWords, src.length - at);
       const slot = this.slot(this.up, this.nextUp, true);
       this.nextUp = (this.nextUp + 1) % SLOTS;
       await slot.ready;
@@ -67,6 +79,7 @@ export class StagingRing {
       const enc = this.device.createCommandEncoder({ label: 'staging upload' });
       enc.copyBufferToBuffer(slot.buf, 0, dst, dstOffset + at * 4, n * 4);
       try {
+        afterChunk?.(enc, dst, at, n);
         this.submit(enc, 'upload');
       } finally {
         // Mapped again once the GPU has copied it (also after an abort: the slot stays usable).
@@ -79,7 +92,7 @@ export class StagingRing {
   /** Copy every target's words into its `out`, chunks copied on the GPU ahead of the one being read. */
   async read(targets: readonly ReadTarget[]): Promise<void> {
     const chunks: { t: ReadTarget; from: number; n: number }[] = [];
-    for (const t of targets) for (let k = 0; k < t.count; k += CHUNK_WORDS) chunks.push({ t, from: k, n: Math.min(CHUNK_WORDS, t.count - k) });
+    for (const t of targets) for (let k = 0; k < t.count; k += this.chunkWords) chunks.push({ t, from: k, n: Math.min(this.chunkWords, t.count - k) });
     const inFlight: { slot: Slot; c: (typeof chunks)[number]; release: () => void }[] = [];
     let next = 0;
     const issue = async () => {

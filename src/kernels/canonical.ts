@@ -1,12 +1,15 @@
 /**
  * Host side of wgsl/kernels/canonical.wgsl: large field arrays are checked for canonical values
- * on the GPU right after their upload, instead of by a CPU pass before it (at 2^24 values that
- * pass cost ~15-65 ms on the hosts measured, more than the upload). Arrays up to
- * HOST_SCAN_MAX_BYTES are scanned on the host while validating (validate.ts).
+ * on the GPU as their upload lands, instead of by a CPU pass before it (at 2^24 values that pass
+ * cost ~15-65 ms on the hosts measured, more than the upload). Each upload chunk's check runs in
+ * that chunk's copy submission and writes a flag the job reads back with its result
+ * (`uploadChecked`), or at once (`uploadField`). Arrays up to HOST_SCAN_MAX_BYTES are scanned on
+ * the host while validating (validate.ts).
  * @module
  */
 import type { GpuContext } from '../gpu/context.js';
 import { HOST_SCAN_MAX_BYTES, nonCanonicalError } from '../validate.js';
+import type { AfterChunk } from '../gpu/staging.js';
 
 const CANON_WG = 256;
 /** Workgroups of the grid-stride loop: enough to fill a large GPU, few enough to dispatch in x. */
@@ -23,41 +26,92 @@ export function prepareCanonicalCheck(ctx: GpuContext): void {
   pipelineOf(ctx).catch(() => {}); // a failure here is met again, and reported, by the job that needs it
 }
 
-/** The first index of a value >= p among `buf`'s first `n` words, or -1 (a job's submission and readback). */
-async function firstNonCanonical(ctx: GpuContext, buf: GPUBuffer, n: number): Promise<number> {
-  const pipeline = await pipelineOf(ctx);
-  const flag = ctx.upload(Uint32Array.of(0xffffffff), 'canonical flag');
-  try {
-    const group = ctx.device.createBindGroup({
-      layout: ctx.pipelines.layout(BINDINGS),
-      entries: [{ binding: 0, resource: { buffer: buf, size: n * 4 } }, { binding: 1, resource: { buffer: flag, size: 4 } }],
-    });
-    const enc = ctx.device.createCommandEncoder({ label: 'canonical check' });
-    const pass = enc.beginComputePass({ label: 'canonical check' });
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, group);
-    pass.dispatchWorkgroups(Math.min(CANON_GROUPS, Math.ceil(n / CANON_WG)));
-    pass.end();
-    ctx.submit(enc, 'canonical check');
-    const [first] = await ctx.readback(flag, 1);
-    return first === 0xffffffff ? -1 : first;
-  } finally {
-    ctx.pool.release(flag);
-  }
+/** No value >= p: the flag's initial value, which atomicMin only lowers. */
+const NONE = 0xffffffff;
+/** Bytes between two chunks' flag words: a storage binding's offset must be a multiple of 256. */
+const FLAG_STRIDE = 256;
+
+/** A large field array on the GPU whose range check ran with its upload; its flags are read with the job's result. */
+export interface CheckedUpload {
+  buffer: GPUBuffer;
+  /** The flag words to read back with the result (null: the host scanned the values). */
+  flags: { buffer: GPUBuffer; word: number; count: number } | null;
+  /** Throws NON_CANONICAL naming the first value >= p, given the flags as read back. */
+  check(flagWords: Uint32Array): void;
+  /** Free the flags (the caller keeps or releases `buffer`). */
+  releaseFlags(): void;
 }
 
 /**
- * Upload `data` (validated except, past HOST_SCAN_MAX_BYTES, for its values' range) and check
- * on the GPU that every value is below p: NON_CANONICAL, as validation gives it, otherwise.
+ * Upload `data` (validated except, past HOST_SCAN_MAX_BYTES, for its values' range) with a range
+ * check of each chunk recorded into that chunk's copy submission, after `afterChunk`'s own work
+ * on it. The job reads the flags with its result instead of waiting for them before it starts
+ * (one round trip fewer; with `afterChunk`, its first passes run while later chunks upload). A
+ * job whose flags name a bad value drops its result and calls `check`, which throws. `into`: as
+ * for ctx.uploadAsync.
+ */
+export async function uploadChecked(ctx: GpuContext, data: Uint32Array, name: string, label: string, afterChunk?: AfterChunk, into?: GPUBuffer): Promise<CheckedUpload> {
+  if (data.byteLength <= HOST_SCAN_MAX_BYTES) {
+    const buffer = await ctx.uploadAsync(data, label, afterChunk, into);
+    return { buffer, flags: null, check: () => {}, releaseFlags: () => {} };
+  }
+  const pipeline = await pipelineOf(ctx);
+  const chunkWords = ctx.staging.chunkWords;
+  const chunks = Math.ceil(data.length / chunkWords);
+  const stride = FLAG_STRIDE / 4;
+  const flags = ctx.upload(new Uint32Array(chunks * stride).fill(NONE), 'canonical flags');
+  const checkChunk: AfterChunk = (enc, dst, at, count) => {
+    afterChunk?.(enc, dst, at, count);
+    const group = ctx.device.createBindGroup({
+      layout: ctx.pipelines.layout(BINDINGS),
+      entries: [
+        { binding: 0, resource: { buffer: dst, offset: at * 4, size: count * 4 } },
+        { binding: 1, resource: { buffer: flags, offset: (at / chunkWords) * FLAG_STRIDE, size: 4 } },
+      ],
+    });
+    const pass = enc.beginComputePass({ label: 'canonical check' });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(Math.min(CANON_GROUPS, Math.ceil(count / CANON_WG)));
+    pass.end();
+  };
+  let buffer: GPUBuffer;
+  try {
+    buffer = await ctx.uploadAsync(data, label, checkChunk, into);
+  } catch (e) {
+    ctx.pool.release(flags);
+    throw e;
+  }
+  let held = true;
+  return {
+    buffer,
+    flags: { buffer: flags, word: 0, count: chunks * stride },
+    check(words) {
+      for (let k = 0; k < chunks; k++) {
+        const first = words[k * stride];
+        if (first !== NONE) throw nonCanonicalError(name, k * chunkWords + first, data[k * chunkWords + first]);
+      }
+    },
+    releaseFlags() {
+      if (held) ctx.pool.release(flags);
+      held = false;
+    },
+  };
+}
+
+/**
+ * Upload `data` and check its range before returning (uploadChecked, then its flags read back at
+ * once): for jobs that do not read the flags with their result.
  */
 export async function uploadField(ctx: GpuContext, data: Uint32Array, name: string, label: string): Promise<GPUBuffer> {
-  const buf = await ctx.uploadAsync(data, label);
-  if (data.byteLength <= HOST_SCAN_MAX_BYTES) return buf;
-  const bad = await firstNonCanonical(ctx, buf, data.length).catch((e: unknown) => {
-    ctx.pool.release(buf);
+  const up = await uploadChecked(ctx, data, name, label);
+  try {
+    if (up.flags) up.check((await ctx.readRanges([up.flags]))[0]);
+    return up.buffer;
+  } catch (e) {
+    ctx.pool.release(up.buffer);
     throw e;
-  });
-  if (bad < 0) return buf;
-  ctx.pool.release(buf);
-  throw nonCanonicalError(name, bad, data[bad]);
+  } finally {
+    up.releaseFlags();
+  }
 }

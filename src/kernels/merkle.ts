@@ -18,6 +18,8 @@ export const MK_WG = 1 << MK_LOG;
 export const DIGEST = 8;
 
 const BINDINGS = ['uniform', 'uniform', 'read-only-storage', 'storage', 'storage'] as const;
+/** MkParams: six u32 (n, width, level, levels, group0, group_end), padded to 32 bytes. */
+const MK_PARAM_BYTES = 32;
 
 /** Word offset of level l >= 1 in the `up` buffer for n leaves (levels back to back). */
 export function upOffset(n: number, level: number): number {
@@ -34,6 +36,12 @@ export interface GpuMerkle {
   readonly up: GPUBuffer;
   /** Append the tree-building dispatches to `enc` (call once, then submit). */
   encode(enc: GPUCommandEncoder): void;
+  /** Subtrees (MK_WG rows each) of the leaf dispatch; `encodeLeaves` over all of them, then `encodeUpper`, is `encode`. */
+  readonly leafGroups: number;
+  /** Hash rows into leaves and fold MK_LOG levels for subtrees [from, to): rows hashed as their upload lands. */
+  encodeLeaves(enc: GPUCommandEncoder, from: number, to: number): void;
+  /** The levels above the leaf dispatch's (call once, after every subtree's leaves). */
+  encodeUpper(enc: GPUCommandEncoder): void;
   /** Where the root digest lives after the submission. */
   rootAt(): { buffer: GPUBuffer; word: number };
   /** Free the per-dispatch uniforms (after submit). The level buffers stay until releaseTree(). */
@@ -84,31 +92,42 @@ export async function planMerkle(
     level += levels;
     if (levels === 0) break; // n = 1: the single leaf is the root
   }
-  const groups = steps.map((s) => {
-    const params = ctx.uploadUniform(new Uint32Array([n, width, s.level, s.levels]), 'merkle params');
+  const leafGroups = Math.ceil(n / MK_WG);
+  const group = (s: (typeof steps)[number], from: number, to: number) => {
+    const params = ctx.uploadUniform(new Uint32Array([n, width, s.level, s.levels, from, to, 0, 0]), 'merkle params');
     scratch.push(params);
     return ctx.device.createBindGroup({
       layout: ctx.pipelines.layout(BINDINGS),
       entries: [
         { binding: 0, resource: { buffer: rc.buffer, size: rc.size } },
-        { binding: 1, resource: { buffer: params, size: 16 } },
+        { binding: 1, resource: { buffer: params, size: MK_PARAM_BYTES } },
         { binding: 2, resource: { buffer: rows, size: n * width * 4 } },
         { binding: 3, resource: { buffer: leaves, size: n * DIGEST * 4 } },
         { binding: 4, resource: { buffer: up, size: upWords * 4 } },
       ],
     });
-  });
+  };
+  const record = (enc: GPUCommandEncoder, list: ReadonlyArray<{ step: (typeof steps)[number]; from: number; to: number }>, label: string) => {
+    const pass = enc.beginComputePass({ label });
+    for (const { step, from, to } of list) {
+      pass.setPipeline(step.pipe);
+      pass.setBindGroup(0, group(step, from, to));
+      dispatch1d(pass, ctx.device, step.level === 0 ? (to - from) * MK_WG : step.nodes, MK_WG);
+    }
+    pass.end();
+  };
+  const upper = steps.slice(1).map((step) => ({ step, from: 0, to: 0 }));
   let released = false;
   return {
-    n, width, logN, rows, leaves, up,
+    n, width, logN, rows, leaves, up, leafGroups,
     encode(enc) {
-      const pass = enc.beginComputePass({ label: `merkle 2^${logN} x ${width}` });
-      steps.forEach((s, k) => {
-        pass.setPipeline(s.pipe);
-        pass.setBindGroup(0, groups[k]);
-        dispatch1d(pass, ctx.device, s.nodes, MK_WG);
-      });
-      pass.end();
+      record(enc, [{ step: steps[0], from: 0, to: leafGroups }, ...upper], `merkle 2^${logN} x ${width}`);
+    },
+    encodeLeaves(enc, from, to) {
+      if (to > from) record(enc, [{ step: steps[0], from, to }], `merkle leaves ${from}..${to} of ${leafGroups}`);
+    },
+    encodeUpper(enc) {
+      if (upper.length) record(enc, upper, `merkle 2^${logN} upper levels`);
     },
     rootAt: () => (logN === 0 ? { buffer: leaves, word: 0 } : { buffer: up, word: upOffset(n, logN) }),
     releaseScratch() {

@@ -2,7 +2,7 @@
  * WHIR's commits on the GPU, each one submission: encode (encodeToGpu) and Merkle tree
  * (planMerkle, commitOnGpu) recorded into one encoder.
  * - `commitTable`: the polynomial's table, uploaded once through the staging ring and range-checked
- *   on the GPU, then kept as a `GpuTable` for the sumcheck engine (prove reads it in place: a
+ *   on the GPU (the check read with the root), then kept as a `GpuTable` for the sumcheck engine (prove reads it in place: a
  *   second upload and the host copy of 2^n values cost ~45 ms at n = 24; bench/RESULTS.md, whir).
  * - `commitEngineEvals`: a round's codeword straight from the GPU engine's evaluations (a
  *   from-Montgomery pass first), so the 2^m extension values never cross to the host and back.
@@ -13,7 +13,7 @@ import type { GpuContext } from '../gpu/context.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import type { JobOptions } from '../sched/job.js';
 import { encodeToGpu } from '../kernels/ntt.js';
-import { uploadField } from '../kernels/canonical.js';
+import { uploadChecked, type CheckedUpload } from '../kernels/canonical.js';
 import { planMerkle } from '../kernels/merkle.js';
 import { commitOnGpu, requireTreeShape, type MerkleTree } from '../api/merkle.js';
 import type { GpuTable } from './engine.js';
@@ -22,10 +22,10 @@ import type { GpuSumcheckEngine } from './gpu-engine.js';
 type Committed = { root: Uint32Array; tree: MerkleTree };
 
 /** Record the encode of `height` rows of `width` canonical values in `src`, and the tree over it, then submit. */
-async function encodeAndCommit(ctx: GpuContext, sched: Scheduler, enc: GPUCommandEncoder, src: GPUBuffer, height: number, width: number, addedBits: number): Promise<Committed> {
+async function encodeAndCommit(ctx: GpuContext, sched: Scheduler, enc: GPUCommandEncoder, src: GPUBuffer, height: number, width: number, addedBits: number, input?: CheckedUpload): Promise<Committed> {
   const codeword = await encodeToGpu(ctx, src, width, addedBits, { height, encoder: enc });
   const plan = await planMerkle(ctx, codeword.buffer, height * 2 ** addedBits, width, () => codeword.release());
-  return commitOnGpu(ctx, sched, plan, enc);
+  return commitOnGpu(ctx, sched, plan, enc, { input });
 }
 
 /**
@@ -39,10 +39,11 @@ export async function commitTable(ctx: GpuContext, sched: Scheduler, evals: Uint
   const height = evals.length / width;
   requireTreeShape(ctx, height * 2 ** addedBits, width);
   return sched.run('whir commit', job, async () => {
-    const buffer = await uploadField(ctx, evals, 'evals', 'whir table');
+    const input = await uploadChecked(ctx, evals, 'evals', 'whir table');
+    const buffer = input.buffer;
     try {
       const enc = ctx.device.createCommandEncoder({ label: 'whir table encode + commit' });
-      const committed = await encodeAndCommit(ctx, sched, enc, buffer, height, width, addedBits);
+      const committed = await encodeAndCommit(ctx, sched, enc, buffer, height, width, addedBits, input);
       let held = true;
       const table = {
         buffer,
@@ -58,6 +59,8 @@ export async function commitTable(ctx: GpuContext, sched: Scheduler, evals: Uint
     } catch (e) {
       ctx.pool.release(buffer);
       throw e;
+    } finally {
+      input.releaseFlags();
     }
   });
 }

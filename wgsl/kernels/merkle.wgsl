@@ -18,6 +18,8 @@ struct MkParams {
   width: u32,  // row width for mk_leaves (1..4096)
   level: u32,  // level of this dispatch's input nodes (0 for mk_leaves)
   levels: u32, // levels to fold in this dispatch (<= MK_LOG, and 2^levels <= input nodes)
+  group0: u32, // mk_leaves: the first workgroup (subtree) of this dispatch (rows hashed as their upload chunk lands)
+  group_end: u32, // mk_leaves: one past its last workgroup
 }
 
 @group(0) @binding(0) var<uniform> p2_rc: array<vec4u, P2_RC_VEC4>;
@@ -78,7 +80,8 @@ fn group_index(wid: vec3u, nwg: vec3u) -> u32 {
 
 @compute @workgroup_size(MK_WG)
 fn mk_leaves(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let group = group_index(wid, nwg);
+  let group = mp.group0 + group_index(wid, nwg);
+  if (group >= mp.group_end) { return; } // a 2D grid's spare workgroups (uniform: the whole group returns)
   let first = group * MK_WG;
   let i = first + t;
   let w = mp.width;
