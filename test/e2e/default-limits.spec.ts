@@ -31,11 +31,12 @@ test("limits: 'default' gets exactly WebGPU's default limits and no optional fea
   expect(Object.entries(raised.limits).some(([k, v]) => v > SPEC_DEFAULT_LIMITS[k as keyof typeof SPEC_DEFAULT_LIMITS])).toBe(true);
 });
 
-// CI-sized inputs, as in the adapter-limits specs (~85 s in all on the 2-core CI machine, most of
-// it commit-check's compiles). The NTT and the Merkle tree run at these limits inside commit-check
-// (24 encode + commit cases: the plans pick tiles for 16 KiB of workgroup memory and 256 threads).
-// ntt-check (4.3 min at these limits on SwiftShader, passing) and merkle-check (~20 s) would put CI past its
-// budget: `npm start -- --mode ntt-check --limits default` runs them by hand.
+// CI-sized inputs, as in the adapter-limits specs: 32 s in all on this 2-core machine when quiet,
+// 107 s while other test runs shared it, most of it commit-check's compiles. The NTT and the Merkle
+// tree run at these limits inside commit-check (24 encode + commit cases: the plans pick tiles for
+// 16 KiB of workgroup memory and 256 threads). ntt-check (4.3 min at these limits on SwiftShader,
+// passing) and merkle-check (~20 s) would put CI past its budget:
+// `npm start -- --mode ntt-check --limits default` runs them by hand.
 for (const mode of ['field-check', 'poseidon2-check', 'grind-check', 'commit-check']) {
   test(`${mode} at WebGPU's default limits`, async ({ page }) => {
     const result = await autorun(page, mode, { limits: 'default' });
