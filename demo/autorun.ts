@@ -90,6 +90,8 @@ export const MODES: Record<string, Mode> = {
   'whir-bench': whirBench,
   // Needs a page without WebGPU and &fallback=cpu (test/e2e/checks.spec.ts).
   'fallback-check': fallbackCheck,
+  // The device alone: its 'adapter' row carries prover.info.limits and .features (test/e2e/default-limits.spec.ts).
+  'device-info': async () => {},
   'all-check': async (ctx) => {
     for (const m of Object.values(CHECKS)) await m(ctx);
   },
@@ -124,7 +126,9 @@ export async function runMode(name: string, params: URLSearchParams, onRow: (r: 
       ...(params.get('fallback') === 'cpu' ? { fallback: 'cpu' as const } : {}),
     });
     adapter = prover.info.adapter;
-    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"}${params.get('limits') === 'default' ? ", WebGPU's default limits" : ''})`, info: prover.info });
+    // limits and features: what the device was granted (test/e2e/default-limits.spec.ts reads them; the dev page shows info).
+    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"}${params.get('limits') === 'default' ? ", WebGPU's default limits" : ''})`,
+      info: prover.info, limits: prover.info.limits, features: prover.info.features });
     await mode({
       prover,
       params,

@@ -19,7 +19,7 @@ import { LOSE_DEVICE } from './device-recovery.js';
 import type { MerkleTree } from './api/merkle.js';
 import type { MsmBases } from './api/msm.js';
 import type { MsmPoints } from './api/msm-encode.js';
-import { whirMethods } from './whir/whir.js';
+import type { WhirMethods } from './whir/whir.js';
 import { LIVE_DEVICE, type LiveDevice } from './device-recovery.js';
 import { whirInstance } from './whir/facade.js';
 import type { WhirOptions } from './whir/params.js';
@@ -228,16 +228,25 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   };
   // The protocols run on the routed job methods, so they take each family's path and checks.
   const routed = prover as unknown as Prover;
-  const whir = whirMethods(routed, {
-    // WHIR commits on the GPU itself (its table and round codewords stay there), so the commit
-    // family's self-check runs first, as before any commit job.
-    gpu: async () => {
-      if (!gpu || state.commit.path !== 'gpu') return null;
-      if (opts.selfCheck) await selfCheck('commit');
-      return state.commit.path === 'gpu' ? (gpu as unknown as Record<symbol, () => Promise<LiveDevice>>)[LIVE_DEVICE]?.() ?? null : null;
-    },
-    check: opts.check,
-    onGpuFailure: () => { checks.failed++; },
-  });
-  return Object.assign(routed, whir, { whir: (o: WhirOptions) => whirInstance(routed, o) });
+  // WHIR's prover (~45 kB minified) is imported on the first commit: a page that never makes a WHIR
+  // proof does not download it.
+  let whir: Promise<WhirMethods> | undefined;
+  const whirCommit: WhirMethods['whirCommit'] = async (options, evals, job) => {
+    whir ??= import('./whir/whir.js').then((m) => m.whirMethods(routed, {
+      // WHIR commits on the GPU itself (its table and round codewords stay there), so the commit
+      // family's self-check runs first, as before any commit job.
+      gpu: async () => {
+        if (!gpu || state.commit.path !== 'gpu') return null;
+        if (opts.selfCheck) await selfCheck('commit');
+        return state.commit.path === 'gpu' ? (gpu as unknown as Record<symbol, () => Promise<LiveDevice>>)[LIVE_DEVICE]?.() ?? null : null;
+      },
+      check: opts.check,
+      onGpuFailure: () => { checks.failed++; },
+    }), (e: unknown) => {
+      whir = undefined; // a failed chunk fetch is retried by the next commit
+      throw e;
+    });
+    return (await whir).whirCommit(options, evals, job);
+  };
+  return Object.assign(routed, { whirCommit, whir: (o: WhirOptions) => whirInstance(routed, o) });
 }

@@ -10,6 +10,7 @@
 export { createProver } from './create-prover.js';
 export type { Prover, ProverInfo } from './prover.js';
 export type { ProverOptions, GpuEntryPoint, GpuPowerPreference } from './options.js';
+export type { LimitName, LimitOverrides, LimitsOption } from './gpu/limits.js';
 export { ProverError, isProverError, type ProverErrorCode } from './errors.js';
 export type { FieldOp } from './kernels/field.js';
 export type { NttMatrix, NttOptions, NttExtendOptions, NttLdeOptions } from './api/ntt.js';

@@ -8,6 +8,7 @@ import { ProverError } from './errors.js';
 import { optionalBoolean, requireOptions, show } from './validate.js';
 import { requireCheckMode, type CheckMode } from './sched/job.js';
 import { requireWarmUpFamilies, type WarmUpFamily } from './warm-up-families.js';
+import { requireLimitsOption, type LimitsOption } from './gpu/limits.js';
 
 /**
  * The part of WebGPU's `GPU` object that createProver calls: `navigator.gpu` and Dawn's
@@ -36,9 +37,12 @@ export interface ProverOptions {
    * 'adapter' (the default): the device gets every limit the adapter offers. 'default': only
    * WebGPU's default limits and no optional feature (128 MiB bindings, 16 KiB workgroup memory,
    * 256 invocations), the floor every device guarantees: to check that your jobs fit the most
-   * limited phones and browsers.
+   * limited phones and browsers. An object names limits one by one on top of the defaults, each
+   * a number or 'adapter' (`{ maxStorageBufferBindingSize: 'adapter' }`), with no optional
+   * feature; a value below WebGPU's default, an unknown name, or a value above the adapter's
+   * throws INVALID_ARGUMENT. prover.info.limits and .features say what the device was granted.
    */
-  limits?: 'adapter' | 'default';
+  limits?: LimitsOption;
   /**
    * Where the prover runs. In a browser page the default is `true`: a module worker started
    * from this package (`new Worker(new URL('./worker.js', import.meta.url))`), so the page's
@@ -78,9 +82,7 @@ export function requireProverOptions(options: unknown): ProverOptions {
   if (opts.fallback !== undefined && opts.fallback !== 'cpu') {
     throw new ProverError('INVALID_ARGUMENT', `fallback must be 'cpu' (or left out), got ${show(opts.fallback)}`);
   }
-  if (opts.limits !== undefined && opts.limits !== 'adapter' && opts.limits !== 'default') {
-    throw new ProverError('INVALID_ARGUMENT', `limits must be 'adapter' or 'default', got ${show(opts.limits)}`);
-  }
+  requireLimitsOption(opts.limits);
   if (opts.powerPreference !== undefined && opts.powerPreference !== 'low-power' && opts.powerPreference !== 'high-performance') {
     throw new ProverError('INVALID_ARGUMENT', `powerPreference must be 'low-power' or 'high-performance', got ${show(opts.powerPreference)}`);
   }

@@ -6,6 +6,7 @@
  * @module
  */
 import { isProverError, ProverError } from './errors.js';
+import { grantedLimits, type LimitName } from './gpu/limits.js';
 export type { ProverOptions, GpuEntryPoint, GpuPowerPreference } from './options.js';
 import { requireProverOptions, type ProverOptions } from './options.js';
 import { GpuContext } from './gpu/context.js';
@@ -40,6 +41,17 @@ export interface ProverInfo {
   maxComputeWorkgroupStorageSize: number;
   /** threads a workgroup may have (the smaller of maxComputeInvocationsPerWorkgroup and maxComputeWorkgroupSizeX) */
   maxWorkgroupThreads: number;
+  /**
+   * Every limit a job reads, as the device granted it (createProver's `limits` option decides what
+   * was asked for: with 'default', WebGPU's defaults). Empty on the CPU backend.
+   */
+  limits: Readonly<Partial<Record<LimitName, number>>>;
+  /**
+   * The device's features, sorted: 'timestamp-query' and 'subgroups' are requested (and then used)
+   * only with limits 'adapter' where the adapter has them; 'core-features-and-limits' is WebGPU
+   * core itself. Empty on the CPU backend.
+   */
+  features: readonly string[];
   /** true when the prover runs in a Web Worker (createProver's `worker` option) */
   worker: boolean;
   /** 'webgpu', or 'cpu' when createProver({ fallback: 'cpu' }) found no WebGPU (every family on the CPU). */
@@ -155,6 +167,8 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       maxBufferSize: ctx.limits.maxBufferSize,
       maxComputeWorkgroupStorageSize: ctx.limits.maxComputeWorkgroupStorageSize,
       maxWorkgroupThreads: ctx.workgroup.threads,
+      limits: grantedLimits(ctx.device),
+      features: [...ctx.device.features].sort(),
       worker: false,
       backend: 'webgpu',
     },

@@ -17,7 +17,7 @@ function emit(report: ModeContext['report'], r: MsmCheckRow): void {
 
 export async function msmNobleCheck({ prover, params, report }: ModeContext): Promise<void> {
   const logn = Number(params.get('logn') ?? 6);
-  const ctx = await GpuContext.create(navigator.gpu);
+  const ctx = await GpuContext.create(navigator.gpu, params.get('limits') === 'default' ? { limits: 'default' } : {});
   try {
     emit(report, await checkFq(ctx, 256));
     emit(report, await checkFq13(ctx, 256));

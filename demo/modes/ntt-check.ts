@@ -34,7 +34,8 @@ export async function nttCheck({ prover, params, report }: ModeContext): Promise
   const maxLogH = Number(params.get('maxLogH') ?? 12);
   const emit = (r: NttCheckRow) => report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
   await checkAll(prover, maxLogH, SHAPES, emit);
-  const ctx = await GpuContext.create(navigator.gpu);
+  // The page's `&limits=default` holds for this context too (test/e2e/default-limits.spec.ts).
+  const ctx = await GpuContext.create(navigator.gpu, params.get('limits') === 'default' ? { limits: 'default' } : {});
   try {
     emit(await checkNttStaged(ctx, STAGED_SHAPES));
     emit(await checkNttTables(ctx, TABLE_SHAPES));

@@ -7,7 +7,7 @@ import { checkWhirEngine, ENGINE_SIZES } from '../../test/gpu/whir-engine-check.
 
 export async function whirEngineCheck({ params, report }: ModeContext): Promise<void> {
   const sizes = params.get('sizes')?.split(',').map(Number) ?? ENGINE_SIZES;
-  const ctx = await GpuContext.create(navigator.gpu);
+  const ctx = await GpuContext.create(navigator.gpu, params.get('limits') === 'default' ? { limits: 'default' } : {});
   try {
     for (const r of await checkWhirEngine(ctx, sizes)) report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
   } finally {

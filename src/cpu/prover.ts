@@ -24,6 +24,8 @@ export const CPU_INFO = {
   maxBufferSize: 0,
   maxComputeWorkgroupStorageSize: 0,
   maxWorkgroupThreads: 0,
+  limits: {},
+  features: [],
   worker: false,
   backend: 'cpu',
 } as const;

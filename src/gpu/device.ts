@@ -1,24 +1,12 @@
 /**
- * Adapter and device acquisition. We ask for every limit a prover job can use, up to what the
- * adapter offers (WebGPU's defaults are small: 128 MiB bindings, 16 KiB workgroup memory), and
- * for `timestamp-query` and `subgroups` when present. Device loss is surfaced as a promise.
+ * Adapter and device acquisition. By default we ask for every limit a prover job can use, up to
+ * what the adapter offers (WebGPU's defaults are small: 128 MiB bindings, 16 KiB workgroup memory),
+ * and for `timestamp-query` and `subgroups` when present; `limits` (limits.ts) can ask for the
+ * defaults only or name limits one by one. Device loss is surfaced as a promise.
  * @module
  */
 import { ProverError } from '../errors.js';
-
-/** Limits raised to the adapter's maximum. */
-const RAISED_LIMITS = [
-  'maxBufferSize',
-  'maxStorageBufferBindingSize',
-  'maxStorageBuffersPerShaderStage',
-  'maxComputeWorkgroupStorageSize',
-  'maxComputeInvocationsPerWorkgroup',
-  'maxComputeWorkgroupSizeX',
-  'maxComputeWorkgroupSizeY',
-  'maxComputeWorkgroupsPerDimension',
-] as const;
-
-const OPTIONAL_FEATURES = ['timestamp-query', 'subgroups'] as const;
+import { deviceRequest, type LimitsOption } from './limits.js';
 
 export interface DeviceOptions {
   powerPreference?: GPUPowerPreference;
@@ -27,9 +15,10 @@ export interface DeviceOptions {
   /**
    * 'adapter' (the default): every limit a job can use raised to the adapter's maximum, and
    * timestamp-query / subgroups where offered. 'default': WebGPU's default limits and no optional
-   * feature, what every device guarantees (the floor iOS and Android devices are held to).
+   * feature, what every device guarantees (the floor iOS and Android devices are held to). An
+   * object: the defaults with the named limits raised, no optional feature (limits.ts).
    */
-  limits?: 'adapter' | 'default';
+  limits?: LimitsOption;
 }
 
 /**
@@ -97,13 +86,7 @@ export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOpt
       ? nodeNoAdapter(undefined)
       : 'No WebGPU adapter: the GPU may be blocklisted or disabled; check chrome://gpu or enable WebGPU.');
   }
-  const requiredLimits: Record<string, number> = {};
-  const floor = opts.limits === 'default';
-  for (const name of floor ? [] : RAISED_LIMITS) {
-    const v = (adapter.limits as unknown as Record<string, number>)[name];
-    if (typeof v === 'number') requiredLimits[name] = v;
-  }
-  const requiredFeatures = (floor ? [] : OPTIONAL_FEATURES.filter((f) => adapter!.features.has(f))) as GPUFeatureName[];
+  const { requiredLimits, requiredFeatures } = deviceRequest(adapter, opts.limits);
   let device: GPUDevice;
   try {
     device = await adapter.requestDevice({ requiredLimits, requiredFeatures, label: 'webgpu-prover' });

@@ -7,8 +7,8 @@
  * every pipeline a plan needs at once (`all`) so the driver compiles them side by side.
  * @module
  */
-import type { KernelName } from '../wgsl.gen.js';
-import { kernelSource, type PlanConsts } from './wgsl.js';
+import type { KernelName } from '../wgsl/kernels.gen.js';
+import { kernelSource, loadKernel, type PlanConsts } from './wgsl.js';
 
 /** Binding kinds in binding order (0, 1, 2, ...) of bind group 0. */
 export type BindingKind = 'read-only-storage' | 'storage' | 'uniform';
@@ -70,9 +70,16 @@ export class PipelineCache {
   /**
    * The pipeline for `entryPoint` of `kernel`; with `bindings`, its group 0 uses layout(bindings).
    * Pipelines are keyed by their module's text, not by the plan constants: a constant the entry
-   * point never reads (a segment length the fix-up ignores) makes no second pipeline.
+   * point never reads (a segment length the fix-up ignores) makes no second pipeline. The kernel's
+   * family module is loaded first (its first pipeline waits for that chunk).
    */
-  get(kernel: KernelName, entryPoint: string, plan: PlanConsts = {}, bindings?: readonly BindingKind[],
+  async get(kernel: KernelName, entryPoint: string, plan: PlanConsts = {}, bindings?: readonly BindingKind[],
+    overrides?: Readonly<Record<string, number>>): Promise<GPUComputePipeline> {
+    await loadKernel(kernel);
+    return this.build(kernel, entryPoint, plan, bindings, overrides);
+  }
+
+  private build(kernel: KernelName, entryPoint: string, plan: PlanConsts, bindings?: readonly BindingKind[],
     overrides?: Readonly<Record<string, number>>): Promise<GPUComputePipeline> {
     const planKey = PipelineCache.key(kernel, entryPoint, plan);
     let code = this.sources.get(planKey);

@@ -8,7 +8,7 @@
  */
 import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
-import type { KernelName } from '../wgsl.gen.js';
+import type { KernelName } from '../wgsl/kernels.gen.js';
 import { PREP_WG } from './msm-plan.js';
 import { bindGroup, dispatch, PREP_B, PREP_CONSTS, runPairCheck, uniform } from './msm.js';
 

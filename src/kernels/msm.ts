@@ -12,7 +12,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import type { BindingKind, PipelineRequest } from '../gpu/pipeline-cache.js';
-import type { KernelName } from '../wgsl.gen.js';
+import type { KernelName } from '../wgsl/kernels.gen.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { Profiler, type ProfileReport } from '../gpu/profiler.js';
 import { batchHalves, bucketSumBytes, halfPlaneWords, levelsInEntries, packedScalarBytes, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, SPLIT_WG, type MsmPlan } from './msm-plan.js';

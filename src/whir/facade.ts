@@ -10,8 +10,9 @@ import type { PcsProof } from './proof.js';
 import { requireExtPoint, type Ext4Like, type WhirOpenOptions } from './open-options.js';
 import { requireFieldArray, requireLength, requireOptions, show } from '../validate.js';
 import { DIGEST } from '../ref/merkle.js';
-import { verifyWhir, type WhirVerdict } from './verifier.js';
-import { whirSchedule, type WhirCommitment, type WhirMethods, type WhirOpening, type WhirOptions, type WhirSchedule } from './whir.js';
+import type { WhirVerdict } from './verifier.js';
+import type { WhirCommitment, WhirMethods, WhirOpening, WhirSchedule } from './whir.js';
+import { whirSchedule, type WhirOptions } from './params.js';
 
 export interface Whir {
   /** The derived configuration (rounds, queries, OOD samples, PoW bits), exactly as p3-whir derives it. */
@@ -62,6 +63,9 @@ export function whirInstance(prover: WhirMethods, options: WhirOptions): Whir {
       const opening = 'proof' in proof ? proof : null;
       const given = point ?? (opening?.pointSource === 'given' ? opening.point : undefined);
       const checked = given === undefined ? undefined : requireExtPoint(point ? 'verify options.point' : 'opening.point', given, schedule.numVariables);
+      // Loaded on the first verify: a page that never verifies a WHIR proof does not download the
+      // verifier and its transcript (~30 kB); the worker client imports this facade.
+      const { verifyWhir } = await import('./verifier.js');
       return verifyWhir(schedule, r, opening ? opening.proof : proof as PcsProof, checked);
     },
   };

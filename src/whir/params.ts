@@ -365,3 +365,11 @@ export function whirParameters(options: WhirOptions): { numVariables: number; pa
     },
   };
 }
+
+/** The schedule for `options`, checked as p3-whir checks it when opening (one opening claim plus the OOD claims). */
+export function whirSchedule(options: WhirOptions): WhirSchedule {
+  const { numVariables, params } = whirParameters(options);
+  const schedule = deriveWhirSchedule(numVariables, params);
+  validateInitialClaims(schedule, 1 + schedule.commitmentOodSamples);
+  return schedule;
+}

@@ -17,12 +17,14 @@ import { commitEngineEvals, commitTable } from './gpu-commit.js';
 import { verifyWhir } from './verifier.js';
 import type { LiveDevice } from '../device-recovery.js';
 import type { CheckMode } from '../sched/job.js';
-import { deriveWhirSchedule, validateInitialClaims, whirParameters, type WhirOptions } from './params.js';
+import { whirSchedule, type WhirOptions } from './params.js';
 import { disposeCommitment, openPhases, whirCommit, whirOpen, type CommittedCodeword, type WhirBackend, type WhirOpening } from './prover.js';
 import type { WhirSchedule } from './schedule.js';
 import { whirProverTranscript } from './transcript/whir-transcript.js';
 import { traceJsonl, tracePermutations } from './transcript/fs-prover.js';
 import { requireOpenOptions, type WhirOpenOptions } from './open-options.js';
+
+export { whirSchedule };
 
 export type { WhirOptions, WhirOpening, WhirOpenOptions, WhirSchedule };
 
@@ -59,13 +61,6 @@ export interface WhirMethods {
   whirCommit(options: WhirOptions, evals: Uint32Array, job?: JobOptions): Promise<{ root: Uint32Array; handle: WhirCommitment }>;
 }
 
-/** The schedule for `options`, checked as p3-whir checks it when opening (one opening claim plus the OOD claims). */
-export function whirSchedule(options: WhirOptions): WhirSchedule {
-  const { numVariables, params } = whirParameters(options);
-  const schedule = deriveWhirSchedule(numVariables, params);
-  validateInitialClaims(schedule, 1 + schedule.commitmentOodSamples);
-  return schedule;
-}
 
 /** Where WHIR's own GPU work may run, and how its proofs are checked. */
 export interface WhirPaths {

@@ -11,7 +11,7 @@ import * as Comlink from 'comlink';
 import { ProverError, type ProverErrorCode } from '../errors.js';
 import { abortError } from '../sched/job.js';
 import type { Capabilities, Prover, ProverInfo, ProverOptions } from '../prover.js';
-import { encodeArgs, unpackPoint, type ArgHooks } from './codec.js';
+import { curveLoaded, encodeArgs, loadCurve, mayHoldPoints, unpackPoint, type ArgHooks } from './codec.js';
 import { isTypedArray, optionalOut } from '../validate.js';
 import { HANDLE_METHODS, PROVER_CALLS, type Family, type HandleKind } from '../methods.js';
 import { whirInstance } from '../whir/facade.js';
@@ -19,6 +19,9 @@ import type { WhirOptions } from '../whir/params.js';
 import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
 import type { Reply, Stats, WireError, WorkerHost } from './host.js';
+
+/** Calls whose results are noble points (MSMs): noble's curve is loaded before they are sent. */
+const POINT_METHODS: ReadonlySet<string> = new Set(['msm', 'msmProfiled']);
 
 /** Rebuild the worker's error here: a ProverError keeps its code, name (AbortError) and message. */
 function rebuild(e: WireError): Error {
@@ -80,7 +83,22 @@ class WorkerClient {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.post(target, method, args).then((v) => (out ? intoOut(out, v, (x) => this.releaseHandles(x)) : v));
+    const posted = this.inOrder(!curveLoaded() && (POINT_METHODS.has(method) || mayHoldPoints(args)), () => this.post(target, method, args));
+    return posted.then((v) => (out ? intoOut(out, v, (x) => this.releaseHandles(x)) : v));
+  }
+
+  /** A load of noble's curve in flight: later calls wait for it too, so calls reach the worker in call order. */
+  private curveGate: Promise<void> | undefined;
+
+  private inOrder(needsCurve: boolean, post: () => Promise<unknown>): Promise<unknown> {
+    if (needsCurve && !this.curveGate) {
+      const gate: Promise<void> = loadCurve().finally(() => { if (this.curveGate === gate) this.curveGate = undefined; });
+      this.curveGate = gate;
+    }
+    const gate = this.curveGate;
+    if (!gate) return post();
+    // A call that needs no point goes on even if the curve's chunk failed to load.
+    return needsCurve ? gate.then(post) : gate.then(post, post);
   }
 
   private post(target: number, method: string, args: unknown[]): Promise<unknown> {

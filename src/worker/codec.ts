@@ -10,18 +10,57 @@
  *   side by its own (an abort is forwarded by job id; progress through a comlink proxy);
  * - `$symbol` / `$function` / `$symbolKeys` / `$detached`: values structured clone refuses or
  *   drops, rebuilt as equivalent bad input so the worker rejects them with the same code.
+ * noble's BN254 is loaded on demand (loadCurve): the page's client imports this module, and a page
+ * that never runs an MSM should not download the curve (~50 kB minified).
  * @module
  */
-import { bn254 } from '@noble/curves/bn254.js';
-import { normalizeZ } from '@noble/curves/abstract/curve.js';
+import type { bn254 } from '@noble/curves/bn254.js';
+import type { normalizeZ } from '@noble/curves/abstract/curve.js';
 import { DuplexChallenger, type ChallengerState } from '../ref/challenger.js';
 import { ProverError } from '../errors.js';
 import type { HandleKind } from '../methods.js';
 import { beBytes32, fromBeBytes32 } from '../params/bn254.js';
 import { isSignal } from '../sched/job.js';
 
-const G1 = bn254.G1.Point;
-type Point = InstanceType<typeof G1>;
+type G1Class = typeof bn254.G1.Point;
+type Point = InstanceType<G1Class>;
+
+let curve: { G1: G1Class; normalizeZ: typeof normalizeZ } | undefined;
+let loadingCurve: Promise<void> | undefined;
+
+/** Load noble's BN254 G1 once; until then no argument is taken for a point. */
+export function loadCurve(): Promise<void> {
+  loadingCurve ??= Promise.all([import('@noble/curves/bn254.js'), import('@noble/curves/abstract/curve.js')]).then(([b, c]) => {
+    curve = { G1: b.bn254.G1.Point, normalizeZ: c.normalizeZ };
+  }, (e: unknown) => {
+    loadingCurve = undefined; // a failed chunk fetch is retried by the next call
+    throw e;
+  });
+  return loadingCurve;
+}
+
+/** Whether the curve is loaded (then encoding and decoding points is synchronous). */
+export const curveLoaded = (): boolean => curve !== undefined;
+
+/**
+ * Whether `args` may hold a noble point: an object with a toAffine method, where encode looks for
+ * points (arguments, plain objects' values and arrays' elements, to depth 3; an array by its first
+ * element, so 2^20 scalars cost nothing). The client loads the curve first for those calls, so a
+ * point is packed exactly as before; other calls never download it.
+ */
+export function mayHoldPoints(args: readonly unknown[], depth = 0): boolean {
+  return args.some((v) => {
+    if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v) || depth > 3) return false;
+    if (typeof (v as { toAffine?: unknown }).toAffine === 'function') return true;
+    if (Array.isArray(v)) return v.length > 0 && mayHoldPoints([v[0]], depth + 1);
+    return Object.getPrototypeOf(v) === Object.prototype && mayHoldPoints(Object.values(v), depth + 1);
+  });
+}
+
+function requireCurve(): { G1: G1Class; normalizeZ: typeof normalizeZ } {
+  if (!curve) throw new Error('webgpu-prover: a BN254 point before the curve was loaded (await loadCurve())');
+  return curve;
+}
 
 export type Tagged =
   | { $h: number; kind: HandleKind; props: Record<string, unknown> }
@@ -49,6 +88,7 @@ export function packPoint(p: Point, out = new Uint8Array(64), at = 0): Uint8Arra
 
 export function unpackPoint(b: Uint8Array): Point {
   const x = fromBeBytes32(b), y = fromBeBytes32(b, 32);
+  const { G1 } = requireCurve();
   return x === 0n && y === 0n ? G1.ZERO : G1.fromAffine({ x, y });
 }
 
@@ -84,13 +124,14 @@ function encode(v: unknown, hooks: ArgHooks, depth: number): unknown {
     hooks.challengers.push(v);
     return { $challenger: v.snapshot(), slot: hooks.challengers.length - 1 };
   }
-  if (v instanceof G1) return { $point: packPoint(v) };
+  const G1 = curve?.G1;
+  if (G1 && v instanceof G1) return { $point: packPoint(v) };
   if (Array.isArray(v)) {
-    if (depth === 0 && v.length > 0 && denseOf(v, (p) => p instanceof G1)) {
+    if (G1 && depth === 0 && v.length > 0 && denseOf(v, (p) => p instanceof G1)) {
       // One batched inversion for all Z (normalizeZ), not one per point: 2^12 points took ~60 ms
       // of the page's thread with a toAffine each.
       const out = new Uint8Array(64 * v.length);
-      normalizeZ(G1, v as Point[]).forEach((p, i) => packPoint(p, out, 64 * i));
+      requireCurve().normalizeZ(G1, v as Point[]).forEach((p, i) => packPoint(p, out, 64 * i));
       return { $points: out };
     }
     const out: unknown[] = new Array(v.length);

@@ -9,7 +9,7 @@ import * as Comlink from 'comlink';
 import { bn254 } from '@noble/curves/bn254.js';
 import { createLocalProver, type Capabilities, type Prover, type ProverInfo, type ProverOptions } from '../prover.js';
 import { isProverError, ProverError } from '../errors.js';
-import { decodeArgs, packPoint, type Tagged } from './codec.js';
+import { decodeArgs, loadCurve, packPoint, type Tagged } from './codec.js';
 import { handleKind, HANDLE_METHODS, PROVER_CALLS, type Family, type HandleKind } from '../methods.js';
 import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import type { ChallengerState, DuplexChallenger } from '../ref/challenger.js';
@@ -44,7 +44,8 @@ export class WorkerHost {
 
   async init(options: ProverOptions): Promise<{ ok: true; info: ProverInfo; stats: Stats; capabilities: Capabilities } | { ok: false; error: WireError }> {
     try {
-      this.prover = await createLocalProver(options);
+      // The worker decodes points synchronously; the prover's MSM code has the curve in this bundle anyway.
+      [this.prover] = await Promise.all([createLocalProver(options), loadCurve()]);
       return { ok: true, info: this.prover.info, stats: this.prover.stats(), capabilities: this.prover.capabilities() };
     } catch (e) {
       return { ok: false, error: wireError(e) };

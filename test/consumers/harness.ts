@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -19,8 +20,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, '../..');
 
 /** Run a command and return its stdout; a non-zero exit throws with all its output (a bundler's error is the finding). */
-export function run(cmd: string, args: string[], cwd: string): string {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+export function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
@@ -126,8 +127,12 @@ export interface PageResult {
   report: {
     label: string; finished: boolean; steps: { name: string; t: number }[]; worker?: boolean; adapter?: string | null;
     dft?: number[]; poseidon2?: number[]; msm?: { x: string; y: string } | null; msmIsNoblePoint?: boolean;
+    merkle?: { root: number[]; row: number[]; siblings: number[][]; verified: boolean; tamperedVerified?: boolean };
+    field?: number[]; grind?: number; whirVerified?: boolean;
     error?: { code: string | null; name: string | null; message: string };
   } | null;
+  /** Every script the page and its worker fetched: path, bytes as served (minified), gzipped (level 9). */
+  scripts: { path: string; bytes: number; gzip: number; wgsl: string[] }[];
   /** URLs of the workers the page started (Playwright's worker events). */
   workers: string[];
   /** Responses with status >= 400 and failed requests. */
@@ -149,6 +154,7 @@ export async function openConsumer(page: Page, url: string, timeoutMs = 120_000)
   const workers: string[] = [];
   const failed: string[] = [];
   const errors: string[] = [];
+  const bodies: Promise<PageResult['scripts'][number] | undefined>[] = [];
   let stop: (reason: string) => void = () => {};
   const stopped = new Promise<never>((_, reject) => { stop = (r) => reject(new Error(r)); });
   stopped.catch(() => {});
@@ -163,6 +169,16 @@ export async function openConsumer(page: Page, url: string, timeoutMs = 120_000)
   page.on('pageerror', (e) => errors.push(`[pageerror] ${e.message}`));
   page.on('requestfailed', (r) => failed.push(`${r.failure()?.errorText ?? 'failed'} ${r.url()}`));
   page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.status() === 200 && /\.m?js$/.test(path)) {
+      // A body Playwright cannot read must not shrink the count: it is reported, and the size test fails on it.
+      // wgsl: the WGSL files whose text the script holds (each starts with `// <file>.wgsl: summary`).
+      const wgsl = (b: Buffer) => [...new Set([...b.toString('utf8').matchAll(/\/\/ (\w+)(?:\.gen)?\.wgsl:/g)].map((m) => m[1]))];
+      bodies.push(r.body().then((b) => ({ path, bytes: b.length, gzip: gzipSync(b, { level: 9 }).length, wgsl: wgsl(b) }), (e: Error) => {
+        errors.push(`[harness] no body for ${path}: ${e.message}`);
+        return undefined;
+      }));
+    }
     if (r.status() < 400) return;
     failed.push(`${r.status()} ${r.url()}`);
     if (/\.m?js$/.test(new URL(r.url()).pathname)) stop(`${r.status()} for ${r.url()}`);
@@ -179,5 +195,6 @@ export async function openConsumer(page: Page, url: string, timeoutMs = 120_000)
   }
   const report = await page.evaluate(() => (window as unknown as { __consumer?: PageResult['report'] }).__consumer ?? null) as PageResult['report'];
   if (stoppedBy) errors.push(`[harness] stopped waiting: ${stoppedBy}`);
-  return { report, workers, failed, errors, ms: Date.now() - t0 };
+  const scripts = (await Promise.all(bodies)).filter((s) => s !== undefined);
+  return { report, scripts, workers, failed, errors, ms: Date.now() - t0 };
 }

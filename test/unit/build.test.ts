@@ -1,10 +1,12 @@
 // The package as npm ships it: `npm run build:dist` then `npm pack`, and the tarball, installed
 // alone in a fresh project (its runtime dependencies linked from this repo: no network), must
 // import in plain Node and type-check a consumer under `tsc --strict` with both `nodenext` and
-// `bundler` resolution, with no WebGPU typings installed. Also lists what the tarball holds.
+// `bundler` resolution, with no WebGPU typings installed. Also lists what the tarball holds, checks
+// that the WGSL ships as one lazily imported module per kernel family without the check/bench
+// shaders, and that `npm publish --dry-run` is clean.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -129,6 +131,41 @@ export const inBrowser = () => createProver({ gpu: navigator.gpu, powerPreferenc
 export const inNode = () => createProver({ gpu: create([]) });
 `);
     run('node', [tsc, '--strict', '--noEmit', '--target', 'es2022', ...RESOLUTIONS.nodenext, 'gpu.ts'], withTypes);
+  });
+
+  it('ships the WGSL as one module per kernel family, imported lazily, and no check/bench shader', async () => {
+    const { DEV_ONLY_KERNELS, familyOf, linkAll } = await import('../../scripts/gen-wgsl.js');
+    const dist = join(fixture, 'node_modules/webgpu-prover/dist');
+    const families = [...new Set(Object.keys(linkAll()).filter((k) => !DEV_ONLY_KERNELS.has(k)).map(familyOf))].sort();
+    const modules = readdirSync(join(dist, 'wgsl')).filter((f) => f.endsWith('.gen.js') && f !== 'kernels.gen.js');
+    expect(modules.sort()).toEqual(families.map((f) => `${f}.gen.js`));
+    // Each family's module is reached only through import() (the bundlers' chunk boundary).
+    const index = readFileSync(join(dist, 'wgsl/kernels.gen.js'), 'utf8');
+    for (const f of families) expect(index).toContain(`import('./${f}.gen.js')`);
+    const scripts = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.js'));
+    const staticImports = scripts.filter((p) => /^import\s[^(]*['"][^'"]*\/wgsl\/(?!kernels\.gen)[^'"]+['"]/m.test(readFileSync(join(dist, p), 'utf8')));
+    expect(staticImports).toEqual([]);
+    // The check and bench shaders stay in test/gpu/wgsl-dev.gen.ts.
+    for (const k of DEV_ONLY_KERNELS) {
+      expect(scripts.filter((p) => readFileSync(join(dist, p), 'utf8').includes(`// ${k}.wgsl:`)), k).toEqual([]);
+    }
+    const sizes = modules.map((m) => `${m} ${(readFileSync(join(dist, 'wgsl', m)).length / 1024).toFixed(0)} KiB`);
+    console.log(`WGSL per family: ${sizes.join(', ')}`);
+  });
+
+  it('npm publish --dry-run is clean, offline', () => {
+    // Offline-safe: --offline, an unreachable registry (nothing to talk to) and a throwaway
+    // userconfig whose dummy token for that registry stops the "requires you to be logged in"
+    // warning. npm still runs its publish checks (manifest normalisation, files, size).
+    const npmrc = join(work, 'publish.npmrc');
+    writeFileSync(npmrc, '//127.0.0.1:9/:_authToken=dry-run-only\n');
+    const r = spawnSync('npm', ['publish', '--dry-run', '--json', '--ignore-scripts', '--offline', '--registry', 'http://127.0.0.1:9/', '--userconfig', npmrc], { cwd: repo, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const noise = r.stderr.split('\n').filter((l) => /^npm (warn|error|ERR)/i.test(l));
+    expect(noise).toEqual([]);
+    const out = JSON.parse(r.stdout) as Record<string, PackResult & { id: string }>;
+    expect(out['webgpu-prover'].id).toBe(`webgpu-prover@${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version}`);
+    expect(out['webgpu-prover'].files.map((f) => f.path).sort()).toEqual(packed.files.map((f) => f.path).sort());
   });
 
   it('declares no internals and no WebGPU types', () => {

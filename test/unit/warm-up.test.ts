@@ -1,8 +1,8 @@
 // The WGSL a family's plans would compile, counted without a GPU: the module set does not grow
 // with n (shapes are uniforms, not source), every size's pipelines are in the family's warm-up set,
 // and a first call compiles at most 200 K characters (issue 29).
-import { describe, expect, it } from 'vitest';
-import { kernelSource } from '../../src/gpu/wgsl.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generatedKernel, kernelSource, loadAllFamilies } from '../../src/gpu/wgsl.js';
 import { PipelineCache, type PipelineRequest } from '../../src/gpu/pipeline-cache.js';
 import { shakeToEntry } from '../../src/gpu/wgsl-shake.js';
 import { nttJobLayout } from '../../src/kernels/ntt-pipelines.js';
@@ -11,7 +11,6 @@ import { msmPipelineRequests } from '../../src/kernels/msm.js';
 import { msmPlan } from '../../src/kernels/msm-plan.js';
 import { familyRequests } from '../../src/kernels/warm-up.js';
 import type { GpuContext } from '../../src/gpu/context.js';
-import { WGSL_KERNELS } from '../../src/wgsl.gen.js';
 import { requireWarmUpFamilies } from '../../src/warm-up-families.js';
 import { requireProverOptions } from '../../src/options.js';
 
@@ -20,6 +19,8 @@ const DEVICES = {
   default: { workgroup: { threads: 256, tileBytes: 16384 }, limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28 } },
   h100: { workgroup: { threads: 1024, tileBytes: 49152 }, limits: { maxStorageBufferBindingSize: 2 ** 32 - 4, maxBufferSize: 2 ** 36 } },
 } as unknown as Record<string, GpuContext>;
+
+beforeAll(loadAllFamilies);
 
 const source = (r: PipelineRequest) => kernelSource(r.kernel, r.plan ?? {}, r.entryPoint);
 /** A pipeline as the cache keys it: module text, entry point, bindings, overrides. */
@@ -98,7 +99,7 @@ describe('MSM: the pipelines come from a fixed variant set', () => {
 
 describe('wgsl-shake', () => {
   it('keeps one entry point and what it reaches, drops the others', () => {
-    const code = WGSL_KERNELS.merkle.code;
+    const code = generatedKernel('merkle').code;
     const leaves = shakeToEntry(code, 'mk_leaves');
     expect(leaves).toContain('fn mk_leaves');
     expect(leaves).not.toContain('fn mk_nodes');

@@ -1,15 +1,37 @@
 // The WGSL linker: generated file up to date, dependency order, lib rules, preamble.
-import { describe, it, expect } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { GEN_PATH, linkAll, linkKernel, parseModule, renderGenerated } from '../../scripts/gen-wgsl.js';
-import { kernelSource } from '../../src/gpu/wgsl.js';
-import { WGSL_KERNELS } from '../../src/wgsl.gen.js';
+import { beforeAll, describe, it, expect } from 'vitest';
+import { DEV_ONLY_KERNELS, familyOf, linkAll, linkKernel, parseModule, renderGenerated, staleFiles } from '../../scripts/gen-wgsl.js';
+import { generatedKernel, kernelSource, loadAllFamilies, loadKernel } from '../../src/gpu/wgsl.js';
+import { KERNEL_FAMILY, type KernelName } from '../../src/wgsl/kernels.gen.js';
 
 const mod = (name: string, requires: string, body = '') => parseModule(name, `// ${name}.wgsl: test\n// requires: ${requires}\n${body}`);
 
 describe('WGSL linker', () => {
-  it('src/wgsl.gen.ts is up to date with wgsl/ (run `npm run gen` if this fails)', () => {
-    expect(readFileSync(GEN_PATH, 'utf8')).toBe(renderGenerated(linkAll()));
+  beforeAll(loadAllFamilies);
+
+  it('the generated modules are up to date with wgsl/ (run `npm run gen` if this fails)', () => {
+    expect(staleFiles()).toEqual([]);
+  });
+
+  it('one module per family, named by the file-name prefix; check/bench kernels only in test/gpu', () => {
+    const files = renderGenerated(linkAll());
+    const linked = Object.keys(linkAll());
+    expect([...files.keys()].sort()).toEqual(['src/wgsl/kernels.gen.ts', 'test/gpu/wgsl-dev.gen.ts',
+      ...[...new Set(linked.filter((k) => !DEV_ONLY_KERNELS.has(k)).map(familyOf))].map((f) => `src/wgsl/${f}.gen.ts`)].sort());
+    // a new msm_* file lands in the msm family with no other edit
+    expect(familyOf('msm_new_kernel')).toBe('msm');
+    expect(KERNEL_FAMILY).toMatchObject({ msm_walk: 'msm', ntt_stockham: 'ntt', merkle_gather: 'merkle', poseidon2_s24_batch: 'poseidon2' });
+    for (const k of DEV_ONLY_KERNELS) {
+      expect(KERNEL_FAMILY, k).not.toHaveProperty(k);
+      for (const [path, text] of files) if (path.startsWith('src/')) expect(text, `${k} in ${path}`).not.toContain(`// ${k}.wgsl:`);
+    }
+  });
+
+  it('a dev-only kernel must be registered by its importer', async () => {
+    await expect(loadKernel('msm_fq13')).rejects.toThrow(/test\/benchmark kernel, not in the package/);
+    await import('../../test/gpu/wgsl-dev.gen.js');
+    await expect(loadKernel('msm_fq13')).resolves.toBeUndefined();
+    expect(generatedKernel('field_bench').code).toContain('fn field_bench');
   });
 
   it('orders dependencies first, emits each module once', () => {
@@ -39,11 +61,12 @@ describe('WGSL linker', () => {
   it('every real kernel links, its own source last', () => {
     // A module's header names its file: x.wgsl, or x.gen.wgsl when a generator writes it.
     const at = (code: string, m: string) => Math.max(code.indexOf(`// ${m}.wgsl:`), code.indexOf(`// ${m}.gen.wgsl:`));
-    for (const [name, k] of Object.entries(WGSL_KERNELS)) {
+    for (const name of Object.keys(KERNEL_FAMILY) as KernelName[]) {
+      const k = generatedKernel(name);
       expect(at(k.code, name), name).toBeGreaterThanOrEqual(0);
       for (const m of k.modules) expect(at(k.code, m), `${name} after ${m}`).toBeLessThan(at(k.code, name));
     }
-    expect(WGSL_KERNELS.field_check.modules).toEqual(['u32x', 'babybear', 'babybear_ext4']);
+    expect(generatedKernel('field_check').modules).toEqual(['u32x', 'babybear', 'babybear_ext4']);
   });
 
   it('kernelSource prepends constants and checks plan constants', () => {

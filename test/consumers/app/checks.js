@@ -2,9 +2,12 @@
 // `import { createProver } from 'webgpu-prover'`, noble points from its own @noble/curves). It is
 // copied into each bundler fixture and bundled by Vite or webpack from the installed tarball.
 // It only reports; the test compares the report to answers it computes from src/ref and noble.
-import { createProver, isProverError } from 'webgpu-prover';
+import { createProver, isProverError, verifyMerklePath, DuplexChallenger } from 'webgpu-prover';
 import { bn254 } from '@noble/curves/bn254.js';
-import { DFT_VALUES, DFT_WIDTH, POSEIDON2_STATE, MSM_SCALARS, PAGE_TIMEOUT_MS } from './inputs.js';
+import {
+  DFT_VALUES, DFT_WIDTH, POSEIDON2_STATE, MSM_SCALARS, PAGE_TIMEOUT_MS, MERKLE_VALUES, MERKLE_WIDTH, MERKLE_INDEX,
+  FIELD_A, FIELD_B, GRIND_OBSERVED, GRIND_BITS, WHIR_VARIABLES,
+} from './inputs.js';
 
 /** Reject after `ms` so a prover that never answers (e.g. its worker failed to load) shows up. */
 function deadline(promise, ms, what) {
@@ -19,8 +22,10 @@ function deadline(promise, ms, what) {
  * as plain JSON (numbers, hex strings) for the test to read. `msm: false` skips the MSM, whose
  * pipelines take SwiftShader ~13 s to compile per page (the app-started-worker pages leave it out
  * to keep CI under its budget: the default pages already carry noble points across the worker).
+ * `all` (the page's `?all=1`) also runs every other kernel family once (Merkle, batchField, grind,
+ * WHIR): the page whose downloads the Merkle-only page (merkle.js) is compared with.
  */
-export async function runChecks(label, options, { msm = true } = {}) {
+export async function runChecks(label, options, { msm = true, all = new URLSearchParams(location.search).get('all') === '1' } = {}) {
   const report = { label, finished: false, steps: [] };
   window.__consumer = report;
   const step = (name) => report.steps.push({ name, t: Math.round(performance.now()) });
@@ -47,6 +52,7 @@ export async function runChecks(label, options, { msm = true } = {}) {
     report.msmIsNoblePoint = sum instanceof bn254.G1.Point;
     const a = sum.toAffine();
     report.msm = sum.is0() ? null : { x: a.x.toString(16), y: a.y.toString(16) };
+    if (all) await everyOtherFamily(prover, report, step);
     step('done');
   } catch (e) {
     report.error = { code: isProverError(e) ? e.code : null, name: e?.name ?? null, message: String(e?.message ?? e) };
@@ -56,3 +62,31 @@ export async function runChecks(label, options, { msm = true } = {}) {
   }
   return report;
 }
+
+/** Merkle (commit, open, verify), batchField, grind and WHIR: with the above, every kernel family. */
+async function everyOtherFamily(prover, report, step) {
+  step('merkle');
+  const values = Uint32Array.from(MERKLE_VALUES);
+  const { root, tree } = await deadline(prover.merkleCommit(values, { width: MERKLE_WIDTH }), PAGE_TIMEOUT_MS, 'merkleCommit');
+  const { row, siblings } = await deadline(tree.open(MERKLE_INDEX), PAGE_TIMEOUT_MS, 'open');
+  const verified = verifyMerklePath(root, MERKLE_INDEX, row, siblings, { width: MERKLE_WIDTH, height: values.length / MERKLE_WIDTH });
+  report.merkle = { root: Array.from(root), row: Array.from(row), siblings: siblings.map((s) => Array.from(s)), verified };
+  tree.dispose();
+
+  step('batchField');
+  report.field = Array.from(await deadline(prover.batchField('mul', Uint32Array.from(FIELD_A), Uint32Array.from(FIELD_B)), PAGE_TIMEOUT_MS, 'batchField'));
+
+  step('grind');
+  const challenger = new DuplexChallenger();
+  challenger.observeSlice(GRIND_OBSERVED);
+  report.grind = await deadline(prover.grind(challenger, GRIND_BITS), PAGE_TIMEOUT_MS, 'grind');
+
+  step('whir');
+  // Low security and proof-of-work: one round and cheap grinding (SwiftShader took 14-30 s at the defaults).
+  const whir = prover.whir({ numVariables: WHIR_VARIABLES, foldingFactor: 4, startingLogInvRate: 1, securityLevel: 32, powBits: 4 });
+  const table = Uint32Array.from({ length: 2 ** WHIR_VARIABLES }, (_, i) => i * 7 + 1);
+  const committed = await deadline(whir.commit(table), PAGE_TIMEOUT_MS, 'whir commit');
+  const opening = await deadline(whir.open(committed.handle), PAGE_TIMEOUT_MS, 'whir open');
+  report.whirVerified = (await whir.verify(committed.root, opening)).ok;
+}
+

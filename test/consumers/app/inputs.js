@@ -13,5 +13,19 @@ export const POSEIDON2_STATE = Array.from({ length: 16 }, (_, i) => i);
 /** msm: G and 2G (built by the page's own @noble/curves) with these scalars; as decimal strings. */
 export const MSM_SCALARS = ['5', '21888242871839275222246405745257275088548364400416034343698204186575808495616'];
 
+/** merkleCommit: 16 rows x 4 columns (row-major), opened at MERKLE_INDEX. */
+export const MERKLE_WIDTH = 4;
+export const MERKLE_VALUES = Array.from({ length: 16 * 4 }, (_, i) => (i * 2654435761) % 2013265921);
+export const MERKLE_INDEX = 11;
+
+/** batchField('mul', a, b) and grind(challenger that observed GRIND_OBSERVED, GRIND_BITS). */
+export const FIELD_A = [0, 1, 2013265920, 123456789];
+export const FIELD_B = [5, 2013265920, 2013265920, 987654321];
+export const GRIND_OBSERVED = [1, 2, 3];
+export const GRIND_BITS = 6;
+
+/** whir: a table of 2^WHIR_VARIABLES values (i·7 + 1), committed, opened and verified (past 2^10 its sumcheck runs on the GPU). */
+export const WHIR_VARIABLES = 11;
+
 /** How long a page may take before it reports a timeout instead of hanging (ms). */
 export const PAGE_TIMEOUT_MS = 90_000;
