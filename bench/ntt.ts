@@ -27,6 +27,7 @@ import { NTT_WG, STAGE_BELOW_WIDTH, type NttSpec } from '../src/kernels/ntt-spec
 import * as ref from '../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../src/ref/babybear.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
+import { transferBoundMs, transferRates } from './transfer-bound.js';
 import { median } from '../test/support/stats.js';
 import vectors from '../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
@@ -298,6 +299,7 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
   ctx.pool.release(warmIn);
   const limit = await roofline(ctx.device, gpu);
   const native = nativeAnchor();
+  const rates = await transferRates(ctx);
   for (const logN of logs) {
     for (const w of widths) {
       const x = rng.fieldArray(2 ** logN * w);
@@ -365,6 +367,8 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
           bench: 'ntt', staged, op, maxRadix, logN, width: w, outRows: nOut / w,
           residentMs: +resident.toFixed(4), residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done', batch: NTT_BATCH, smMHz,
           submitToDoneMs: +median(wallMs).toFixed(4), endToEndMs: +median(e2e).toFixed(3),
+          transferBoundMs: +transferBoundMs(rates, x.length * 4, resident, nOut * 4).toFixed(3),
+          endToEndOverBound: +(median(e2e) / transferBoundMs(rates, x.length * 4, resident, nOut * 4)).toFixed(2),
           gElemPerS: +(nOut / resident / 1e6).toFixed(2),
           tLimitMs: +tLimit.toFixed(4), limitBy: tCopy > tMul ? 'copy' : 'mont', ratioToLimit: +(resident / tLimit).toFixed(2),
           nativeMs: anchor?.ms, nativeImpl: anchor?.impl,
