@@ -42,7 +42,12 @@ export async function transferBench({ params, report }: ModeContext): Promise<vo
       const data = values(mb << 18);
       const gbs = (ms: number) => +(data.byteLength / ms / 1e6).toFixed(3);
       const writeBuffer = await medianMs(reps, async () => { ctx.pool.release(ctx.upload(data)); await settle(); });
-      const ring = await medianMs(reps, async () => { ctx.pool.release(await ctx.uploadAsync(data)); await settle(); });
+      const ring = await medianMs(reps, async () => {
+        const dst = ctx.pool.acquire(data.byteLength, usage, 'transfer probe');
+        await ctx.staging.write(dst, 0, data); // the ring itself (uploadAsync takes writeBuffer in a browser)
+        await settle();
+        ctx.pool.release(dst);
+      });
       const src = ctx.pool.acquire(data.byteLength, usage, 'transfer probe');
       ctx.device.queue.writeBuffer(src, 0, data);
       const fresh = await medianMs(reps, () => ctx.readback(src, data.length));

@@ -46,6 +46,16 @@ export interface JobHooks {
 /** A workgroup's limits: threads (1-D: the smaller of maxComputeInvocationsPerWorkgroup and maxComputeWorkgroupSizeX) and workgroup-memory bytes. */
 export interface WorkgroupLimits { threads: number; tileBytes: number }
 
+/**
+ * Large uploads take the staging ring in Node, where Dawn runs in the process: 5-6 GB/s against
+ * ~1.2 for writeBuffer on the H100's host (bench/RESULTS.md, host arrays). In a browser every
+ * mapAsync is a round trip to the GPU process, and headless Chromium measured the opposite:
+ * writeBuffer 1.7-6.0 GB/s at 1-16 MB against 0.04-2.8 through the ring (transfer-bench; a 1 MB
+ * upload took 28 ms through the ring, 0.6 ms by writeBuffer), so uploads there use writeBuffer.
+ * Readbacks use the ring everywhere (into the caller's array it was the faster path in both).
+ */
+export const RING_UPLOADS = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+
 export class GpuContext {
   lost = false;
   lostMessage = '';
@@ -55,6 +65,8 @@ export class GpuContext {
   job: JobHooks | undefined;
   /** Reused host-visible buffers for large uploads and readbacks (staging.ts). */
   readonly staging: StagingRing;
+  /** Whether large uploads take the staging ring (RING_UPLOADS: in Node, not in a browser). */
+  readonly ringUploads = RING_UPLOADS;
 
   private constructor(
     /**
@@ -102,7 +114,7 @@ export class GpuContext {
 
   /**
    * Copy `data` into a pooled storage buffer (release it to ctx.pool when done): a large array
-   * through the staging ring, a small one with writeBuffer. `afterChunk` records GPU work on each
+   * through the staging ring where `ringUploads`, else with writeBuffer. `afterChunk` records GPU work on each
    * chunk as it lands (StagingRing.write); a small array is one chunk, recorded into an encoder
    * submitted before this returns. With `into`, the data goes there (the caller's buffer, kept
    * by the caller also on failure) instead of a new pooled buffer.
@@ -110,7 +122,7 @@ export class GpuContext {
   async uploadAsync(data: Uint32Array, label = 'input', afterChunk?: AfterChunk, into?: GPUBuffer): Promise<GPUBuffer> {
     const buf = into ?? this.pool.acquire(Math.max(data.byteLength, 4), storageUsage(), label);
     try {
-      if (data.byteLength >= RING_MIN_BYTES) {
+      if (this.ringUploads && data.byteLength >= RING_MIN_BYTES) {
         await this.staging.write(buf, 0, data, afterChunk);
       } else {
         if (data.byteLength > 0) this.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);

@@ -179,7 +179,8 @@ export async function checkRuntime(prover: Prover, seed = 0x5c4ed): Promise<Runt
   }));
 
   rows.push(await timed('results written into out, and in place; a wrong out is refused', async () => {
-    // 2^18 values: past the staging ring's threshold (1 MiB), so the ring carries them both ways.
+    // 2^18 values: past the staging ring's threshold (1 MiB): the ring carries the readback (and,
+    // in Node, the upload; a browser uploads by writeBuffer, RING_UPLOADS).
     const x = values(rng, 1 << 18);
     const out = new Uint32Array(x.length * 2);
     const lde = await prover.lde(x, { width: 1, addedBits: 1, shift: 31, out });

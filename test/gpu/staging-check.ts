@@ -28,7 +28,8 @@ export async function checkStreamedUploads(gpu: GPU, rows = 1 << 13, width = 33)
   const base = await GpuContext.create(gpu);
   const submit = (enc: GPUCommandEncoder, stage: string) => base.submit(enc, stage);
   const ring = new StagingRing(base.device, submit, SMALL_CHUNK_BYTES);
-  const ctx = Object.create(base, { staging: { value: ring } }) as GpuContext;
+  // The ring for uploads too (a browser's context uploads by writeBuffer: RING_UPLOADS).
+  const ctx = Object.create(base, { staging: { value: ring }, ringUploads: { value: true } }) as GpuContext;
   const sched = new Scheduler(ctx);
   const env = { ctx, sched, alive: () => {} };
   const merkle = merkleMethods(env);
