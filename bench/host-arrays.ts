@@ -25,28 +25,18 @@ import { nttEntry } from '../src/checks/ntt-entry.js';
 import type { NttSpec } from '../src/kernels/ntt-spec.js';
 import { poseidon2 } from '../src/ref/poseidon2.js';
 import { BB_P } from '../src/params/babybear.js';
-import { median } from '../test/support/stats.js';
+import { medianTime as timeIt } from '../test/support/stats.js';
+import { transferBoundMs, type TransferRates } from './transfer-bound.js';
 import type { BenchOutput } from './field.js';
 
 type Row = Record<string, unknown>;
 const values = (n: number) => { const v = new Uint32Array(n); let x = 12345; for (let i = 0; i < n; i++) { x = (Math.imul(x, 1103515245) + 12345) >>> 0; v[i] = x % BB_P; } return v; };
 const r2 = (x: number) => +x.toFixed(2);
 
-async function timeIt(f: () => Promise<unknown>, reps: number): Promise<number> {
-  await f();
-  const t: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const t0 = performance.now();
-    await f();
-    t.push(performance.now() - t0);
-  }
-  return median(t);
-}
-
 /** The bare copies through one GpuContext: 64 MB rates for the jobs' bounds. */
-async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<{ up: number; down: number }> {
+async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<TransferRates> {
   const ctx = await GpuContext.create(gpu);
-  const rate = { up: NaN, down: NaN };
+  const rate: TransferRates = { upBytesPerMs: NaN, downBytesPerMs: NaN };
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
   const settle = () => ctx.device.queue.onSubmittedWorkDone();
   try {
@@ -65,7 +55,7 @@ async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<{ up: number
       if (!back.every((v, i) => v === data[i])) throw new Error(`readback of ${mb} MB differs`);
       ctx.pool.release(src);
       emit({ bench: 'transfer', row: 'transfer', MB: mb, uploadWriteBufferGBs: gbs(wb), uploadRingGBs: gbs(rg), readbackFreshGBs: gbs(fresh), readbackIntoOutGBs: gbs(into) });
-      if (mb === 64) Object.assign(rate, { up: bytes / rg, down: bytes / into });
+      if (mb === 64) Object.assign(rate, { upBytesPerMs: bytes / rg, downBytesPerMs: bytes / into });
     }
     // Small transfers: the ring (forced) against writeBuffer / one pooled readback buffer.
     for (const kb of [16, 64, 256, 1024, 4096]) {
@@ -98,7 +88,7 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
   const prover = await createProver({ gpu, check: 'off', selfCheck: false, worker: false });
   let ok = true;
   try {
-    const bound = (inBytes: number, outBytes: number) => inBytes / rate.up + outBytes / rate.down;
+    const bound = (inBytes: number, outBytes: number) => transferBoundMs(rate, inBytes, 0, outBytes);
     const job = async (name: string, inBytes: number, outLen: number, run: (out?: Uint32Array) => Promise<Uint32Array>, right: (r: Uint32Array) => boolean, reps = 5) => {
       if (!right(await run())) {
         ok = false;

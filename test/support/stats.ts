@@ -9,3 +9,15 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[s.length >> 1];
 }
+
+/** Median ms of `reps` calls of `f` after one untimed call (pipelines, pools and clocks warm). */
+export async function medianTime(f: () => Promise<unknown>, reps: number): Promise<number> {
+  await f();
+  const t: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    await f();
+    t.push(performance.now() - t0);
+  }
+  return median(t);
+}
