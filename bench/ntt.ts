@@ -31,6 +31,7 @@ import { transferBoundMs, transferRates } from './transfer-bound.js';
 import { median } from '../test/support/stats.js';
 import vectors from '../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
+import { profileNttRun } from '../test/gpu/ntt-profile.js';
 import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors } from '../test/gpu/ntt-check.js';
 import { roofline, warmUp } from './node-gpu.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
@@ -117,37 +118,29 @@ function nativeAnchor(): Map<string, { ms: number; impl: string }> {
 const NTT_BATCH = Number(process.env.NTT_BATCH ?? 8);
 
 /**
- * One timed job: `sp` on `input` recorded with timestamp writes from `prof` (one pass, or one per
- * NTT pass); without perPass, `batch` jobs in one span and gpuMs the span / batch.
+ * One timed job: `sp` on `input` with one timestamp span (`batch` jobs in it, gpuMs the span /
+ * batch), or with perPass one compute pass per NTT pass (test/gpu/ntt-profile.ts).
  */
 async function profiledRun(ctx: GpuContext, sp: NttSpec, input: GPUBuffer, perPass: boolean, batch = perPass ? 1 : NTT_BATCH) {
-  const prof = new Profiler(ctx.device, ctx.features.timestamps, perPass ? 16 : 1); // lde at 2^24 -> 2^25: 5 + 5 passes
+  if (perPass) return profileNttRun(ctx, sp, input);
+  const prof = new Profiler(ctx.device, ctx.features.timestamps, 1);
   try {
     const enc = ctx.device.createCommandEncoder();
-    if (!perPass) {
-      const tw = prof.timestampWrites(`ntt ${sp.op} x${batch}`);
-      for (let i = 0; i < batch; i++) {
-        // Dawn rejects a timestampWrites with neither index: the middle jobs get none.
-        const writes = tw && (i === 0 || i === batch - 1)
-          ? { querySet: tw.querySet, beginningOfPassWriteIndex: i === 0 ? 0 : undefined, endOfPassWriteIndex: i === batch - 1 ? 1 : undefined }
-          : undefined;
-        const res = await nttToGpu(ctx, enc, sp, input, writes);
-        res.release(); // the next job may take the same buffers: it runs after this one
-      }
-      prof.resolve(enc);
-      const t0 = performance.now();
-      ctx.device.queue.submit([enc.finish()]);
-      const report = await prof.read(t0);
-      const per = (ms: number | null) => (ms === null ? null : ms / batch);
-      return { ...report, gpuMs: per(report.gpuMs), wallMs: report.wallMs / batch };
+    const tw = prof.timestampWrites(`ntt ${sp.op} x${batch}`);
+    for (let i = 0; i < batch; i++) {
+      // Dawn rejects a timestampWrites with neither index: the middle jobs get none.
+      const writes = tw && (i === 0 || i === batch - 1)
+        ? { querySet: tw.querySet, beginningOfPassWriteIndex: i === 0 ? 0 : undefined, endOfPassWriteIndex: i === batch - 1 ? 1 : undefined }
+        : undefined;
+      const res = await nttToGpu(ctx, enc, sp, input, writes);
+      res.release(); // the next job may take the same buffers: it runs after this one
     }
-    const res = await nttToGpu(ctx, enc, sp, input, (label) => prof.timestampWrites(label));
     prof.resolve(enc);
     const t0 = performance.now();
     ctx.device.queue.submit([enc.finish()]);
     const report = await prof.read(t0);
-    res.release();
-    return report;
+    const per = (ms: number | null) => (ms === null ? null : ms / batch);
+    return { ...report, gpuMs: per(report.gpuMs), wallMs: report.wallMs / batch };
   } finally {
     prof.destroy();
   }

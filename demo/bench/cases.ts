@@ -10,13 +10,13 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { pippenger } from '@noble/curves/abstract/curve.js';
 import { DuplexChallenger, verifyMerklePath, type MerkleTree, type Prover } from '../../src/index.js';
 import { GpuContext } from '../../src/gpu/context.js';
-import { Profiler, type ProfileReport } from '../../src/gpu/profiler.js';
-import { nttToGpu } from '../../src/kernels/ntt.js';
+import type { ProfileReport } from '../../src/gpu/profiler.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
 import { bbAdd, bbMul, bbPow } from '../../src/ref/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { SplitMix64 } from '../../test/support/splitmix.js';
 import { seededPoints, seededScalar } from '../../test/gpu/msm-check.js';
+import { profileNttRun } from '../../test/gpu/ntt-profile.js';
 import type { BenchCase, Verdict } from './harness.js';
 
 const OFF = { check: 'off' } as const;
@@ -72,21 +72,7 @@ async function profileNtt(x: Uint32Array, height: number, width: number): Promis
   const ctx = await GpuContext.create(navigator.gpu);
   try {
     const input = ctx.upload(x, 'bench input');
-    const once = async () => {
-      const prof = new Profiler(ctx.device, ctx.features.timestamps, 16);
-      try {
-        const enc = ctx.device.createCommandEncoder();
-        const res = await nttToGpu(ctx, enc, { op: 'dft', height, width }, input, (label) => prof.timestampWrites(label));
-        prof.resolve(enc);
-        const t0 = performance.now();
-        ctx.device.queue.submit([enc.finish()]);
-        const report = await prof.read(t0);
-        res.release();
-        return report;
-      } finally {
-        prof.destroy();
-      }
-    };
+    const once = () => profileNttRun(ctx, { op: 'dft', height, width }, input);
     await once(); // compiles this device's pipelines
     return await once();
   } finally {
