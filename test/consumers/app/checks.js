@@ -2,19 +2,12 @@
 // `import { createProver } from 'webgpu-prover'`, noble points from its own @noble/curves). It is
 // copied into each bundler fixture and bundled by Vite or webpack from the installed tarball.
 // It only reports; the test compares the report to answers it computes from src/ref and noble.
-import { createProver, isProverError, verifyMerklePath, DuplexChallenger } from 'webgpu-prover';
+import { createProver, DuplexChallenger } from 'webgpu-prover';
 import { bn254 } from '@noble/curves/bn254.js';
 import {
-  DFT_VALUES, DFT_WIDTH, POSEIDON2_STATE, MSM_SCALARS, PAGE_TIMEOUT_MS, MERKLE_VALUES, MERKLE_WIDTH, MERKLE_INDEX,
-  FIELD_A, FIELD_B, GRIND_OBSERVED, GRIND_BITS, WHIR_VARIABLES,
+  DFT_VALUES, DFT_WIDTH, POSEIDON2_STATE, MSM_SCALARS, PAGE_TIMEOUT_MS, FIELD_A, FIELD_B, GRIND_OBSERVED, GRIND_BITS, WHIR_VARIABLES,
 } from './inputs.js';
-
-/** Reject after `ms` so a prover that never answers (e.g. its worker failed to load) shows up. */
-function deadline(promise, ms, what) {
-  let timer;
-  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not settle in ${ms} ms`)), ms); });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
+import { deadline, errorReport, merkleReport, startReport } from './page.js';
 
 /**
  * Create a prover with `options` (undefined: the defaults, i.e. the package's own worker), run
@@ -26,9 +19,7 @@ function deadline(promise, ms, what) {
  * WHIR): the page whose downloads the Merkle-only page (merkle.js) is compared with.
  */
 export async function runChecks(label, options, { msm = true, all = new URLSearchParams(location.search).get('all') === '1' } = {}) {
-  const report = { label, finished: false, steps: [] };
-  window.__consumer = report;
-  const step = (name) => report.steps.push({ name, t: Math.round(performance.now()) });
+  const { report, step } = startReport(label);
   let prover;
   try {
     step('createProver');
@@ -55,7 +46,7 @@ export async function runChecks(label, options, { msm = true, all = new URLSearc
     if (all) await everyOtherFamily(prover, report, step);
     step('done');
   } catch (e) {
-    report.error = { code: isProverError(e) ? e.code : null, name: e?.name ?? null, message: String(e?.message ?? e) };
+    report.error = errorReport(e);
   } finally {
     prover?.destroy();
     report.finished = true;
@@ -66,12 +57,7 @@ export async function runChecks(label, options, { msm = true, all = new URLSearc
 /** Merkle (commit, open, verify), batchField, grind and WHIR: with the above, every kernel family. */
 async function everyOtherFamily(prover, report, step) {
   step('merkle');
-  const values = Uint32Array.from(MERKLE_VALUES);
-  const { root, tree } = await deadline(prover.merkleCommit(values, { width: MERKLE_WIDTH }), PAGE_TIMEOUT_MS, 'merkleCommit');
-  const { row, siblings } = await deadline(tree.open(MERKLE_INDEX), PAGE_TIMEOUT_MS, 'open');
-  const verified = verifyMerklePath(root, MERKLE_INDEX, row, siblings, { width: MERKLE_WIDTH, height: values.length / MERKLE_WIDTH });
-  report.merkle = { root: Array.from(root), row: Array.from(row), siblings: siblings.map((s) => Array.from(s)), verified };
-  tree.dispose();
+  report.merkle = await merkleReport(prover);
 
   step('batchField');
   report.field = Array.from(await deadline(prover.batchField('mul', Uint32Array.from(FIELD_A), Uint32Array.from(FIELD_B)), PAGE_TIMEOUT_MS, 'batchField'));
