@@ -87,14 +87,21 @@ export class PipelineCache {
     return pipeline;
   }
 
-  private build(kernel: KernelName, entryPoint: string, plan: PlanConsts, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
+  /** The module text of an entry point under plan constants (its family loaded). */
+  private source(kernel: KernelName, entryPoint: string, plan: PlanConsts): string {
     const planKey = PipelineCache.key(kernel, entryPoint, plan);
     let code = this.sources.get(planKey);
     if (code === undefined) {
       code = kernelSource(kernel, plan, entryPoint);
       this.sources.set(planKey, code);
     }
+    return code;
+  }
+
+  private build(kernel: KernelName, entryPoint: string, plan: PlanConsts, bindings?: readonly BindingKind[],
+    overrides?: Readonly<Record<string, number>>): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
+    const planKey = PipelineCache.key(kernel, entryPoint, plan);
+    const code = this.source(kernel, entryPoint, plan);
     const key = `${code}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
     let p = this.pipelines.get(key);
     if (!p) {
@@ -127,8 +134,23 @@ export class PipelineCache {
    * Every pipeline of `requests`, requested together so the driver compiles them in parallel.
    * `ahead`: compiling ahead of need (warm-up, a first call's prefetch), which no job waits for.
    */
-  all(requests: readonly PipelineRequest[], ahead = false): Promise<GPUComputePipeline[]> {
-    return Promise.all(requests.map((r) => this.get(r.kernel, r.entryPoint, r.plan, r.bindings, r.overrides, ahead)));
+  async all(requests: readonly PipelineRequest[], ahead = false): Promise<GPUComputePipeline[]> {
+    await Promise.all([...new Set(requests.map((r) => r.kernel))].map(loadKernel));
+    // Dawn compiles on a few worker threads, first come first served: the largest modules go
+    // first so the longest compiles (an MSM walker: ~2 s on the H100's host) start at once
+    // instead of queueing behind small ones.
+    const size = requests.map((r) => this.source(r.kernel, r.entryPoint, r.plan ?? {}).length);
+    const order = requests.map((_, i) => i).sort((a, b) => size[b] - size[a]);
+    const out: Promise<GPUComputePipeline>[] = new Array(requests.length);
+    let waits = false;
+    for (const i of order) {
+      const r = requests[i];
+      const { pipeline, ready } = this.build(r.kernel, r.entryPoint, r.plan ?? {}, r.bindings, r.overrides);
+      out[i] = pipeline;
+      waits ||= !ready;
+    }
+    if (waits && !ahead) this.onWait?.();
+    return Promise.all(out);
   }
 
   /** Pipelines created or in flight. */
