@@ -27,8 +27,8 @@ import ts from 'typescript';
 /** src/ layers, lowest first; a path not listed (sched's users, whir/, worker/, prover.ts ...) is the top. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['src/params/', 'src/wgsl/'],
-  // Errors and input checks every layer throws or runs.
-  ['src/errors.ts', 'src/validate.ts', 'src/warm-up-families.ts'],
+  // Errors, input checks and the method tables any layer may use (each imports only these and params).
+  ['src/errors.ts', 'src/validate.ts', 'src/warm-up-families.ts', 'src/methods.ts'],
   ['src/field/'],
   ['src/ref/'],
   ['src/gpu/'],
