@@ -31,9 +31,25 @@ async function secondSize(prover: Prover, step: string, first: () => Promise<unk
   return { step, ok: added === 0 && right, n: 1, ms: performance.now() - t0, detail: `${added} new pipelines at the second size; result ${right ? 'equals the reference' : 'WRONG'}` };
 }
 
+/** A job that waits for its pipelines says so in its progress ('compiling'); once compiled, it does not. */
+async function compilingReported(prover: Prover, rng: SplitMix64): Promise<CheckRow> {
+  const t0 = performance.now();
+  // Width 2: a module no earlier job or self-check compiled.
+  const x = rng.fieldArray(2 ** 9 * 2);
+  const stages = async () => {
+    const seen: string[] = [];
+    const y = await prover.lde(x, { width: 2, addedBits: 1, shift: 31, onProgress: (p) => seen.push(p.stage) });
+    return { seen, right: equal(y, cosetLde(x, 2, 1, 31)) };
+  };
+  const first = await stages();
+  const again = await stages();
+  const ok = first.seen.includes('compiling') && !again.seen.includes('compiling') && first.right && again.right;
+  return { step: "a job waiting for a compile reports 'compiling'", ok, n: 1, ms: performance.now() - t0, detail: `first call: ${first.seen.join(' > ')}; again: ${again.seen.join(' > ')}` };
+}
+
 export async function checkCompileOnce(prover: Prover, seed = 0x29): Promise<CheckRow[]> {
   const rng = new SplitMix64(seed);
-  const rows: CheckRow[] = [];
+  const rows: CheckRow[] = [await compilingReported(prover, rng)];
   // Sizes with the same pass kinds (radix-32 first and middle passes, the same remainder radix last),
   // so the second may reuse every pipeline: at width 8 2^11 and 2^16 rows (idft 32·32·2, dft 32·32·4,
   // one more radix 32 each); at width 1 the first pass is staged from 2^12 rows, so 2^13 and 2^18.

@@ -42,8 +42,14 @@ export class PipelineCache {
   private sources = new Map<string, string>();
   private layouts = new Map<string, GPUBindGroupLayout>();
   private compiled: CompileStats = { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 };
+  /** keys of the pipelines whose compile has finished */
+  private readonly ready = new Set<string>();
 
-  constructor(private readonly device: GPUDevice) {}
+  /**
+   * `onWait` runs when a caller must wait for a compile (a pipeline not ready yet): GpuContext
+   * reports it as the running job's 'compiling' progress stage.
+   */
+  constructor(private readonly device: GPUDevice, private readonly onWait?: () => void) {}
 
   static key(kernel: string, entryPoint: string, plan: PlanConsts): string {
     const consts = Object.keys(plan).sort().map((k) => `${k}=${plan[k]}`).join(',');
@@ -74,13 +80,15 @@ export class PipelineCache {
    * family module is loaded first (its first pipeline waits for that chunk).
    */
   async get(kernel: KernelName, entryPoint: string, plan: PlanConsts = {}, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>): Promise<GPUComputePipeline> {
+    overrides?: Readonly<Record<string, number>>, ahead = false): Promise<GPUComputePipeline> {
     await loadKernel(kernel);
-    return this.build(kernel, entryPoint, plan, bindings, overrides);
+    const { pipeline, ready } = this.build(kernel, entryPoint, plan, bindings, overrides);
+    if (!ready && !ahead) this.onWait?.();
+    return pipeline;
   }
 
   private build(kernel: KernelName, entryPoint: string, plan: PlanConsts, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>): Promise<GPUComputePipeline> {
+    overrides?: Readonly<Record<string, number>>): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
     const planKey = PipelineCache.key(kernel, entryPoint, plan);
     let code = this.sources.get(planKey);
     if (code === undefined) {
@@ -102,19 +110,25 @@ export class PipelineCache {
       const compute: GPUProgrammableStage = overrides ? { module, entryPoint, constants: overrides } : { module, entryPoint };
       p = this.device.createComputePipelineAsync({ layout, compute, label: planKey });
       this.compiled.pipelines++;
-      p.then(() => (this.compiled.pipelineMs += performance.now() - t0), () => {
+      p.then(() => {
+        this.compiled.pipelineMs += performance.now() - t0;
+        this.ready.add(key);
+      }, () => {
         // A failed compile must not poison the cache: drop it so the next call retries and reports.
         this.pipelines.delete(key);
         this.compiled.pipelines--;
       });
       this.pipelines.set(key, p);
     }
-    return p;
+    return { pipeline: p, ready: this.ready.has(key) };
   }
 
-  /** Every pipeline of `requests`, requested together so the driver compiles them in parallel. */
-  all(requests: readonly PipelineRequest[]): Promise<GPUComputePipeline[]> {
-    return Promise.all(requests.map((r) => this.get(r.kernel, r.entryPoint, r.plan, r.bindings, r.overrides)));
+  /**
+   * Every pipeline of `requests`, requested together so the driver compiles them in parallel.
+   * `ahead`: compiling ahead of need (warm-up, a first call's prefetch), which no job waits for.
+   */
+  all(requests: readonly PipelineRequest[], ahead = false): Promise<GPUComputePipeline[]> {
+    return Promise.all(requests.map((r) => this.get(r.kernel, r.entryPoint, r.plan, r.bindings, r.overrides, ahead)));
   }
 
   /** Pipelines created or in flight. */
