@@ -1,4 +1,5 @@
-// GPU tests: the dev page's check modes in headless Chromium on SwiftShader (see test/e2e/).
+// GPU tests: the dev page's check modes in headless Chromium on SwiftShader (see test/e2e/), and the
+// device bench driver's own spec beside it (bench/device/driver.spec.ts).
 import { defineConfig } from '@playwright/test';
 import { findChromium, chromiumArgs } from './scripts/chromium.mjs';
 
@@ -6,7 +7,8 @@ import { findChromium, chromiumArgs } from './scripts/chromium.mjs';
 const PORT = Number(process.env.PW_PORT ?? 5199);
 
 export default defineConfig({
-  testDir: 'test/e2e',
+  testDir: '.',
+  testMatch: ['test/e2e/**/*.spec.ts', 'bench/device/**/*.spec.ts'],
   // One worker: SwiftShader already uses both CI cores for one page.
   workers: 1,
   timeout: 10 * 60_000,

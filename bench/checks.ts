@@ -10,8 +10,8 @@
 import { createProver, DuplexChallenger, type Prover } from '../src/index.js';
 import { FAMILIES, type Family } from '../src/methods.js';
 import type { CheckMode } from '../src/sched/job.js';
-import { SplitMix64 } from '../test/support/splitmix.js';
-import { median } from '../test/support/stats.js';
+import { SplitMix64 } from './support/splitmix.js';
+import { median } from './support/stats.js';
 import { tiledBases } from './msm.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';

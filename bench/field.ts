@@ -8,9 +8,9 @@ import { createProver } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { fieldBenchJob } from '../src/kernels/field.js';
 import { fieldBenchThread } from '../src/ref/babybear.js';
-import { checkFieldOp, FIELD_CHECK_OPS } from '../test/gpu/field-check.js';
-import { median } from '../test/support/stats.js';
-import '../test/gpu/wgsl-dev.gen.js'; // field_bench is a dev-only kernel, not in the package
+import { checkFieldOp, FIELD_CHECK_OPS } from './support/field-check.js';
+import { median } from './support/stats.js';
+import './support/wgsl-dev.gen.js'; // field_bench is a dev-only kernel, not in the package
 import { Profiler } from '../src/gpu/profiler.js';
 import { roofline, warmUp } from './node-gpu.js';
 

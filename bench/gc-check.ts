@@ -13,7 +13,7 @@
 import { create, globals } from 'webgpu';
 import { createProver } from '../src/index.js';
 import { bbMul } from '../src/ref/babybear.js';
-import { SplitMix64 } from '../test/support/splitmix.js';
+import { SplitMix64 } from './support/splitmix.js';
 
 const N = 1 << 16;
 const COLLECTIONS = 5;

@@ -3,7 +3,7 @@
  * Montgomery bound (roofline mul/s ÷ multiplies per permutation counted from the kernel),
  * Merkle commits of 2^20 / 2^24 rows x 8 / 16, grinding hashes/s at 16/20/24 bits, and
  * encode-and-commit fused vs separate calls. Every suite first checks the GPU against the
- * Plonky3 vectors (test/gpu/*-check.ts); the Merkle roots must equal the native anchor's roots
+ * Plonky3 vectors (bench/support/*-check.ts); the Merkle roots must equal the native anchor's roots
  * for the same matrices (NATIVE_ANCHOR=<its JSON lines>, run in the same device command).
  * @module
  */
@@ -14,12 +14,12 @@ import { openGpuMerkle, planMerkle } from '../src/kernels/merkle.js';
 import { DuplexChallenger } from '../src/ref/challenger.js';
 import { verifyMerklePath } from '../src/api/verify.js';
 import { poseidon2Batch } from '../src/ref/poseidon2.js';
-import { checkPoseidon2 } from '../test/gpu/poseidon2-check.js';
-import { checkMerkle } from '../test/gpu/merkle-check.js';
-import { checkGrind } from '../test/gpu/grind-check.js';
-import { checkCommit } from '../test/gpu/commit-check.js';
-import { median } from '../test/support/stats.js';
-import type { CheckRow } from '../test/gpu/poseidon2-check.js';
+import { checkPoseidon2 } from './support/poseidon2-check.js';
+import { checkMerkle } from './support/merkle-check.js';
+import { checkGrind } from './support/grind-check.js';
+import { checkCommit } from './support/commit-check.js';
+import { median } from './support/stats.js';
+import type { CheckRow } from './support/poseidon2-check.js';
 import p2Vectors from '../test/vectors/poseidon2.json' with { type: 'json' };
 import merkleVectors from '../test/vectors/merkle.json' with { type: 'json' };
 import challengerVectors from '../test/vectors/challenger.json' with { type: 'json' };

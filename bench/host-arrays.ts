@@ -25,7 +25,7 @@ import { nttEntry } from '../src/checks/ntt-entry.js';
 import type { NttSpec } from '../src/kernels/ntt-spec.js';
 import { poseidon2 } from '../src/ref/poseidon2.js';
 import { BB_P } from '../src/params/babybear.js';
-import { medianTime as timeIt } from '../test/support/stats.js';
+import { medianTime as timeIt } from './support/stats.js';
 import { transferBoundMs, type TransferRates } from './transfer-bound.js';
 import type { BenchOutput } from './field.js';
 

@@ -2,7 +2,7 @@
  * `npm run bench -- ntt-blocked`: what a job past one storage binding costs. The same jobs run
  * twice through the public API on one device: directly (this adapter's binding holds them) and
  * with the binding limit lowered to WebGPU's default 128 MiB (2^25 values:
- * test/gpu/ntt-blocks-check.ts withBindingLimit), so a column of 2^26-2^27 rows goes through the
+ * bench/support/ntt-blocks-check.ts withBindingLimit), so a column of 2^26-2^27 rows goes through the
  * four-step pieces of src/kernels/ntt-long.ts with their host gathers and scatters. Both
  * end-to-end (Uint32Array -> Uint32Array), median of NTT_BLOCKED_REPS (default 3), after checking
  * that the two outputs are equal. NTT_BLOCKED_LOGS (default 26,27) are output heights, width 1:
@@ -12,9 +12,9 @@
 import { Scheduler } from '../src/sched/scheduler.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { nttMethods } from '../src/api/ntt.js';
-import { SplitMix64 } from '../test/support/splitmix.js';
-import { median } from '../test/support/stats.js';
-import { withBindingLimit } from '../test/gpu/ntt-blocks-check.js';
+import { SplitMix64 } from './support/splitmix.js';
+import { median } from './support/stats.js';
+import { withBindingLimit } from './support/ntt-blocks-check.js';
 import type { BenchOutput } from './field.js';
 
 /** WebGPU's default binding, 128 MiB; NTT_BLOCKED_WORDS lowers it for a quick run on a CPU adapter. */

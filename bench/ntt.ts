@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- ntt`: forward DFT, coset LDE (shift 31) and WHIR encoding, addedBits 1, at
  * 2^20, 2^22, 2^24 rows × width 1 and 8, on the GPU through Dawn. Before timing: every Plonky3
- * dft.json case, random-data properties and bad-input codes (test/gpu/ntt-check.ts), a full
+ * dft.json case, random-data properties and bad-input codes (bench/support/ntt-check.ts), a full
  * comparison with src/ref at 2^20 (width 1; 2^16 wider), and at 2^24 a spot check (direct evaluation of 2 rows, and
  * the zero upper half of idft(lde)). Then per shape: GPU-resident time (timestamp-query around
  * NTT_BATCH back-to-back jobs, divided by NTT_BATCH; else submit-to-done), end-to-end time (Uint32Array -> Uint32Array via
@@ -26,13 +26,13 @@ import { nttToGpu } from '../src/kernels/ntt.js';
 import { NTT_WG, STAGE_BELOW_WIDTH, type NttSpec } from '../src/kernels/ntt-spec.js';
 import * as ref from '../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../src/ref/babybear.js';
-import { SplitMix64 } from '../test/support/splitmix.js';
+import { SplitMix64 } from './support/splitmix.js';
 import { transferBoundMs, transferRates } from './transfer-bound.js';
-import { median } from '../test/support/stats.js';
+import { median } from './support/stats.js';
 import vectors from '../test/vectors/dft.json' with { type: 'json' };
-import type { DftCase, DftOp } from '../test/support/dft-vectors.js';
-import { profileNttRun } from '../test/gpu/ntt-profile.js';
-import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors } from '../test/gpu/ntt-check.js';
+import type { DftCase, DftOp } from './support/dft-vectors.js';
+import { profileNttRun } from './support/ntt-profile.js';
+import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors } from './support/ntt-check.js';
 import { roofline, warmUp } from './node-gpu.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
@@ -119,7 +119,7 @@ const NTT_BATCH = Number(process.env.NTT_BATCH ?? 8);
 
 /**
  * One timed job: `sp` on `input` with one timestamp span (`batch` jobs in it, gpuMs the span /
- * batch), or with perPass one compute pass per NTT pass (test/gpu/ntt-profile.ts).
+ * batch), or with perPass one compute pass per NTT pass (bench/support/ntt-profile.ts).
  */
 async function profiledRun(ctx: GpuContext, sp: NttSpec, input: GPUBuffer, perPass: boolean, batch = perPass ? 1 : NTT_BATCH) {
   if (perPass) return profileNttRun(ctx, sp, input);

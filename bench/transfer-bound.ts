@@ -7,7 +7,7 @@
  * @module
  */
 import type { GpuContext } from '../src/gpu/context.js';
-import { median } from '../test/support/stats.js';
+import { median } from './support/stats.js';
 
 export interface TransferRates { upBytesPerMs: number; downBytesPerMs: number }
 

@@ -9,8 +9,8 @@
  * @module
  */
 import { createProver, type Prover } from '../src/index.js';
-import { SplitMix64 } from '../test/support/splitmix.js';
-import { median } from '../test/support/stats.js';
+import { SplitMix64 } from './support/splitmix.js';
+import { median } from './support/stats.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
 

@@ -18,7 +18,7 @@ import { efEquals, efGet, type EfVec, type Ext4 } from '../src/whir/ext.js';
 import { gpuSumcheckEngine } from '../src/whir/gpu-engine.js';
 import { expandFromUnivariate } from '../src/whir/multilinear.js';
 import type { RoundMessage } from '../src/whir/sumcheck.js';
-import { median } from '../test/support/stats.js';
+import { median } from './support/stats.js';
 import { roofline, warmUp } from './node-gpu.js';
 
 Object.assign(globalThis, globals);

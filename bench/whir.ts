@@ -4,7 +4,7 @@
  * 16 PoW bits, CapacityBound), on the table SplitMix64(seed) makes — the oracle's `--seed` table.
  * Per configuration: one warm-up run whose proof the TS verifier must accept (and, with
  * WHIR_ORACLE, the crate's verifier), then WHIR_RUNS timed runs: medians of commit, open and
- * end to end, the per-phase breakdown from the progress events (test/support/whir-run.ts), proof
+ * end to end, the per-phase breakdown from the progress events (bench/support/whir-run.ts), proof
  * size. With WHIR_ORACLE=<whir-oracle binary> the native p3-whir prover runs
  * `bench --n --fold --rate --runs --seed` on the same host in the same run and its medians go
  * beside ours (`native`, `ratio` = ours / native end to end). The oracle runs with `--phases`:
@@ -25,9 +25,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createProver, type Prover } from '../src/index.js';
 import type { CheckMode } from '../src/sched/job.js';
-import { SplitMix64 } from '../test/support/splitmix.js';
-import { median } from '../test/support/stats.js';
-import { explicitRates, proofSize, timedWhir, whirEnvelope, whirOptions, type TimedWhir, type WhirCase } from '../test/support/whir-run.js';
+import { SplitMix64 } from './support/splitmix.js';
+import { median } from './support/stats.js';
+import { explicitRates, proofSize, timedWhir, whirEnvelope, whirOptions, type TimedWhir, type WhirCase } from './support/whir-run.js';
 import type { BenchOutput } from './field.js';
 
 type Row = Record<string, unknown>;

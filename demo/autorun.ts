@@ -5,6 +5,7 @@
  * @module
  */
 import { createProver, type Prover } from '../src/index.js';
+import type { AutorunResult, Row } from '../bench/support/autorun-result.js';
 import { fieldCheck } from './modes/field-check.js';
 import { errorsCheck } from './modes/errors-check.js';
 import { nttCheck } from './modes/ntt-check.js';
@@ -21,15 +22,6 @@ import { whirEngineCheck } from './modes/whir-engine-check.js';
 import { whirBench, whirCheck } from './modes/whir-check.js';
 import { allBench, commitBench, grindBench, merkleBench, msmBench, nttBench, poseidon2Bench } from './modes/kernel-bench.js';
 
-export interface Row {
-  mode: string;
-  step: string;
-  status: 'start' | 'ok' | 'fail' | 'error' | 'done' | 'info';
-  ms: number;
-  detail?: string;
-  [extra: string]: unknown;
-}
-
 export interface ModeContext {
   prover: Prover;
   params: URLSearchParams;
@@ -38,15 +30,7 @@ export interface ModeContext {
 }
 
 export type Mode = (ctx: ModeContext) => Promise<void>;
-
-export interface AutorunResult {
-  finished: true;
-  status: 'ok' | 'fail' | 'error';
-  runId: string;
-  mode: string;
-  adapter: string;
-  rows: Row[];
-}
+export type { AutorunResult, Row };
 
 /** `all-check` runs every check mode in turn; it grows as kernels land. */
 const CHECKS: Record<string, Mode> = {

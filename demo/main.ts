@@ -13,10 +13,6 @@ import { renderChart } from './ui/chart.js';
 import { showAdapter, showPool, showProverInfo } from './ui/device.js';
 import type { ProverInfo, PoolStats } from '../src/index.js';
 
-declare global {
-  interface Window { __autorun?: AutorunResult; __result?: AutorunResult }
-}
-
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const params = new URLSearchParams(location.search);
 const mode = params.get('autorun');

@@ -9,7 +9,7 @@ import { createServer, type ViteDevServer } from 'vite';
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium, chromiumArgs } from './chromium.mjs';
 import { onProgressRow, type ProgressRow } from '../demo/progress-plugin.js';
-import type { AutorunResult } from '../demo/autorun.js';
+import type { AutorunResult } from '../bench/support/autorun-result.js';
 
 export interface DriverOptions {
   mode: string;

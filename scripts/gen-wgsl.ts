@@ -2,7 +2,7 @@
  * WGSL linker: turns wgsl/lib/*.wgsl (functions only) and wgsl/kernels/*.wgsl (entry points)
  * into src/wgsl/<family>.gen.ts (one module per kernel family, loaded lazily) and
  * src/wgsl/kernels.gen.ts (each kernel's family, one import() per family), one self-contained
- * source string per kernel; kernels only tests and benchmarks use go to test/gpu/wgsl-dev.gen.ts.
+ * source string per kernel; kernels only tests and benchmarks use go to bench/support/wgsl-dev.gen.ts.
  *
  * Each file starts with `// <file>: summary` and `// requires: a, b` (lib module names). A file
  * named <name>.gen.wgsl is written by a scripts/gen-*.ts generator (edit the generator, then
@@ -113,7 +113,7 @@ export function linkAll(wgslDir = join(ROOT, 'wgsl')): Record<string, LinkedKern
 }
 
 /**
- * Kernels that only tests and benchmarks run: emitted into test/gpu/wgsl-dev.gen.ts, never into
+ * Kernels that only tests and benchmarks run: emitted into bench/support/wgsl-dev.gen.ts, never into
  * src/ (so never into dist/). Their host code registers them on import (registerKernels).
  */
 export const DEV_ONLY_KERNELS: ReadonlySet<string> = new Set(['field_bench', 'msm_fq13']);
@@ -146,7 +146,7 @@ function renderTable(kernels: [string, LinkedKernel][], typeFrom: string, tail: 
 /**
  * The generated files, path (relative to the repo) -> text: src/wgsl/kernels.gen.ts (every kernel's
  * family, and one import() per family: bundlers split each into its own chunk), one
- * src/wgsl/<family>.gen.ts per family, and test/gpu/wgsl-dev.gen.ts (the dev-only kernels).
+ * src/wgsl/<family>.gen.ts per family, and bench/support/wgsl-dev.gen.ts (the dev-only kernels).
  */
 export function renderGenerated(kernels: Record<string, LinkedKernel>): Map<string, string> {
   const shipped = Object.keys(kernels).filter((k) => !DEV_ONLY_KERNELS.has(k)).sort();
@@ -170,7 +170,7 @@ export function renderGenerated(kernels: Record<string, LinkedKernel>): Map<stri
     ...shipped.map((k) => `  ${k}: '${familyOf(k)}',`),
     '} as const;',
     '',
-    '/** Kernels only tests and benchmarks run (test/gpu/wgsl-dev.gen.ts registers them); not in dist/. */',
+    '/** Kernels only tests and benchmarks run (bench/support/wgsl-dev.gen.ts registers them); not in dist/. */',
     `export const DEV_KERNELS = ${JSON.stringify(dev)} as const;`,
     '',
     'export type KernelFamily = (typeof KERNEL_FAMILY)[keyof typeof KERNEL_FAMILY];',
@@ -185,7 +185,7 @@ export function renderGenerated(kernels: Record<string, LinkedKernel>): Map<stri
   for (const f of families) {
     files.set(`src/wgsl/${f}.gen.ts`, renderTable(shipped.filter((k) => familyOf(k) === f).map((k) => [k, kernels[k]]), './kernels.gen.js'));
   }
-  files.set('test/gpu/wgsl-dev.gen.ts', renderTable(dev.map((k) => [k, kernels[k]]), '../../src/wgsl/kernels.gen.js', [
+  files.set('bench/support/wgsl-dev.gen.ts', renderTable(dev.map((k) => [k, kernels[k]]), '../../src/wgsl/kernels.gen.js', [
     "import { registerKernels } from '../../src/gpu/wgsl.js';",
     '',
     '// Importing this module makes the dev-only kernels available to PipelineCache.',

@@ -14,9 +14,9 @@ import type { ProfileReport } from '../../src/gpu/profiler.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
 import { bbAdd, bbMul, bbPow } from '../../src/ref/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
-import { SplitMix64 } from '../../test/support/splitmix.js';
-import { seededPoints, seededScalar } from '../../test/gpu/msm-check.js';
-import { profileNttRun } from '../../test/gpu/ntt-profile.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
+import { seededPoints, seededScalar } from '../../bench/support/msm-check.js';
+import { profileNttRun } from '../../bench/support/ntt-profile.js';
 import type { BenchCase, Verdict } from './harness.js';
 
 const OFF = { check: 'off' } as const;

@@ -14,7 +14,7 @@ import type { Prover } from '../../src/index.js';
 import type { Backend } from '../../src/prover.js';
 import type { Family } from '../../src/methods.js';
 import type { ProfileReport } from '../../src/gpu/profiler.js';
-import { median } from '../../test/support/stats.js';
+import { median } from '../../bench/support/stats.js';
 import type { ModeContext } from '../autorun.js';
 import { fmtRate } from './table.js';
 

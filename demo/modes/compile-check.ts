@@ -1,8 +1,8 @@
 // Autorun mode `compile-check`: a second size of a warm family compiles nothing
-// (test/gpu/compile-check.ts), and the first-call row of this browser: what the prover has
+// (bench/support/compile-check.ts), and the first-call row of this browser: what the prover has
 // compiled so far (stats().compiled) after the checks.
 import type { ModeContext } from '../autorun.js';
-import { checkCompileOnce } from '../../test/gpu/compile-check.js';
+import { checkCompileOnce } from '../../bench/support/compile-check.js';
 
 export async function compileCheck({ prover, report }: ModeContext): Promise<void> {
   for (const r of await checkCompileOnce(prover)) report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });

@@ -1,9 +1,9 @@
 // Autorun mode `errors-check`: bad input gets a ProverError with the right code, and the
 // prover still computes correctly after each failure: a few fixed cases, then the fast-check
-// property over every public method (test/gpu/bad-input-check.ts). `&seed=N` replays a run,
+// property over every public method (bench/support/bad-input-check.ts). `&seed=N` replays a run,
 // `&runs=N` sets the number of generated calls (default 300; the seed is random otherwise).
 import type { ModeContext } from '../autorun.js';
-import { checkBadInputs } from '../../test/gpu/bad-input-check.js';
+import { checkBadInputs } from '../../bench/support/bad-input-check.js';
 import { isProverError } from '../../src/index.js';
 import { BB_P } from '../../src/params/babybear.js';
 

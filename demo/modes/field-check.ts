@@ -1,7 +1,7 @@
-// Autorun mode `field-check`: every GPU field op against src/ref and BigInt (test/gpu/field-check.ts).
+// Autorun mode `field-check`: every GPU field op against src/ref and BigInt (bench/support/field-check.ts).
 // `?n=` sets the random-input count per op (default 2^16).
 import type { ModeContext } from '../autorun.js';
-import { checkFieldOp, FIELD_CHECK_OPS } from '../../test/gpu/field-check.js';
+import { checkFieldOp, FIELD_CHECK_OPS } from '../../bench/support/field-check.js';
 
 export async function fieldCheck({ prover, params, report }: ModeContext): Promise<void> {
   const count = Number(params.get('n') ?? 1 << 16);

@@ -3,7 +3,7 @@
 // (fq_mul13), on the same job, after the 20x13 check against bigint. `&threads=N&iters=K&reps=R` (defaults 4096, 16, 3: SwiftShader-sized).
 import type { ModeContext } from '../autorun.js';
 import { GpuContext } from '../../src/gpu/context.js';
-import { benchFqLayouts, checkFq13 } from '../../test/gpu/fq-layout-check.js';
+import { benchFqLayouts, checkFq13 } from '../../bench/support/fq-layout-check.js';
 
 export async function fqBench({ params, report }: ModeContext): Promise<void> {
   const threads = Number(params.get('threads') ?? 4096);

@@ -1,6 +1,6 @@
 // Autorun modes `poseidon2-check`, `merkle-check`, `grind-check`, `commit-check`: the GPU Poseidon2, Merkle and
 // proof-of-work kernels against Plonky3's vectors and src/ref, plus bad-input codes
-// (test/gpu/{poseidon2,merkle,grind}-check.ts). `?maxLogH=` (merkle, default 12) and
+// (bench/support/{poseidon2,merkle,grind}-check.ts). `?maxLogH=` (merkle, default 12) and
 // `?maxBits=` (grind, default 12) shrink the runs.
 import type { ModeContext } from '../autorun.js';
 import p2Vectors from '../../test/vectors/poseidon2.json' with { type: 'json' };
@@ -8,11 +8,11 @@ import spongeVectors from '../../test/vectors/sponge.json' with { type: 'json' }
 import merkleVectors from '../../test/vectors/merkle.json' with { type: 'json' };
 import challengerVectors from '../../test/vectors/challenger.json' with { type: 'json' };
 import commitVectors from '../../test/vectors/encode_commit.json' with { type: 'json' };
-import { checkPoseidon2, checkPoseidon2Errors, type CheckRow } from '../../test/gpu/poseidon2-check.js';
-import { checkMerkle, checkMerkleErrors, checkSponge } from '../../test/gpu/merkle-check.js';
-import { checkStreamedUploads } from '../../test/gpu/staging-check.js';
-import { checkGrind, checkGrindErrors } from '../../test/gpu/grind-check.js';
-import { checkCommit, checkCommitErrors, checkCommitNttMatrix } from '../../test/gpu/commit-check.js';
+import { checkPoseidon2, checkPoseidon2Errors, type CheckRow } from '../../bench/support/poseidon2-check.js';
+import { checkMerkle, checkMerkleErrors, checkSponge } from '../../bench/support/merkle-check.js';
+import { checkStreamedUploads } from '../../bench/support/staging-check.js';
+import { checkGrind, checkGrindErrors } from '../../bench/support/grind-check.js';
+import { checkCommit, checkCommitErrors, checkCommitNttMatrix } from '../../bench/support/commit-check.js';
 
 const emitter = (report: ModeContext['report']) => (rows: CheckRow[]) => {
   for (const r of rows) report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });

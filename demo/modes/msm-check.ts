@@ -5,11 +5,11 @@
 // GPU work excluded: on a CPU adapter, the host share a phone's CPU pays).
 import type { ModeContext } from '../autorun.js';
 import { GpuContext } from '../../src/gpu/context.js';
-import { checkArkworks, checkFq, checkMsmCase, checkMsmErrors, checkMsmLowMemory, checkMsmWgInv, msmCases, packScalars, seededPoints, seededScalar, type MsmCheckRow } from '../../test/gpu/msm-check.js';
+import { checkArkworks, checkFq, checkMsmCase, checkMsmErrors, checkMsmLowMemory, checkMsmWgInv, msmCases, packScalars, seededPoints, seededScalar, type MsmCheckRow } from '../../bench/support/msm-check.js';
 import ark from '../../test/vectors/msm_arkworks.json' with { type: 'json' };
-import { SplitMix64 } from '../../test/support/splitmix.js';
-import { checkFq13 } from '../../test/gpu/fq-layout-check.js';
-import { checkMsmPaths, checkMsmSplit } from '../../test/gpu/msm-paths-check.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
+import { checkFq13 } from '../../bench/support/fq-layout-check.js';
+import { checkMsmPaths, checkMsmSplit } from '../../bench/support/msm-paths-check.js';
 
 function emit(report: ModeContext['report'], r: MsmCheckRow): void {
   report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });

@@ -1,5 +1,5 @@
 // Autorun mode `ntt-check`: the GPU NTT against every Plonky3 dft.json case up to 2^12 rows
-// (`?maxLogH=` lowers it), random-data properties, and bad-input codes (test/gpu/ntt-check.ts) on
+// (`?maxLogH=` lowers it), random-data properties, and bad-input codes (bench/support/ntt-check.ts) on
 // the page's prover. Then, on a GpuContext of its own: `ntt staged first pass` runs the staged
 // first-pass kernel at widths 1, 2 and 8 against src/ref and the unstaged path (~12 s on
 // SwiftShader, nearly all of it compiling the radix-32 pipelines of each width); `ntt table
@@ -7,9 +7,9 @@
 // src/ref; `ntt two-level passes` the radix-R·R passes through workgroup memory (NttSpec.twoLevel).
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
-import type { DftCase, DftOp } from '../../test/support/dft-vectors.js';
-import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors, type NttCheckRow } from '../../test/gpu/ntt-check.js';
-import { checkNttApiBlocks, checkNttColumnBlocks, checkNttLongColumns } from '../../test/gpu/ntt-blocks-check.js';
+import type { DftCase, DftOp } from '../../bench/support/dft-vectors.js';
+import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors, type NttCheckRow } from '../../bench/support/ntt-check.js';
+import { checkNttApiBlocks, checkNttColumnBlocks, checkNttLongColumns } from '../../bench/support/ntt-blocks-check.js';
 import type { Prover } from '../../src/index.js';
 import { GpuContext } from '../../src/gpu/context.js';
 

@@ -6,8 +6,8 @@
 // bench driver to run on real devices.
 import type { ModeContext } from '../autorun.js';
 import { GpuContext, storageUsage } from '../../src/gpu/context.js';
-import { SplitMix64 } from '../../test/support/splitmix.js';
-import { medianTime } from '../../test/support/stats.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
+import { medianTime } from '../../bench/support/stats.js';
 
 export async function transferBench({ params, report }: ModeContext): Promise<void> {
   const sizes = (params.get('mb') ?? '1,4,16').split(',').map(Number);

@@ -14,9 +14,9 @@
 // then per run commit / open / end-to-end ms, proof size and the per-phase breakdown; their medians.
 // Before timing, the first proof must pass the page's verifier (a 'check' row; nothing is timed after a fail).
 import type { ModeContext } from '../autorun.js';
-import { SplitMix64 } from '../../test/support/splitmix.js';
-import { median } from '../../test/support/stats.js';
-import { openStages, proofSize, timedWhir, whirEnvelope, type TimedWhir, type WhirCase } from '../../test/support/whir-run.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
+import { median } from '../../bench/support/stats.js';
+import { openStages, proofSize, timedWhir, whirEnvelope, type TimedWhir, type WhirCase } from '../../bench/support/whir-run.js';
 
 function whirCase(params: URLSearchParams, defaults: WhirCase): WhirCase {
   const num = (k: keyof WhirCase) => Number(params.get(k) ?? defaults[k]);

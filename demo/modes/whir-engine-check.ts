@@ -1,9 +1,9 @@
 // Autorun mode `whir-engine-check`: the GPU WHIR sumcheck engine against CpuSumcheckEngine on a
-// GpuContext of its own (test/gpu/whir-engine-check.ts). `?sizes=1,2,5` picks the table sizes
+// GpuContext of its own (bench/support/whir-engine-check.ts). `?sizes=1,2,5` picks the table sizes
 // (log2; default 1, 2, 5, 8, 11, 13).
 import type { ModeContext } from '../autorun.js';
 import { GpuContext } from '../../src/gpu/context.js';
-import { checkWhirEngine, ENGINE_SIZES } from '../../test/gpu/whir-engine-check.js';
+import { checkWhirEngine, ENGINE_SIZES } from '../../bench/support/whir-engine-check.js';
 
 export async function whirEngineCheck({ params, report }: ModeContext): Promise<void> {
   const sizes = params.get('sizes')?.split(',').map(Number) ?? ENGINE_SIZES;

@@ -55,7 +55,7 @@ export async function loadKernel(kernel: KernelName): Promise<void> {
   if (loaded.has(kernel)) return;
   if (kernel in KERNEL_FAMILY) return loadFamily(KERNEL_FAMILY[kernel as keyof typeof KERNEL_FAMILY]);
   if ((DEV_KERNELS as readonly string[]).includes(kernel)) {
-    throw new Error(`kernel ${kernel} is a test/benchmark kernel, not in the package: import test/gpu/wgsl-dev.gen.ts first`);
+    throw new Error(`kernel ${kernel} is a test/benchmark kernel, not in the package: import bench/support/wgsl-dev.gen.ts first`);
   }
   throw new Error(`unknown kernel ${kernel}`);
 }

@@ -30,7 +30,7 @@ export const KERNEL_FAMILY = {
   whir_sumcheck: 'whir',
 } as const;
 
-/** Kernels only tests and benchmarks run (test/gpu/wgsl-dev.gen.ts registers them); not in dist/. */
+/** Kernels only tests and benchmarks run (bench/support/wgsl-dev.gen.ts registers them); not in dist/. */
 export const DEV_KERNELS = ["field_bench","msm_fq13"] as const;
 
 export type KernelFamily = (typeof KERNEL_FAMILY)[keyof typeof KERNEL_FAMILY];

@@ -1,7 +1,7 @@
 /**
  * The WHIR sumcheck's two tables on the GPU: `GpuSumcheckEngine` implements `SumcheckEngine`
  * (engine.ts) with wgsl/kernels/whir_sumcheck.wgsl, and is checked against `CpuSumcheckEngine`
- * value for value (test/gpu/whir-engine-check.ts).
+ * value for value (bench/support/whir-engine-check.ts).
  *
  * The tables stay in GPU buffers between calls: the base-field input canonical and read in place
  * (the commitment's own upload when it kept one: a `GpuTable`), everything after the first bind

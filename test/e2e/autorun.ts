@@ -1,6 +1,6 @@
 // Shared by the e2e specs: open an autorun mode and return window.__autorun once it finishes.
 import type { Page } from '@playwright/test';
-import type { AutorunResult } from '../../demo/autorun.js';
+import type { AutorunResult } from '../../bench/support/autorun-result.js';
 
 export async function autorun(page: Page, mode: string, params: Record<string, string> = {}): Promise<AutorunResult> {
   const errors: string[] = [];

@@ -1,4 +1,4 @@
-// The self-check, run-time checks and CPU fallback in headless Chromium (test/gpu/checks-check.ts):
+// The self-check, run-time checks and CPU fallback in headless Chromium (bench/support/checks-check.ts):
 // on the GPU through the default worker, then on a browser without WebGPU with fallback: 'cpu',
 // whose answers must equal the GPU path's digest for digest.
 import { test, expect, chromium } from '@playwright/test';

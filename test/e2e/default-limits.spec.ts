@@ -6,7 +6,7 @@
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
 import { SPEC_DEFAULT_LIMITS } from '../../src/gpu/limits.js';
-import type { AutorunResult } from '../../demo/autorun.js';
+import type { AutorunResult } from '../../bench/support/autorun-result.js';
 
 /** WebGPU core itself, which Chrome lists among a core device's features. */
 const CORE = ['core-features-and-limits'];

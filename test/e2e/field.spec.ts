@@ -2,7 +2,7 @@
 // inputs plus all pairs of edge values; bad input gets ProverError codes; rows reach /progress.
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
-import { FIELD_CHECK_OPS } from '../gpu/field-check.js';
+import { FIELD_CHECK_OPS } from '../../bench/support/field-check.js';
 
 test('every GPU field op equals the reference and BigInt on 2^16 inputs + edge pairs', async ({ page }) => {
   const result = await autorun(page, 'field-check');

@@ -22,7 +22,7 @@ test('Merkle roots, openings and sponge digests equal Plonky3 MerkleTreeMmcs up 
   expect(checked(result.rows, 'sponge width ').length).toBe(7); // widths 1, 7, 8, 9, 16, 17, 100
   expect(checked(result.rows, 'merkle ').length).toBeGreaterThanOrEqual(4 * 13 + 2); // 2^0..2^12 x {1,8,16,64} + merkle-a/b
   expect(checked(result.rows, 'error: ').length).toBe(8);
-  // Uploads that stream (test/gpu/staging-check.ts): leaves hashed and ranges checked per chunk.
+  // Uploads that stream (bench/support/staging-check.ts): leaves hashed and ranges checked per chunk.
   expect(checked(result.rows, 'merkleCommit ').length).toBe(1);
   expect(checked(result.rows, 'merkleCommit: a value >= p').length).toBe(1);
   expect(checked(result.rows, 'commit: a value >= p').length).toBe(1);

@@ -1,7 +1,7 @@
 // The runtime in headless Chromium, in its Web Worker (the default) and in the page's thread:
 // concurrent mixed jobs, pool bounds, AbortSignal (before, queued, running), progress order,
 // job counts; in the worker also a free page thread, transfers, errors as in-thread
-// (test/gpu/runtime-check.ts).
+// (bench/support/runtime-check.ts).
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
 

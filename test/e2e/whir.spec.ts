@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
 import { hasCargo, oraclePath } from '../support/whir-oracle.js';
-import { SplitMix64 } from '../support/splitmix.js';
-import { openStages } from '../support/whir-run.js';
-import type { Row } from '../../demo/autorun.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
+import { openStages } from '../../bench/support/whir-run.js';
+import type { Row } from '../../bench/support/autorun-result.js';
 
 const cargo = hasCargo();
 if (!cargo) console.warn('whir e2e oracle checks skipped: cargo is not on PATH');

@@ -2,8 +2,8 @@
 import { describe, it, expect } from 'vitest';
 import * as params from '../../src/params/babybear.js';
 import * as ref from '../../src/ref/babybear.js';
-import { SplitMix64 } from '../support/splitmix.js';
-import { EDGE_VALUES } from '../gpu/field-check.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
+import { EDGE_VALUES } from '../../bench/support/field-check.js';
 
 const P = params.BB_P_BIG;
 const R = 1n << 32n;

@@ -145,7 +145,7 @@ export const inNode = () => createProver({ gpu: create([]) });
     const scripts = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.js'));
     const staticImports = scripts.filter((p) => /^import\s[^(]*['"][^'"]*\/wgsl\/(?!kernels\.gen)[^'"]+['"]/m.test(readFileSync(join(dist, p), 'utf8')));
     expect(staticImports).toEqual([]);
-    // The check and bench shaders stay in test/gpu/wgsl-dev.gen.ts.
+    // The check and bench shaders stay in bench/support/wgsl-dev.gen.ts.
     for (const k of DEV_ONLY_KERNELS) {
       expect(scripts.filter((p) => readFileSync(join(dist, p), 'utf8').includes(`// ${k}.wgsl:`)), k).toEqual([]);
     }

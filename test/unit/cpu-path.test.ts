@@ -15,7 +15,7 @@ import { bbInv, bbMul, bbPow7, ext4Mul, type Ext4 } from '../../src/ref/babybear
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { merkleTree } from '../../src/ref/merkle.js';
 import { BB_P } from '../../src/params/babybear.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 import type { JobProgress } from '../../src/sched/job.js';
 import { nttEntry } from '../../src/checks/ntt-entry.js';
 import type { NttSpec } from '../../src/kernels/ntt-spec.js';

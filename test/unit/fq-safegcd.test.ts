@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fqInvSafegcd, sgDivsteps, sgLimbs, sgValue, SG_BITS, SG_MAX_BATCHES } from '../../src/ref/fq-safegcd.js';
 import { FQ_P, FQ_R, invMod, mod } from '../../src/params/bn254.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const toMont = (a: bigint) => mod(a * FQ_R, FQ_P);
 const rand256 = (rng: SplitMix64) => (BigInt(rng.next()) << 192n) | (BigInt(rng.next()) << 128n) | (BigInt(rng.next()) << 64n) | BigInt(rng.next());

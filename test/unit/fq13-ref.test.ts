@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { BN254_WGSL_CONSTS, FQ13_MU, FQ13_R, FQ_P, fromLimbs13, invMod, mod, toLimbs, toLimbs13 } from '../../src/params/bn254.js';
 import { fq13FromWords, fq13MulRef, fq13Stats } from '../../src/ref/fq13.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const R13_INV = invMod(FQ13_R, FQ_P);
 const EDGES = [0n, 1n, 2n, FQ_P - 1n, FQ_P - 2n, 1n << 253n, (1n << 13n) - 1n, FQ_P >> 1n, (1n << 255n) % FQ_P];

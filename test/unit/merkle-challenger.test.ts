@@ -7,7 +7,7 @@ import { verifyMerklePath } from '../../src/api/verify.js';
 import { DuplexChallenger, grindBaseState } from '../../src/ref/challenger.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { isProverError } from '../../src/errors.js';
-import { inputValues, type SeededInput } from '../support/hash-vectors.js';
+import { inputValues, type SeededInput } from '../../bench/support/hash-vectors.js';
 
 type Case = Record<string, any>;
 const load = (f: string) => (JSON.parse(readFileSync(new URL(`../vectors/${f}`, import.meta.url), 'utf8')) as { cases: Case[] }).cases;

@@ -4,7 +4,7 @@ import { encodePoints, encodeScalars, firstScalarAtLeastR, pointWords, requireEn
 import { bn254 } from '@noble/curves/bn254.js';
 import { FQ_P, FR_R, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/index.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const be32 = (x: bigint) => Uint8Array.from({ length: 32 }, (_, i) => Number((x >> BigInt(8 * (31 - i))) & 0xffn));
 const packBe = (xs: bigint[]) => {

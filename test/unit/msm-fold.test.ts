@@ -4,7 +4,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { foldWindows, fromProjective, jacAdd, jacDouble, toNoble } from '../../src/api/msm-fold.js';
 import type { MsmPlan } from '../../src/kernels/msm-plan.js';
 import { FQ_P, toLimbs, toMont } from '../../src/params/bn254.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const G1 = bn254.G1.Point;
 type Pt = InstanceType<typeof G1>;

@@ -4,7 +4,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { pippenger } from '@noble/curves/abstract/curve.js';
 import { FQ_NP0, FQ_P, FQ_R, FR_R, fromLimbs, fromMont, toLimbs, toMont } from '../../src/params/bn254.js';
 import { affineAdd, bucketCsr, combine, msmRef, signedDigit, windowCount, type Affine } from '../../src/ref/msm.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const G = bn254.G1.Point;
 const toAff = (p: InstanceType<typeof G>): Affine => (p.is0() ? null : p.toAffine());

@@ -7,8 +7,8 @@ import { checkLongColumn, columnsPerBlock, fourStepShape, runLongColumn, type Bl
 import { outputHeight, type NttSpec } from '../../src/kernels/ntt-spec.js';
 import { twistOnCpu } from '../../src/kernels/ntt-twist.js';
 import { isProverError } from '../../src/errors.js';
-import { refNtt } from '../support/ntt-spec-ref.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { refNtt } from '../../bench/support/ntt-spec-ref.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 /** Runs jobs on the CPU and records their shapes, failing any job past `maxWords`. */
 function cpuRunner(maxWords: number, shapes: string[]): BlockRunner {

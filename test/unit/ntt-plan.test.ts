@@ -9,7 +9,7 @@ import {
   NTT_TABLE_MAX, inverseScale, passSplitTable, passTwiddleTable, planTransform, splitBits, splitTwiddle, splitQualifies, radices, scaleTable, stageCopy, stagedQualifies, stageSlot, stageWord, stageWorkgroup,
   tableQualifies, twiddleTable, type NttPass,
 } from '../../src/kernels/ntt-plan.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 import { loadRow, storeOutput } from '../support/ntt-store.js';
 import { bbShoupQuotient } from '../../src/params/babybear.js';
 import { WGSL_PARAM_CONSTS } from '../../src/params/wgsl-consts.js';

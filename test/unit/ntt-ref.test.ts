@@ -3,8 +3,8 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as ntt from '../../src/ref/ntt.js';
-import { caseInput, caseLabel, compareOutput, type DftCase, type DftVectors } from '../support/dft-vectors.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { caseInput, caseLabel, compareOutput, type DftCase, type DftVectors } from '../../bench/support/dft-vectors.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../vectors/dft.json', import.meta.url), 'utf8')) as DftVectors;
 

@@ -13,7 +13,7 @@ import {
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
 import { scaleFold, twiddleSources, twoLevelGroupsFor, type ScaleFold } from '../../src/kernels/ntt-spec.js';
 import { nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 import { loadRow, storeOutput } from '../support/ntt-store.js';
 
 /** DFT_R of v (V[s] = Σ v[r]·ω_R^(r·s)): what the generated radix-R butterflies compute. */

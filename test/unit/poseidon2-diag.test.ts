@@ -10,7 +10,7 @@ import { applyDiagOp, diagByMultiply, diagOp, diagOps, div2k, internalLayerCheap
 import { internalDiagonal, internalLayer, poseidon2Batch, type Poseidon2Width } from '../../src/ref/poseidon2.js';
 import { poseidon2Wgsl } from '../../scripts/gen-poseidon2-wgsl.js';
 import { montMulsPerPermutation } from '../../src/kernels/poseidon2.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const EDGES = [0, 1, 2, 3, 255, 256, 257, 2 ** 27 - 1, 2 ** 27, 2 ** 27 + 1, 2 ** 30, BB_P - 2, BB_P - 1];
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { render, grainConstants, OUT_PATH } from '../../scripts/gen-poseidon2.js';
 import { POSEIDON2_DEFAULT_16, POSEIDON2_DEFAULT_24, POSEIDON2_DIAG_16, POSEIDON2_DIAG_24 } from '../../src/params/poseidon2-babybear.js';
 import { constantsProblem, poseidon2, poseidon2Batch, internalLayer, type Poseidon2Width } from '../../src/ref/poseidon2.js';
-import { inputValues, vectorConstants, type ConstantsCase } from '../support/hash-vectors.js';
+import { inputValues, vectorConstants, type ConstantsCase } from '../../bench/support/hash-vectors.js';
 
 type Case = Record<string, unknown> & { kind: string; set: string; width: Poseidon2Width };
 const cases = (JSON.parse(readFileSync(new URL('../vectors/poseidon2.json', import.meta.url), 'utf8')) as { cases: Case[] }).cases;

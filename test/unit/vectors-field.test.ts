@@ -1,10 +1,10 @@
 // src/params and src/ref against test/vectors/field.json, produced by Plonky3 0.9.0-rc.2 itself;
-// and test/support/splitmix.ts against the generator's PRNG check values.
+// and bench/support/splitmix.ts against the generator's PRNG check values.
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { BB_GENERATOR, BB_TWO_ADIC_GENERATORS } from '../../src/params/babybear.js';
 import * as ref from '../../src/ref/babybear.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 type Case = Record<string, unknown> & { op: string };
 const vectors = JSON.parse(readFileSync(new URL('../vectors/field.json', import.meta.url), 'utf8')) as { plonky3: string; cases: Case[] };

@@ -16,7 +16,7 @@ describe('WGSL linker', () => {
   it('one module per family, named by the file-name prefix; check/bench kernels only in test/gpu', () => {
     const files = renderGenerated(linkAll());
     const linked = Object.keys(linkAll());
-    expect([...files.keys()].sort()).toEqual(['src/wgsl/kernels.gen.ts', 'test/gpu/wgsl-dev.gen.ts',
+    expect([...files.keys()].sort()).toEqual(['src/wgsl/kernels.gen.ts', 'bench/support/wgsl-dev.gen.ts',
       ...[...new Set(linked.filter((k) => !DEV_ONLY_KERNELS.has(k)).map(familyOf))].map((f) => `src/wgsl/${f}.gen.ts`)].sort());
     // a new msm_* file lands in the msm family with no other edit
     expect(familyOf('msm_new_kernel')).toBe('msm');
@@ -29,7 +29,7 @@ describe('WGSL linker', () => {
 
   it('a dev-only kernel must be registered by its importer', async () => {
     await expect(loadKernel('msm_fq13')).rejects.toThrow(/test\/benchmark kernel, not in the package/);
-    await import('../../test/gpu/wgsl-dev.gen.js');
+    await import('../../bench/support/wgsl-dev.gen.js');
     await expect(loadKernel('msm_fq13')).resolves.toBeUndefined();
     expect(generatedKernel('field_bench').code).toContain('fn field_bench');
   });

@@ -13,8 +13,8 @@ import { createProver, type Prover } from '../../src/index.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { parseProof, rootToJson } from '../../src/whir/proof-json.js';
 import { hasCargo, oraclePath, oracleSession } from '../support/whir-oracle.js';
-import { whirEnvelope } from '../support/whir-run.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { whirEnvelope } from '../../bench/support/whir-run.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const BUILD_TIMEOUT = 15 * 60_000;
 const cargo = hasCargo();

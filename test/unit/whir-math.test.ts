@@ -13,7 +13,7 @@ import {
 } from '../../src/whir/multilinear.js';
 import { SumcheckState, extrapolate01Inf } from '../../src/whir/sumcheck.js';
 import { prunedSiblings, restoreRoot } from '../../src/whir/multiproof.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const field = fc.integer({ min: 0, max: BB_P - 1 });
 const ext = fc.tuple(field, field, field, field) as fc.Arbitrary<Ext4>;

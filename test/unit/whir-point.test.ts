@@ -16,8 +16,8 @@ import { BB_P } from '../../src/params/babybear.js';
 import type { Ext4 } from '../../src/whir/ext.js';
 import { decodeArgs, encodeArgs } from '../../src/worker/codec.js';
 import { hasCargo, oraclePath, oracleSession } from '../support/whir-oracle.js';
-import { whirEnvelope } from '../support/whir-run.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { whirEnvelope } from '../../bench/support/whir-run.js';
+import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const BUILD_TIMEOUT = 15 * 60_000;
 const cargo = hasCargo();

@@ -17,7 +17,7 @@ import { bbMul } from '../../src/ref/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { merkleTree } from '../../src/ref/merkle.js';
 import { BB_P } from '../../src/params/babybear.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from './splitmix.js';
 
 export interface RuntimeRow { step: string; ok: boolean; ms: number; detail: string }
 

@@ -1,5 +1,5 @@
 /**
- * Summary statistics for timings. Browser-safe (no Node imports): test/gpu/*.ts runs in the
+ * Summary statistics for timings. Browser-safe (no Node imports): bench/support/*.ts runs in the
  * dev page as well as in the benches, so the helpers they share live here, not in bench/.
  * @module
  */

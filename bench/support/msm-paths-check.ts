@@ -16,7 +16,7 @@ import { encodeScalars, scalarWords } from '../../src/api/msm-encode.js';
 import { splitCheck } from '../../src/kernels/msm.js';
 import { FR_R } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/errors.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from './splitmix.js';
 import { msmCases, packPoints, packScalars, seededPoints, seededScalar, type MsmCheckRow } from './msm-check.js';
 
 const G = bn254.G1.Point;

@@ -8,9 +8,9 @@
 import type { GpuContext } from '../../src/gpu/context.js';
 import { fq13Check, fqInvBench, fqMulBench, type FqLayout } from '../../src/kernels/msm-fq13.js';
 import { FQ_P, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from './splitmix.js';
 import './wgsl-dev.gen.js'; // msm_fq13 is a dev-only kernel, not in the package
-import { median } from '../support/stats.js';
+import { median } from './stats.js';
 import { seededScalar, type MsmCheckRow } from './msm-check.js';
 
 /** Edge values: 0, 1, p-1, p-2, values with all-ones or single-bit 13-bit limbs, 2^255 mod p. */

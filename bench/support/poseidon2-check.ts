@@ -10,8 +10,8 @@ import type { Prover } from '../../src/prover.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { poseidon2Batch, type Poseidon2Width } from '../../src/ref/poseidon2.js';
-import { inputValues, vectorConstants, type ConstantsCase, type SeededInput } from '../support/hash-vectors.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { inputValues, vectorConstants, type ConstantsCase, type SeededInput } from './hash-vectors.js';
+import { SplitMix64 } from './splitmix.js';
 
 export interface CheckRow {
   step: string;

@@ -20,8 +20,8 @@ import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { NTT_FLAG_HALF } from '../../src/kernels/ntt-plan.js';
 import * as ref from '../../src/ref/ntt.js';
-import { caseInput, caseLabel, compareOutput, type DftCase, type DftOp } from '../support/dft-vectors.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { caseInput, caseLabel, compareOutput, type DftCase, type DftOp } from './dft-vectors.js';
+import { SplitMix64 } from './splitmix.js';
 
 export interface NttCheckRow {
   step: string;

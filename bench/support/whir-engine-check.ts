@@ -20,7 +20,7 @@ import { encodeToGpu } from '../../src/kernels/ntt.js';
 import { planMerkle } from '../../src/kernels/merkle.js';
 import { commitOnGpu, type MerkleTree } from '../../src/api/merkle.js';
 import { domainPoint, expandFromUnivariate } from '../../src/whir/multilinear.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from './splitmix.js';
 import type { CheckRow } from './poseidon2-check.js';
 
 const ext = (rng: SplitMix64): Ext4 => Array.from(rng.fieldArray(4)) as Ext4;

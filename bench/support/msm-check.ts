@@ -14,7 +14,7 @@ import { msmPlan, RED_SEG1, walkTreeBytes, WALK_WG, WALK_WG_LARGE, type MsmPlan,
 import { bucketCsr, windowCount } from '../../src/ref/msm.js';
 import { beBytes32, FQ_P, FR_R, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/errors.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from './splitmix.js';
 
 const G = bn254.G1.Point;
 type Pt = InstanceType<typeof G>;

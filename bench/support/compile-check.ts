@@ -11,7 +11,7 @@ import { pippenger } from '@noble/curves/abstract/curve.js';
 import type { Prover } from '../../src/prover.js';
 import { cosetLde, dft } from '../../src/ref/ntt.js';
 import { merkleTree } from '../../src/ref/merkle.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from './splitmix.js';
 import { seededPoints, seededScalar } from './msm-check.js';
 import type { CheckRow } from './poseidon2-check.js';
 

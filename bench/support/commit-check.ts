@@ -8,7 +8,7 @@
  */
 import type { Prover } from '../../src/prover.js';
 import { verifyMerklePath } from '../../src/api/verify.js';
-import { inputValues, type SeededInput } from '../support/hash-vectors.js';
+import { inputValues, type SeededInput } from './hash-vectors.js';
 import { expectCode, type CheckRow } from './poseidon2-check.js';
 
 type CommitCase = {

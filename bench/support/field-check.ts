@@ -10,7 +10,7 @@ import type { Prover } from '../../src/prover.js';
 import type { FieldOp } from '../../src/kernels/field.js';
 import { BB_P, BB_P_BIG, BB_R, EXT4_W, powModBig } from '../../src/params/babybear.js';
 import * as ref from '../../src/ref/babybear.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from './splitmix.js';
 
 /** 0, 1, p-1, 2^31-1 reduced, R mod p (Montgomery one), and neighbours of the boundaries. */
 export const EDGE_VALUES: readonly number[] = [0, 1, 2, BB_P - 1, BB_P - 2, (2 ** 31 - 1) % BB_P, BB_R, (BB_P - 1) / 2, (BB_P + 1) / 2, 2 ** 27, 2 ** 16 - 1, 2 ** 16];

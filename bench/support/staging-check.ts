@@ -18,7 +18,7 @@ import { commitMethods } from '../../src/api/commit.js';
 import { planMerkle } from '../../src/kernels/merkle.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from './splitmix.js';
 import type { CheckRow } from './poseidon2-check.js';
 
 /** 64 KiB: 16384 words a chunk. */

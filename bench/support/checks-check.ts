@@ -19,7 +19,7 @@ import * as ref from '../../src/ref/ntt.js';
 import { bbMul, bbPow7 } from '../../src/ref/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { merkleTree } from '../../src/ref/merkle.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { SplitMix64 } from './splitmix.js';
 import type { RuntimeRow } from './runtime-check.js';
 
 const G = bn254.G1.Point;

@@ -1,8 +1,8 @@
 // bench/device without a browser: targets from the config file, BrowserStack endpoints and their
 // credentials, the native column from bench/native's committed H100-host output, the tables.
 import { describe, expect, it } from 'vitest';
-import { browserStackConnect, loadTarget, playwrightVersion } from '../../bench/device/config.js';
-import { nativeLookup } from '../../bench/device/native.js';
+import { browserStackConnect, loadTarget, playwrightVersion } from './config.js';
+import { nativeLookup } from './native.js';
 import { crossovers, markdownTable } from '../../demo/bench/table.js';
 import type { BenchSummary } from '../../demo/bench/harness.js';
 

@@ -16,8 +16,8 @@ import { nttMethods } from '../../src/api/ntt.js';
 import { columnsPerBlock, runNttColumnBlocks } from '../../src/kernels/ntt-blocks.js';
 import { outputHeight, type NttSpec } from '../../src/kernels/ntt-spec.js';
 import * as ref from '../../src/ref/ntt.js';
-import { refNtt } from '../support/ntt-spec-ref.js';
-import { SplitMix64 } from '../support/splitmix.js';
+import { refNtt } from './ntt-spec-ref.js';
+import { SplitMix64 } from './splitmix.js';
 import { refJobs, same, type NttCheckRow } from './ntt-check.js';
 
 /** `ctx` as a device whose storage bindings hold only `words` values (everything else shared). */

@@ -8,8 +8,8 @@ import { createServer as createTcpServer, connect, type Server } from 'node:net'
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runDevice } from '../../bench/device/driver.js';
-import { loadTarget, playwrightVersion, type Target } from '../../bench/device/config.js';
+import { runDevice } from './driver.js';
+import { loadTarget, playwrightVersion, type Target } from './config.js';
 import { chromiumArgs, findChromium } from '../../scripts/chromium.mjs';
 
 const local: Target = { name: 'local-chromium', kind: 'local-chromium' };

@@ -1,7 +1,7 @@
 // The bench cases' own checks (demo/bench/cases.ts), in Node on src/ref outputs: a right output
 // passes, one wrong value in a sampled row fails, at sizes past the CPU path's.
 import { describe, expect, it } from 'vitest';
-import { grindCase, nttCase, poseidon2Case } from '../../demo/bench/cases.js';
+import { grindCase, nttCase, poseidon2Case } from './cases.js';
 import { dft } from '../../src/ref/ntt.js';
 import { poseidon2Batch } from '../../src/ref/poseidon2.js';
 import { DuplexChallenger } from '../../src/index.js';
