@@ -6,11 +6,11 @@
  * against each other and against bigint before any time is reported.
  * @module
  */
-import type { GpuContext } from '../gpu/context.js';
-import { storageUsage } from '../gpu/context.js';
-import type { KernelName } from '../wgsl/kernels.gen.js';
-import { PREP_WG } from './msm-plan.js';
-import { bindGroup, dispatch, PREP_B, PREP_CONSTS, runPairCheck, uniform } from './msm.js';
+import type { GpuContext } from '../../src/gpu/context.js';
+import { storageUsage } from '../../src/gpu/context.js';
+import type { KernelName } from '../../src/wgsl/kernels.gen.js';
+import { PREP_WG } from '../../src/kernels/msm/plan.js';
+import { bindGroup, dispatch, PREP_B, PREP_CONSTS, runPairCheck, uniform } from '../../src/kernels/msm/run.js';
 
 /**
  * '8x32 via 20x13': 8 x 32 values whose multiply runs on 13-bit limbs (fq_mul13); '..., 32 sites':

@@ -14,7 +14,7 @@
  *   fix-up(b + 2); a dispatch never reads and writes the same list.
  * @module
  */
-import type { MsmPlan } from './msm-plan.js';
+import type { MsmPlan } from './plan.js';
 
 /** A batch's reduction: windows [w0, w0 + nw), bucket sums from bucket `bofs` of bsum. */
 export interface Reduction { batch: number; w0: number; nw: number; bofs: number }

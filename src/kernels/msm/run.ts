@@ -9,14 +9,14 @@
  * at once give the window sums. The T window sums (24 words each) come back and src/api/msm.ts folds them.
  * @module
  */
-import type { GpuContext } from '../gpu/context.js';
-import { storageUsage } from '../gpu/context.js';
-import type { BindingKind, PipelineRequest } from '../gpu/pipeline-cache.js';
-import type { KernelName } from '../wgsl/kernels.gen.js';
-import { dispatch1d } from '../gpu/dispatch.js';
-import { Profiler, type ProfileReport } from '../gpu/profiler.js';
-import { batchHalves, bucketSumBytes, halfPlaneWords, levelsInEntries, packedScalarBytes, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, SPLIT_WG, type MsmPlan } from './msm-plan.js';
-import { reduceSchedule, type ReduceStep, type Reduction } from './msm-schedule.js';
+import type { GpuContext } from '../../gpu/context.js';
+import { storageUsage } from '../../gpu/context.js';
+import type { BindingKind, PipelineRequest } from '../../gpu/pipeline-cache.js';
+import type { KernelName } from '../../wgsl/kernels.gen.js';
+import { dispatch1d } from '../../gpu/dispatch.js';
+import { Profiler, type ProfileReport } from '../../gpu/profiler.js';
+import { batchHalves, bucketSumBytes, halfPlaneWords, levelsInEntries, packedScalarBytes, partialsBytes, PREP_WG, RED_WG, reduceScratchBytes, SCALAR_HALVES, SORT_WG, SPLIT_WG, type MsmPlan } from './plan.js';
+import { reduceSchedule, type ReduceStep, type Reduction } from './schedule.js';
 
 const SORT_B: BindingKind[] = ['read-only-storage', 'storage', 'storage', 'storage', 'storage', 'uniform'];
 // Walker and fix-up: bases, offsets, entries, bucket sums, partials, params, then the riders'
@@ -220,7 +220,7 @@ export async function startMsm(ctx: GpuContext, bases: GPUBuffer, base0: number,
     stage('reduce', pSeg, gSeg, { threads: seg.threads }, RED_WG);
   };
   const NO_RIDER = 0xffffffff;
-  // Which dispatch carries which reduction step (src/kernels/msm-schedule.ts): with riders, batch
+  // Which dispatch carries which reduction step (src/kernels/msm/schedule.ts): with riders, batch
   // b's first pass rides in batch b + 1's fix-up, its merging level in batch b + 2's walk.
   const schedule = reduceSchedule(plan);
   try {

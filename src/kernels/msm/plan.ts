@@ -5,9 +5,9 @@
  * estimate the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
  * @module
  */
-import { bucketsPerWindow, windowCount } from '../ref/msm.js';
-import { BufferPool } from '../gpu/buffer-pool.js';
-import type { WorkgroupLimits } from '../gpu/context.js';
+import { bucketsPerWindow, windowCount } from '../../ref/msm.js';
+import { BufferPool } from '../../gpu/buffer-pool.js';
+import type { WorkgroupLimits } from '../../gpu/context.js';
 
 /** Peak pool bytes an MSM may hold (issue 5: 100 MB at 2^20); above it the scalars stream in. */
 export const MSM_MEM_BUDGET = 100e6;
@@ -395,11 +395,11 @@ export function levelOut(K: number): number {
 }
 
 /**
- * Pool bytes of one MSM, as src/kernels/msm.ts acquires them (BufferPool.bucketSize): bases
+ * Pool bytes of one MSM, as src/kernels/msm/run.ts acquires them (BufferPool.bucketSize): bases
  * 64·basesN, the caller's packed scalars 32n, scalar half-planes 2n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
  * 96·nb (two batches' with riders), walker partials 64·threads (one leading piece per thread),
  * reduction pairs of all windows (two lists, the second also the riders' scratch). A 2^20 job's
- * part (msm-runs.ts) with 512-thread workgroups: 2^18 scalars over 2^20 bases, c = 15, 4 windows
+ * part (runs.ts) with 512-thread workgroups: 2^18 scalars over 2^20 bases, c = 15, 4 windows
  * a batch, a ring of 5 half-planes: bases 64 + packed scalars 8 + half-planes 2.5 + entries 4 +
  * bucket sums 6 + partials 4 + pairs 3 + the rest ~1.5 MiB, i.e. 97.5 MB.
  */
