@@ -9,7 +9,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { pippenger } from '@noble/curves/abstract/curve.js';
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
-import { fqCheck } from '../../src/kernels/msm/run.js';
+import { fqCheck } from './msm-kernel-checks.js';
 import { msmPlan, RED_SEG1, walkTreeBytes, WALK_WG, WALK_WG_LARGE, type MsmPlan, type MsmTuning } from '../../src/kernels/msm/plan.js';
 import { bucketCsr, windowCount } from '../../src/ref/msm.js';
 import { beBytes32, FQ_P, FR_R, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';

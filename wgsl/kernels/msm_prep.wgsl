@@ -1,18 +1,18 @@
-// msm_prep.wgsl: MSM bases to Montgomery form with the on-curve check, and BN254 Fq check/bench entry points (GPU vs bigint in test/gpu/msm-check.ts).
-// requires: bn254_g1, bn254_inv
+// msm_prep.wgsl: MSM bases to Montgomery form with the range and on-curve checks.
+// requires: bn254_g1
 
 // be (msm_to_mont): the points arrive as the caller packed them, x then y as 32-byte big-endian
 // numbers read as LE words (limb k of x is word 7 - k byte-swapped), so the host copies them as they are.
-struct PrepParams { n: u32, iters: u32, be: u32, pad1: u32 }
+struct PrepParams { n: u32, be: u32 } // src/kernels/msm/params.ts PREP_PARAMS
 
-@group(0) @binding(0) var<storage, read_write> pts: array<u32>;       // 16 words per point, LE limbs (or BE bytes) in, Montgomery out
+@group(0) @binding(0) var<storage, read_write> pts: array<u32>;       // G1_AFFINE_WORDS per point, LE limbs (or BE bytes) in, Montgomery out
 @group(0) @binding(1) var<storage, read_write> bad: array<atomic<u32>>; // [0] = smallest index not on the curve; msm_to_mont: [1] = smallest with a coordinate >= p
 @group(0) @binding(2) var<uniform> prm: PrepParams;
 
 fn ldp(off: u32) -> Fq {
   return Fq(pts[off], pts[off + 1u], pts[off + 2u], pts[off + 3u], pts[off + 4u], pts[off + 5u], pts[off + 6u], pts[off + 7u]);
 }
-fn stp(off: u32, v: Fq) { for (var k = 0u; k < 8u; k++) { pts[off + k] = v[k]; } }
+fn stp(off: u32, v: Fq) { for (var k = 0u; k < FQ_WORDS; k++) { pts[off + k] = v[k]; } }
 
 fn flat(gid: vec3u, nwg: vec3u) -> u32 { return gid.x + gid.y * nwg.x * PREP_WG; }
 
@@ -22,7 +22,7 @@ fn bswap(w: u32) -> u32 { return (w << 24u) | ((w & 0xff00u) << 8u) | ((w >> 8u)
 fn ld_coord(off: u32) -> Fq {
   if (prm.be == 0u) { return ldp(off); }
   var v: Fq;
-  for (var k = 0u; k < 8u; k++) { v[k] = bswap(pts[off + 7u - k]); }
+  for (var k = 0u; k < FQ_WORDS; k++) { v[k] = bswap(pts[off + FQ_WORDS - 1u - k]); }
   return v;
 }
 
@@ -33,48 +33,10 @@ fn below_p(a: Fq) -> bool { var d: Fq; return fq_sub_raw(a, fq_p(), &d) == 1u; }
 fn msm_to_mont(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = flat(gid, nwg);
   if (i >= prm.n) { return; }
-  let x = ld_coord(16u * i); let y = ld_coord(16u * i + 8u);
+  let x = ld_coord(G1_AFFINE_WORDS * i); let y = ld_coord(G1_AFFINE_WORDS * i + FQ_WORDS);
   if (fq_is_zero(x) && fq_is_zero(y)) { return; }
   if (!below_p(x) || !below_p(y)) { atomicMin(&bad[1], i); return; }
   let xm = fq_to_mont(x); let ym = fq_to_mont(y);
   if (!g1_on_curve(xm, ym)) { atomicMin(&bad[0], i); }
-  stp(16u * i, xm); stp(16u * i + 8u, ym);
-}
-
-// Check entry: pts holds pairs (a, b) of canonical values; writes a·b, a+b, a-b, a^-1 over them
-// (16 words in, 32 words out per pair: the buffer is sized for the outputs).
-@compute @workgroup_size(PREP_WG)
-fn fq_check(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = flat(gid, nwg);
-  if (i >= prm.n) { return; }
-  let a = fq_to_mont(ldp(32u * i)); let b = fq_to_mont(ldp(32u * i + 8u));
-  let m = fq_from_mont(fq_mul(a, b)); let s = fq_from_mont(fq_add(a, b));
-  let d = fq_from_mont(fq_sub(a, b)); let v = fq_from_mont(fq_inv(a));
-  stp(32u * i, m); stp(32u * i + 8u, s); stp(32u * i + 16u, d); stp(32u * i + 24u, v);
-}
-
-// Throughput: prm.iters rounds of (x = x·y, y = y·x) per thread, x ^ y folded into 8 words.
-@compute @workgroup_size(PREP_WG)
-fn fq_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = flat(gid, nwg);
-  if (i >= prm.n) { return; }
-  var x = fq_to_mont(Fq(i, 1u, 2u, 3u, 4u, 5u, 6u, 7u));
-  var y = fq_to_mont(Fq(i ^ 0x9e3779b9u, 7u, 6u, 5u, 4u, 3u, 2u, 1u));
-  for (var k = 0u; k < prm.iters; k++) { x = fq_mul(x, y); y = fq_mul(y, x); }
-  let r = fq_from_mont(x);
-  stp(8u * i, r);
-}
-
-// Inversion latency: prm.iters dependent inversions per thread (x = 1/x + 1, so no two are
-// alike); launched with a few threads, its time per inversion is what one walker step waits for.
-@compute @workgroup_size(PREP_WG)
-fn fq_inv_bench(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = flat(gid, nwg);
-  if (i >= prm.n) { return; }
-  var x = fq_to_mont(Fq(i + 2u, 1u, 2u, 3u, 4u, 5u, 6u, 7u));
-  for (var k = 0u; k < prm.iters; k++) {
-    x = fq_inv(x);
-    x = fq_add(x, fq_one());
-  }
-  stp(8u * i, fq_from_mont(x));
+  stp(G1_AFFINE_WORDS * i, xm); stp(G1_AFFINE_WORDS * i + FQ_WORDS, ym);
 }

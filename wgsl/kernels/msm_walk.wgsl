@@ -1,24 +1,26 @@
 // msm_walk.wgsl: MSM stage 3: the stream-walker bucket accumulator (each thread walks WALK_S slices of the sorted entry stream; one field inversion per step shared by the thread's slots in msm_walk, by the whole workgroup in msm_walk_wg; a thread's slots merge the pieces of buckets that cross them) and the fix-up of buckets split across walker threads; both can carry the previous batch's bucket reduction as riders.
 // requires: bn254_g1, bn254_fq13, bn254_inv, msm_red
 
-// bofs: the batch's first bucket in bsum (a ring of two batches with riders). Riders: workgroups
-// from rgroup0 on run rthreads threads of an earlier batch's reduction instead (rkind 1: red_seg
-// over the buckets from bsum bucket rin; 2: red_level with groups of 2^rg pairs of red_in), output
-// pairs from rout on in red_out. The walker and the fix-up leave most of the GPU's issue slots
+// nb buckets, wthreads walker threads, m buckets per window (riders' red_seg), base0: the run's
+// first point in bases; bofs: the batch's first bucket in bsum (a ring of two batches with
+// riders). Riders: workgroups from rgroup0 on run rthreads threads of an earlier batch's
+// reduction instead (rkind 1: red_seg over the buckets from bsum bucket rin; 2: red_level with
+// groups of 2^rg pairs of red_in), output pairs from rout on in red_out. The walker and the fix-up leave most of the GPU's issue slots
 // idle at 2^20 (16384 walker threads, one window per batch), and so does the reduction (short
 // chains of projective additions on a few thousand threads): beside them it costs a fraction of
 // its time alone.
-struct MsmParams {
-  n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, p0: u32, m: u32, base0: u32, // m: buckets per window (riders' red_seg); base0: the run's first point in bases
-  bofs: u32, rgroup0: u32, rthreads: u32, rkind: u32, rin: u32, rg: u32, rout: u32, r7: u32,
+// src/kernels/msm/params.ts WALK_PARAMS.
+struct WalkParams {
+  nb: u32, wthreads: u32, m: u32, base0: u32,
+  bofs: u32, rgroup0: u32, rthreads: u32, rkind: u32, rin: u32, rg: u32, rout: u32,
 }
 
-@group(0) @binding(0) var<storage, read> bases: array<u32>;          // 16 words per point: x, y (Montgomery)
+@group(0) @binding(0) var<storage, read> bases: array<u32>;          // G1_AFFINE_WORDS per point: x, y (Montgomery)
 @group(0) @binding(1) var<storage, read> offsets: array<u32>;        // nb + 1 bucket starts
 @group(0) @binding(2) var<storage, read> entries: array<u32>;        // point | sign << 31
-@group(0) @binding(3) var<storage, read_write> bsum: array<u32>;     // 24 words per bucket: projective X, Y, Z
-@group(0) @binding(4) var<storage, read_write> partials: array<u32>; // 16 words per walker thread: its leading piece, affine, zeros = identity
-@group(0) @binding(5) var<uniform> prm: MsmParams;
+@group(0) @binding(3) var<storage, read_write> bsum: array<u32>;     // G1_PROJ_WORDS per bucket: projective X, Y, Z
+@group(0) @binding(4) var<storage, read_write> partials: array<u32>; // G1_AFFINE_WORDS per walker thread: its leading piece, affine, zeros = identity
+@group(0) @binding(5) var<uniform> prm: WalkParams;
 @group(0) @binding(6) var<storage, read> red_in: array<u32>;         // riders: input pairs (rkind 2)
 @group(0) @binding(7) var<storage, read_write> red_out: array<u32>;  // riders: output pairs
 
@@ -37,13 +39,13 @@ fn load_fq(buf_off: u32) -> Fq {
 }
 
 fn store_bsum(b: u32, p: G1P) {
-  let o = 24u * (prm.bofs + b);
-  for (var k = 0u; k < 8u; k++) { bsum[o + k] = p.x[k]; bsum[o + 8u + k] = p.y[k]; bsum[o + 16u + k] = p.z[k]; }
+  let o = G1_PROJ_WORDS * (prm.bofs + b);
+  for (var k = 0u; k < FQ_WORDS; k++) { bsum[o + k] = p.x[k]; bsum[o + FQ_WORDS + k] = p.y[k]; bsum[o + 2u * FQ_WORDS + k] = p.z[k]; }
 }
 
 fn load_partial(i: u32) -> G1P {
   var x: Fq; var y: Fq;
-  for (var k = 0u; k < 8u; k++) { x[k] = partials[16u * i + k]; y[k] = partials[16u * i + 8u + k]; }
+  for (var k = 0u; k < FQ_WORDS; k++) { x[k] = partials[G1_AFFINE_WORDS * i + k]; y[k] = partials[G1_AFFINE_WORDS * i + FQ_WORDS + k]; }
   if (fq_is_zero(x) && fq_is_zero(y)) { return g1_identity(); }
   return g1_from_affine(x, y);
 }
@@ -83,17 +85,17 @@ fn retire(w: ptr<function, Walk>, s: u32) {
     (*w).lx[s] = (*w).ax[s]; (*w).ly[s] = (*w).ay[s]; (*w).lhas[s] = has; (*w).lead[s] = LEAD_READY;
     return;
   }
-  for (var k = 0u; k < 8u; k++) {
-    partials[16u * (*w).t + k] = select(0u, (*w).ax[s][k], has);
-    partials[16u * (*w).t + 8u + k] = select(0u, (*w).ay[s][k], has);
+  for (var k = 0u; k < FQ_WORDS; k++) {
+    partials[G1_AFFINE_WORDS * (*w).t + k] = select(0u, (*w).ax[s][k], has);
+    partials[G1_AFFINE_WORDS * (*w).t + FQ_WORDS + k] = select(0u, (*w).ay[s][k], has);
   }
 }
 
 // Bucket b of bsum, counted from bsum's start (not from prm.bofs).
 fn load_bsum_at(b: u32) -> G1P {
   var p: G1P;
-  let o = 24u * b;
-  for (var k = 0u; k < 8u; k++) { p.x[k] = bsum[o + k]; p.y[k] = bsum[o + 8u + k]; p.z[k] = bsum[o + 16u + k]; }
+  let o = G1_PROJ_WORDS * b;
+  for (var k = 0u; k < FQ_WORDS; k++) { p.x[k] = bsum[o + k]; p.y[k] = bsum[o + FQ_WORDS + k]; p.z[k] = bsum[o + 2u * FQ_WORDS + k]; }
   return g1_norm(p);
 }
 
@@ -104,14 +106,14 @@ fn red_bucket(b: u32) -> G1P { return load_bsum_at(prm.rin + b); }
 
 fn red_pair(i: u32) -> G1P {
   var p: G1P;
-  let o = 24u * i;
-  for (var k = 0u; k < 8u; k++) { p.x[k] = red_in[o + k]; p.y[k] = red_in[o + 8u + k]; p.z[k] = red_in[o + 16u + k]; }
+  let o = G1_PROJ_WORDS * i;
+  for (var k = 0u; k < FQ_WORDS; k++) { p.x[k] = red_in[o + k]; p.y[k] = red_in[o + FQ_WORDS + k]; p.z[k] = red_in[o + 2u * FQ_WORDS + k]; }
   return g1_norm(p);
 }
 
 fn red_put(i: u32, p: G1P) {
-  let o = 24u * i;
-  for (var k = 0u; k < 8u; k++) { red_out[o + k] = p.x[k]; red_out[o + 8u + k] = p.y[k]; red_out[o + 16u + k] = p.z[k]; }
+  let o = G1_PROJ_WORDS * i;
+  for (var k = 0u; k < FQ_WORDS; k++) { red_out[o + k] = p.x[k]; red_out[o + FQ_WORDS + k] = p.y[k]; red_out[o + 2u * FQ_WORDS + k] = p.z[k]; }
 }
 
 // Rider thread t (workgroups from rgroup0 on, in the dispatch's own workgroup size; the test is
@@ -167,8 +169,8 @@ struct Ahead { x: Fq, y: Fq, neg: bool }
 
 fn load_ahead(q: u32) -> Ahead {
   let e = entries[q];
-  let o = 16u * (prm.base0 + (e & 0x7fffffffu));
-  return Ahead(load_fq(o), load_fq(o + 8u), (e >> 31u) == 1u);
+  let o = G1_AFFINE_WORDS * (prm.base0 + (e & 0x7fffffffu));
+  return Ahead(load_fq(o), load_fq(o + FQ_WORDS), (e >> 31u) == 1u);
 }
 
 fn keep_ahead(w: ptr<function, Walk>, s: u32, a: Ahead) {
@@ -376,14 +378,14 @@ fn msm_walk(@builtin(global_invocation_id) gid: vec3u) {
 
 // msm_walk_wg's product tree over the workgroup's per-thread products: leaf of thread l at
 // WALK_WG + l, node i = node 2i · node 2i + 1, root at 1; 2·WALK_WG Fq = 8 KiB at WALK_WG = 128,
-// 32 KiB at 512 (msm-plan.ts walkTreeBytes counts these and the flags).
+// 32 KiB at 512 (src/kernels/msm/plan.ts walkTreeBytes counts these and the flags).
 // wg_flags ORs each thread's WalkStep flags (1 live, 2 any) up the same tree.
 var<workgroup> wg_tree: array<Fq, 2u * WALK_WG>;
 var<workgroup> wg_flags: array<u32, 2u * WALK_WG>;
 
 // msm_walk with one inversion per workgroup and step instead of one per thread: WALK_WG·WALK_S
 // additions share it, so S can be small (more threads under the same partials memory; defaults
-// per n in msm-plan.ts defaultSlots). Montgomery's trick on a tree: up-sweep products, thread 0 inverts the root,
+// per n in src/kernels/msm/plan.ts defaultSlots). Montgomery's trick on a tree: up-sweep products, thread 0 inverts the root,
 // down-sweep turns each node into its inverse (a child's = its parent's · its sibling's product).
 // Every thread takes part in every level (barriers need workgroup-uniform control flow): threads
 // past prm.wthreads and finished ones are idle slots with leaf one, and the loop ends only when
