@@ -8,7 +8,7 @@
 import { ProverError } from '../errors.js';
 import { walkTreeBytes, type MsmTuning } from '../kernels/msm/plan.js';
 import type { WorkgroupLimits } from '../gpu/context.js';
-import { windowCount } from '../ref/msm.js';
+import { windowCount } from '../params/msm-layout.js';
 import { MAX_PARTS } from '../kernels/msm/runs.js';
 import { optionalBoolean, requireInt, requireOptions, requirePow2 } from '../validate.js';
 

@@ -2,7 +2,8 @@
  * The MSM's buffer layouts, once: how many u32 words each record of its GPU buffers takes. The
  * host sizes and indexes buffers from these (src/kernels/msm/), and the WGSL kernels read the same
  * numbers as the named constants of MSM_WGSL_CONSTS (src/params/wgsl-consts.ts prepends them), so
- * a point's size is never a literal on either side.
+ * a point's size is never a literal on either side. Also the windows' shape, which the kernels'
+ * host code and the CPU twin (src/ref/msm.ts) share.
  * @module
  */
 import { FQ_LIMBS } from './bn254.js';
@@ -28,6 +29,14 @@ export const MSM_BYTES = Object.freeze({
   pair: 4 * MSM_WORDS.pair,
   scalar: 4 * MSM_WORDS.scalar,
 });
+
+/** Number of windows of c bits: T·c must exceed 254 so the top digit never needs a carry (r < 2^254). */
+export function windowCount(c: number): number {
+  return Math.ceil(255 / c);
+}
+
+/** Buckets per window: |d| in 1..2^(c-1), bucket index |d| - 1. */
+export const bucketsPerWindow = (c: number): number => 1 << (c - 1);
 
 /** Half-planes of a 256-bit scalar (16 bits each): the sort reads a window's digit from them. */
 export const SCALAR_HALVES = 16;

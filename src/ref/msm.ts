@@ -10,14 +10,12 @@
  * @module
  */
 import { FQ_P, FR_R, invMod, mod } from '../params/bn254.js';
+import { bucketsPerWindow, windowCount } from '../params/msm-layout.js';
+
+export { bucketsPerWindow, windowCount };
 
 /** Affine point; null is the identity. */
 export type Affine = { x: bigint; y: bigint } | null;
-
-/** Number of windows of c bits: T·c must exceed 254 so the top digit never needs a carry (r < 2^254). */
-export function windowCount(c: number): number {
-  return Math.ceil(255 / c);
-}
 
 /**
  * Digit j of k in [-2^(c-1), 2^(c-1)]: the c bits at j·c, plus bit j·c - 1 (look-back), minus
@@ -30,9 +28,6 @@ export function signedDigit(k: bigint, j: number, c: number): number {
   const top = (w >> (c - 1)) & 1;
   return w + look - top * (1 << c);
 }
-
-/** Buckets per window: |d| in 1..2^(c-1), bucket index |d| - 1. */
-export const bucketsPerWindow = (c: number) => 1 << (c - 1);
 
 export interface Csr {
   /** offsets[b]..offsets[b+1] are bucket b's entries; b = j·M + |d| - 1 */

@@ -5,7 +5,7 @@
  * estimate the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
  * @module
  */
-import { bucketsPerWindow, windowCount } from '../../ref/msm.js';
+import { bucketsPerWindow, windowCount } from '../../params/msm-layout.js';
 import type { WorkgroupLimits } from '../../gpu/context.js';
 import { msmPoolBytes } from './buffers.js';
 import { batchHalves, MSM_BYTES, SCALAR_HALVES } from './layout.js';
