@@ -1,5 +1,5 @@
 /**
- * CPU twins of the GPU MSM stages (src/kernels/msm.ts), in bigint, with the same layouts:
+ * CPU twins of the GPU MSM stages (src/kernels/msm/), in bigint, with the same layouts:
  *   1. signedDigit: carry-free signed window digit (Booth recoding with one look-back bit),
  *   2. bucketCsr: counting sort of (point, sign) entries by bucket, windows x buckets CSR,
  *   3. accumulate: affine sums per bucket, handling P = Q (doubling) and P = -Q (identity),

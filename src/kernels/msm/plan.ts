@@ -1,8 +1,8 @@
 /**
  * MSM plan: window size c, slots per walker thread S, walker thread count, segment length of
  * the bucket reduction, how many windows run per batch, and how many of the 16 scalar
- * half-planes stay on the GPU at once, chosen per n (pure; unit-tested), plus the pool-byte
- * estimate the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
+ * half-planes stay on the GPU at once, chosen per n (pure; unit-tested), with the pool-byte
+ * estimate (buffers.ts msmPoolBytes) the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
  * @module
  */
 import { bucketsPerWindow, windowCount } from '../../params/msm-layout.js';
