@@ -7,7 +7,7 @@ import { MSM_PARAMS, PARAMS_WORDS, type ParamsStruct } from '../../src/kernels/m
 import { CHECK_PARAMS } from '../gpu/msm-kernel-checks.js';
 import { MSM_BYTES, MSM_WGSL_CONSTS, MSM_WORDS } from '../../src/params/msm-layout.js';
 import { WGSL_PARAM_CONSTS } from '../../src/params/wgsl-consts.js';
-import { linkAll } from '../../scripts/gen-wgsl.js';
+import { DEV_ONLY_KERNELS, linkAll } from '../../scripts/gen-wgsl.js';
 
 const wgsl = (kernel: string) => readFileSync(new URL(`../../wgsl/kernels/${kernel}.wgsl`, import.meta.url), 'utf8').replace(/\/\/.*$/gm, '');
 
@@ -62,6 +62,15 @@ describe('MSM layout', () => {
     expect(MSM_WORDS).toEqual({ fq: 8, affine: 16, projective: 24, pair: 48, scalar: 8 });
     expect(MSM_BYTES).toEqual({ affine: 64, projective: 96, pair: 192, scalar: 32 });
     for (const [name, value] of Object.entries(MSM_WGSL_CONSTS)) expect(WGSL_PARAM_CONSTS[name]).toBe(value);
+  });
+
+  it('the shipped MSM kernels hold only the MSM: check and bench entries are dev-only (msm_fq13)', () => {
+    const kernels = linkAll();
+    const entries = Object.entries(kernels).filter(([k]) => k.startsWith('msm_') && !DEV_ONLY_KERNELS.has(k))
+      .flatMap(([, k]) => [...k.code.matchAll(/@compute[^\n]*\n\s*fn (\w+)/g)].map((m) => m[1]));
+    expect(entries.filter((e) => !e.startsWith('msm_'))).toEqual([]);
+    expect(entries.length).toBeGreaterThanOrEqual(12);
+    expect(DEV_ONLY_KERNELS.has('msm_fq13')).toBe(true);
   });
 
   it('no MSM kernel writes a point size as a literal', () => {
