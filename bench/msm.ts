@@ -17,7 +17,7 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import { createProver, type Prover } from '../src/index.js';
 import type { MsmRunInfo } from '../src/api/msm.js';
-import type { MsmTuning } from '../src/kernels/msm-plan.js';
+import type { MsmTuning } from '../src/kernels/msm/plan.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { FR_R } from '../src/params/bn254.js';
 import { benchFqInv, benchFqLayouts, checkFq13 } from './support/fq-layout-check.js';

@@ -6,7 +6,7 @@
  * @module
  */
 import type { GpuContext } from '../../src/gpu/context.js';
-import { fq13Check, fqInvBench, fqMulBench, type FqLayout } from '../../src/kernels/msm-fq13.js';
+import { fq13Check, fqInvBench, fqMulBench, type FqLayout } from './msm-fq13.js';
 import { FQ_P, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
 import { SplitMix64 } from './splitmix.js';
 import './wgsl-dev.gen.js'; // msm_fq13 is a dev-only kernel, not in the package

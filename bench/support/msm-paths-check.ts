@@ -13,7 +13,7 @@ import { pippenger } from '@noble/curves/abstract/curve.js';
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { encodeScalars, scalarWords } from '../../src/api/msm-encode.js';
-import { splitCheck } from '../../src/kernels/msm.js';
+import { splitCheck } from './msm-kernel-checks.js';
 import { FR_R } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/errors.js';
 import { SplitMix64 } from './splitmix.js';

@@ -10,7 +10,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { FpInvertBatch } from '@noble/curves/abstract/modular.js';
 import { ProverError } from '../errors.js';
 import { beBytes32, FQ_P, FR_R, toLimbs } from '../params/bn254.js';
-import { SCALAR_HALVES } from '../kernels/msm-plan.js';
+import { SCALAR_HALVES } from '../params/msm-layout.js';
 import { isTypedArray, plainView, requireDenseArray, requireInt, show } from '../validate.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 

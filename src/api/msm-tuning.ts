@@ -6,10 +6,10 @@
  * @module
  */
 import { ProverError } from '../errors.js';
-import { walkTreeBytes, type MsmTuning } from '../kernels/msm-plan.js';
+import { walkTreeBytes, type MsmTuning } from '../kernels/msm/plan.js';
 import type { WorkgroupLimits } from '../gpu/context.js';
-import { windowCount } from '../ref/msm.js';
-import { MAX_PARTS } from '../kernels/msm-runs.js';
+import { windowCount } from '../params/msm-layout.js';
+import { MAX_PARTS } from '../kernels/msm/runs.js';
 import { optionalBoolean, requireInt, requireOptions, requirePow2 } from '../validate.js';
 
 const FIELDS = ['c', 'S', 'slice', 'mul13', 'wgInv', 'riders', 'pairBytes', 'scratchBytes', 'lowMemory', 'walkWg', 'fixWg', 'parts'] as const;

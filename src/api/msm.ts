@@ -3,17 +3,18 @@
  * msm, msmBatch, msmProfiled, stats). Packed points are uploaded as they are (noble points
  * encoded on the host) and range-checked, converted and curve-checked on the GPU; scalars go to the GPU as the caller packed them (one copy),
  * where msm_split.wgsl makes the sort's half-planes and checks their range. The GPU returns one
- * sum per c-bit window of each run (msm-runs.ts) and the host folds them by Horner (msm-fold.ts).
+ * sum per c-bit window of each run (kernels/msm/runs.ts) and the host folds them by Horner (kernels/msm/fold.ts).
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
-import { foldWindows } from './msm-fold.js';
+import { foldWindows } from '../kernels/msm/fold.js';
 import { pointCount, pointWords, requireBatch, requireMsmOptions, requireSlice, scalarCount, scalarWords, type G1Point, type MsmCall, type MsmOptions, type MsmPoints, type MsmScalars } from './msm-encode.js';
 import { requireMsmTuning } from './msm-tuning.js';
-import { startMsm, uploadBases, type MsmRunResult } from '../kernels/msm.js';
-import { msmRuns, type BasesChunk, type MsmJobPlan } from '../kernels/msm-runs.js';
-import type { MsmPlan, MsmTuning } from '../kernels/msm-plan.js';
+import { uploadBases } from '../kernels/msm/bases.js';
+import { startMsm, type MsmRunResult } from '../kernels/msm/run.js';
+import { msmRuns, type BasesChunk, type MsmJobPlan } from '../kernels/msm/runs.js';
+import type { MsmPlan, MsmTuning } from '../kernels/msm/plan.js';
 import type { ProfileReport } from '../gpu/profiler.js';
 import type { ApiEnv } from './env.js';
 import { jobParts, requireJobOptions, type JobOptions } from '../sched/job.js';
@@ -23,7 +24,7 @@ export type { G1Point, MsmOptions, MsmPoints, MsmScalars, ScalarEndian } from '.
 
 export interface MsmRunInfo {
   point: G1Point;
-  /** the plan of each run the job was cut into (msm-runs.ts) */
+  /** the plan of each run the job was cut into (kernels/msm/runs.ts) */
   plans: MsmPlan[];
   profiles: (ProfileReport | null)[];
   poolBytes: number;

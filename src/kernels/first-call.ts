@@ -39,7 +39,7 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
     case 'poseidon2': return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24)];
     case 'grind': return [GRIND_PIPELINE];
     case 'msm': {
-      const [{ MSM_BASES_PIPELINE, msmPipelineRequests }, { msmRuns }] = await Promise.all([import('./msm.js'), import('./msm-runs.js')]);
+      const [{ MSM_BASES_PIPELINE, msmPipelineRequests }, { msmRuns }] = await Promise.all([import('./msm/pipelines.js'), import('./msm/runs.js')]);
       const plans = call.msmPoints.flatMap((n) => msmRuns([{ start: 0, n }], 0, n, {}, ctx.workgroup).runs.map((r) => r.plan));
       return [MSM_BASES_PIPELINE, ...plans.flatMap((plan) => msmPipelineRequests(plan))];
     }

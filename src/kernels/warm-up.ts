@@ -2,7 +2,7 @@
  * Compile a kernel family's pipelines ahead of its first call: `prover.warmUp(families)` and
  * `createProver({ warmUp: [...] })`. Each family's set is what its jobs would request at the sizes
  * that exercise every variant (WARM_UP below): with shapes in uniforms (src/kernels/ntt-pipelines.ts,
- * msm.ts msmPipelineRequests) every other size reuses these pipelines, which
+ * msm/pipelines.ts msmPipelineRequests) every other size reuses these pipelines, which
  * test/unit/warm-up.test.ts checks by planning sizes up to 2^23 (NTT) and 2^20 (MSM) against the set.
  * Everything is requested at once (PipelineCache.all), so the driver compiles side by side, and
  * a job that arrives meanwhile awaits the same promises instead of compiling again.
@@ -13,8 +13,8 @@ import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import { requireWarmUpFamilies, type WarmUpFamily } from '../warm-up-families.js';
 import { GRIND_PIPELINE } from './grind.js';
 import { merklePipelineRequests } from './merkle.js';
-import { MSM_BASES_PIPELINE, msmPipelineRequests } from './msm.js';
-import { msmPlan } from './msm-plan.js';
+import { MSM_BASES_PIPELINE, msmPipelineRequests } from './msm/pipelines.js';
+import { msmPlan } from './msm/plan.js';
 import { nttJobLayout } from './ntt-pipelines.js';
 import type { NttSpec } from './ntt-spec.js';
 import { poseidon2PipelineRequest } from './poseidon2.js';

@@ -8,6 +8,7 @@
  */
 import { BB_MU, BB_P, BB_R, BB_R2, BB_SHIFT_HI, BB_SHIFT_LO, BB_TWO_ADIC_GENERATORS, bbShoupQuotient, EXT4_W } from './babybear.js';
 import { BN254_WGSL_CONSTS } from './bn254.js';
+import { MSM_WGSL_CONSTS } from './msm-layout.js';
 
 /** A WGSL u32 scalar or a u32 array constant. */
 export type WgslConst = number | readonly number[];
@@ -33,4 +34,5 @@ export const WGSL_PARAM_CONSTS: Readonly<Record<string, WgslConst>> = {
   BB_ROOTS_32_PLAIN: ROOTS_32,
   BB_ROOTS_32_SHOUP: ROOTS_32.map(bbShoupQuotient),
   ...BN254_WGSL_CONSTS,
+  ...MSM_WGSL_CONSTS,
 };

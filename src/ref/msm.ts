@@ -1,5 +1,5 @@
 /**
- * CPU twins of the GPU MSM stages (src/kernels/msm.ts), in bigint, with the same layouts:
+ * CPU twins of the GPU MSM stages (src/kernels/msm/), in bigint, with the same layouts:
  *   1. signedDigit: carry-free signed window digit (Booth recoding with one look-back bit),
  *   2. bucketCsr: counting sort of (point, sign) entries by bucket, windows x buckets CSR,
  *   3. accumulate: affine sums per bucket, handling P = Q (doubling) and P = -Q (identity),
@@ -10,14 +10,12 @@
  * @module
  */
 import { FQ_P, FR_R, invMod, mod } from '../params/bn254.js';
+import { bucketsPerWindow, windowCount } from '../params/msm-layout.js';
+
+export { bucketsPerWindow, windowCount };
 
 /** Affine point; null is the identity. */
 export type Affine = { x: bigint; y: bigint } | null;
-
-/** Number of windows of c bits: T·c must exceed 254 so the top digit never needs a carry (r < 2^254). */
-export function windowCount(c: number): number {
-  return Math.ceil(255 / c);
-}
 
 /**
  * Digit j of k in [-2^(c-1), 2^(c-1)]: the c bits at j·c, plus bit j·c - 1 (look-back), minus
@@ -30,9 +28,6 @@ export function signedDigit(k: bigint, j: number, c: number): number {
   const top = (w >> (c - 1)) & 1;
   return w + look - top * (1 << c);
 }
-
-/** Buckets per window: |d| in 1..2^(c-1), bucket index |d| - 1. */
-export const bucketsPerWindow = (c: number) => 1 << (c - 1);
 
 export interface Csr {
   /** offsets[b]..offsets[b+1] are bucket b's entries; b = j·M + |d| - 1 */

@@ -7,8 +7,8 @@ import type { GpuContext } from '../../src/gpu/context.js';
 import { firstCallRequests, msmCallPoints, nttCallSpec } from '../../src/kernels/first-call.js';
 import { nttJobLayout } from '../../src/kernels/ntt-pipelines.js';
 import { familyRequests } from '../../src/kernels/warm-up.js';
-import { msmPipelineRequests, MSM_BASES_PIPELINE } from '../../src/kernels/msm.js';
-import { msmPlan } from '../../src/kernels/msm-plan.js';
+import { msmPipelineRequests, MSM_BASES_PIPELINE } from '../../src/kernels/msm/pipelines.js';
+import { msmPlan } from '../../src/kernels/msm/plan.js';
 import { KNOWN_MSM_POINTS, KNOWN_NTT } from '../../src/checks/known-jobs.js';
 
 const CTX = { workgroup: { threads: 256, tileBytes: 16384 }, limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28 } } as unknown as GpuContext;

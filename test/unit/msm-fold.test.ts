@@ -1,8 +1,8 @@
-// The host's Horner fold of window sums (src/api/msm-fold.ts) against noble's own arithmetic.
+// The host's Horner fold of window sums (src/kernels/msm/fold.ts) against noble's own arithmetic.
 import { describe, it, expect } from 'vitest';
 import { bn254 } from '@noble/curves/bn254.js';
-import { foldWindows, fromProjective, jacAdd, jacDouble, toNoble } from '../../src/api/msm-fold.js';
-import type { MsmPlan } from '../../src/kernels/msm-plan.js';
+import { foldWindows, fromProjective, jacAdd, jacDouble, toNoble } from '../../src/kernels/msm/fold.js';
+import type { MsmPlan } from '../../src/kernels/msm/plan.js';
 import { FQ_P, toLimbs, toMont } from '../../src/params/bn254.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 

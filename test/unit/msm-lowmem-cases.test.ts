@@ -1,7 +1,7 @@
 // The dev page's low-memory MSM rows plan the shape they name at every size they run at
 // (issue 27: at n = 64 the default c gave plans with no staged reduction and one window a batch).
 import { describe, expect, it } from 'vitest';
-import { msmPlan } from '../../src/kernels/msm-plan.js';
+import { msmPlan } from '../../src/kernels/msm/plan.js';
 import { lowMemoryCases, lowMemoryShapeError } from '../../bench/support/msm-check.js';
 
 describe('low-memory MSM check rows', () => {

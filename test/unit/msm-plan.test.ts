@@ -1,15 +1,18 @@
 // MSM plan: scalar half-planes for each batch, the ring size, riders, and the memory budget at 2^20.
 import { describe, expect, it } from 'vitest';
 import {
-  batchHalves, minSlice, MSM_MEM_BUDGET, msmPlan, msmPoolBytes, partialsBytes, reduceLevels, reduceScratchBytes, ringPlanes, SCALAR_HALVES, topWindowBits,
+  minSlice, MSM_MEM_BUDGET, msmPlan, ringPlanes, topWindowBits,
   WALK_TARGET_THREADS, WALK_TARGET_THREADS_WG, WALK_WG, WG_INV_S, DEFAULT_WG_LIMITS, defaultWalkWg, walkTreeBytes, WALK_WG_LARGE,
-  LARGE_WG_S, WALK_TARGET_THREADS_LARGE, levelsInEntries, RED_WG, packedScalarBytes, walkTarget, type MsmTuning,
-} from '../../src/kernels/msm-plan.js';
+  LARGE_WG_S, WALK_TARGET_THREADS_LARGE, walkTarget, type MsmTuning,
+} from '../../src/kernels/msm/plan.js';
+import { levelsInEntries, msmPoolBytes, packedScalarBytes, partialsBytes, reduceScratchBytes } from '../../src/kernels/msm/buffers.js';
+import { batchHalves, RED_WG, SCALAR_HALVES } from '../../src/kernels/msm/layout.js';
+import { reduceLevels } from '../../src/kernels/msm/schedule.js';
 
 /** An H100's workgroup limits through Dawn (the 512-thread walker fits). */
 const LARGE = { threads: 1024, tileBytes: 49152 };
 import { windowCount } from '../../src/ref/msm.js';
-import { msmRuns } from '../../src/kernels/msm-runs.js';
+import { msmRuns } from '../../src/kernels/msm/runs.js';
 
 describe('msm plan memory', () => {
   it('batch halves cover every digit bit (window bits plus the look-back bit)', () => {

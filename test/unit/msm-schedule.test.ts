@@ -1,8 +1,8 @@
 // MSM reduction schedule: every batch reduced exactly once, each step after what it reads and
-// before what overwrites it, replayed as the sequence of dispatches src/kernels/msm.ts encodes.
+// before what overwrites it, replayed as the sequence of dispatches src/kernels/msm/run.ts encodes.
 import { describe, expect, it } from 'vitest';
-import { msmPlan, type MsmTuning } from '../../src/kernels/msm-plan.js';
-import { reduceSchedule } from '../../src/kernels/msm-schedule.js';
+import { msmPlan, type MsmTuning } from '../../src/kernels/msm/plan.js';
+import { reduceSchedule } from '../../src/kernels/msm/schedule.js';
 
 type Plan = ReturnType<typeof msmPlan>;
 

@@ -7,8 +7,8 @@ import { PipelineCache, type PipelineRequest } from '../../src/gpu/pipeline-cach
 import { shakeToEntry } from '../../src/gpu/wgsl-shake.js';
 import { nttJobLayout } from '../../src/kernels/ntt-pipelines.js';
 import type { NttSpec } from '../../src/kernels/ntt-spec.js';
-import { msmPipelineRequests } from '../../src/kernels/msm.js';
-import { msmPlan } from '../../src/kernels/msm-plan.js';
+import { msmPipelineRequests } from '../../src/kernels/msm/pipelines.js';
+import { msmPlan } from '../../src/kernels/msm/plan.js';
 import { familyRequests } from '../../src/kernels/warm-up.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { requireWarmUpFamilies } from '../../src/warm-up-families.js';

@@ -1,18 +1,20 @@
 // msm_reduce.wgsl: MSM stage 4: bucket reduction, sum_b (b + 1)·B_b per window, as (W, S) pairs reduced level by level so every level is many short threads (wgsl/lib/msm_red.wgsl; src/ref/msm.ts reduceWindowLevels).
 // requires: msm_red
 
-// These entries run the reduction steps on their own; with riders (src/kernels/msm.ts) the same
+// These entries run the reduction steps on their own; with riders (src/kernels/msm/walk.ts) the same
 // steps ride along inside the next batch's walk and fix-up dispatches instead.
-struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, m: u32, p0: u32, p1: u32, p2: u32 } // m: buckets per window (msm_reduce_seg)
+// nwin windows; m: buckets per window (msm_reduce_seg); kin: pairs per window in, g: log2 of the
+// group merged into one (msm_reduce_level); out: the first output pair. src/kernels/msm/params.ts REDUCE_PARAMS.
+struct ReduceParams { nwin: u32, m: u32, kin: u32, g: u32, out: u32 }
 
-@group(0) @binding(0) var<storage, read> src: array<u32>;        // buckets or pairs, 24 words a point
-@group(0) @binding(1) var<storage, read_write> dst: array<u32>;  // pairs: W then S, 24 words each
-@group(0) @binding(2) var<uniform> prm: MsmParams;
+@group(0) @binding(0) var<storage, read> src: array<u32>;        // buckets or pairs, G1_PROJ_WORDS a point
+@group(0) @binding(1) var<storage, read_write> dst: array<u32>;  // pairs: W then S, G1_PROJ_WORDS each
+@group(0) @binding(2) var<uniform> prm: ReduceParams;
 
 fn red_load(i: u32) -> G1P {
   var p: G1P;
-  let off = 24u * i;
-  for (var k = 0u; k < 8u; k++) { p.x[k] = src[off + k]; p.y[k] = src[off + 8u + k]; p.z[k] = src[off + 16u + k]; }
+  let off = G1_PROJ_WORDS * i;
+  for (var k = 0u; k < FQ_WORDS; k++) { p.x[k] = src[off + k]; p.y[k] = src[off + FQ_WORDS + k]; p.z[k] = src[off + 2u * FQ_WORDS + k]; }
   return g1_norm(p);
 }
 
@@ -20,8 +22,8 @@ fn red_bucket(b: u32) -> G1P { return red_load(b); }
 fn red_pair(i: u32) -> G1P { return red_load(i); }
 
 fn red_put(i: u32, p: G1P) {
-  let off = 24u * i;
-  for (var k = 0u; k < 8u; k++) { dst[off + k] = p.x[k]; dst[off + 8u + k] = p.y[k]; dst[off + 16u + k] = p.z[k]; }
+  let off = G1_PROJ_WORDS * i;
+  for (var k = 0u; k < FQ_WORDS; k++) { dst[off + k] = p.x[k]; dst[off + FQ_WORDS + k] = p.y[k]; dst[off + 2u * FQ_WORDS + k] = p.z[k]; }
 }
 
 // A level merges groups of pairs, so it has a fraction of its input's threads (2^20: 4096 for a
@@ -35,18 +37,18 @@ fn red_put(i: u32, p: G1P) {
 //   rounds g+1..2g W' = sum_j V_j (tree into lane 0); meanwhile lane 1 doubles U_0 g times: S̃' = G·U_0
 // which is red_level's W' = sum_j W_j + sum_j j·S̃_j, since sum_{j >= 1} U_j = sum_j j·S̃_j.
 // Every round calls g1_add at one site (code size, see msm_red.wgsl).
-var<workgroup> red_u: array<array<u32, 24>, RED_WG>;
-var<workgroup> red_v: array<array<u32, 24>, RED_WG>;
+var<workgroup> red_u: array<array<u32, G1_PROJ_WORDS>, RED_WG>;
+var<workgroup> red_v: array<array<u32, G1_PROJ_WORDS>, RED_WG>;
 
-fn tile_point(w: array<u32, 24>) -> G1P {
+fn tile_point(w: array<u32, G1_PROJ_WORDS>) -> G1P {
   var p: G1P;
-  for (var k = 0u; k < 8u; k++) { p.x[k] = w[k]; p.y[k] = w[8u + k]; p.z[k] = w[16u + k]; }
+  for (var k = 0u; k < FQ_WORDS; k++) { p.x[k] = w[k]; p.y[k] = w[FQ_WORDS + k]; p.z[k] = w[2u * FQ_WORDS + k]; }
   return p;
 }
 
-fn tile_words(p: G1P) -> array<u32, 24> {
-  var w: array<u32, 24>;
-  for (var k = 0u; k < 8u; k++) { w[k] = p.x[k]; w[8u + k] = p.y[k]; w[16u + k] = p.z[k]; }
+fn tile_words(p: G1P) -> array<u32, G1_PROJ_WORDS> {
+  var w: array<u32, G1_PROJ_WORDS>;
+  for (var k = 0u; k < FQ_WORDS; k++) { w[k] = p.x[k]; w[FQ_WORDS + k] = p.y[k]; w[2u * FQ_WORDS + k] = p.z[k]; }
   return w;
 }
 
@@ -98,22 +100,22 @@ fn red_put_merged(j: u32, g: u32, out: u32, r: RedPair) {
 // One thread per (window in batch, segment), red_seg's serial running sum: a batch's first pass
 // has threads enough to fill the GPU (2^20: 16384), where lanes would only add work (each round
 // runs whole warps, ~G·log2 G additions per group against 2G + log2 G; H100 2^20: no faster).
-// p2 = w0·K puts the pairs in the list of all T windows kept across batches, p2 = 0 in scratch
+// out = w0·K puts the pairs in the list of all T windows kept across batches, out = 0 in scratch
 // for one msm_reduce_level pass to merge.
 @compute @workgroup_size(RED_WG)
 fn msm_reduce_seg(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= prm.nwin * (prm.m / RED_SEG)) { return; }
-  red_seg(gid.x, prm.p2, prm.m);
+  red_seg(gid.x, prm.out, prm.m);
 }
 
-// Lanes (window, group of 2^p1 pairs, pair j); p0 = pairs per window in, result to pair p2 + group.
+// Lanes (window, group of 2^g pairs, pair j); kin pairs per window in, result to pair out + group.
 @compute @workgroup_size(RED_WG)
 fn msm_reduce_level(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) l: u32) {
-  let grp = gid.x >> prm.p1;
-  let j = gid.x - (grp << prm.p1);
-  let live = grp < prm.nwin * (prm.p0 >> prm.p1);
+  let grp = gid.x >> prm.g;
+  let j = gid.x - (grp << prm.g);
+  let live = grp < prm.nwin * (prm.kin >> prm.g);
   var w = g1_identity(); var s = g1_identity();
   if (live) { w = red_pair(2u * gid.x); s = red_pair(2u * gid.x + 1u); }
-  let r = red_merge_lanes(l, j, prm.p1, w, s);
-  if (live) { red_put_merged(j, prm.p1, prm.p2 + grp, r); }
+  let r = red_merge_lanes(l, j, prm.g, w, s);
+  if (live) { red_put_merged(j, prm.g, prm.out + grp, r); }
 }

@@ -6,16 +6,16 @@
 // (one pipeline serves every window size). counts has nb + 1 words (the last stays 0 so
 // the exclusive scan leaves the entry total in offsets[nb]).
 // planes: scalar half-planes resident (16: all; fewer: a ring, half h in slot h % planes; see
-// src/kernels/msm.ts, which uploads each before the first batch that reads it). A slot holds
+// src/kernels/msm/sort.ts, which splits each before the first batch that reads it). A slot holds
 // bits [16h, 16h + 16) of every scalar, two scalars a word (scalar i in the low half if i is even).
-struct MsmParams { n: u32, w0: u32, nwin: u32, nb: u32, wthreads: u32, planes: u32, c: u32, m: u32 }
+struct SortParams { n: u32, w0: u32, nwin: u32, nb: u32, planes: u32, c: u32, m: u32 } // src/kernels/msm/params.ts SORT_PARAMS
 
 @group(0) @binding(0) var<storage, read> scalars: array<u32>;       // half-plane slots of ceil(n / 2) words
 @group(0) @binding(1) var<storage, read_write> counts: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> offsets: array<u32>;
 @group(0) @binding(3) var<storage, read_write> bsums: array<u32>;
 @group(0) @binding(4) var<storage, read_write> entries: array<u32>; // point | sign << 31
-@group(0) @binding(5) var<uniform> prm: MsmParams;
+@group(0) @binding(5) var<uniform> prm: SortParams;
 
 fn flat(gid: vec3u, nwg: vec3u) -> u32 { return gid.x + gid.y * nwg.x * SORT_WG; }
 
@@ -29,7 +29,7 @@ fn scalar_half(i: u32, h: u32) -> u32 {
 fn scalar_bits(i: u32, start: u32, len: u32) -> u32 {
   let h = start >> 4u; let sh = start & 15u;
   var v = scalar_half(i, h) >> sh;
-  if (sh + len > 16u && h + 1u < 16u) { v |= scalar_half(i, h + 1u) << (16u - sh); }
+  if (sh + len > 16u && h + 1u < SCALAR_HALVES) { v |= scalar_half(i, h + 1u) << (16u - sh); }
   return v & ((1u << len) - 1u);
 }
 

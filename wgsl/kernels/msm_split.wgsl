@@ -6,10 +6,10 @@
 // layout msm_sort.wgsl reads. Its CPU twin is encodeScalars (src/api/msm-encode.ts). The caller's
 // bytes arrive as they are (one copy on the host), so this pass is where they become planes: it
 // reads each scalar once per call, 32 bytes, and writes the halves the batch needs.
-struct SplitParams { n: u32, hlo: u32, hhi: u32, planes: u32, be: u32, base0: u32, p6: u32, p7: u32 }
+struct SplitParams { n: u32, hlo: u32, hhi: u32, planes: u32, be: u32, base0: u32 } // src/kernels/msm/params.ts SPLIT_PARAMS
 
-@group(0) @binding(0) var<storage, read> packed: array<u32>;          // 8 words per scalar, as the caller's bytes
-@group(0) @binding(1) var<storage, read> bases: array<u32>;           // 16 words per point; all zero = identity
+@group(0) @binding(0) var<storage, read> packed: array<u32>;          // MSM_SCALAR_WORDS per scalar, as the caller's bytes
+@group(0) @binding(1) var<storage, read> bases: array<u32>;           // G1_AFFINE_WORDS per point; all zero = identity
 @group(0) @binding(2) var<storage, read_write> halves: array<u32>;    // slots of ceil(n / 2) words
 @group(0) @binding(3) var<storage, read_write> bad: array<atomic<u32>>; // [0]: smallest index of a scalar >= r
 @group(0) @binding(4) var<uniform> prm: SplitParams;
@@ -25,8 +25,8 @@ fn bswap(w: u32) -> u32 {
 fn scalar_limbs(i: u32) -> array<u32, 8> {
   var k: array<u32, 8>;
   if (i >= prm.n) { return k; }
-  for (var j = 0u; j < 8u; j++) {
-    if (prm.be == 1u) { k[j] = bswap(packed[8u * i + 7u - j]); } else { k[j] = packed[8u * i + j]; }
+  for (var j = 0u; j < MSM_SCALAR_WORDS; j++) {
+    if (prm.be == 1u) { k[j] = bswap(packed[MSM_SCALAR_WORDS * i + MSM_SCALAR_WORDS - 1u - j]); } else { k[j] = packed[MSM_SCALAR_WORDS * i + j]; }
   }
   let r = FR_R_LIMBS;
   var ge = true; // equal so far counts as >= r
@@ -36,8 +36,8 @@ fn scalar_limbs(i: u32) -> array<u32, 8> {
   if (ge) { atomicMin(&bad[0], i); }
   // An identity point's scalar is zeroed: (0, 0) is no affine point the walker can add.
   var any = 0u;
-  let o = 16u * (prm.base0 + i);
-  for (var w = 0u; w < 16u; w++) { any |= bases[o + w]; }
+  let o = G1_AFFINE_WORDS * (prm.base0 + i);
+  for (var w = 0u; w < G1_AFFINE_WORDS; w++) { any |= bases[o + w]; }
   if (any == 0u) { return array<u32, 8>(); }
   return k;
 }

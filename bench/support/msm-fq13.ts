@@ -1,16 +1,18 @@
 /**
- * Host side of the 20 x 13-bit Fq layout (wgsl/kernels/msm_fq13.wgsl): the GPU check job, and
+ * Host side of the Fq layouts' check and bench entries (wgsl/kernels/msm_fq13.wgsl, test-only): the 20 x 13-bit check job, and
  * a multiply-throughput job that runs either layout on the same work so one run times both
  * side by side (issue 5: measure 8x32 and 20x13, keep the faster). Both layouts write the same
- * canonical words for the same job, which is how test/gpu/fq-layout-check.ts checks them
+ * canonical words for the same job, which is how bench/support/fq-layout-check.ts checks them
  * against each other and against bigint before any time is reported.
  * @module
  */
-import type { GpuContext } from '../gpu/context.js';
-import { storageUsage } from '../gpu/context.js';
-import type { KernelName } from '../wgsl/kernels.gen.js';
-import { PREP_WG } from './msm-plan.js';
-import { bindGroup, dispatch, PREP_B, PREP_CONSTS, runPairCheck, uniform } from './msm.js';
+import type { GpuContext } from '../../src/gpu/context.js';
+import { storageUsage } from '../../src/gpu/context.js';
+import type { KernelName } from '../../src/wgsl/kernels.gen.js';
+import { PREP_WG } from '../../src/kernels/msm/layout.js';
+import { PREP_B, PREP_CONSTS } from '../../src/kernels/msm/pipelines.js';
+import { bindGroup, dispatch, uploadParams } from '../../src/kernels/msm/record.js';
+import { CHECK_PARAMS, runPairCheck } from './msm-kernel-checks.js';
 
 /**
  * '8x32 via 20x13': 8 x 32 values whose multiply runs on 13-bit limbs (fq_mul13); '..., 32 sites':
@@ -23,7 +25,7 @@ const WARM_MS = 300;
 
 /** Kernel and entry of the throughput job per layout. */
 const BENCH: Record<FqLayout, [KernelName, string]> = {
-  '8x32': ['msm_prep', 'fq_bench'],
+  '8x32': ['msm_fq13', 'fq_bench'],
   '20x13': ['msm_fq13', 'fq13_bench'],
   '8x32 via 20x13': ['msm_fq13', 'fq_mixed_bench'],
   '8x32 via 20x13, 32 sites': ['msm_fq13', 'fq_mixed_bench_wide'],
@@ -49,7 +51,7 @@ export interface FqBenchResult {
  */
 export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: number, iters: number, reps: number, warmMs = WARM_MS): Promise<FqBenchResult> {
   const [kernel, entry] = BENCH[layout];
-  return { layout, ...await timeJob(ctx, kernel, entry, `fq bench ${layout}`, [threads, iters], threads, reps, warmMs) };
+  return { layout, ...await timeJob(ctx, kernel, entry, `fq bench ${layout}`, { n: threads, iters }, threads, reps, warmMs) };
 }
 
 /**
@@ -57,14 +59,14 @@ export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: num
  * ms / iters is one inversion's latency.
  */
 export function fqInvBench(ctx: GpuContext, threads: number, iters: number, reps: number): Promise<{ ms: number[]; out: Uint32Array }> {
-  return timeJob(ctx, 'msm_prep', 'fq_inv_bench', 'fq inv bench', [threads, iters], threads, reps, WARM_MS);
+  return timeJob(ctx, 'msm_fq13', 'fq_inv_bench', 'fq inv bench', { n: threads, iters }, threads, reps, WARM_MS);
 }
 
-/** One dispatch of `threads` threads (params `words`), timed reps times after warming up; 8 words out per thread. */
-async function timeJob(ctx: GpuContext, kernel: KernelName, entry: string, label: string, words: number[], threads: number, reps: number, warmMs: number): Promise<{ ms: number[]; out: Uint32Array }> {
+/** One dispatch of `threads` threads (params `prm`), timed reps times after warming up; 8 words out per thread. */
+async function timeJob(ctx: GpuContext, kernel: KernelName, entry: string, label: string, params: { n: number; iters: number }, threads: number, reps: number, warmMs: number): Promise<{ ms: number[]; out: Uint32Array }> {
   const buf = ctx.pool.acquire(threads * 32, storageUsage(), label);
   const bad = ctx.upload(new Uint32Array(1), 'fq bench unused');
-  const prm = uniform(ctx, words);
+  const prm = uploadParams(ctx, CHECK_PARAMS, params);
   try {
     const pipe = await ctx.pipelines.get(kernel, entry, PREP_CONSTS, PREP_B);
     const group = bindGroup(ctx, PREP_B, [buf, bad, prm]);

@@ -7,8 +7,8 @@
  * bases (64 MiB) and the caller's scalars (32 MiB) alone pass 100 MB, so the job runs as parts.
  * @module
  */
-import type { WorkgroupLimits } from '../gpu/context.js';
-import { DEFAULT_WG_LIMITS, MSM_MEM_BUDGET, msmPlan, walkTarget, type MsmPlan, type MsmTuning } from './msm-plan.js';
+import type { WorkgroupLimits } from '../../gpu/context.js';
+import { DEFAULT_WG_LIMITS, MSM_MEM_BUDGET, msmPlan, walkTarget, type MsmPlan, type MsmTuning } from './plan.js';
 
 /** A contiguous range of the bases held in one GPU buffer. */
 export interface BasesChunk { start: number; n: number }

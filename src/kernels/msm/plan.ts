@@ -1,13 +1,15 @@
 /**
  * MSM plan: window size c, slots per walker thread S, walker thread count, segment length of
  * the bucket reduction, how many windows run per batch, and how many of the 16 scalar
- * half-planes stay on the GPU at once, chosen per n (pure; unit-tested), plus the pool-byte
- * estimate the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
+ * half-planes stay on the GPU at once, chosen per n (pure; unit-tested), with the pool-byte
+ * estimate (buffers.ts msmPoolBytes) the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
  * @module
  */
-import { bucketsPerWindow, windowCount } from '../ref/msm.js';
-import { BufferPool } from '../gpu/buffer-pool.js';
-import type { WorkgroupLimits } from '../gpu/context.js';
+import { bucketsPerWindow, windowCount } from '../../params/msm-layout.js';
+import type { WorkgroupLimits } from '../../gpu/context.js';
+import { msmPoolBytes } from './buffers.js';
+import { batchHalves, MSM_BYTES, SCALAR_HALVES } from './layout.js';
+import { reduceLevels } from './schedule.js';
 
 /** Peak pool bytes an MSM may hold (issue 5: 100 MB at 2^20); above it the scalars stream in. */
 export const MSM_MEM_BUDGET = 100e6;
@@ -144,12 +146,6 @@ export function defaultWalkWg(n: number, limits: WorkgroupLimits): number {
   const fits = limits.threads >= WALK_WG_LARGE && limits.tileBytes >= walkTreeBytes(WALK_WG_LARGE);
   return n >= LARGE_WG_MIN_N && fits ? WALK_WG_LARGE : WALK_WG;
 }
-export const SORT_WG = 256;
-/** Reduction workgroup: a multiple of every group a standalone level merges (a group's lanes share one; 12 KiB of workgroup memory). */
-export const RED_WG = 64;
-export const PREP_WG = 256;
-/** msm_split's workgroup: a thread per pair of scalars. */
-export const SPLIT_WG = 256;
 
 /**
  * Bits of a scalar (< r < 2^254) that the top window's digit sees. When that is much less than
@@ -263,7 +259,7 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
   const M = bucketsPerWindow(c);
   // Pairs of every window stay on the GPU until the last batch: as many as RED_PAIR_BYTES
   // allows (more pairs = shorter segments = more, shorter threads per batch).
-  const K = Math.min(M, 2 ** Math.floor(Math.log2((t.pairBytes ?? RED_PAIR_BYTES) / (192 * T))));
+  const K = Math.min(M, 2 ** Math.floor(Math.log2((t.pairBytes ?? RED_PAIR_BYTES) / (MSM_BYTES.pair * T))));
   const shape = (nwin: number, slice: number, planes: number, ride = t.riders ?? true): MsmPlan => {
     const walkThreads = Math.max(walkWg, Math.ceil((n * nwin) / (S * slice) / walkWg) * walkWg);
     const batches = Math.ceil(T / nwin);
@@ -272,8 +268,8 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {
-    // Per window: n entries of 4 bytes + M bucket sums of 96 bytes (projective).
-    const nwin = Math.max(1, Math.min(T, Math.floor((t.scratchBytes ?? 8 * 2 ** 20) / (4 * n + 96 * M))));
+    // Per window: n entries of 4 bytes + M bucket sums (projective).
+    const nwin = Math.max(1, Math.min(T, Math.floor((t.scratchBytes ?? 8 * 2 ** 20) / (4 * n + MSM_BYTES.projective * M))));
     const full = shape(nwin, t.slice ?? 16, SCALAR_HALVES);
     if (t.lowMemory === false || (full.poolBytes <= MSM_MEM_BUDGET && t.lowMemory !== true)) return full;
     return shape(nwin, t.slice ?? 16, ringPlanes(c, T, nwin));
@@ -306,78 +302,11 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
 export const RED_SEG1 = 4;
 
 /**
- * Bytes of the walker's partials buffer, which the batch's first reduction pass reuses as scratch
- * (without riders; with them the walker still needs its partials then, see reduceScratchBytes).
- */
-export function partialsBytes(p: Pick<MsmPlan, 'walkThreads' | 'nwin' | 'M' | 'seg1' | 'riders'>): number {
-  return Math.max(64 * p.walkThreads, p.riders ? 0 : firstPassBytes(p));
-}
-
-/** Bytes of the bucket sums (96 each, projective): one batch's, or with riders a ring of two. */
-export function bucketSumBytes(p: Pick<MsmPlan, 'nwin' | 'M' | 'riders'>): number {
-  return 96 * p.nwin * p.M * (p.riders ? 2 : 1);
-}
-
-/** Pairs of a batch's first reduction pass (192 bytes each: W and S̃ projective). */
-function firstPassBytes(p: Pick<MsmPlan, 'nwin' | 'M' | 'seg1'>): number {
-  return 192 * p.nwin * (p.M / p.seg1);
-}
-
-/**
- * Bytes of the second reduction list: the final levels' ping-pong partner, and with riders also
- * the first pass's scratch during the batches (idle then).
- */
-export function reduceScratchBytes(p: Pick<MsmPlan, 'n' | 'T' | 'K' | 'nwin' | 'M' | 'seg1' | 'riders'>): number {
-  if (levelsInEntries(p)) return 0;
-  return Math.max(192 * p.T * levelOut(p.K), p.riders ? firstPassBytes(p) : 0);
-}
-
-/**
- * Without riders the second list is only the final levels' ping-pong partner, and those run after
- * the last batch, when the entries buffer is dead: it takes the list when large enough (2^20, two
- * windows a batch: 1.5 of 8 MiB), which keeps that plan under the budget.
- */
-export function levelsInEntries(p: Pick<MsmPlan, 'n' | 'T' | 'K' | 'nwin' | 'riders'>): boolean {
-  return !p.riders && 4 * p.n * p.nwin >= 192 * p.T * levelOut(p.K);
-}
-
-/**
  * Bytes for the (W, S) pairs of all windows (192 bytes each): at 2^20 (T = 16) 6 MiB gives
  * K = 2048 pairs per window, so each batch's merging level takes groups of 4 runs, not 8
  * (4 MiB: K = 1024); 2^20 still plans under the budget (99.6 MB).
  */
 export const RED_PAIR_BYTES = 6 * 2 ** 20;
-
-/**
- * Group sizes of the reduction levels, K pairs -> 1: groups of 4 (2 projective additions per
- * pair plus log2(scale) doublings per thread) while K >= 4, then one group of the rest.
- * Groups of 4 gave the shortest serial chain per level among 2, 4, 8, 16 by count.
- */
-export function reduceLevels(K: number): number[] {
-  const levels: number[] = [];
-  let lg = Math.log2(K);
-  for (; lg >= 2; lg -= 2) levels.push(2);
-  if (lg > 0) levels.push(lg);
-  return levels;
-}
-
-/** Half-planes of a 256-bit scalar (16 bits each). */
-export const SCALAR_HALVES = 16;
-
-/** Scalar halves [lo, hi] the digits of windows [w0, w0 + nw) read (bits [w0·c - 1, (w0 + nw)·c)). */
-export function batchHalves(c: number, w0: number, nw: number): [number, number] {
-  return [Math.max(0, w0 * c - 1) >> 4, Math.min(SCALAR_HALVES - 1, ((w0 + nw) * c - 1) >> 4)];
-}
-
-/** Bytes of n scalars as the caller packs them (32 each), uploaded as they are. */
-export function packedScalarBytes(n: number): number {
-  return 32 * n;
-}
-
-/** Words of one half-plane slot on the GPU: two scalars a word. */
-export function halfPlaneWords(n: number): number {
-  return Math.ceil(n / 2);
-}
 
 /** Ring size: the most halves any batch needs at once (every batch's halves land in distinct slots). */
 export function ringPlanes(c: number, T: number, nwin: number): number {
@@ -387,25 +316,4 @@ export function ringPlanes(c: number, T: number, nwin: number): number {
     most = Math.max(most, hi - lo + 1);
   }
   return most;
-}
-
-/** Pairs per window after the first level (the second ping-pong buffer's size). */
-export function levelOut(K: number): number {
-  return Math.max(1, K >> (reduceLevels(K)[0] ?? 0));
-}
-
-/**
- * Pool bytes of one MSM, as src/kernels/msm.ts acquires them (BufferPool.bucketSize): bases
- * 64·basesN, the caller's packed scalars 32n, scalar half-planes 2n each, counts + offsets 4(nb+1) each, entries 4n·nwin, bucket sums
- * 96·nb (two batches' with riders), walker partials 64·threads (one leading piece per thread),
- * reduction pairs of all windows (two lists, the second also the riders' scratch). A 2^20 job's
- * part (msm-runs.ts) with 512-thread workgroups: 2^18 scalars over 2^20 bases, c = 15, 4 windows
- * a batch, a ring of 5 half-planes: bases 64 + packed scalars 8 + half-planes 2.5 + entries 4 +
- * bucket sums 6 + partials 4 + pairs 3 + the rest ~1.5 MiB, i.e. 97.5 MB.
- */
-export function msmPoolBytes(p: Omit<MsmPlan, 'poolBytes'>): number {
-  const b = BufferPool.bucketSize;
-  const nb = p.nwin * p.M;
-  return b(64 * p.basesN) + b(packedScalarBytes(p.n)) + b(4 * halfPlaneWords(p.n) * p.planes) + 2 * b(4 * (nb + 1)) + b(4 * Math.ceil((nb + 1) / (2 * SORT_WG)))
-    + b(4 * p.n * p.nwin) + b(bucketSumBytes(p)) + b(partialsBytes(p)) + b(192 * p.T * p.K) + b(reduceScratchBytes(p));
 }

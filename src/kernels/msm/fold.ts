@@ -6,11 +6,11 @@
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
-import { FQ_P as P, fromLimbs, fromMont, mod } from '../params/bn254.js';
-import type { MsmPlan } from '../kernels/msm-plan.js';
-import type { G1Point } from './msm-encode.js';
+import { FQ_P as P, fromLimbs, fromMont, mod } from '../../params/bn254.js';
+import type { MsmPlan } from './plan.js';
 
 const G1 = bn254.G1.Point;
+type G1Point = InstanceType<typeof G1>;
 
 /** Jacobian (X, Y, Z): x = X/Z², y = Y/Z³; Z = 0 is the identity. Coordinates in [0, p). */
 type Jac = [bigint, bigint, bigint];

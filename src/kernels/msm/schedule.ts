@@ -14,7 +14,25 @@
  *   fix-up(b + 2); a dispatch never reads and writes the same list.
  * @module
  */
-import type { MsmPlan } from './msm-plan.js';
+import type { MsmPlan } from './plan.js';
+
+/**
+ * Group sizes of the reduction levels, K pairs -> 1: groups of 4 (2 projective additions per
+ * pair plus log2(scale) doublings per thread) while K >= 4, then one group of the rest.
+ * Groups of 4 gave the shortest serial chain per level among 2, 4, 8, 16 by count.
+ */
+export function reduceLevels(K: number): number[] {
+  const levels: number[] = [];
+  let lg = Math.log2(K);
+  for (; lg >= 2; lg -= 2) levels.push(2);
+  if (lg > 0) levels.push(lg);
+  return levels;
+}
+
+/** Pairs per window after the first level (the second ping-pong buffer's size). */
+export function levelOut(K: number): number {
+  return Math.max(1, K >> (reduceLevels(K)[0] ?? 0));
+}
 
 /** A batch's reduction: windows [w0, w0 + nw), bucket sums from bucket `bofs` of bsum. */
 export interface Reduction { batch: number; w0: number; nw: number; bofs: number }
