@@ -24,6 +24,7 @@ import { benchFqInv, benchFqLayouts, checkFq13 } from './support/fq-layout-check
 import { checkFq, checkMsmCase, msmCases, packPoints, seededScalar } from './support/msm-check.js';
 import { SplitMix64 } from './support/splitmix.js';
 import { median } from './support/stats.js';
+import './support/wgsl-dev.gen.js'; // msm_fq13 (the Fq checks and layout benches) is a dev-only kernel, not in the package
 import { backToBack, roofline, warmUp } from './node-gpu.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
