@@ -24,6 +24,9 @@ for (const [entry, outfile] of Object.entries(ENTRIES)) {
     format: 'esm',
     target: 'node20',
     external: ['webgpu'],
+    // The package's sideEffects list names only the worker entry; without this, esbuild drops the
+    // benches' side-effect imports of the dev-only WGSL (bench/support/wgsl-dev.gen.ts registers it).
+    ignoreAnnotations: true,
     logLevel: 'info',
   });
 }
