@@ -45,6 +45,14 @@ export interface MsmRunResult {
 export interface ScalarWords { words: Uint32Array; start: number; be: boolean }
 
 /**
+ * Scalar copies from this size on go through the staging ring (ctx.uploadAsync: in Node 5-6 GB/s
+ * against ~1.2 for writeBuffer); smaller ones by writeBuffer, which does not wait for a mapping.
+ * H100 host, bases.msm end to end: 2^20 (parts of 8 MiB) 50.7 -> 40.8 ms through the ring, but
+ * 2^16 (2 MiB) 5.7 -> 6.5 ms (bench/RESULTS.md, msm).
+ */
+const RING_SCALAR_BYTES = 8 << 20;
+
+/**
  * One MSM over points [base0, base0 + plan.n) of uploaded bases and the caller's scalars: the
  * scalars are copied to the GPU and the run encoded and submitted (one submission) before this
  * resolves; `result` resolves with its readback. The run's buffers go back to the pool at once
@@ -56,14 +64,17 @@ export async function startMsm(ctx: GpuContext, bases: GPUBuffer, base0: number,
   const held: GPUBuffer[] = [];
   const bufs = acquireRunBuffers(ctx, plan, held);
   const { words, start, be } = scalars;
-  // Through the staging ring where it pays (Node: 5-6 GB/s against ~1.2 for writeBuffer, 8 MiB a
-  // part of a 2^20 job), else writeBuffer; the buffers go back to the pool if the copy fails.
   const first = (MSM_BYTES.scalar / 4) * start;
-  try {
-    await ctx.uploadAsync(words.subarray(first, first + packedScalarBytes(plan.n) / 4), 'msm packed scalars', undefined, bufs.packed);
-  } catch (e) {
-    for (const b of held) ctx.pool.release(b);
-    throw e;
+  const bytes = packedScalarBytes(plan.n);
+  if (bytes < RING_SCALAR_BYTES) {
+    ctx.device.queue.writeBuffer(bufs.packed, 0, words.buffer, words.byteOffset + 4 * first, bytes);
+  } else {
+    try {
+      await ctx.uploadAsync(words.subarray(first, first + bytes / 4), 'msm packed scalars', undefined, bufs.packed);
+    } catch (e) {
+      for (const b of held) ctx.pool.release(b);
+      throw e;
+    }
   }
   ctx.device.queue.writeBuffer(bufs.bad, 0, Uint32Array.of(NONE));
   const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 11 * plan.batches + plan.levels.length + 1);
