@@ -5,7 +5,7 @@
  */
 import { ProverError } from '../errors.js';
 import { runPoseidon2 } from '../kernels/poseidon2.js';
-import { constantsProblem, type Poseidon2Constants, type Poseidon2Width } from '../ref/poseidon2.js';
+import { constantsProblem, type Poseidon2Constants, type Poseidon2Width } from '../params/poseidon2.js';
 import { optionalOut, requireFieldArray, requireMultipleOf, requireOptions, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';

@@ -3,7 +3,7 @@
  * src/ref/babybear.ts. inv and ext4Inv map 0 to 0, as the GPU kernels do.
  * @module
  */
-import { bbAdd, bbInv, bbMul, bbPow7, bbSquare, bbSub, ext4Inv, ext4Mul, type Ext4 } from '../ref/babybear.js';
+import { bbAdd, bbInv, bbMul, bbPow7, bbSquare, bbSub, ext4Inv, ext4Mul, type Ext4 } from '../field/babybear.js';
 import type { FieldOp } from '../kernels/field.js';
 import { requireFieldJob, type FieldMethods } from '../api/field.js';
 import { requireJobOptions } from '../sched/job.js';

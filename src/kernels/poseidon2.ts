@@ -9,8 +9,8 @@ import { uploadField } from './canonical.js';
 import type { GpuContext } from '../gpu/context.js';
 import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import { dispatch1d } from '../gpu/dispatch.js';
-import { toMonty } from '../ref/babybear.js';
-import { defaultConstants, roundsP, type Poseidon2Constants, type Poseidon2Width } from '../ref/poseidon2.js';
+import { toMonty } from '../field/babybear.js';
+import { defaultConstants, roundsP, type Poseidon2Constants, type Poseidon2Width } from '../params/poseidon2.js';
 
 /** 64 threads per workgroup: each thread holds a 16-24 word state, so small groups keep occupancy up on every vendor. */
 export const P2_WG = 64;

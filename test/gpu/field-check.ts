@@ -9,7 +9,7 @@
 import type { Prover } from '../../src/prover.js';
 import type { FieldOp } from '../../src/kernels/field.js';
 import { BB_P, BB_P_BIG, BB_R, EXT4_W, powModBig } from '../../src/params/babybear.js';
-import * as ref from '../../src/ref/babybear.js';
+import * as ref from '../../src/field/babybear.js';
 import { SplitMix64 } from '../support/splitmix.js';
 
 /** 0, 1, p-1, 2^31-1 reduced, R mod p (Montgomery one), and neighbours of the boundaries. */
