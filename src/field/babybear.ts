@@ -9,6 +9,8 @@ import { ext4Ops, type Ext4 } from './ext4.js';
 import { monty31Ops } from './monty31-ops.js';
 
 export { mulhi31 } from './monty31-ops.js';
+/** Shoup's quotient floor(w·2^31 / p) of a multiplier (bb_mul_shoup). */
+export { bbShoupQuotient } from '../params/babybear.js';
 export type { Ext4 };
 
 const BB = monty31Ops(BABY_BEAR);
