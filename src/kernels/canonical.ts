@@ -17,7 +17,7 @@ const CANON_WG = 256;
 const CANON_GROUPS = 4096;
 const BINDINGS = ['read-only-storage', 'storage'] as const;
 
-const pipelineOf = async (ctx: GpuContext, field: FieldName = 'babybear') => ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS, undefined, field);
+const pipelineOf = async (ctx: GpuContext, field: FieldName = 'babybear') => ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS, undefined, false, field);
 
 /**
  * Compile the check's one small pipeline now, in the background (at prover creation): a large

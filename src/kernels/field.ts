@@ -34,7 +34,7 @@ export async function runFieldOp(ctx: GpuContext, op: FieldOp, a: Uint32Array, b
   const n = a.length;
   if (n === 0) return new Uint32Array(0);
   const bindings = ['read-only-storage', 'read-only-storage', 'storage'] as const;
-  const pipeline = await ctx.pipelines.get('field_check', spec.entry, { FIELD_WG }, bindings, undefined, field);
+  const pipeline = await ctx.pipelines.get('field_check', spec.entry, { FIELD_WG }, bindings, undefined, false, field);
   const bufA = await uploadField(ctx, a, 'a', 'field a', field);
   const bufB = b ? await uploadField(ctx, b, 'b', 'field b', field).catch((e: unknown) => { ctx.pool.release(bufA); throw e; }) : bufA;
   const out = ctx.pool.acquire(n * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'field out');
