@@ -1,7 +1,7 @@
 // KoalaBear as a parameter record (src/params/koalabear.ts) through the generic host math, the
 // Poseidon2 and NTT CPU twins, against test/vectors/koalabear.json (produced by p3-koala-bear
 // 0.9.0-rc.2 itself: test/vectors/gen/src/koalabear.rs) and BigInt arithmetic.
-import { describe, it, expect } from 'vitest';
+import { beforeAll, describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { KOALA_BEAR } from '../../src/params/koalabear.js';
 import { BABY_BEAR } from '../../src/params/babybear.js';
@@ -15,6 +15,9 @@ import { applyDiagOp, diagOps, div2k } from '../../src/ref/poseidon2-diag.js';
 import * as ntt from '../../src/ref/ntt.js';
 import { FIELD_SPECS, render } from '../../scripts/gen-poseidon2.js';
 import { SplitMix64 } from '../support/splitmix.js';
+import { kernelSource, loadAllFamilies } from '../../src/gpu/wgsl.js';
+import { wgslParamConsts } from '../../src/params/wgsl-consts.js';
+import { BN254_WGSL_CONSTS } from '../../src/params/bn254.js';
 
 type Case = Record<string, unknown> & { op: string };
 const vectors = JSON.parse(readFileSync(new URL('../vectors/koalabear.json', import.meta.url), 'utf8')) as { crate: string; cases: Case[] };
@@ -167,5 +170,29 @@ describe('KoalaBear reference NTT vs p3-koala-bear Radix2Dit', () => {
   it('two-adic roots run out at 2^24', () => {
     expect(() => ntt.twoAdicGenerator(25, KOALA_BEAR)).toThrow(/KoalaBear/);
     expect(ntt.twoAdicGenerator(27)).toBe(BABY_BEAR.twoAdicGenerators[27]);
+  });
+});
+
+describe('KoalaBear on the GPU side: the WGSL preamble a pipeline request naming it gets', () => {
+  beforeAll(loadAllFamilies);
+
+  it("field_check's module carries KoalaBear's constants; BabyBear's text is the default's", () => {
+    const kb = kernelSource('field_check', { FIELD_WG: 256 }, undefined, 'koalabear');
+    for (const [name, v] of [['BB_P', KOALA_BEAR.p], ['BB_MU', KOALA_BEAR.mu], ['BB_ONE', KOALA_BEAR.one], ['BB_R2', KOALA_BEAR.r2], ['BB_SHIFT_HI', 31], ['BB_SHIFT_LO', 24]] as const) {
+      expect(kb).toContain(`const ${name}: u32 = ${v}u;`);
+    }
+    expect(kernelSource('field_check', { FIELD_WG: 256 }, 'field_mul', 'babybear')).toBe(kernelSource('field_check', { FIELD_WG: 256 }, 'field_mul'));
+    expect(kernelSource('field_check', { FIELD_WG: 256 }, 'field_mul')).toContain(`const BB_P: u32 = ${BABY_BEAR.p}u;`);
+  });
+
+  it('BB_ROOTS_32 (Montgomery form) are KoalaBear powers of a primitive 32nd root; EXT4_W_MONTY is 3·R', () => {
+    const c = wgslParamConsts('koalabear');
+    const roots = (c.BB_ROOTS_32 as number[]).map(KB.fromMonty);
+    expect(roots).toEqual(c.BB_ROOTS_32_PLAIN);
+    expect(KB.pow(roots[1], 32)).toBe(1);
+    expect(KB.pow(roots[1], 16)).toBe(KOALA_BEAR.p - 1);
+    roots.forEach((w, i) => expect(w).toBe(KB.pow(KOALA_BEAR.twoAdicGenerators[5], i)));
+    expect(KB.fromMonty(c.EXT4_W_MONTY as number)).toBe(3);
+    for (const k of Object.keys(BN254_WGSL_CONSTS)) expect(c[k]).toEqual(wgslParamConsts()[k]); // BN254's are the same
   });
 });
