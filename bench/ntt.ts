@@ -25,7 +25,7 @@ import { GpuContext } from '../src/gpu/context.js';
 import { nttToGpu } from '../src/kernels/ntt.js';
 import { NTT_WG, STAGE_BELOW_WIDTH, type NttSpec } from '../src/kernels/ntt-spec.js';
 import * as ref from '../src/ref/ntt.js';
-import { bbAdd, bbInv, bbMul, bbPow } from '../src/ref/babybear.js';
+import { bbAdd, bbInv, bbMul, bbPow } from '../src/field/babybear.js';
 import { SplitMix64 } from './support/splitmix.js';
 import { transferBoundMs, transferRates } from './transfer-bound.js';
 import { median } from './support/stats.js';

@@ -39,16 +39,12 @@ export const LAYERS: readonly (readonly string[])[] = [
 
 /** Today's src/kernels -> src/ref imports; the merger empties this once i22-field lands. */
 export const KERNEL_REF_ALLOWED: readonly string[] = [
-  'src/kernels/grind.ts -> src/ref/babybear.ts',
   'src/kernels/ntt-long.ts -> src/ref/babybear.ts',
   'src/kernels/ntt-long.ts -> src/ref/ntt.ts',
   'src/kernels/ntt-plan.ts -> src/ref/babybear.ts',
   'src/kernels/ntt-plan.ts -> src/ref/ntt.ts',
   'src/kernels/ntt-spec.ts -> src/ref/babybear.ts',
   'src/kernels/ntt-twist.ts -> src/ref/babybear.ts',
-  'src/kernels/poseidon2.ts -> src/ref/babybear.ts',
-  'src/kernels/poseidon2.ts -> src/ref/poseidon2.ts',
-  'src/kernels/whir-sumcheck.ts -> src/ref/babybear.ts',
 ];
 
 export interface SourceFile { path: string; text: string }

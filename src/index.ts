@@ -13,6 +13,8 @@ export type { ProverOptions, GpuEntryPoint, GpuPowerPreference } from './options
 export type { LimitName, LimitOverrides, LimitsOption } from './gpu/limits.js';
 export { ProverError, isProverError, type ProverErrorCode } from './errors.js';
 export type { FieldOp } from './kernels/field.js';
+export type { FieldJobOptions } from './api/field.js';
+export type { FieldName } from './params/fields.js';
 export type { NttMatrix, NttOptions, NttExtendOptions, NttLdeOptions } from './api/ntt.js';
 export type { PoolStats } from './gpu/buffer-pool.js';
 export type { CompileStats } from './gpu/pipeline-cache.js';
@@ -22,7 +24,7 @@ export type { MerkleTree, MerkleOpening } from './api/merkle.js';
 export type { MsmBases, MsmBasesStats, MsmOptions, MsmPoints, MsmScalars, MsmRunInfo, ScalarEndian, G1Point } from './api/msm.js';
 export { DuplexChallenger } from './ref/challenger.js';
 export { verifyMerklePath, type MerkleVerifyOptions } from './api/verify.js';
-export type { Poseidon2Constants, Poseidon2Width } from './ref/poseidon2.js';
+export type { Poseidon2Constants, Poseidon2Width } from './params/poseidon2.js';
 export * as babybear from './params/babybear.js';
 export type { Whir } from './whir/facade.js';
 export type { WhirCommitment, WhirOpening, WhirOpenOptions } from './whir/whir.js';

@@ -9,6 +9,7 @@
  */
 import type { KernelName } from '../wgsl/kernels.gen.js';
 import { kernelSource, loadKernel, type PlanConsts } from './wgsl.js';
+import type { FieldName } from '../params/fields.js';
 
 /** Binding kinds in binding order (0, 1, 2, ...) of bind group 0. */
 export type BindingKind = 'read-only-storage' | 'storage' | 'uniform';
@@ -33,6 +34,8 @@ export interface PipelineRequest {
   bindings?: readonly BindingKind[];
   /** WGSL `override` values: one module serves every value */
   overrides?: Readonly<Record<string, number>>;
+  /** The 31-bit field whose constants (BB_P, BB_MU, ...) the module is built with; default BabyBear. */
+  field?: FieldName;
 }
 
 export class PipelineCache {
@@ -80,28 +83,28 @@ export class PipelineCache {
    * family module is loaded first (its first pipeline waits for that chunk).
    */
   async get(kernel: KernelName, entryPoint: string, plan: PlanConsts = {}, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>, ahead = false): Promise<GPUComputePipeline> {
+    overrides?: Readonly<Record<string, number>>, ahead = false, field: FieldName = 'babybear'): Promise<GPUComputePipeline> {
     await loadKernel(kernel);
-    const { pipeline, ready } = this.build(kernel, entryPoint, plan, bindings, overrides);
+    const { pipeline, ready } = this.build(kernel, entryPoint, plan, bindings, overrides, field);
     if (!ready && !ahead) this.onWait?.();
     return pipeline;
   }
 
-  /** The module text of an entry point under plan constants (its family loaded). */
-  private source(kernel: KernelName, entryPoint: string, plan: PlanConsts): string {
-    const planKey = PipelineCache.key(kernel, entryPoint, plan);
+  /** The module text of an entry point under plan constants and a field's constants (its family loaded). */
+  private source(kernel: KernelName, entryPoint: string, plan: PlanConsts, field: FieldName = 'babybear'): string {
+    const planKey = PipelineCache.key(kernel, entryPoint, plan) + (field === 'babybear' ? '' : `@${field}`);
     let code = this.sources.get(planKey);
     if (code === undefined) {
-      code = kernelSource(kernel, plan, entryPoint);
+      code = kernelSource(kernel, plan, entryPoint, field);
       this.sources.set(planKey, code);
     }
     return code;
   }
 
   private build(kernel: KernelName, entryPoint: string, plan: PlanConsts, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
-    const planKey = PipelineCache.key(kernel, entryPoint, plan);
-    const code = this.source(kernel, entryPoint, plan);
+    overrides?: Readonly<Record<string, number>>, field: FieldName = 'babybear'): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
+    const planKey = PipelineCache.key(kernel, entryPoint, plan) + (field === 'babybear' ? '' : `@${field}`);
+    const code = this.source(kernel, entryPoint, plan, field);
     const key = `${code}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
     let p = this.pipelines.get(key);
     if (!p) {
@@ -139,13 +142,13 @@ export class PipelineCache {
     // Dawn compiles on a few worker threads, first come first served: the largest modules go
     // first so the longest compiles (an MSM walker: ~2 s on the H100's host) start at once
     // instead of queueing behind small ones.
-    const size = requests.map((r) => this.source(r.kernel, r.entryPoint, r.plan ?? {}).length);
+    const size = requests.map((r) => this.source(r.kernel, r.entryPoint, r.plan ?? {}, r.field).length);
     const order = requests.map((_, i) => i).sort((a, b) => size[b] - size[a]);
     const out: Promise<GPUComputePipeline>[] = new Array(requests.length);
     let waits = false;
     for (const i of order) {
       const r = requests[i];
-      const { pipeline, ready } = this.build(r.kernel, r.entryPoint, r.plan ?? {}, r.bindings, r.overrides);
+      const { pipeline, ready } = this.build(r.kernel, r.entryPoint, r.plan ?? {}, r.bindings, r.overrides, r.field);
       out[i] = pipeline;
       waits ||= !ready;
     }

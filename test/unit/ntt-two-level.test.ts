@@ -5,7 +5,7 @@
 // (their own index maths is checked in ntt-plan.test.ts).
 import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
-import { bbAdd, bbInv, bbMul, bbPow } from '../../src/ref/babybear.js';
+import { bbAdd, bbInv, bbMul, bbPow } from '../../src/field/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_ROTATE, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES,
   innerTwiddleTable, passSplitTable, passTwiddleTable, planTransform, inverseScale, scaleTable, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,

@@ -13,7 +13,7 @@ describe('WGSL linker', () => {
     expect(staleFiles()).toEqual([]);
   });
 
-  it('one module per family, named by the file-name prefix; check/bench kernels only in test/gpu', () => {
+  it('one module per family, named by the file-name prefix; check/bench kernels only in bench/support', () => {
     const files = renderGenerated(linkAll());
     const linked = Object.keys(linkAll());
     expect([...files.keys()].sort()).toEqual(['src/wgsl/kernels.gen.ts', 'bench/support/wgsl-dev.gen.ts',
