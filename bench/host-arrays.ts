@@ -22,7 +22,7 @@
 import { createProver } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { nttEntry } from '../src/checks/ntt-entry.js';
-import type { NttSpec } from '../src/kernels/ntt-spec.js';
+import type { NttSpec } from '../src/kernels/ntt/spec.js';
 import { poseidon2 } from '../src/ref/poseidon2.js';
 import { BB_P } from '../src/params/babybear.js';
 import { medianTime as timeIt } from '../test/support/stats.js';

@@ -21,7 +21,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NTT_FUSED_RADICES, NTT_TWO_LEVEL_RADICES } from '../src/kernels/ntt-plan.js';
+import { NTT_FUSED_RADICES, NTT_TWO_LEVEL_RADICES } from '../src/kernels/ntt/passes.js';
 import { reverseBits } from '../src/ref/ntt.js';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'wgsl', 'kernels', 'ntt_stockham.gen.wgsl');

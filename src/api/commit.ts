@@ -7,7 +7,7 @@
  * @module
  */
 import { ProverError } from '../errors.js';
-import { encodeToGpu } from '../kernels/ntt.js';
+import { encodeToGpu } from '../kernels/ntt/record.js';
 import { uploadChecked } from '../kernels/canonical.js';
 import { planMerkle } from '../kernels/merkle.js';
 import { BB_TWO_ADICITY } from '../params/babybear.js';

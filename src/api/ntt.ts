@@ -10,11 +10,11 @@
  */
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
-import { nttMaxWords, nttToGpu, type NttGpuResult } from '../kernels/ntt.js';
-import { needsColumnBlocks, runNttColumnBlocks } from '../kernels/ntt-blocks.js';
-import { checkLongColumn } from '../kernels/ntt-long.js';
+import { nttMaxWords, nttToGpu, type NttGpuResult } from '../kernels/ntt/record.js';
+import { needsColumnBlocks, runNttColumnBlocks } from '../kernels/ntt/blocks.js';
+import { checkLongColumn } from '../kernels/ntt/long.js';
 import { uploadField } from '../kernels/canonical.js';
-import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt-spec.js';
+import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt/spec.js';
 import { BB_P, BB_TWO_ADICITY } from '../params/babybear.js';
 import { optionalBoolean, optionalOut, requireCanonical, requireFieldArray, requireInt, requireOptions, show } from '../validate.js';
 import type { ApiEnv } from './env.js';

@@ -8,7 +8,7 @@
  */
 import { bbAdd, bbBatchInv, bbInv, bbMul, bbPow, bbSub } from '../ref/babybear.js';
 import { log2Exact, reverseBits, twoAdicGenerator } from '../ref/ntt.js';
-import { outputHeight, type NttSpec } from '../kernels/ntt-spec.js';
+import { outputHeight, type NttSpec } from '../kernels/ntt/spec.js';
 
 /** Σ_j x_j·z^j over column c of a row-major h × w matrix (Horner, from the top). */
 function evalColumn(values: Uint32Array, h: number, w: number, c: number, z: number): number {

@@ -6,7 +6,7 @@
  */
 import { ProverError } from '../errors.js';
 import * as ref from '../ref/ntt.js';
-import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt-spec.js';
+import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt/spec.js';
 import { requireNttSpec, type NttLdeOptions, type NttMatrix, type NttMethods } from '../api/ntt.js';
 import { requireOptions } from '../validate.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';

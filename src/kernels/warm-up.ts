@@ -15,8 +15,8 @@ import { GRIND_PIPELINE } from './grind.js';
 import { merklePipelineRequests } from './merkle.js';
 import { MSM_BASES_PIPELINE, msmPipelineRequests } from './msm.js';
 import { msmPlan } from './msm-plan.js';
-import { nttJobLayout } from './ntt-pipelines.js';
-import type { NttSpec } from './ntt-spec.js';
+import { nttJobLayout } from './ntt/pipelines.js';
+import type { NttSpec } from './ntt/spec.js';
 import { poseidon2PipelineRequest } from './poseidon2.js';
 
 /**

@@ -13,8 +13,8 @@
 import { Scheduler } from '../../src/sched/scheduler.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { nttMethods } from '../../src/api/ntt.js';
-import { columnsPerBlock, runNttColumnBlocks } from '../../src/kernels/ntt-blocks.js';
-import { outputHeight, type NttSpec } from '../../src/kernels/ntt-spec.js';
+import { columnsPerBlock, runNttColumnBlocks } from '../../src/kernels/ntt/blocks.js';
+import { outputHeight, type NttSpec } from '../../src/kernels/ntt/spec.js';
 import * as ref from '../../src/ref/ntt.js';
 import { refNtt } from '../support/ntt-spec-ref.js';
 import { SplitMix64 } from '../support/splitmix.js';

@@ -14,11 +14,11 @@
  */
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
-import { runNtt } from '../../src/kernels/ntt.js';
-import { devicePasses, fusedLdePass, scaleFold, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt-spec.js';
+import { runNtt } from '../../src/kernels/ntt/record.js';
+import { devicePasses, fusedLdePass, scaleFold, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt/spec.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
-import { NTT_FLAG_HALF } from '../../src/kernels/ntt-plan.js';
+import { NTT_FLAG_HALF } from '../../src/kernels/ntt/passes.js';
 import * as ref from '../../src/ref/ntt.js';
 import { caseInput, caseLabel, compareOutput, type DftCase, type DftOp } from '../support/dft-vectors.js';
 import { SplitMix64 } from '../support/splitmix.js';

@@ -6,8 +6,8 @@
  */
 import type { GpuContext } from '../../src/gpu/context.js';
 import { Profiler, type ProfileReport } from '../../src/gpu/profiler.js';
-import { nttToGpu } from '../../src/kernels/ntt.js';
-import type { NttSpec } from '../../src/kernels/ntt-spec.js';
+import { nttToGpu } from '../../src/kernels/ntt/record.js';
+import type { NttSpec } from '../../src/kernels/ntt/spec.js';
 
 /** Passes a job may have: an lde at 2^24 -> 2^25 has 5 + 5. */
 const MAX_PASSES = 16;

@@ -3,7 +3,7 @@
  * reference that the past-one-binding GPU checks and the four-step CPU model compare with.
  */
 import * as ref from '../../src/ref/ntt.js';
-import type { NttSpec } from '../../src/kernels/ntt-spec.js';
+import type { NttSpec } from '../../src/kernels/ntt/spec.js';
 
 export function refNtt(spec: NttSpec, x: Uint32Array): Uint32Array {
   const w = spec.width;

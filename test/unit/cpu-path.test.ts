@@ -18,7 +18,7 @@ import { BB_P } from '../../src/params/babybear.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import type { JobProgress } from '../../src/sched/job.js';
 import { nttEntry } from '../../src/checks/ntt-entry.js';
-import type { NttSpec } from '../../src/kernels/ntt-spec.js';
+import type { NttSpec } from '../../src/kernels/ntt/spec.js';
 
 const G = bn254.G1.Point;
 const rng = new SplitMix64(0x5eed_c0de_2026n);

@@ -3,9 +3,9 @@
 // one-shot transforms, for each op, both output orders, shifts, zero padding shorter than a row
 // of the four-step matrix, and an lde whose idft is itself a four-step.
 import { describe, it, expect } from 'vitest';
-import { checkLongColumn, columnsPerBlock, fourStepShape, runLongColumn, type BlockRunner } from '../../src/kernels/ntt-long.js';
-import { outputHeight, type NttSpec } from '../../src/kernels/ntt-spec.js';
-import { twistOnCpu } from '../../src/kernels/ntt-twist.js';
+import { checkLongColumn, columnsPerBlock, fourStepShape, runLongColumn, type BlockRunner } from '../../src/kernels/ntt/long.js';
+import { outputHeight, type NttSpec } from '../../src/kernels/ntt/spec.js';
+import { twistOnCpu } from '../../src/kernels/ntt/twist.js';
 import { isProverError } from '../../src/errors.js';
 import { refNtt } from '../support/ntt-spec-ref.js';
 import { SplitMix64 } from '../support/splitmix.js';

@@ -8,14 +8,14 @@ import {
   NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_MAX_RADIX,
   NTT_TABLE_MAX, inverseScale, passSplitTable, passTwiddleTable, planTransform, splitBits, splitTwiddle, splitQualifies, radices, scaleTable, stageCopy, stagedQualifies, stageSlot, stageWord, stageWorkgroup,
   tableQualifies, twiddleTable, type NttPass,
-} from '../../src/kernels/ntt-plan.js';
+} from '../../src/kernels/ntt/passes.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { loadRow, storeOutput } from '../support/ntt-store.js';
 import { bbShoupQuotient } from '../../src/params/babybear.js';
 import { WGSL_PARAM_CONSTS } from '../../src/params/wgsl-consts.js';
 import { readFileSync } from 'node:fs';
 import { NTT_RADICES, NTT_STAGED_RADICES, NTT_TABLE_RADICES, nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
-import { columnsPerBlock, needsColumnBlocks } from '../../src/kernels/ntt-blocks.js';
+import { columnsPerBlock, needsColumnBlocks } from '../../src/kernels/ntt/blocks.js';
 
 const TW = twiddleTable();
 /** The butterflies' ω_32^e in Montgomery form: the WGSL constants the kernel multiplies by. */

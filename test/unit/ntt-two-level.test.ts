@@ -9,9 +9,9 @@ import { bbAdd, bbInv, bbMul, bbPow } from '../../src/ref/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_ROTATE, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES,
   innerTwiddleTable, passSplitTable, passTwiddleTable, planTransform, inverseScale, scaleTable, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
-} from '../../src/kernels/ntt-plan.js';
+} from '../../src/kernels/ntt/passes.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
-import { scaleFold, twiddleSources, twoLevelGroupsFor, type ScaleFold } from '../../src/kernels/ntt-spec.js';
+import { scaleFold, twiddleSources, twoLevelGroupsFor, type ScaleFold } from '../../src/kernels/ntt/spec.js';
 import { nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { loadRow, storeOutput } from '../support/ntt-store.js';

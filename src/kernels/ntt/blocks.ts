@@ -6,11 +6,11 @@
  * binding runs alone as a four-step transform of blocks that fit (./ntt-long.ts).
  * @module
  */
-import type { GpuContext } from '../gpu/context.js';
-import { nttMaxWords, runNtt } from './ntt.js';
-import { copyColumns } from './matrix-copy.js';
-import { checkLongColumn, columnsPerBlock, gpuBlockRunner, runLongColumn } from './ntt-long.js';
-import { outputHeight, type NttSpec } from './ntt-spec.js';
+import type { GpuContext } from '../../gpu/context.js';
+import { nttMaxWords, runNtt } from './record.js';
+import { copyColumns } from '../matrix-copy.js';
+import { checkLongColumn, columnsPerBlock, gpuBlockRunner, runLongColumn } from './long.js';
+import { outputHeight, type NttSpec } from './spec.js';
 
 export { columnsPerBlock };
 

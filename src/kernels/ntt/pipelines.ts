@@ -14,16 +14,16 @@
  * Two-level passes also size their workgroup tile by W and groups (NTT_TG, NTT_TL, NTT_TILE2_WORDS).
  * @module
  */
-import type { GpuContext } from '../gpu/context.js';
-import type { BindingKind, PipelineRequest } from '../gpu/pipeline-cache.js';
+import type { GpuContext } from '../../gpu/context.js';
+import type { BindingKind, PipelineRequest } from '../../gpu/pipeline-cache.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_PADDED, NTT_FLAG_ROTATE, NTT_FLAG_SCALE,
   NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, passFlags, twoLevelGroups, type NttPass,
-} from './ntt-plan.js';
+} from './passes.js';
 import {
   devicePasses, fusedLdePass, NTT_WG, scaleFold, SHOUP_TWIDDLES, STATIC_FLAGS, stagedPasses, twiddleSources, twoLevelGroupsFor,
   type NttSpec, type ScaleFold, type TwiddleSource,
-} from './ntt-spec.js';
+} from './spec.js';
 
 export const NTT_BINDINGS: readonly BindingKind[] = ['read-only-storage', 'storage', 'read-only-storage', 'read-only-storage', 'uniform'];
 /** Two-level passes also bind their inner twiddle table (`tt`). */

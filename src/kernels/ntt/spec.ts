@@ -6,12 +6,12 @@
  * src/kernels/ntt.ts records the passes; the defaults here cite the H100 A/Bs that set them.
  * @module
  */
-import type { GpuContext } from '../gpu/context.js';
-import { bbPow } from '../ref/babybear.js';
+import type { GpuContext } from '../../gpu/context.js';
+import { bbPow } from '../../ref/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_ROTATE, NTT_FUSED_RADICES, inverseScale, NTT_FLAG_SCALE, foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup,
   tableQualifies, twoLevelGroups, NTT_STAGE_WORDS, type NttPass, type SplitScale,
-} from './ntt-plan.js';
+} from './passes.js';
 
 /** 256 threads per workgroup: on the H100 the 2^24 -> 2^25 encode took 4.72 ms at 256, 6.03 ms at 128, 4.85 ms at 64 (bench/RESULTS.md). */
 export const NTT_WG = 256;

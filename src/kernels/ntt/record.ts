@@ -22,14 +22,14 @@
  * record into a caller's encoder and return the output buffer; nothing is read back.
  * @module
  */
-import { ProverError } from '../errors.js';
-import type { GpuContext } from '../gpu/context.js';
-import { cachedUniform, storageUsage } from '../gpu/context.js';
-import { grid2d } from '../gpu/dispatch.js';
-import { BB_TWO_ADICITY } from '../params/babybear.js';
-import { innerTwiddleTable, passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, type NttPass } from './ntt-plan.js';
-import { NTT_WG, outputHeight, SHOUP_TWIDDLES, type ScaleFold, type NttSpec } from './ntt-spec.js';
-import { NTT_BINDINGS, NTT_BINDINGS_TWO, nttJobLayout } from './ntt-pipelines.js';
+import { ProverError } from '../../errors.js';
+import type { GpuContext } from '../../gpu/context.js';
+import { cachedUniform, storageUsage } from '../../gpu/context.js';
+import { grid2d } from '../../gpu/dispatch.js';
+import { BB_TWO_ADICITY } from '../../params/babybear.js';
+import { innerTwiddleTable, passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, type NttPass } from './passes.js';
+import { NTT_WG, outputHeight, SHOUP_TWIDDLES, type ScaleFold, type NttSpec } from './spec.js';
+import { NTT_BINDINGS, NTT_BINDINGS_TWO, nttJobLayout } from './pipelines.js';
 
 /**
  * nttToGpu's last argument: timestamp writes for its one compute pass, or a function giving them

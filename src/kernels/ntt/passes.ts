@@ -16,9 +16,9 @@
  * workgroup tile (stageSlot) and leave as one contiguous block per workgroup (stageCopy).
  * @module
  */
-import { BB_TWO_ADICITY, bbShoupQuotient } from '../params/babybear.js';
-import { bbInv, bbMul, bbPow, toMonty } from '../ref/babybear.js';
-import { twoAdicGenerator } from '../ref/ntt.js';
+import { BB_TWO_ADICITY, bbShoupQuotient } from '../../params/babybear.js';
+import { bbInv, bbMul, bbPow, toMonty } from '../../ref/babybear.js';
+import { twoAdicGenerator } from '../../ref/ntt.js';
 
 /** Largest radix: 32 values per thread fit in registers. */
 export const NTT_MAX_RADIX = 32;

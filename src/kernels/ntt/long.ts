@@ -16,14 +16,14 @@
  * the CPU against src/ref; the GPU runner is gpuBlockRunner.
  * @module
  */
-import { ProverError } from '../errors.js';
-import type { GpuContext } from '../gpu/context.js';
-import { bbInv } from '../ref/babybear.js';
-import { log2Exact, reverseBits, twoAdicGenerator } from '../ref/ntt.js';
-import { nttToGpu } from './ntt.js';
-import { outputHeight, type NttSpec } from './ntt-spec.js';
-import { copyColumns, transposeRows } from './matrix-copy.js';
-import { recordTwist, type Twist } from './ntt-twist.js';
+import { ProverError } from '../../errors.js';
+import type { GpuContext } from '../../gpu/context.js';
+import { bbInv } from '../../ref/babybear.js';
+import { log2Exact, reverseBits, twoAdicGenerator } from '../../ref/ntt.js';
+import { nttToGpu } from './record.js';
+import { outputHeight, type NttSpec } from './spec.js';
+import { copyColumns, transposeRows } from '../matrix-copy.js';
+import { recordTwist, type Twist } from './twist.js';
 
 /** Runs one batched job on `block` (spec.height × spec.width), twisting its input (`pre`) and output (`post`) if given. */
 export type BlockRunner = (spec: NttSpec, block: Uint32Array, pre?: Twist, post?: Twist) => Promise<Uint32Array>;

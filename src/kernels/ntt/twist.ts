@@ -5,13 +5,13 @@
  * src/kernels/ntt-long.ts, so the block is not read back to be twisted on the CPU.
  * @module
  */
-import type { GpuContext } from '../gpu/context.js';
-import { dispatch1d } from '../gpu/dispatch.js';
-import type { BindingKind } from '../gpu/pipeline-cache.js';
-import { BB_TWO_ADICITY } from '../params/babybear.js';
-import { bbMul, bbPow } from '../ref/babybear.js';
-import { scaleBuffer } from './ntt.js';
-import { NTT_TW_LO_BITS } from './ntt-plan.js';
+import type { GpuContext } from '../../gpu/context.js';
+import { dispatch1d } from '../../gpu/dispatch.js';
+import type { BindingKind } from '../../gpu/pipeline-cache.js';
+import { BB_TWO_ADICITY } from '../../params/babybear.js';
+import { bbMul, bbPow } from '../../ref/babybear.js';
+import { scaleBuffer } from './record.js';
+import { NTT_TW_LO_BITS } from './passes.js';
 
 export const TWIST_WG = 256;
 const BINDINGS: readonly BindingKind[] = ['storage', 'read-only-storage', 'uniform'];
