@@ -13,8 +13,9 @@
 import { Scheduler } from '../../src/sched/scheduler.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { nttMethods } from '../../src/api/ntt.js';
-import { columnsPerBlock, runNttColumnBlocks } from '../../src/kernels/ntt/blocks.js';
-import { outputHeight, type NttSpec } from '../../src/kernels/ntt/spec.js';
+import { runNttColumnBlocks } from '../../src/kernels/ntt/blocks.js';
+import { columnsPerBlock } from '../../src/kernels/ntt/plan.js';
+import { outputHeight, type NttJob } from '../../src/kernels/ntt/job.js';
 import * as ref from '../../src/ref/ntt.js';
 import { refNtt } from '../support/ntt-spec-ref.js';
 import { SplitMix64 } from '../support/splitmix.js';
@@ -61,7 +62,7 @@ export async function checkNttLongColumns(ctx: GpuContext, maxWords: number, see
   const t0 = performance.now();
   const rng = new SplitMix64(seed);
   const m = maxWords;
-  const specs: NttSpec[] = [
+  const specs: NttJob[] = [
     { op: 'dft', height: 2 * m, width: 1 },
     { op: 'dft', height: 2 * m, width: 2, bitReversed: true },
     { op: 'idft', height: 4 * m, width: 1 },

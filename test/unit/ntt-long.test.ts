@@ -3,8 +3,9 @@
 // one-shot transforms, for each op, both output orders, shifts, zero padding shorter than a row
 // of the four-step matrix, and an lde whose idft is itself a four-step.
 import { describe, it, expect } from 'vitest';
-import { checkLongColumn, columnsPerBlock, fourStepShape, runLongColumn, type BlockRunner } from '../../src/kernels/ntt/long.js';
-import { outputHeight, type NttSpec } from '../../src/kernels/ntt/spec.js';
+import { checkLongColumn, runLongColumn, type BlockRunner } from '../../src/kernels/ntt/long.js';
+import { columnsPerBlock, fourStepShape } from '../../src/kernels/ntt/plan.js';
+import { outputHeight, type NttJob } from '../../src/kernels/ntt/job.js';
 import { twistOnCpu } from '../../src/kernels/ntt/twist.js';
 import { isProverError } from '../../src/errors.js';
 import { refNtt } from '../support/ntt-spec-ref.js';
@@ -27,7 +28,7 @@ function cpuRunner(maxWords: number, shapes: string[]): BlockRunner {
 describe('four-step NTT of one long column (ntt-long.ts)', () => {
   const rng = new SplitMix64(0x4f57);
   const maxWords = 2 ** 5;
-  const cases: NttSpec[] = [
+  const cases: NttJob[] = [
     { op: 'dft', height: 2 ** 7, width: 1 },
     { op: 'dft', height: 2 ** 8, width: 1, bitReversed: true },
     { op: 'idft', height: 2 ** 7, width: 1 },

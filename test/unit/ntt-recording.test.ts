@@ -6,26 +6,34 @@
 import { describe, expect, it } from 'vitest';
 import fixture from './ntt-recording.fixture.json' with { type: 'json' };
 import { nttToGpu } from '../../src/kernels/ntt/record.js';
-import { nttJobLayout } from '../../src/kernels/ntt/pipelines.js';
-import type { NttSpec } from '../../src/kernels/ntt/spec.js';
+import type { NttJob } from '../../src/kernels/ntt/job.js';
+import { nttLimits, planNtt } from '../../src/kernels/ntt/plan.js';
+import { twoLevelAt, withTuning, type NttTuning } from '../../src/kernels/ntt/tuning.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { traceNtt, TRACE_DEVICES } from '../support/ntt-trace.js';
 
 interface Recording { computePasses?: number; passes?: Array<[string, number, string, string]>; error?: string }
 const { requests, recordings, layouts } = fixture as unknown as { requests: unknown[]; recordings: Record<string, Recording>; layouts: Record<string, number[]> };
 
-/** The job and overrides of a fixture key: `${device} ${JSON spec}[ per-pass]`. */
-function parse(key: string): { device: string; spec: NttSpec; perPass: boolean } {
+/**
+ * The job and tuning of a fixture key: `${device} ${JSON spec}[ per-pass]`, the spec in the old
+ * NttSpec's words (job fields and tuning knobs in one record; a forced stagedFirstPass or
+ * twoLevel said in the tuning's words).
+ */
+function parse(key: string): { device: string; job: NttJob; tuning: Partial<NttTuning>; perPass: boolean } {
   const perPass = key.endsWith(' per-pass');
   const body = perPass ? key.slice(0, -' per-pass'.length) : key;
   const at = body.indexOf(' ');
-  return { device: body.slice(0, at), spec: JSON.parse(body.slice(at + 1)) as NttSpec, perPass };
+  const { op, height, width, addedBits, shift, bitReversed, stagedFirstPass, twoLevel, ...knobs } = JSON.parse(body.slice(at + 1)) as Record<string, never>;
+  const tuning: { -readonly [K in keyof NttTuning]?: NttTuning[K] } = { ...knobs, ...(twoLevel === undefined ? {} : twoLevelAt(twoLevel)) };
+  if (stagedFirstPass !== undefined) tuning.stageBelowWidth = stagedFirstPass ? Infinity : 0;
+  return { device: body.slice(0, at), job: { op, height, width, addedBits, shift, bitReversed }, tuning, perPass };
 }
 
 async function record(key: string): Promise<Recording> {
-  const { device, spec, perPass } = parse(key);
+  const { device, job, tuning, perPass } = parse(key);
   try {
-    const t = await traceNtt(TRACE_DEVICES[device], (ctx, enc, input) => nttToGpu(ctx, enc, spec, input, perPass ? () => undefined : undefined));
+    const t = await traceNtt(TRACE_DEVICES[device], (ctx, enc, input) => nttToGpu(ctx, enc, job, input, perPass ? () => undefined : undefined, tuning));
     return { computePasses: t.computePasses, passes: t.passes.map((p) => [p.label, requests.findIndex((r) => JSON.stringify(r) === JSON.stringify(p.pipeline)), p.bindings.join(' '), p.grid.join(',')]) };
   } catch (e) {
     return { error: String((e as Error).message) };
@@ -43,11 +51,11 @@ describe('NTT recording equals the recording before the refactor', () => {
     });
     it(`${device}: every job requests the same pipelines, in the same order`, () => {
       for (const key of Object.keys(layouts).filter((k) => k.startsWith(`${device} `))) {
-        const { spec } = parse(key);
+        const { job, tuning } = parse(key);
         const dev = TRACE_DEVICES[device] as unknown as GpuContext;
-        let got: unknown[];
+        let got: readonly unknown[];
         try {
-          got = nttJobLayout(dev, spec).requests;
+          got = planNtt(job, withTuning(tuning), nttLimits(dev)).requests;
         } catch {
           got = [-1];
         }

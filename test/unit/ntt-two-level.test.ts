@@ -1,6 +1,6 @@
 // Two-level NTT passes (ntt_pass2_r${R}*: a radix-R·R Stockham pass run as two register halves that
 // exchange through workgroup memory), executed on the CPU with the kernel's own index maths and
-// tables (src/kernels/ntt-plan.ts: twoLevelRadices, tile2Word, twoLevelGroups, the pass and split
+// tables (src/kernels/ntt/passes.ts, tables.ts: twoLevelRadices, tile2Word, twoLevelGroups, the pass and split
 // tables), against src/ref/ntt.ts. Register passes in the same plans run as plain Stockham passes
 // (their own index maths is checked in ntt-plan.test.ts).
 import { describe, it, expect } from 'vitest';
@@ -8,10 +8,12 @@ import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../../src/ref/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_ROTATE, NTT_FLAG_SCALE, foldPadding, NTT_TWO_LEVEL_RADICES,
-  innerTwiddleTable, passSplitTable, passTwiddleTable, planTransform, inverseScale, scaleTable, splitTwiddle, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
+  planTransform, tableQualifies, tile2Out, tile2Word, twoLevelGroups, twoLevelRadices, type NttPass,
 } from '../../src/kernels/ntt/passes.js';
+import { innerTwiddleTable, inverseScale, passSplitTable, passTwiddleTable, scaleTable, splitTwiddle } from '../../src/kernels/ntt/tables.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
-import { scaleFold, twiddleSources, twoLevelGroupsFor, type ScaleFold } from '../../src/kernels/ntt/spec.js';
+import { scaleFold, twiddleSources, twoLevelGroupsFor, type ScaleFold } from '../../src/kernels/ntt/layout.js';
+import { NTT_TUNING } from '../../src/kernels/ntt/tuning.js';
 import { nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { loadRow, storeOutput } from '../support/ntt-store.js';
@@ -132,7 +134,7 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
     expect(twoLevelGroups(32, 16, 2 ** 14, LIMITS)).toBe(0);
     expect(twoLevelGroups(16, 1, 2, LIMITS)).toBe(2);
     // the default cap: 16 lanes (groups × columns), a power of two of groups, at least one
-    expect([1, 2, 3, 8, 16, 64].map(twoLevelGroupsFor)).toEqual([16, 8, 4, 2, 1, 1]);
+    expect([1, 2, 3, 8, 16, 64].map((w) => twoLevelGroupsFor(w, NTT_TUNING.twoLevelLanes))).toEqual([16, 8, 4, 2, 1, 1]);
   });
 
   it('tile writes, reads and the first pass\'s copy-out are free of bank conflicts (32 banks, 32-lane warps)', () => {
@@ -182,13 +184,13 @@ describe('two-level NTT passes (CPU run of the GPU index maths)', () => {
       // ...and with the lde's scale carried in the tables of its idft's last and its dft's first pass, where the layout allows.
       const spec = { op: 'lde' as const, height: n, width: w, addedBits: 1, shift: 31 };
       const folded = foldPadding(lde);
-      const { passes, fold } = scaleFold(spec, folded, twiddleSources(spec, folded, folded.map(() => false)));
+      const { passes, fold } = scaleFold(spec, NTT_TUNING, folded, twiddleSources(NTT_TUNING, folded, folded.map(() => false)), inverseScale(n, 31));
       expect(fold !== null).toBe(logN % tileLog === 0 && logN > tileLog); // the idft ends, the dft starts (after its folded radix 2) with a two-level pass
       if (fold) expect(runPlan(passes, x, w, null, fold)).toEqual(ntt.cosetLde(x, w, 1, 31));
       // ...and a standalone idft's: c·ω^k in its last split table, ω_T^s by rotating that pass's inputs.
       const ispec = { op: 'idft' as const, height: n, width: w };
       const iplan = planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, 32, two);
-      const ifold = scaleFold(ispec, iplan, twiddleSources(ispec, iplan, iplan.map(() => false)));
+      const ifold = scaleFold(ispec, NTT_TUNING, iplan, twiddleSources(NTT_TUNING, iplan, iplan.map(() => false)), inverseScale(n));
       expect(ifold.fold !== null).toBe(logN % tileLog === 0 && logN > tileLog); // it ends with a two-level pass past Ns = 1
       if (ifold.fold) {
         expect(ifold.passes.at(-1)!.flags & NTT_FLAG_ROTATE).toBe(NTT_FLAG_ROTATE);

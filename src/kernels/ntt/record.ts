@@ -1,22 +1,11 @@
 /**
- * Host side of wgsl/kernels/ntt_stockham.gen.wgsl: turns a dft / idft / coset LDE / encode job on a
- * row-major h×w matrix into Stockham passes (src/kernels/ntt-plan.ts), all recorded into one
- * compute pass of one command encoder (one per NTT pass when the caller times each pass:
- * NttTimestamps), ping-ponging between two pooled buffers. Zero padding is fused into the first
- * pass's loads; 1/h and the coset powers s^j into the idft's last store; bit reversal into the
- * final store. Twiddles, computed once per device: one 96 KiB table of lo/hi powers for
- * passes that compute theirs (the last), and per (Ns, R) a table for each middle pass (ntt-plan.ts
- * passTwiddleTable; with NttSpec.splitTables also a split table for last passes, passSplitTable).
- * Multiplies by table twiddles and butterfly roots are Shoup's (bb_mul_shoup), whose quotients
- * are precomputed with them; computed twiddles stay Montgomery.
- * The first pass of a transform that has more passes stores through a workgroup tile
- * (`ntt_pass_r${R}_staged`, see stagedQualifies in ./ntt-plan.ts) at widths below 8 (stagedPasses).
- * Pipelines are specialized by each pass's flags (an override, ntt-spec.ts STATIC_FLAGS), never by
- * its size: the module set is fixed (./ntt-pipelines.ts), and every pipeline a job needs is
- * requested at once before the first pass is recorded.
- * Jobs of width ≤ 8 from 2^24 rows run two-level passes (`ntt_pass2_r${R}*`: radix R·R through
- * workgroup memory, TWO_LEVEL), so 2^24 takes 3 passes over the matrix instead of 5. Which pass
- * runs which kernel is decided in ./ntt-spec.ts; this file records the passes.
+ * Records an NTT plan (./plan.ts planNtt) on the GPU: the plan's steps, in order, into one compute
+ * pass of one command encoder (one per step when the caller times each: NttTimestamps),
+ * ping-ponging between two pooled buffers, each step with the pipeline, tables, uniform and grid
+ * its record names. Nothing is decided here: this file turns plan records into GPU objects and
+ * caches the tables per device (the lo/hi powers and per-(Ns, R) twiddles kept, scaled tables
+ * dropped together past MAX_SCALES). Every pipeline of a job is requested at once before the
+ * first step is recorded.
  *
  * For later stages (Merkle, WHIR) that want the codeword on the GPU: `encodeToGpu` / `nttToGpu`
  * record into a caller's encoder and return the output buffer; nothing is read back.
@@ -25,16 +14,16 @@
 import { ProverError } from '../../errors.js';
 import type { GpuContext } from '../../gpu/context.js';
 import { cachedUniform, storageUsage } from '../../gpu/context.js';
-import { grid2d } from '../../gpu/dispatch.js';
-import { BB_TWO_ADICITY } from '../../params/babybear.js';
-import { innerTwiddleTable, passSplitTable, passTwiddleTable, passUniform, scaleTable, stageWorkgroup, twiddleTable, type NttPass } from './passes.js';
-import { NTT_WG, outputHeight, SHOUP_TWIDDLES, type ScaleFold, type NttSpec } from './spec.js';
-import { NTT_BINDINGS, NTT_BINDINGS_TWO, nttJobLayout } from './pipelines.js';
+import type { NttJob } from './job.js';
+import { nttLimits, planNtt, type NttPlan } from './plan.js';
+import { NTT_BINDINGS, NTT_BINDINGS_TWO } from './pipelines.js';
+import { tableCache, tableLabel, tableWords, type NttTable } from './tables.js';
+import { withTuning, type NttTuning } from './tuning.js';
 
 /**
- * nttToGpu's last argument: timestamp writes for its one compute pass, or a function giving them
- * per compute pass; with a function the Stockham path opens one compute pass per NTT pass,
- * labelled like `r32 ns=1 staged` (for per-pass timing).
+ * nttToGpu's timestamps: writes for its one compute pass, or a function giving them per compute
+ * pass; with a function each step gets a compute pass of its own, labelled like `r32 ns=1 staged`
+ * (per-pass timing).
  */
 export type NttTimestamps = GPUComputePassTimestampWrites | ((label: string) => GPUComputePassTimestampWrites | undefined);
 
@@ -47,162 +36,100 @@ export interface NttGpuResult {
   release(): void;
 }
 
-/** Per-device state: the twiddle table, and immutable uniform / scale buffers reused across jobs. */
+/** Per-device state: tables by label (fixed and scaled, see tableCache) and the immutable uniforms. */
 interface NttResources {
-  tw: GPUBuffer;
   uniforms: Map<string, GPUBuffer>;
-  scales: Map<string, GPUBuffer>;
-  /** passTwiddleTable / passSplitTable by `${kind} ${ns},${R}`: a handful per device (≤ 8 MiB each), never evicted. */
-  tables: Map<string, GPUBuffer>;
+  fixed: Map<string, GPUBuffer>;
+  scaled: Map<string, GPUBuffer>;
 }
 const RESOURCES = new WeakMap<GpuContext, NttResources>();
-/** Scale tables kept per device (each ≤ 72 KiB at 2^27); beyond this the cache is cleared. */
+/** Scaled tables kept per device (a scale table is ≤ 72 KiB at 2^27); beyond this the cache is cleared. */
 const MAX_SCALES = 32;
 
 function resources(ctx: GpuContext): NttResources {
   let r = RESOURCES.get(ctx);
   if (!r) {
-    r = { tw: ctx.constantBuffer(twiddleTable(), GPUBufferUsage.STORAGE, 'ntt twiddles'), uniforms: new Map(), scales: new Map(), tables: new Map() };
+    r = { uniforms: new Map(), fixed: new Map(), scaled: new Map() };
     RESOURCES.set(ctx, r);
   }
   return r;
 }
 
-/** The scale table of (c, g, n) (ntt-plan.ts scaleTable), cached per device with the NTT's own: also ntt-twist.ts's power tables. */
-export function scaleBuffer(ctx: GpuContext, c: number, g: number, n: number): GPUBuffer {
-  return scaleFor(ctx, resources(ctx), c, g, n);
-}
-
-function uniformFor(ctx: GpuContext, res: NttResources, p: NttPass): GPUBuffer {
-  return cachedUniform(ctx, res.uniforms, passUniform(p), 'ntt pass');
-}
-
-function scaleFor(ctx: GpuContext, res: NttResources, c: number, g: number, n: number): GPUBuffer {
-  const key = `${c},${g},${n}`;
-  let buf = res.scales.get(key);
+/** The buffer holding table `t` on `ctx`, made on first use and cached per device. */
+export function tableBuffer(ctx: GpuContext, t: NttTable): GPUBuffer {
+  const res = resources(ctx);
+  const cache = tableCache(t) === 'fixed' ? res.fixed : res.scaled;
+  const label = tableLabel(t);
+  let buf = cache.get(label);
   if (!buf) {
     // Buffers dropped here may still be referenced by submitted work; destroy() defers to the
     // end of that work in WebGPU, so only the unlikely unsubmitted-encoder case could notice.
-    if (res.scales.size >= MAX_SCALES) res.scales.clear();
-    buf = ctx.constantBuffer(scaleTable(c, g, n), GPUBufferUsage.STORAGE, `ntt scale ${key}`);
-    res.scales.set(key, buf);
+    if (cache === res.scaled && cache.size >= MAX_SCALES) cache.clear();
+    buf = ctx.constantBuffer(tableWords(t), GPUBufferUsage.STORAGE, label);
+    cache.set(label, buf);
   }
   return buf;
 }
 
-function tableFor(ctx: GpuContext, res: NttResources, p: NttPass, kind: 'montgomery' | 'shoup' | 'split' | 'inner'): GPUBuffer {
-  const key = `${kind} ${p.ns},${p.radix}`;
-  let buf = res.tables.get(key);
-  if (!buf) {
-    const words = kind === 'split' ? passSplitTable(p.ns, p.radix) : kind === 'inner' ? innerTwiddleTable(p.radix) : passTwiddleTable(p.ns, p.radix, kind === 'shoup');
-    buf = ctx.constantBuffer(words, GPUBufferUsage.STORAGE, `ntt twiddles ${key}`);
-    res.tables.set(key, buf);
-  }
-  return buf;
+/** The scale table of (c, g, n) (tables.ts scaleTable), cached with the NTT's own: also twist.ts's power tables. */
+export function scaleBuffer(ctx: GpuContext, c: number, g: number, n: number): GPUBuffer {
+  return tableBuffer(ctx, { kind: 'scale', c, g, n });
 }
 
-/** An lde's or idft's tables with its scale folded in (scaleFold): per (pass, c, g), kept with the scale tables. */
-function foldedTableFor(ctx: GpuContext, res: NttResources, p: NttPass, fold: ScaleFold, split: boolean): GPUBuffer {
-  const key = `${split ? 'split' : 'rows'} ${p.ns},${p.radix} c${fold.split.c} g${fold.split.g}`;
-  let buf = res.scales.get(key);
-  if (!buf) {
-    if (res.scales.size >= MAX_SCALES) res.scales.clear(); // as in scaleFor
-    const words = split ? passSplitTable(p.ns, p.radix, fold.split) : passTwiddleTable(p.ns, p.radix, true, fold.rowFactor);
-    buf = ctx.constantBuffer(words, GPUBufferUsage.STORAGE, `ntt folded ${key}`);
-    res.scales.set(key, buf);
-  }
-  return buf;
+/** Largest matrix (u32 words) one NTT buffer may hold here; larger jobs are split by the API (./blocks.ts). */
+export function nttMaxWords(ctx: GpuContext): number {
+  return nttLimits(ctx).maxWords;
+}
+
+/** The plan of `job` on this device, with `tuning` overrides (bench A/Bs, checks). */
+export function planOn(ctx: GpuContext, job: NttJob, tuning?: Partial<NttTuning>): NttPlan {
+  return planNtt(job, withTuning(tuning), nttLimits(ctx));
 }
 
 /**
- * Largest matrix (u32 words) one NTT buffer may hold here: one storage binding and ≤ 2^32 bytes
- * of indices. Larger jobs are split by the API (ntt-blocks.ts) into jobs of this size.
+ * Record `plan` on `input` (a buffer holding height·width canonical values) into `encoder`.
+ * The result lives in a pooled buffer that the caller releases; the encoder is not submitted.
+ * @throws ProverError TOO_LARGE when the plan's output does not fit one binding (plan.split)
  */
-export function nttMaxWords(ctx: GpuContext): number {
-  return Math.floor(Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize, 2 ** 32 - 4) / 4);
-}
-
-/** Throws TOO_LARGE when the job's output does not fit this device (or BabyBear's 2^27 two-adicity). */
-export function checkNttSize(ctx: GpuContext, spec: NttSpec): void {
-  const h = outputHeight(spec);
-  if (h > 2 ** BB_TWO_ADICITY) {
-    throw new ProverError('TOO_LARGE', `NTT height ${h} exceeds 2^${BB_TWO_ADICITY}, the largest power-of-two subgroup of BabyBear`);
-  }
-  const words = h * spec.width;
-  const max = nttMaxWords(ctx);
-  if (words > max) {
-    throw new ProverError('TOO_LARGE', `NTT output of ${h}×${spec.width} = ${words} values exceeds this device's limit of ${max} values ` +
+export async function recordNtt(ctx: GpuContext, encoder: GPUCommandEncoder, plan: NttPlan, input: GPUBuffer, timestampWrites?: NttTimestamps): Promise<NttGpuResult> {
+  const { job, outRows } = plan;
+  const w = job.width;
+  if (plan.split.mode !== 'whole') {
+    const max = plan.limits.maxWords;
+    throw new ProverError('TOO_LARGE', `NTT output of ${outRows}×${w} = ${outRows * w} values exceeds this device's limit of ${max} values ` +
       `(${max * 4} bytes per storage binding); use fewer columns per call`);
   }
-}
-
-/**
- * Record `spec` on `input` (a buffer holding height·width canonical values) into `encoder`.
- * The result lives in a pooled buffer that the caller releases; the encoder is not submitted.
- */
-export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec: NttSpec, input: GPUBuffer,
-  timestampWrites?: NttTimestamps): Promise<NttGpuResult> {
-  checkNttSize(ctx, spec);
   const res = resources(ctx);
-  const w = spec.width;
-  const outRows = outputHeight(spec);
-  const bytes = outRows * w * 4;
-  const { passes, scale, fold, fused, staged, sources, groups, pipelineOf, requests } = nttJobLayout(ctx, spec);
-  const wg = spec.workgroup ?? NTT_WG;
-  const kind = (i: number) => (sources[i] === 'running' || (passes[i].sub > 0 && sources[i] === 'staged') ? '' : `_${sources[i]}`);
-  const shoup = spec.shoup ?? SHOUP_TWIDDLES;
   // Every pipeline of the job at once: the driver compiles them side by side.
-  const pipelines = await ctx.pipelines.all(requests);
-  // A folded scale (scaleFold) leaves no pass reading the scale table (folding needs two-level passes, fusing register ones).
-  const scaleBuf = scale && !fold ? scaleFor(ctx, res, scale[0], scale[1], scale[2]) : res.tw;
+  const pipelines = await ctx.pipelines.all([...plan.requests]);
+  const bytes = outRows * w * 4;
   const bufs = [ctx.pool.acquire(bytes, storageUsage(), 'ntt a'), ctx.pool.acquire(bytes, storageUsage(), 'ntt b')];
-  const label = `ntt ${spec.op} ${spec.height}x${w}`;
   const perPass = typeof timestampWrites === 'function' ? timestampWrites : null;
-  // One compute pass for the whole job, unless the caller times each NTT pass.
-  const pass = perPass ? null : encoder.beginComputePass({ label, timestampWrites: timestampWrites as GPUComputePassTimestampWrites | undefined });
+  // One compute pass for the whole job, unless the caller times each step.
+  const pass = perPass ? null : encoder.beginComputePass({ label: `ntt ${job.op} ${job.height}x${w}`, timestampWrites: timestampWrites as GPUComputePassTimestampWrites | undefined });
   let src = input;
-  let srcBytes = spec.height * w * 4;
   let out = bufs[0];
-  passes.forEach((p, i) => {
-    if (fused >= 0 && i === fused + 1) return; // ran inside the fused pass
-    if (spec.passLimit !== undefined && i >= spec.passLimit) return; // bench: time a prefix of the job (output not the job's)
-    const dst = bufs[(fused >= 0 && i > fused ? i - 1 : i) % 2];
-    // The fused pass writes the dft's first-pass output: its rows, its staged grid.
-    const isFused = i === fused;
-    const dstBytes = (isFused ? passes[i + 1].n : p.n) * w * 4;
-    const two = p.sub > 0;
+  for (const s of plan.steps) {
+    const dst = bufs[s.dst];
     const group = ctx.device.createBindGroup({
-      layout: ctx.pipelines.layout(two ? NTT_BINDINGS_TWO : NTT_BINDINGS),
+      layout: ctx.pipelines.layout(s.inner ? NTT_BINDINGS_TWO : NTT_BINDINGS),
       entries: [
-        // A two-level pass's second half multiplies by ω_T^(j''·r) from the (Ns = R, R) pass table, as vec4s.
-        ...(two ? [{ binding: 5, resource: { buffer: tableFor(ctx, res, { ...p, ns: p.sub, radix: p.sub }, 'inner') } }] : []),
-        { binding: 0, resource: { buffer: src, size: srcBytes } },
-        { binding: 1, resource: { buffer: dst, size: dstBytes } },
-        // A split pass reads no lo/hi powers, so `tw` is free for its split table; a table pass is
-        // never the last, so `sc` is free for its table (tableQualifies).
-        // An lde (idft) with its scale folded (scaleFold) reads its own tables in these two passes (this pass).
-        { binding: 2, resource: { buffer: sources[i] !== 'split' ? res.tw : i === fold?.index ? foldedTableFor(ctx, res, p, fold, true) : tableFor(ctx, res, p, 'split') } },
-        { binding: 3, resource: { buffer: sources[i] !== 'table' ? scaleBuf
-          : fold && i === fold.index + 1 ? foldedTableFor(ctx, res, p, fold, false) : tableFor(ctx, res, p, shoup ? 'shoup' : 'montgomery') } },
-        { binding: 4, resource: { buffer: uniformFor(ctx, res, p) } },
+        ...(s.inner ? [{ binding: 5, resource: { buffer: tableBuffer(ctx, s.inner) } }] : []),
+        { binding: 0, resource: { buffer: src, size: s.srcRows * w * 4 } },
+        { binding: 1, resource: { buffer: dst, size: s.dstRows * w * 4 } },
+        { binding: 2, resource: { buffer: tableBuffer(ctx, s.tw) } },
+        { binding: 3, resource: { buffer: tableBuffer(ctx, s.sc) } },
+        { binding: 4, resource: { buffer: cachedUniform(ctx, res.uniforms, Uint32Array.from(s.uniform), 'ntt pass') } },
       ],
     });
-    const passLabel = isFused ? `r${p.radix}+r32 lde fused` : `r${two ? `${p.sub}x${p.sub}` : p.radix} ns=${p.ns}${kind(i).replace('_', ' ')}`;
-    const cp = pass ?? encoder.beginComputePass({ label: passLabel, timestampWrites: perPass!(passLabel) });
-    cp.setPipeline(pipelines[pipelineOf[i]]);
+    const cp = pass ?? encoder.beginComputePass({ label: s.label, timestampWrites: perPass!(s.label) });
+    cp.setPipeline(pipelines[s.pipeline]);
     cp.setBindGroup(0, group);
-    // A staged workgroup is one tile (NTT_STAGE_WORDS / R threads); the kernel rebuilds t with that size.
-    // A two-level workgroup is G groups of R threads per lane; the kernel counts workgroups.
-    const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
-    const [x, y] = isFused ? grid2d((p.n / p.radix) * w, stageWorkgroup(32), maxDim)
-      : two ? grid2d(p.n / p.radix / groups[i], 1, maxDim)
-      : grid2d((p.n / p.radix) * w, staged[i] ? stageWorkgroup(p.radix) : wg, maxDim);
-    cp.dispatchWorkgroups(x, y);
+    cp.dispatchWorkgroups(s.grid[0], s.grid[1]);
     if (!pass) cp.end();
     src = dst;
-    srcBytes = dstBytes;
     out = dst;
-  });
+  }
   pass?.end();
   // The spare buffer is held until release(): if it went back to the pool now, an upload made
   // before this encoder is submitted (queue.writeBuffer runs first) would be overwritten by it.
@@ -217,6 +144,15 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, spec
       ctx.pool.release(spare);
     },
   };
+}
+
+/**
+ * Plan `job` on this device (with `tuning` overrides) and record it on `input` into `encoder`:
+ * planOn then recordNtt. The result lives in a pooled buffer that the caller releases.
+ */
+export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, job: NttJob, input: GPUBuffer,
+  timestampWrites?: NttTimestamps, tuning?: Partial<NttTuning>): Promise<NttGpuResult> {
+  return recordNtt(ctx, encoder, planOn(ctx, job, tuning), input, timestampWrites);
 }
 
 /**
@@ -257,13 +193,13 @@ export async function encodeToGpu(ctx: GpuContext, coeffs: Uint32Array | GPUBuff
   };
 }
 
-/** Run a job from a Uint32Array to a Uint32Array (validated input); `timestamps` as in nttToGpu. */
-export async function runNtt(ctx: GpuContext, spec: NttSpec, values: Uint32Array, timestamps?: NttTimestamps): Promise<Uint32Array> {
+/** Run a job from a Uint32Array to a Uint32Array (validated input); `timestamps` and `tuning` as in nttToGpu. */
+export async function runNtt(ctx: GpuContext, job: NttJob, values: Uint32Array, timestamps?: NttTimestamps, tuning?: Partial<NttTuning>): Promise<Uint32Array> {
   const input = ctx.upload(values, 'ntt input');
   try {
-    const enc = ctx.device.createCommandEncoder({ label: `ntt ${spec.op}` });
-    const out = await nttToGpu(ctx, enc, spec, input, timestamps);
-    ctx.submit(enc, `ntt ${spec.op}`);
+    const enc = ctx.device.createCommandEncoder({ label: `ntt ${job.op}` });
+    const out = await nttToGpu(ctx, enc, job, input, timestamps, tuning);
+    ctx.submit(enc, `ntt ${job.op}`);
     try {
       return await ctx.readback(out.buffer, out.height * out.width);
     } finally {
