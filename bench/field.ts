@@ -7,7 +7,7 @@
 import { createProver } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { fieldBenchJob } from '../src/kernels/field.js';
-import { fieldBenchThread } from '../src/ref/babybear.js';
+import { fieldBenchThread } from '../src/field/babybear.js';
 import { checkFieldOp, FIELD_CHECK_OPS } from '../test/gpu/field-check.js';
 import { median } from '../test/support/stats.js';
 import '../test/gpu/wgsl-dev.gen.js'; // field_bench is a dev-only kernel, not in the package

@@ -12,7 +12,7 @@
  */
 import { create, globals } from 'webgpu';
 import { createProver } from '../src/index.js';
-import { bbMul } from '../src/ref/babybear.js';
+import { bbMul } from '../src/field/babybear.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
 
 const N = 1 << 16;

@@ -26,7 +26,7 @@ import { nttToGpu } from '../src/kernels/ntt/record.js';
 import type { NttJob } from '../src/kernels/ntt/job.js';
 import { NTT_TUNING, twoLevelAt, withTuning, type NttTuning } from '../src/kernels/ntt/tuning.js';
 import * as ref from '../src/ref/ntt.js';
-import { bbAdd, bbInv, bbMul, bbPow } from '../src/ref/babybear.js';
+import { bbAdd, bbInv, bbMul, bbPow } from '../src/field/babybear.js';
 import { SplitMix64 } from '../test/support/splitmix.js';
 import { transferBoundMs, transferRates } from './transfer-bound.js';
 import { median } from '../test/support/stats.js';

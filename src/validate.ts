@@ -7,7 +7,8 @@
  * @module
  */
 import { ProverError } from './errors.js';
-import { BB_P, BB_TWO_ADICITY } from './params/babybear.js';
+import { BABY_BEAR, BB_TWO_ADICITY } from './params/babybear.js';
+import { FIELD_NAMES, isFieldName, MONTY31_FIELDS, type FieldName, type Monty31Params } from './params/fields.js';
 
 /**
  * A value as an error message may quote it, for any input: symbols, proxies, objects whose
@@ -73,8 +74,8 @@ export function optionalOut(out: unknown, expected: number): Uint32Array | undef
 }
 
 /** The NON_CANONICAL error for value `x` at `name[i]` (found by the host scan or on the GPU). */
-export function nonCanonicalError(name: string, i: number, x: number): ProverError {
-  return new ProverError('NON_CANONICAL', `${name}[${i}] = ${x} is not a canonical BabyBear value (must be < p = ${BB_P}); reduce it mod p first`);
+export function nonCanonicalError(name: string, i: number, x: number, field: Monty31Params = BABY_BEAR): ProverError {
+  return new ProverError('NON_CANONICAL', `${name}[${i}] = ${x} is not a canonical ${field.label} value (must be < p = ${field.p}); reduce it mod p first`);
 }
 
 /**
@@ -83,9 +84,10 @@ export function nonCanonicalError(name: string, i: number, x: number): ProverErr
  * negative exactly when x >= p or x >= 2^31; four accumulators): 64 MB in ~14 ms where the
  * branching loop took ~27 (this is most of a large job's host time after the copies).
  */
-export function requireCanonical(name: string, v: Uint32Array): void {
+export function requireCanonical(name: string, v: Uint32Array, field: Monty31Params = BABY_BEAR): void {
   const w = new Int32Array(v.buffer, v.byteOffset, v.length);
-  const top = BB_P - 1;
+  const P = field.p;
+  const top = P - 1;
   let b0 = 0, b1 = 0, b2 = 0, b3 = 0;
   const n4 = w.length & ~3;
   for (let i = 0; i < n4; i += 4) {
@@ -97,7 +99,7 @@ export function requireCanonical(name: string, v: Uint32Array): void {
   }
   for (let i = n4; i < w.length; i++) b0 |= w[i] | (top - w[i]);
   if ((b0 | b1 | b2 | b3) >= 0) return;
-  for (let i = 0; i < v.length; i++) if (v[i] >= BB_P) throw nonCanonicalError(name, i, v[i]);
+  for (let i = 0; i < v.length; i++) if (v[i] >= P) throw nonCanonicalError(name, i, v[i], field);
 }
 
 /**
@@ -111,11 +113,23 @@ export const HOST_SCAN_MAX_BYTES = 1 << 20;
  * `gpuScans`: the caller uploads it with uploadField, which checks the range of a large array
  * on the GPU; only a small one is scanned here.
  */
-export function requireFieldArray(name: string, v: unknown, gpuScans = false): Uint32Array {
+export function requireFieldArray(name: string, v: unknown, gpuScans = false, field: Monty31Params = BABY_BEAR): Uint32Array {
   const a = requireUint32Array(name, v);
   requireNonEmpty(name, a);
-  if (!gpuScans || a.byteLength <= HOST_SCAN_MAX_BYTES) requireCanonical(name, a);
+  if (!gpuScans || a.byteLength <= HOST_SCAN_MAX_BYTES) requireCanonical(name, a, field);
   return a;
+}
+
+/** An optional `field` option: one of FIELD_NAMES, 'babybear' when absent. */
+export function requireFieldName(name: string, v: unknown): FieldName {
+  if (v === undefined) return 'babybear';
+  if (!isFieldName(v)) throw new ProverError('INVALID_ARGUMENT', `${name} must be one of ${FIELD_NAMES.map((f) => `'${f}'`).join(', ')}, got ${show(v)}`);
+  return v;
+}
+
+/** The record of a validated field name. */
+export function fieldRecord(name: FieldName): Monty31Params {
+  return MONTY31_FIELDS[name];
 }
 
 export function requireNonEmpty(name: string, v: { length: number }): void {

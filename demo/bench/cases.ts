@@ -12,7 +12,7 @@ import { DuplexChallenger, verifyMerklePath, type MerkleTree, type Prover } from
 import { GpuContext } from '../../src/gpu/context.js';
 import type { ProfileReport } from '../../src/gpu/profiler.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
-import { bbAdd, bbMul, bbPow } from '../../src/ref/babybear.js';
+import { bbAdd, bbMul, bbPow } from '../../src/field/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { SplitMix64 } from '../../test/support/splitmix.js';
 import { seededPoints, seededScalar } from '../../test/gpu/msm-check.js';

@@ -1,4 +1,4 @@
-// Autorun modes `poseidon2-check`, `merkle-check`, `grind-check`, `commit-check`: the GPU Poseidon2, Merkle and
+// Autorun modes `poseidon2-check`, `poseidon2-koalabear-check`, `merkle-check`, `grind-check`, `commit-check`: the GPU Poseidon2, Merkle and
 // proof-of-work kernels against Plonky3's vectors and src/ref, plus bad-input codes
 // (test/gpu/{poseidon2,merkle,grind}-check.ts). `?maxLogH=` (merkle, default 12) and
 // `?maxBits=` (grind, default 12) shrink the runs.
@@ -8,7 +8,9 @@ import spongeVectors from '../../test/vectors/sponge.json' with { type: 'json' }
 import merkleVectors from '../../test/vectors/merkle.json' with { type: 'json' };
 import challengerVectors from '../../test/vectors/challenger.json' with { type: 'json' };
 import commitVectors from '../../test/vectors/encode_commit.json' with { type: 'json' };
+import koalaBearVectors from '../../test/vectors/koalabear.json' with { type: 'json' };
 import { checkPoseidon2, checkPoseidon2Errors, type CheckRow } from '../../test/gpu/poseidon2-check.js';
+import { checkPoseidon2KoalaBear, checkPoseidon2KoalaBearErrors } from '../../test/gpu/poseidon2-kb-check.js';
 import { checkMerkle, checkMerkleErrors, checkSponge } from '../../test/gpu/merkle-check.js';
 import { checkStreamedUploads } from '../../test/gpu/staging-check.js';
 import { checkGrind, checkGrindErrors } from '../../test/gpu/grind-check.js';
@@ -22,6 +24,13 @@ export async function poseidon2Check({ prover, report }: ModeContext): Promise<v
   const emit = emitter(report);
   emit(await checkPoseidon2(prover, p2Vectors as never));
   emit(await checkPoseidon2Errors(prover));
+}
+
+/** `poseidon2-koalabear-check`: KoalaBear's generated Poseidon2 kernels against p3-koala-bear and src/ref. */
+export async function poseidon2KoalaBearCheck({ prover, report }: ModeContext): Promise<void> {
+  const emit = emitter(report);
+  emit(await checkPoseidon2KoalaBear(prover, koalaBearVectors as never));
+  emit(await checkPoseidon2KoalaBearErrors(prover));
 }
 
 export async function merkleCheck({ prover, params, report }: ModeContext): Promise<void> {

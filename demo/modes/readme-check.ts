@@ -6,7 +6,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { createProver, DuplexChallenger } from '../../src/index.js';
 import { useExample } from '../../docs/examples/use.js';
 import * as ref from '../../src/ref/ntt.js';
-import { bbMul } from '../../src/ref/babybear.js';
+import { bbMul } from '../../src/field/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { merkleTree } from '../../src/ref/merkle.js';
 

@@ -10,7 +10,7 @@
 import { ProverError } from '../errors.js';
 import { BB_P } from '../params/babybear.js';
 import { compress, DIGEST, hashRow } from '../ref/merkle.js';
-import { constantsProblem, type Poseidon2Constants } from '../ref/poseidon2.js';
+import { constantsProblem, type Poseidon2Constants } from '../params/poseidon2.js';
 import { show } from '../validate.js';
 
 /** A list of numbers: a dense array or a typed array (not a DataView). */

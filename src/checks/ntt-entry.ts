@@ -6,8 +6,8 @@
  *   lde: the column's interpolant on the subgroup of order h (barycentric form) at shift·ω'^i
  * @module
  */
-import { bbAdd, bbBatchInv, bbInv, bbMul, bbPow, bbSub } from '../ref/babybear.js';
-import { log2Exact, reverseBits, twoAdicGenerator } from '../ref/ntt.js';
+import { bbAdd, bbBatchInv, bbInv, bbMul, bbPow, bbSub } from '../field/babybear.js';
+import { log2Exact, reverseBits, twoAdicGenerator } from '../field/two-adic.js';
 import { outputHeight, type NttJob } from '../kernels/ntt/job.js';
 
 /** Σ_j x_j·z^j over column c of a row-major h × w matrix (Horner, from the top). */

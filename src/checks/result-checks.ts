@@ -24,6 +24,7 @@ import type { G1Point, MsmOptions, MsmPoints, MsmScalars } from '../api/msm-enco
 import type { DuplexChallenger } from '../ref/challenger.js';
 import type { NttOp } from '../kernels/ntt/job.js';
 import { BB_P } from '../params/babybear.js';
+import { MONTY31_FIELDS } from '../params/fields.js';
 import { nttEntry } from './ntt-entry.js';
 import type { Backend, Jobs } from '../prover.js';
 
@@ -82,13 +83,13 @@ async function smallMsm(gpu: Jobs): Promise<string | undefined> {
 export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise<string | undefined> {
   const { method, args, result } = call;
   if (method === 'batchField') {
-    const f = requireFieldJob(args[0], args[1], args[2], undefined, true); // validated by the job: no second scan
+    const f = requireFieldJob(args[0], args[1], args[2], args[3], true); // validated by the job: no second scan
     const out = result as Uint32Array;
     const step = f.op.startsWith('ext4') ? 4 : 1;
     const scratch = new Uint32Array(out.length === 0 ? 0 : step);
     for (let k = 0; k < 4 && out.length > 0; k++) {
       const i = pick(out.length / step) * step;
-      fieldRange(f.op, f.a.subarray(i, i + step), f.b?.subarray(i, i + step), scratch, 0, step);
+      fieldRange(f.op, f.a.subarray(i, i + step), f.b?.subarray(i, i + step), scratch, 0, step, f.field);
       if (!equal(scratch, out.subarray(i, i + step))) return differ(`batchField ${f.op} element ${i / step}`);
     }
     return undefined;
@@ -108,11 +109,11 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
     return undefined;
   }
   if (method === 'poseidon2') {
-    const { states, width, constants } = requirePoseidon2Job(args[0], args[1] as never, true);
+    const { states, width, field, constants } = requirePoseidon2Job(args[0], args[1] as never, true);
     const out = result as Uint32Array;
     for (let k = 0; k < 2; k++) {
       const i = pick(states.length / width) * width;
-      if (!equal(poseidon2(states.subarray(i, i + width), constants), out.subarray(i, i + width))) return differ(`poseidon2 state ${i / width}`);
+      if (!equal(poseidon2(states.subarray(i, i + width), constants, MONTY31_FIELDS[field]), out.subarray(i, i + width))) return differ(`poseidon2 state ${i / width}`);
     }
     return undefined;
   }

@@ -8,6 +8,7 @@ import { poseidon2Batch, poseidon2Permute } from '../ref/poseidon2.js';
 import { compress, DIGEST, hashRow } from '../ref/merkle.js';
 import { grindBaseState, type DuplexChallenger } from '../ref/challenger.js';
 import { BB_P } from '../params/babybear.js';
+import { MONTY31_FIELDS } from '../params/fields.js';
 import { requirePoseidon2Job, type Poseidon2Methods } from '../api/poseidon2.js';
 import { requireMerkleJob, requireRowIndices, requireRowWidth, requireTreeHeight, type MerkleMethods, type MerkleOpening, type MerkleTree } from '../api/merkle.js';
 import { requireCommitJob, type CommitMethods } from '../api/commit.js';
@@ -95,14 +96,14 @@ export function cpuHashMethods({ sched, alive }: CpuEnv): Poseidon2Methods & Mer
   return {
     async poseidon2(given, options) {
       alive();
-      const { states, width, constants, out: into } = requirePoseidon2Job(given, options);
+      const { states, width, field, constants, out: into } = requirePoseidon2Job(given, options);
       return sched.run('poseidon2', requireJobOptions('poseidon2 options', options), async (job) => {
         const step = cpuSteps(job);
         // Each chunk is permuted from a copy before it is written: in place (out = states) is safe.
         const out = into ?? new Uint32Array(states.length);
         const chunk = 256 * width;
         for (let i = 0; i < states.length; i += chunk) {
-          out.set(poseidon2Batch(states.subarray(i, i + chunk), width, constants), i);
+          out.set(poseidon2Batch(states.subarray(i, i + chunk), width, constants, MONTY31_FIELDS[field]), i);
           await step('poseidon2');
         }
         return out;

@@ -9,6 +9,7 @@
  */
 import type { KernelName } from '../wgsl/kernels.gen.js';
 import { kernelSource, loadKernel, type PlanConsts } from './wgsl.js';
+import type { FieldName } from '../params/fields.js';
 
 /** Binding kinds in binding order (0, 1, 2, ...) of bind group 0. */
 export type BindingKind = 'read-only-storage' | 'storage' | 'uniform';
@@ -33,6 +34,8 @@ export interface PipelineRequest {
   bindings?: readonly BindingKind[];
   /** WGSL `override` values: one module serves every value */
   overrides?: Readonly<Record<string, number>>;
+  /** The 31-bit field whose constants (BB_P, BB_MU, ...) the module is built with; default BabyBear. */
+  field?: FieldName;
 }
 
 export class PipelineCache {
@@ -74,17 +77,17 @@ export class PipelineCache {
    * family module is loaded first (its first pipeline waits for that chunk).
    */
   async get(kernel: KernelName, entryPoint: string, plan: PlanConsts = {}, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>): Promise<GPUComputePipeline> {
+    overrides?: Readonly<Record<string, number>>, field: FieldName = 'babybear'): Promise<GPUComputePipeline> {
     await loadKernel(kernel);
-    return this.build(kernel, entryPoint, plan, bindings, overrides);
+    return this.build(kernel, entryPoint, plan, bindings, overrides, field);
   }
 
-  private build(kernel: KernelName, entryPoint: string, plan: PlanConsts, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>): Promise<GPUComputePipeline> {
-    const planKey = PipelineCache.key(kernel, entryPoint, plan);
+  private build(kernel: KernelName, entryPoint: string, plan: PlanConsts, bindings: readonly BindingKind[] | undefined,
+    overrides: Readonly<Record<string, number>> | undefined, field: FieldName): Promise<GPUComputePipeline> {
+    const planKey = PipelineCache.key(kernel, entryPoint, plan) + (field === 'babybear' ? '' : `@${field}`);
     let code = this.sources.get(planKey);
     if (code === undefined) {
-      code = kernelSource(kernel, plan, entryPoint);
+      code = kernelSource(kernel, plan, entryPoint, field);
       this.sources.set(planKey, code);
     }
     const key = `${code}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
@@ -114,7 +117,7 @@ export class PipelineCache {
 
   /** Every pipeline of `requests`, requested together so the driver compiles them in parallel. */
   all(requests: readonly PipelineRequest[]): Promise<GPUComputePipeline[]> {
-    return Promise.all(requests.map((r) => this.get(r.kernel, r.entryPoint, r.plan, r.bindings, r.overrides)));
+    return Promise.all(requests.map((r) => this.get(r.kernel, r.entryPoint, r.plan, r.bindings, r.overrides, r.field)));
   }
 
   /** Pipelines created or in flight. */

@@ -15,7 +15,8 @@
  * @module
  */
 import { DEV_KERNELS, FAMILY_SOURCES, KERNEL_FAMILY, type GeneratedKernel, type KernelFamily, type KernelName } from '../wgsl/kernels.gen.js';
-import { WGSL_PARAM_CONSTS, type WgslConst } from '../params/wgsl-consts.js';
+import { wgslParamConsts, type WgslConst } from '../params/wgsl-consts.js';
+import type { FieldName } from '../params/fields.js';
 import { shakeToEntry } from './wgsl-shake.js';
 
 export type PlanConsts = Readonly<Record<string, number>>;
@@ -75,18 +76,19 @@ export function generatedKernel(kernel: KernelName): GeneratedKernel {
 /**
  * Full source for `kernel` (its family must be loaded: loadKernel), or with `entry` only what that entry point uses (wgsl-shake.ts: one
  * entry point's closure, a tenth or less of a family's file); throws if a plan constant is missing
- * or unexpected.
+ * or unexpected. The 31-bit field constants (BB_P, BB_MU, ...) are `field`'s (BabyBear by default).
  */
-export function kernelSource(kernel: KernelName, plan: PlanConsts = {}, entry?: string): string {
+export function kernelSource(kernel: KernelName, plan: PlanConsts = {}, entry?: string, field: FieldName = 'babybear'): string {
   const k = generatedKernel(kernel);
   const missing = k.planConsts.filter((n) => !(n in plan));
   const extra = Object.keys(plan).filter((n) => !(k.planConsts as readonly string[]).includes(n));
   if (missing.length || extra.length) {
     throw new Error(`kernel ${kernel}: plan constants missing [${missing.join(', ')}], unexpected [${extra.join(', ')}]`);
   }
+  const params = wgslParamConsts(field);
   const lines = [
-    `// ${kernel}: generated preamble`,
-    ...k.paramConsts.map((n) => constLine(n, WGSL_PARAM_CONSTS[n])),
+    field === 'babybear' ? `// ${kernel}: generated preamble` : `// ${kernel}: generated preamble, field ${field}`,
+    ...k.paramConsts.map((n) => constLine(n, params[n])),
     ...k.planConsts.map((n) => constLine(n, plan[n])),
   ];
   const full = lines.join('\n') + '\n\n' + k.code;

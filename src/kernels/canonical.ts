@@ -9,6 +9,7 @@
  */
 import type { GpuContext } from '../gpu/context.js';
 import { HOST_SCAN_MAX_BYTES, nonCanonicalError } from '../validate.js';
+import { MONTY31_FIELDS, type FieldName } from '../params/fields.js';
 import type { AfterChunk } from '../gpu/staging.js';
 
 const CANON_WG = 256;
@@ -16,7 +17,7 @@ const CANON_WG = 256;
 const CANON_GROUPS = 4096;
 const BINDINGS = ['read-only-storage', 'storage'] as const;
 
-const pipelineOf = async (ctx: GpuContext) => ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS);
+const pipelineOf = async (ctx: GpuContext, field: FieldName = 'babybear') => ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS, undefined, field);
 
 /**
  * Compile the check's one small pipeline now, in the background (at prover creation): a large
@@ -48,14 +49,15 @@ export interface CheckedUpload {
  * on it. The job reads the flags with its result instead of waiting for them before it starts
  * (one round trip fewer; with `afterChunk`, its first passes run while later chunks upload). A
  * job whose flags name a bad value drops its result and calls `check`, which throws. `into`: as
- * for ctx.uploadAsync.
+ * for ctx.uploadAsync. `field`: whose p bounds the values (BabyBear by default).
  */
-export async function uploadChecked(ctx: GpuContext, data: Uint32Array, name: string, label: string, afterChunk?: AfterChunk, into?: GPUBuffer): Promise<CheckedUpload> {
+export async function uploadChecked(ctx: GpuContext, data: Uint32Array, name: string, label: string, afterChunk?: AfterChunk, into?: GPUBuffer,
+  field: FieldName = 'babybear'): Promise<CheckedUpload> {
   if (data.byteLength <= HOST_SCAN_MAX_BYTES) {
     const buffer = await ctx.uploadAsync(data, label, afterChunk, into);
     return { buffer, flags: null, check: () => {}, releaseFlags: () => {} };
   }
-  const pipeline = await pipelineOf(ctx);
+  const pipeline = await pipelineOf(ctx, field);
   const chunkWords = ctx.staging.chunkWords;
   const chunks = Math.ceil(data.length / chunkWords);
   const stride = FLAG_STRIDE / 4;
@@ -89,7 +91,7 @@ export async function uploadChecked(ctx: GpuContext, data: Uint32Array, name: st
     check(words) {
       for (let k = 0; k < chunks; k++) {
         const first = words[k * stride];
-        if (first !== NONE) throw nonCanonicalError(name, k * chunkWords + first, data[k * chunkWords + first]);
+        if (first !== NONE) throw nonCanonicalError(name, k * chunkWords + first, data[k * chunkWords + first], MONTY31_FIELDS[field]);
       }
     },
     releaseFlags() {
@@ -103,8 +105,8 @@ export async function uploadChecked(ctx: GpuContext, data: Uint32Array, name: st
  * Upload `data` and check its range before returning (uploadChecked, then its flags read back at
  * once): for jobs that do not read the flags with their result.
  */
-export async function uploadField(ctx: GpuContext, data: Uint32Array, name: string, label: string): Promise<GPUBuffer> {
-  const up = await uploadChecked(ctx, data, name, label);
+export async function uploadField(ctx: GpuContext, data: Uint32Array, name: string, label: string, field: FieldName = 'babybear'): Promise<GPUBuffer> {
+  const up = await uploadChecked(ctx, data, name, label, undefined, undefined, field);
   try {
     if (up.flags) up.check((await ctx.readRanges([up.flags]))[0]);
     return up.buffer;

@@ -6,6 +6,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import { uploadField } from './canonical.js';
 import { dispatch1d } from '../gpu/dispatch.js';
+import type { FieldName } from '../params/fields.js';
 import type { Profiler } from '../gpu/profiler.js';
 
 /** Workgroup size of the element-wise kernels: 256 threads is a full-occupancy choice on NVIDIA, AMD, Apple and Mali. */
@@ -24,15 +25,18 @@ export const FIELD_OPS = {
 
 export type FieldOp = keyof typeof FIELD_OPS;
 
-/** Run `op` element-wise on the GPU. Inputs must already be validated (canonical, equal lengths). */
-export async function runFieldOp(ctx: GpuContext, op: FieldOp, a: Uint32Array, b?: Uint32Array, into?: Uint32Array): Promise<Uint32Array> {
+/**
+ * Run `op` element-wise on the GPU over `field` (the same kernel, built with that field's
+ * constants). Inputs must already be validated (canonical in that field, equal lengths).
+ */
+export async function runFieldOp(ctx: GpuContext, op: FieldOp, a: Uint32Array, b?: Uint32Array, into?: Uint32Array, field: FieldName = 'babybear'): Promise<Uint32Array> {
   const spec = FIELD_OPS[op];
   const n = a.length;
   if (n === 0) return new Uint32Array(0);
   const bindings = ['read-only-storage', 'read-only-storage', 'storage'] as const;
-  const pipeline = await ctx.pipelines.get('field_check', spec.entry, { FIELD_WG }, bindings);
-  const bufA = await uploadField(ctx, a, 'a', 'field a');
-  const bufB = b ? await uploadField(ctx, b, 'b', 'field b').catch((e: unknown) => { ctx.pool.release(bufA); throw e; }) : bufA;
+  const pipeline = await ctx.pipelines.get('field_check', spec.entry, { FIELD_WG }, bindings, undefined, field);
+  const bufA = await uploadField(ctx, a, 'a', 'field a', field);
+  const bufB = b ? await uploadField(ctx, b, 'b', 'field b', field).catch((e: unknown) => { ctx.pool.release(bufA); throw e; }) : bufA;
   const out = ctx.pool.acquire(n * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'field out');
   try {
     // Bind exact sizes: pooled buffers are rounded up and arrayLength() must see n.

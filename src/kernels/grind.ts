@@ -9,7 +9,7 @@ import type { GpuContext } from '../gpu/context.js';
 import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { BB_P } from '../params/babybear.js';
-import { toMonty } from '../ref/babybear.js';
+import { toMonty } from '../field/babybear.js';
 import { p2RcVec4, uploadConstants } from './poseidon2.js';
 
 export const GR_WG = 64;

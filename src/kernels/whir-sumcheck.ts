@@ -8,7 +8,7 @@
  */
 import type { GpuContext } from '../gpu/context.js';
 import type { PipelineRequest } from '../gpu/pipeline-cache.js';
-import { fromMonty, toMonty, type Ext4 } from '../ref/babybear.js';
+import { fromMonty, toMonty, type Ext4 } from '../field/babybear.js';
 
 /** Threads per workgroup: WebGPU's default maxComputeInvocationsPerWorkgroup; 2 x 256 x 16 B = 8 KiB of workgroup memory for the tree sums. */
 export const WS_WG = 256;

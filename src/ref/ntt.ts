@@ -1,7 +1,8 @@
 /**
  * CPU twin of the GPU NTT: Plonky3 `p3-dft` (0.9.0-rc.2) `dft_batch`, `idft_batch`,
  * `coset_lde_batch` and WHIR's zero-padded `encode`, on row-major h×w matrices of canonical
- * BabyBear values, natural row order in and out (shared/notes/plonky3.md §5):
+ * values of a 31-bit field (BabyBear unless a record is given; KoalaBear equals p3-koala-bear's
+ * Radix2Dit), natural row order in and out (shared/notes/plonky3.md §5):
  *   dft:  out[i][c] = Σ_j in[j][c]·ω^(i·j), ω = two_adic_generator(log2 h) (positive exponent)
  *   idft: out[j][c] = h^-1 · Σ_i in[i][c]·ω^(−i·j)
  *   coset_lde(evals, a, s): coeffs = idft(evals); pad with zero rows to h·2^a; row j ·= s^j; dft
@@ -10,30 +11,17 @@
  * shape from the GPU's Stockham passes, so agreement between them means something.
  * @module
  */
-import { BB_TWO_ADIC_GENERATORS, BB_TWO_ADICITY } from '../params/babybear.js';
-import { bbAdd, bbInv, bbMul, bbPow, bbSub } from './babybear.js';
+import { BABY_BEAR } from '../params/babybear.js';
+import type { Monty31Params } from '../params/monty31.js';
+import { monty31Ops } from '../field/monty31-ops.js';
+import { log2Exact, reverseBits, twoAdicGenerator } from '../field/two-adic.js';
 
-/** log2 of a power of two, or -1. */
-export function log2Exact(n: number): number {
-  if (!Number.isInteger(n) || n < 1 || (n & (n - 1)) !== 0 || n > 2 ** 30) return -1;
-  return Math.round(Math.log2(n));
-}
-
-/** two_adic_generator(bits): a primitive 2^bits-th root of unity, as Plonky3 defines it. */
-export function twoAdicGenerator(bits: number): number {
-  if (bits < 0 || bits > BB_TWO_ADICITY) throw new RangeError(`no 2^${bits}-th root of unity in BabyBear (two-adicity ${BB_TWO_ADICITY})`);
-  return BB_TWO_ADIC_GENERATORS[bits];
-}
-
-/** The low `bits` bits of x, reversed (0 for bits = 0). */
-export function reverseBits(x: number, bits: number): number {
-  let r = 0;
-  for (let i = 0; i < bits; i++) r = (r << 1) | ((x >>> i) & 1);
-  return r >>> 0;
-}
+// Re-exported for the NTT kernels, which import them from here until their owner switches to src/field.
+export { log2Exact, reverseBits, twoAdicGenerator };
 
 /** In-place radix-2 DFT of one column (values at col, col + w, ...) with root `omega` of order h. */
-function dftColumn(m: Uint32Array, h: number, w: number, col: number, omega: number): void {
+function dftColumn(m: Uint32Array, h: number, w: number, col: number, omega: number, F: Monty31Params): void {
+  const { add: bbAdd, sub: bbSub, mul: bbMul, pow: bbPow } = monty31Ops(F);
   const bits = log2Exact(h);
   for (let i = 0; i < h; i++) {
     const j = reverseBits(i, bits);
@@ -72,27 +60,29 @@ function checkShape(values: Uint32Array, width: number): number {
 }
 
 /** Plonky3 dft_batch: natural order in and out. */
-export function dft(values: Uint32Array, width: number): Uint32Array {
+export function dft(values: Uint32Array, width: number, F: Monty31Params = BABY_BEAR): Uint32Array {
   const h = checkShape(values, width);
   const out = values.slice();
-  const omega = twoAdicGenerator(log2Exact(h));
-  for (let c = 0; c < width; c++) dftColumn(out, h, width, c, omega);
+  const omega = twoAdicGenerator(log2Exact(h), F);
+  for (let c = 0; c < width; c++) dftColumn(out, h, width, c, omega, F);
   return out;
 }
 
 /** Plonky3 idft_batch: the inverse of dft (root ω^-1, scaled by 1/h). */
-export function idft(values: Uint32Array, width: number): Uint32Array {
+export function idft(values: Uint32Array, width: number, F: Monty31Params = BABY_BEAR): Uint32Array {
+  const { inv, mul } = monty31Ops(F);
   const h = checkShape(values, width);
   const out = values.slice();
-  const omegaInv = bbInv(twoAdicGenerator(log2Exact(h)));
-  for (let c = 0; c < width; c++) dftColumn(out, h, width, c, omegaInv);
-  const hInv = bbInv(h);
-  for (let i = 0; i < out.length; i++) out[i] = bbMul(out[i], hInv);
+  const omegaInv = inv(twoAdicGenerator(log2Exact(h), F));
+  for (let c = 0; c < width; c++) dftColumn(out, h, width, c, omegaInv, F);
+  const hInv = inv(h);
+  for (let i = 0; i < out.length; i++) out[i] = mul(out[i], hInv);
   return out;
 }
 
 /** Zero rows appended up to h·2^addedBits, rows multiplied by shift^row, then dft. */
-function padScaleDft(coeffs: Uint32Array, width: number, addedBits: number, shift: number): Uint32Array {
+function padScaleDft(coeffs: Uint32Array, width: number, addedBits: number, shift: number, F: Monty31Params): Uint32Array {
+  const { mul: bbMul } = monty31Ops(F);
   const h = coeffs.length / width;
   const padded = new Uint32Array(h * 2 ** addedBits * width);
   let s = 1;
@@ -100,19 +90,19 @@ function padScaleDft(coeffs: Uint32Array, width: number, addedBits: number, shif
     for (let c = 0; c < width; c++) padded[r * width + c] = bbMul(coeffs[r * width + c], s);
     s = bbMul(s, shift);
   }
-  return dft(padded, width);
+  return dft(padded, width, F);
 }
 
 /** Plonky3 coset_lde_batch(evals, addedBits, shift): output row i is f(shift·ω'^i), natural order. */
-export function cosetLde(evals: Uint32Array, width: number, addedBits: number, shift: number): Uint32Array {
+export function cosetLde(evals: Uint32Array, width: number, addedBits: number, shift: number, F: Monty31Params = BABY_BEAR): Uint32Array {
   checkShape(evals, width);
-  return padScaleDft(idft(evals, width), width, addedBits, shift);
+  return padScaleDft(idft(evals, width, F), width, addedBits, shift, F);
 }
 
 /** WHIR Reed-Solomon encoding (p3_commit Encoder::encode_batch): zero-pad to h·2^addedBits rows, dft. */
-export function encode(coeffs: Uint32Array, width: number, addedBits: number): Uint32Array {
+export function encode(coeffs: Uint32Array, width: number, addedBits: number, F: Monty31Params = BABY_BEAR): Uint32Array {
   checkShape(coeffs, width);
-  return padScaleDft(coeffs, width, addedBits, 1);
+  return padScaleDft(coeffs, width, addedBits, 1, F);
 }
 
 /** Rows permuted to bit-reversed order: out row i = in row reverseBits(i, log2 h). */

@@ -1,117 +1,118 @@
 /**
- * CPU twin of wgsl/lib/poseidon2_s16.gen.wgsl / _s24.wgsl: Plonky3's Poseidon2 over BabyBear on canonical values
- * (plonky3.md §2). Round structure: M_E; 4 full rounds (add RC to every lane, x^7 on every
- * lane, M_E); R_P partial rounds (RC and x^7 on lane 0 only, then M_I = J + diag(V)); 4 full
- * rounds. Any constant set of the right shape can be passed; the default is Plonky3's.
+ * CPU twin of wgsl/lib/poseidon2_s16.gen.wgsl / _s24.wgsl: Plonky3's Poseidon2 over a 31-bit
+ * field (BabyBear by default, KoalaBear by its record) on canonical values (plonky3.md §2).
+ * Round structure: M_E; 4 full rounds (add RC to every lane, S-box on every lane, M_E); R_P
+ * partial rounds (RC and S-box on lane 0 only, then M_I = J + diag(V)); 4 full rounds. The
+ * S-box degree, R_P and V come from the field's record (src/params/poseidon2.ts). Any constant
+ * set of the right shape can be passed; the default is Plonky3's.
  * @module
  */
-import { BB_P } from '../params/babybear.js';
-import {
-  POSEIDON2_DEFAULT_16, POSEIDON2_DEFAULT_24, POSEIDON2_DIAG_16, POSEIDON2_DIAG_24,
-  POSEIDON2_ROUNDS_P_16, POSEIDON2_ROUNDS_P_24, type Poseidon2Constants,
-} from '../params/poseidon2-babybear.js';
-import { bbAdd, bbMul, bbPow7 } from './babybear.js';
+import { BABY_BEAR } from '../params/babybear.js';
+import type { Monty31Params } from '../params/monty31.js';
+import { poseidon2Params, type Poseidon2Constants, type Poseidon2Width } from '../params/poseidon2.js';
+import { monty31Ops } from '../field/monty31-ops.js';
 
-export type Poseidon2Width = 16 | 24;
-export type { Poseidon2Constants };
+export { constantsProblem, defaultConstants, internalDiagonal, POSEIDON2_WIDTHS, roundsP } from '../params/poseidon2.js';
+export type { Poseidon2Constants, Poseidon2Width };
 
-export const POSEIDON2_WIDTHS: readonly Poseidon2Width[] = [16, 24];
+type State = Uint32Array | number[];
 
-export function roundsP(width: Poseidon2Width): number {
-  return width === 16 ? POSEIDON2_ROUNDS_P_16 : POSEIDON2_ROUNDS_P_24;
+interface FieldPoseidon2 {
+  externalLayer(s: State): void;
+  internalLayer(s: State, diag: readonly number[]): void;
+  permute(state: State, constants?: Poseidon2Constants): void;
 }
 
-export function defaultConstants(width: Poseidon2Width): Poseidon2Constants {
-  return width === 16 ? POSEIDON2_DEFAULT_16 : POSEIDON2_DEFAULT_24;
-}
-
-export function internalDiagonal(width: Poseidon2Width): readonly number[] {
-  return width === 16 ? POSEIDON2_DIAG_16 : POSEIDON2_DIAG_24;
-}
-
-/**
- * Why a constant set does not fit `width` (4 × width external-initial, R_P internal,
- * 4 × width external-final, every value canonical), or undefined when it does.
- */
-export function constantsProblem(width: Poseidon2Width, c: Poseidon2Constants): { code: 'INVALID_ARGUMENT' | 'INVALID_LENGTH' | 'NON_CANONICAL'; message: string } | undefined {
-  const rp = roundsP(width);
-  const isList = (x: unknown) => Array.isArray(x) || x instanceof Uint32Array;
-  const isRows = (x: unknown) => Array.isArray(x) && x.length === 4 && x.every((r) => isList(r) && (r as ArrayLike<number>).length === width);
-  const wrong = (message: string) => ({ code: 'INVALID_LENGTH' as const, message });
-  if (!c || typeof c !== 'object') return { code: 'INVALID_ARGUMENT', message: 'constants must be { externalInitial, internal, externalFinal }' };
-  if (!isRows(c.externalInitial)) return wrong(`externalInitial must be 4 rows of ${width} values`);
-  if (!isRows(c.externalFinal)) return wrong(`externalFinal must be 4 rows of ${width} values`);
-  if (!isList(c.internal) || c.internal.length !== rp) return wrong(`internal must hold ${rp} values (one per partial round at width ${width})`);
-  const all: unknown[] = [];
-  for (const list of [...c.externalInitial, c.internal, ...c.externalFinal]) for (let i = 0; i < list.length; i++) all.push(list[i]);
-  const bad = all.findIndex((v) => typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= BB_P);
-  if (bad >= 0) {
-    const v = all[bad];
-    return typeof v === 'number' && Number.isInteger(v) && v >= 0
-      ? { code: 'NON_CANONICAL', message: `constant #${bad} = ${v} is not a canonical BabyBear value (must be < ${BB_P}); reduce it mod p` }
-      : { code: 'INVALID_ARGUMENT', message: `constant #${bad} is not a non-negative integer; pass canonical BabyBear values` };
-  }
-  return undefined;
-}
-
-/** x ← M4·x on s[o..o+4] with Plonky3's MDSMat4 addition chain ([[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]]). */
-function m4(s: Uint32Array | number[], o: number): void {
-  const x0 = s[o], x1 = s[o + 1], x2 = s[o + 2], x3 = s[o + 3];
-  const t01 = bbAdd(x0, x1), t23 = bbAdd(x2, x3), t0123 = bbAdd(t01, t23);
-  const t01123 = bbAdd(t0123, x1), t01233 = bbAdd(t0123, x3);
-  s[o + 3] = bbAdd(t01233, bbAdd(x0, x0));
-  s[o + 1] = bbAdd(t01123, bbAdd(x2, x2));
-  s[o] = bbAdd(t01123, t01);
-  s[o + 2] = bbAdd(t01233, t23);
-}
-
-/** M_E = circ(2·M4, M4, ..., M4): M4 on each 4-chunk, then add the column sums over chunks. */
-export function externalLayer(s: Uint32Array | number[]): void {
-  const w = s.length;
-  for (let o = 0; o < w; o += 4) m4(s, o);
-  for (let i = 0; i < 4; i++) {
+function build(F: Monty31Params): FieldPoseidon2 {
+  const { add, mul } = monty31Ops(F);
+  /** x ← M4·x on s[o..o+4] with Plonky3's MDSMat4 addition chain ([[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]]). */
+  const m4 = (s: State, o: number) => {
+    const x0 = s[o], x1 = s[o + 1], x2 = s[o + 2], x3 = s[o + 3];
+    const t01 = add(x0, x1), t23 = add(x2, x3), t0123 = add(t01, t23);
+    const t01123 = add(t0123, x1), t01233 = add(t0123, x3);
+    s[o + 3] = add(t01233, add(x0, x0));
+    s[o + 1] = add(t01123, add(x2, x2));
+    s[o] = add(t01123, t01);
+    s[o + 2] = add(t01233, t23);
+  };
+  /** M_E = circ(2·M4, M4, ..., M4): M4 on each 4-chunk, then add the column sums over chunks. */
+  const externalLayer = (s: State) => {
+    const w = s.length;
+    for (let o = 0; o < w; o += 4) m4(s, o);
+    for (let i = 0; i < 4; i++) {
+      let sum = 0;
+      for (let o = i; o < w; o += 4) sum = add(sum, s[o]);
+      for (let o = i; o < w; o += 4) s[o] = add(s[o], sum);
+    }
+  };
+  /** M_I = J + diag(V): s_i ← Σ_j s_j + V_i·s_i. */
+  const internalLayer = (s: State, diag: readonly number[]) => {
     let sum = 0;
-    for (let o = i; o < w; o += 4) sum = bbAdd(sum, s[o]);
-    for (let o = i; o < w; o += 4) s[o] = bbAdd(s[o], sum);
-  }
+    for (let i = 0; i < s.length; i++) sum = add(sum, s[i]);
+    for (let i = 0; i < s.length; i++) s[i] = add(sum, mul(diag[i], s[i]));
+  };
+  // x^7 = (x²·x)²·x (4 multiplies) and x^3 = x²·x (2), as the GPU computes them.
+  const pow7 = (x: number) => {
+    const x3 = mul(mul(x, x), x);
+    return mul(mul(x3, x3), x);
+  };
+  const cube = (x: number) => mul(mul(x, x), x);
+  const permute = (state: State, constants?: Poseidon2Constants) => {
+    const width = state.length as Poseidon2Width;
+    if (width !== 16 && width !== 24) throw new RangeError(`Poseidon2 width must be 16 or 24, got ${state.length}`);
+    const params = poseidon2Params(width, F);
+    const c = constants ?? params.constants;
+    const diag = params.diag;
+    const sbox = params.sboxDegree === 7 ? pow7 : cube;
+    const full = (rc: readonly number[]) => {
+      for (let i = 0; i < width; i++) state[i] = sbox(add(state[i], rc[i]));
+      externalLayer(state);
+    };
+    externalLayer(state);
+    for (const rc of c.externalInitial) full(rc);
+    for (const rc of c.internal) {
+      state[0] = sbox(add(state[0], rc));
+      internalLayer(state, diag);
+    }
+    for (const rc of c.externalFinal) full(rc);
+  };
+  return { externalLayer, internalLayer, permute };
+}
+
+const cache = new WeakMap<Monty31Params, FieldPoseidon2>();
+function forField(F: Monty31Params): FieldPoseidon2 {
+  let p = cache.get(F);
+  if (!p) cache.set(F, (p = build(F)));
+  return p;
+}
+const BB = forField(BABY_BEAR);
+
+/** M_E = circ(2·M4, M4, ..., M4) over `field` (BabyBear by default). */
+export function externalLayer(s: State, field?: Monty31Params): void {
+  (field ? forField(field) : BB).externalLayer(s);
 }
 
 /** M_I = J + diag(V): s_i ← Σ_j s_j + V_i·s_i. */
-export function internalLayer(s: Uint32Array | number[], diag: readonly number[]): void {
-  let sum = 0;
-  for (let i = 0; i < s.length; i++) sum = bbAdd(sum, s[i]);
-  for (let i = 0; i < s.length; i++) s[i] = bbAdd(sum, bbMul(diag[i], s[i]));
+export function internalLayer(s: State, diag: readonly number[], field?: Monty31Params): void {
+  (field ? forField(field) : BB).internalLayer(s, diag);
 }
 
 /** Permute `state` (width 16 or 24 canonical values) in place. */
-export function poseidon2Permute(state: Uint32Array | number[], constants?: Poseidon2Constants): void {
-  const width = state.length as Poseidon2Width;
-  if (width !== 16 && width !== 24) throw new RangeError(`Poseidon2 width must be 16 or 24, got ${state.length}`);
-  const c = constants ?? defaultConstants(width);
-  const diag = internalDiagonal(width);
-  const full = (rc: readonly number[]) => {
-    for (let i = 0; i < width; i++) state[i] = bbPow7(bbAdd(state[i], rc[i]));
-    externalLayer(state);
-  };
-  externalLayer(state);
-  for (const rc of c.externalInitial) full(rc);
-  for (const rc of c.internal) {
-    state[0] = bbPow7(bbAdd(state[0], rc));
-    internalLayer(state, diag);
-  }
-  for (const rc of c.externalFinal) full(rc);
+export function poseidon2Permute(state: State, constants?: Poseidon2Constants, field?: Monty31Params): void {
+  (field ? forField(field) : BB).permute(state, constants);
 }
 
 /** A permuted copy of one state. */
-export function poseidon2(state: ArrayLike<number>, constants?: Poseidon2Constants): Uint32Array {
+export function poseidon2(state: ArrayLike<number>, constants?: Poseidon2Constants, field?: Monty31Params): Uint32Array {
   const s = Uint32Array.from(state);
-  poseidon2Permute(s, constants);
+  poseidon2Permute(s, constants, field);
   return s;
 }
 
 /** Permute a batch of k·width values (k states back to back); returns a new array. */
-export function poseidon2Batch(states: Uint32Array, width: Poseidon2Width, constants?: Poseidon2Constants): Uint32Array {
+export function poseidon2Batch(states: Uint32Array, width: Poseidon2Width, constants?: Poseidon2Constants, field?: Monty31Params): Uint32Array {
+  const p = field ? forField(field) : BB;
   const out = Uint32Array.from(states);
-  for (let o = 0; o < out.length; o += width) poseidon2Permute(out.subarray(o, o + width), constants);
+  for (let o = 0; o < out.length; o += width) p.permute(out.subarray(o, o + width), constants);
   return out;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { BB_P } from '../params/babybear.js';
-import { bbMul as mul, bbReduce as red } from '../ref/babybear.js';
+import { bbMul as mul, bbReduce as red } from '../field/babybear.js';
 import type { EfVec, Ext4 } from './ext.js';
 
 const P = BB_P;

@@ -5,7 +5,7 @@
  * canonical, as the rest of the library; Montgomery form appears only in the proof's JSON.
  * @module
  */
-import { bbMul, ext4Add, ext4Mul, ext4Sub, type Ext4 } from '../ref/babybear.js';
+import { bbMul, ext4Add, ext4Mul, ext4Sub, type Ext4 } from '../field/babybear.js';
 
 export type { Ext4 };
 

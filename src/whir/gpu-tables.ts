@@ -10,10 +10,10 @@
  * select powers (base field) here. Everything is in Montgomery form, as the kernels read it.
  * @module
  */
-import { MONTY_ONE, montMul, toMonty } from '../ref/babybear.js';
+import { MONTY_ONE, montMul, toMonty } from '../field/babybear.js';
 import type { WsParams } from '../kernels/whir-sumcheck.js';
 import { EF_ONE, type Ext4 } from './ext.js';
-import { bbPow } from '../ref/babybear.js';
+import { bbPow } from '../field/babybear.js';
 
 /**
  * The tables' words (the eq region left for ws_eq_tabs), the eq claims' points it builds that

@@ -6,7 +6,7 @@
  * @module
  */
 import { BB_TWO_ADIC_GENERATORS } from '../params/babybear.js';
-import { bbPow } from '../ref/babybear.js';
+import { bbPow } from '../field/babybear.js';
 import { addEq, addSelect, foldBase, foldExt } from './ef-loops.js';
 import {
   EF_ONE, EF_ZERO, efAdd, efGet, efMul, efScale, efSet, efSub, efSquare, type EfVec, type Ext4,

@@ -9,7 +9,7 @@
  */
 import { ProverError } from '../errors.js';
 import { BB_P } from '../params/babybear.js';
-import { fromMonty, toMonty } from '../ref/babybear.js';
+import { fromMonty, toMonty } from '../field/babybear.js';
 import type { Ext4 } from './ext.js';
 import type { PcsProof, QueryOpenings, SumcheckData, WhirRoundProof } from './proof.js';
 

@@ -8,7 +8,7 @@
  */
 import { DuplexChallenger } from '../ref/challenger.js';
 import { compress, hashRow } from '../ref/merkle.js';
-import { bbPow } from '../ref/babybear.js';
+import { bbPow } from '../field/babybear.js';
 import {
   EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efSub, efVecFromList, type Ext4,
 } from './ext.js';

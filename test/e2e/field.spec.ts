@@ -1,5 +1,5 @@
-// BabyBear and ext4 field ops on the GPU (SwiftShader) equal src/ref and BigInt on 2^16 random
-// inputs plus all pairs of edge values; bad input gets ProverError codes; rows reach /progress.
+// BabyBear and ext4 field ops on the GPU (SwiftShader) equal src/field and BigInt on 2^16 random
+// inputs plus all pairs of edge values, and KoalaBear's on 2^12; bad input gets ProverError codes; rows reach /progress.
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
 import { FIELD_CHECK_OPS } from '../gpu/field-check.js';
@@ -11,6 +11,15 @@ test('every GPU field op equals the reference and BigInt on 2^16 inputs + edge p
   const checked = result.rows.filter((r) => r.step.startsWith('field '));
   expect(checked.map((r) => r.step)).toEqual(FIELD_CHECK_OPS.map((op) => `field ${op}`));
   for (const r of checked) expect(r.n as number).toBeGreaterThanOrEqual(1 << 16);
+});
+
+test('KoalaBear: the same GPU field ops built with its constants equal src/field and BigInt (2^12 inputs + edge pairs)', async ({ page }) => {
+  const result = await autorun(page, 'field-check', { field: 'koalabear', n: '4096' });
+  expect(failures(result)).toEqual([]);
+  expect(result.status).toBe('ok');
+  const checked = result.rows.filter((r) => r.step.startsWith('field koalabear '));
+  expect(checked.map((r) => r.step)).toEqual(FIELD_CHECK_OPS.map((op) => `field koalabear ${op}`));
+  for (const r of checked) expect(r.n as number).toBeGreaterThanOrEqual(4096);
 });
 
 test('bad input gets ProverError codes and the prover stays usable (fast-check over every public method)', async ({ page }) => {

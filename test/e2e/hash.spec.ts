@@ -15,6 +15,15 @@ test('Poseidon2 width 16/24, default and seeded-RNG constants, equals Plonky3 an
   expect(checked(result.rows, 'error: ').length).toBe(6);
 });
 
+test('KoalaBear Poseidon2 width 16/24 (kernels generated from its record) equals p3-koala-bear and src/ref', async ({ page }) => {
+  const result = await autorun(page, 'poseidon2-koalabear-check');
+  expect(failures(result)).toEqual([]);
+  expect(result.status).toBe('ok');
+  // crate vectors and random batches at both widths, 4 bad inputs (field name, range, constants)
+  expect(checked(result.rows, 'poseidon2 koalabear ').length).toBe(4);
+  expect(checked(result.rows, 'error: ').length).toBe(4);
+});
+
 test('Merkle roots, openings and sponge digests equal Plonky3 MerkleTreeMmcs up to 2^12 rows', async ({ page }) => {
   const result = await autorun(page, 'merkle-check');
   expect(failures(result)).toEqual([]);

@@ -16,7 +16,7 @@ import { createProver, DuplexChallenger, isProverError, verifyMerklePath, type P
 import { CORRUPT_FAMILY } from '../../src/checks/corrupt.js';
 import { FAMILIES, type Family } from '../../src/methods.js';
 import * as ref from '../../src/ref/ntt.js';
-import { bbMul, bbPow7 } from '../../src/ref/babybear.js';
+import { bbMul, bbPow7 } from '../../src/field/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { merkleTree } from '../../src/ref/merkle.js';
 import { SplitMix64 } from '../support/splitmix.js';

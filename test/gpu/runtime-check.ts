@@ -13,7 +13,7 @@ import type { JobProgress } from '../../src/sched/job.js';
 import { createProver, DuplexChallenger, isProverError } from '../../src/index.js';
 import { LOSE_DEVICE } from '../../src/device-recovery.js';
 import * as ref from '../../src/ref/ntt.js';
-import { bbMul } from '../../src/ref/babybear.js';
+import { bbMul } from '../../src/field/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { merkleTree } from '../../src/ref/merkle.js';
 import { BB_P } from '../../src/params/babybear.js';

@@ -6,7 +6,7 @@
  * of the register passes (test/unit/ntt-plan.test.ts) and the two-level passes
  * (test/unit/ntt-two-level.test.ts).
  */
-import { montMul } from '../../src/ref/babybear.js';
+import { montMul } from '../../src/field/babybear.js';
 import { reverseBits } from '../../src/ref/ntt.js';
 import { NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_LO_BITS, type NttPass } from '../../src/kernels/ntt/passes.js';
 

@@ -19,13 +19,13 @@ export class SplitMix64 {
     z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M64;
     return z ^ (z >> 31n);
   }
-  /** A BabyBear value: the high 32 bits mod p (the generator's definition). */
-  nextField(): number {
-    return Number(this.next() >> 32n) % BB_P;
+  /** A BabyBear value (or one mod another field's `p`): the high 32 bits mod p (the generator's definition). */
+  nextField(p = BB_P): number {
+    return Number(this.next() >> 32n) % p;
   }
-  fieldArray(n: number): Uint32Array {
+  fieldArray(n: number, p = BB_P): Uint32Array {
     const out = new Uint32Array(n);
-    for (let i = 0; i < n; i++) out[i] = this.nextField();
+    for (let i = 0; i < n; i++) out[i] = this.nextField(p);
     return out;
   }
 }

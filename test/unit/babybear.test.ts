@@ -1,7 +1,7 @@
 // BabyBear parameters (derived in code) and the CPU reference, against BigInt arithmetic.
 import { describe, it, expect } from 'vitest';
 import * as params from '../../src/params/babybear.js';
-import * as ref from '../../src/ref/babybear.js';
+import * as ref from '../../src/field/babybear.js';
 import { SplitMix64 } from '../support/splitmix.js';
 import { EDGE_VALUES } from '../gpu/field-check.js';
 

@@ -11,7 +11,7 @@ import { cpuProver } from '../../src/cpu/prover.js';
 import { CORRUPT_FAMILY } from '../../src/checks/corrupt.js';
 import { FAMILIES, type Family } from '../../src/methods.js';
 import * as ntt from '../../src/ref/ntt.js';
-import { bbInv, bbMul, bbPow7, ext4Mul, type Ext4 } from '../../src/ref/babybear.js';
+import { bbInv, bbMul, bbPow7, ext4Mul, type Ext4 } from '../../src/field/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { merkleTree } from '../../src/ref/merkle.js';
 import { BB_P } from '../../src/params/babybear.js';

@@ -3,7 +3,7 @@
 // src/ref/ntt.ts: a wrong radix split, twiddle exponent, output mapping or scale table fails here.
 import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
-import { bbAdd, bbInv, bbMul, bbSub, montMul } from '../../src/ref/babybear.js';
+import { bbAdd, bbInv, bbMul, bbSub, montMul } from '../../src/field/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_MAX_RADIX,
   NTT_TABLE_MAX, planTransform, splitBits, splitQualifies, radices, stageCopy, stagedQualifies, stageSlot, stageWord, stageWorkgroup,

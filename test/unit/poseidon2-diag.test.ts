@@ -5,7 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BB_P } from '../../src/params/babybear.js';
-import { bbMul, bbPow } from '../../src/ref/babybear.js';
+import { bbMul, bbPow } from '../../src/field/babybear.js';
 import { applyDiagOp, diagByMultiply, diagOp, diagOps, div2k, internalLayerCheap } from '../../src/ref/poseidon2-diag.js';
 import { internalDiagonal, internalLayer, poseidon2Batch, type Poseidon2Width } from '../../src/ref/poseidon2.js';
 import { poseidon2Wgsl } from '../../scripts/gen-poseidon2-wgsl.js';

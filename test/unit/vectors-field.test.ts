@@ -3,7 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { BB_GENERATOR, BB_TWO_ADIC_GENERATORS } from '../../src/params/babybear.js';
-import * as ref from '../../src/ref/babybear.js';
+import * as ref from '../../src/field/babybear.js';
 import { SplitMix64 } from '../support/splitmix.js';
 
 type Case = Record<string, unknown> & { op: string };

@@ -7,7 +7,7 @@
  * these once per job and records the result in the plan.
  * @module
  */
-import { bbPow } from '../../ref/babybear.js';
+import { bbPow } from '../../field/babybear.js';
 import type { NttJob } from './job.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_ROTATE, NTT_FLAG_SCALE, NTT_FUSED_RADICES, NTT_STAGE_WORDS,

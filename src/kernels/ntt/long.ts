@@ -18,8 +18,8 @@
  */
 import { ProverError } from '../../errors.js';
 import type { GpuContext } from '../../gpu/context.js';
-import { bbInv } from '../../ref/babybear.js';
-import { log2Exact, reverseBits, twoAdicGenerator } from '../../ref/ntt.js';
+import { bbInv } from '../../field/babybear.js';
+import { log2Exact, reverseBits, twoAdicGenerator } from '../../field/two-adic.js';
 import { nttToGpu } from './record.js';
 import { outputHeight, type NttJob } from './job.js';
 import { columnsPerBlock, fourStepShape } from './plan.js';

@@ -7,8 +7,8 @@
  * @module
  */
 import { BB_TWO_ADICITY, bbShoupQuotient } from '../../params/babybear.js';
-import { bbInv, bbMul, bbPow, toMonty } from '../../ref/babybear.js';
-import { twoAdicGenerator } from '../../ref/ntt.js';
+import { bbInv, bbMul, bbPow, toMonty } from '../../field/babybear.js';
+import { twoAdicGenerator } from '../../field/two-adic.js';
 import { NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_TW_WORDS, splitBits } from './passes.js';
 
 const TW_HI_BITS = BB_TWO_ADICITY - NTT_TW_LO_BITS;

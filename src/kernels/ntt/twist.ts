@@ -9,7 +9,7 @@ import type { GpuContext } from '../../gpu/context.js';
 import { dispatch1d } from '../../gpu/dispatch.js';
 import type { BindingKind } from '../../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../../params/babybear.js';
-import { bbMul, bbPow } from '../../ref/babybear.js';
+import { bbMul, bbPow } from '../../field/babybear.js';
 import { scaleBuffer } from './record.js';
 import { NTT_TW_LO_BITS } from './passes.js';
 

@@ -6,6 +6,7 @@ mod challenger;
 mod common;
 mod dft;
 mod field;
+mod koalabear;
 mod merkle;
 mod msm;
 mod poseidon;
@@ -24,7 +25,7 @@ fn main() {
         .into();
     std::fs::create_dir_all(&out).unwrap();
     prng_selfcheck();
-    let files: [(&str, Gen); 8] = [
+    let files: [(&str, Gen); 9] = [
         ("field.json", field::generate),
         ("dft.json", dft::generate),
         ("poseidon2.json", poseidon::generate_poseidon2),
@@ -33,6 +34,7 @@ fn main() {
         ("challenger.json", challenger::generate),
         ("encode_commit.json", merkle::generate_encode_commit),
         ("msm_arkworks.json", msm::generate),
+        ("koalabear.json", koalabear::generate),
     ];
     let only: Vec<String> = std::env::args().skip(2).collect();
     for (name, f) in files {
