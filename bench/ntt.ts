@@ -11,7 +11,7 @@
  * anchor (Plonky3 p3-dft, all cores) when NTT_NATIVE names its JSON-lines output from the same
  * device command. NTT_LOGS=20,22 and NTT_WIDTHS=1 narrow the sweep.
  * Rows carry `staged` (the first pass of each transform stored through a workgroup
- * tile, the default; src/kernels/ntt.ts): at 2^24 × 1, encode / lde / dft also run with
+ * tile, the default; src/kernels/ntt/tuning.ts stageBelowWidth): at 2^24 × 1, encode / lde / dft also run with
  * the first pass unstaged (stageBelowWidth 0) on the same input (checked first: checkNttStaged, staged vs src/ref and
  * vs unstaged). NTT_PASS_PROFILE=1 adds `ntt-pass` rows there for encode and lde, staged on and
  * off: one compute pass per NTT pass, label (e.g. `r32 ns=1 staged`) and median ms of 10 reps.

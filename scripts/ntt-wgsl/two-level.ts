@@ -24,7 +24,7 @@ function innerTwiddles(R: number, x: string, ind: string): string[] {
  * takes z[j'' + r2·R]·ω_T^(j''·r2) (table `tt`), a radix-R DFT, and V[j'' + s2·R] is output s of
  * the pass, stored like a register pass's (ntt_store: the last pass scales, bit-reverses).
  * Pre-twiddles: none (Ns = 1), a pass table in `sc` ('table'), or a split table in `tw` ('split').
- * test/unit/ntt-two-level.test.ts runs the same index maths on the CPU (ntt-plan.ts tile2Word, tile2Out).
+ * test/unit/ntt-two-level.test.ts runs the same index maths on the CPU (src/kernels/ntt/passes.ts tile2Word, tile2Out).
  */
 export function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
   const logR = Math.round(Math.log2(R)), T = R * R;
@@ -52,7 +52,7 @@ export function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string
     for (let r1 = 1; r1 < R; r1++) L.push(`    v${r1} = ntt_table_mul(v${r1}, (jp + ${r1 * R - 1}u) * ntt_ns() + k, tq);`);
   }
   if (tw === 'split') {
-    // With NTT_FLAG_FOLDED_SCALE the table also carries an lde's scale (ntt-plan.ts SplitScale):
+    // With NTT_FLAG_FOLDED_SCALE the table also carries an lde's scale (src/kernels/ntt/tables.ts SplitScale):
     // row 0 multiplies too.
     L.push(`    let folded = (ntt_flags() & NTT_FLAG_FOLDED_SCALE) != 0u;`);
     L.push(...splitPrologue(T, '    '));

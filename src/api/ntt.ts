@@ -4,7 +4,7 @@
  * Inputs and outputs are Uint32Arrays of canonical values, or GPU-resident NttMatrix handles
  * (`{ gpu: true }`) so a following stage can consume them without a round trip. A job whose
  * matrix exceeds one storage binding runs through the host in blocks of columns, a column past
- * one binding as a four-step of blocks (src/kernels/ntt-blocks.ts, ntt-long.ts); its GPU-resident
+ * one binding as a four-step of blocks (src/kernels/ntt/blocks.ts, long.ts); its GPU-resident
  * result is then held in row blocks of one binding each.
  * @module
  */
@@ -98,7 +98,7 @@ export interface NttMethods {
 /**
  * An NttMatrix's GPU memory: row blocks in order, each one buffer within one storage binding.
  * One block unless the matrix exceeds a binding; such a matrix came from the blocked host path
- * (ntt-blocks.ts) and, as an input, is read back to run there again.
+ * (kernels/ntt/blocks.ts) and, as an input, is read back to run there again.
  */
 class GpuMatrix implements NttMatrix {
   private live = true;
@@ -265,7 +265,7 @@ function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): 
   const matrix = values instanceof GpuMatrix ? values : undefined;
   matrix?.checkOwner(ctx); // throws if destroyed or made by another prover
   const { spec, values: v, out } = requireNttSpec(op, values, opts, matrix, true);
-  // Past one binding a job runs in column blocks, or as four-step pieces per column (ntt-blocks.ts).
+  // Past one binding a job runs in column blocks, or as four-step pieces per column (kernels/ntt/blocks.ts).
   const outRows = outputHeight(spec);
   if (outRows > nttMaxWords(ctx)) checkLongColumn(outRows, nttMaxWords(ctx));
   return { spec, input: matrix ?? v!, out };

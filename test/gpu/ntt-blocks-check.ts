@@ -2,7 +2,7 @@
  * GPU checks of NTT jobs past one storage binding, with the binding limit lowered to a few
  * thousand values so that SwiftShader in CI runs every path on small sizes:
  *   - column blocks (runNttColumnBlocks): each op on shapes with several blocks and a short last;
- *   - one column past the limit: four-step pieces (src/kernels/ntt-long.ts) with the twists on the
+ *   - one column past the limit: four-step pieces (src/kernels/ntt/long.ts) with the twists on the
  *     GPU, for each op, bit-reversed rows, a zero padding shorter than a four-step row and an lde
  *     whose idft is itself a four-step;
  *   - the API on a context whose limits say so: a GPU-resident result held in row blocks, read

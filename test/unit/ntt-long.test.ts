@@ -1,4 +1,4 @@
-// The four-step split of one long column (src/kernels/ntt-long.ts), with every batched job run by
+// The four-step split of one long column (src/kernels/ntt/long.ts), with every batched job run by
 // src/ref and the twists by their CPU model: the arithmetic the GPU path uses, against src/ref's
 // one-shot transforms, for each op, both output orders, shifts, zero padding shorter than a row
 // of the four-step matrix, and an lde whose idft is itself a four-step.
@@ -25,7 +25,7 @@ function cpuRunner(maxWords: number, shapes: string[]): BlockRunner {
   };
 }
 
-describe('four-step NTT of one long column (ntt-long.ts)', () => {
+describe('four-step NTT of one long column (ntt/long.ts)', () => {
   const rng = new SplitMix64(0x4f57);
   const maxWords = 2 ** 5;
   const cases: NttJob[] = [

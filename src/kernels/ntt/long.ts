@@ -8,7 +8,7 @@
  *      X[k1 + n1·k2] = Σ_i2 C[k1][i2]·ω_n2^(i2·k2),
  * where ω_n1 = ω_N^n2 and ω_n2 = ω_N^n1 (Plonky3's two-adic generators are powers of each other).
  * Steps 1 and 3 run in blocks of columns (gathered and scattered on the CPU), each block one
- * ordinary job of src/kernels/ntt.ts. The inverse uses idft jobs and ω_N^-1 (1/n1 · 1/n2 = 1/N).
+ * ordinary job of ./record.ts. The inverse uses idft jobs and ω_N^-1 (1/n1 · 1/n2 = 1/N).
  * encode zero-pads: step 1 is then an encode of A's nonzero rows. An lde is an idft (one job, or
  * this inverse) then an encode whose coefficients j are twisted by shift^j before step 1.
  * Rows in bit-reversed order cost nothing extra: the last scatter writes them there.

@@ -214,7 +214,7 @@ export function tile2Out(s: number, lanes: number, lane: number): number {
 
 /**
  * Groups per workgroup of a two-level pass of R·R rows at width w: the largest power of two
- * ≤ `most` (the caller's cap; ntt-spec.ts twoLevelGroupsFor: 16 lanes) and ≤ the pass's groups m
+ * ≤ `most` (the caller's cap; layout.ts twoLevelGroupsFor: 16 lanes) and ≤ the pass's groups m
  * whose G·w·R threads and G·w·R·R-word tile fit the limits; 0 when not even one group fits.
  */
 export function twoLevelGroups(R: number, w: number, m: number, lim: { threads: number; tileBytes: number }, most = 8): number {

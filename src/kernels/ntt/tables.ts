@@ -50,7 +50,7 @@ export function scaleTable(c: number, g: number, n: number): Uint32Array {
 
 /**
  * The scale an lde folds into its tables instead of multiplying each idft output by c·g^i
- * (ntt-spec.ts scaleFold): c = 1/h and g = shift·ω_h (inverseScale). Coefficient i = a + q·Ns, a < Ns
+ * (layout.ts scaleFold): c = 1/h and g = shift·ω_h (inverseScale). Coefficient i = a + q·Ns, a < Ns
  * (Ns of the idft's last pass): c·g^a goes into that pass's split table as a per-group factor,
  * g^(Ns·q) into the dft's first-pass table as a per-row factor (passTwiddleTable's rowFactor).
  */
@@ -112,7 +112,7 @@ export function innerTwiddleTable(R: number): Uint32Array {
  * A middle pass's twiddles: entry (r − 1)·Ns + k = ω_{Ns·R}^(k·r) for 1 ≤ r < R, k < Ns
  * (consecutive k, i.e. consecutive threads, read consecutive words), in Montgomery form; with
  * `shoup`, plain values and then, (R − 1)·Ns words on, their Shoup quotients (bbShoupQuotient).
- * Ns·R multiplies on the CPU, once per (Ns, R, form) and device (src/kernels/ntt.ts caches it).
+ * Ns·R multiplies on the CPU, once per (Ns, R, form) and device (./record.ts caches it).
  * `rowFactor` f multiplies row r by f^r too: an lde's dft first pass takes its scale's g^(Ns·q) so (SplitScale).
  */
 export function passTwiddleTable(ns: number, radix: number, shoup = false, rowFactor = 1): Uint32Array {

@@ -2,7 +2,7 @@
  * Host side of wgsl/kernels/ntt_twist.wgsl: multiplies a block of a row-major matrix, in place on
  * the GPU, by powers of one base, base^e with e = row·column (the four-step twiddles) or
  * e = row·rowStride + column (an lde's coset powers shift^j). Used between the passes of
- * src/kernels/ntt-long.ts, so the block is not read back to be twisted on the CPU.
+ * ./long.ts, so the block is not read back to be twisted on the CPU.
  * @module
  */
 import type { GpuContext } from '../../gpu/context.js';
