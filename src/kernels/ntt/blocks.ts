@@ -24,7 +24,7 @@ export async function runNttColumnBlocks(ctx: GpuContext, job: NttJob, values: U
   const split = nttSplit(outRows, w, maxWords);
   const long = split.mode === 'four-step';
   if (long) checkLongColumn(outRows, maxWords);
-  const cols = split.mode === 'columns' ? split.columns : w;
+  const cols = split.mode === 'columns' ? split.columns : long ? 1 : w; // a long column runs alone
   const run = gpuBlockRunner(ctx);
   const runBlock = (block: Uint32Array, cw: number) => long ? runLongColumn({ ...job, width: 1 }, block, maxWords, run) : runNtt(ctx, { ...job, width: cw }, block);
   if (cols >= w) return runBlock(values, w);

@@ -1,8 +1,9 @@
 /**
- * The NTT plan, in plain TypeScript (no GPU): how a transform of 2^k rows splits into Stockham
- * radix passes, what each pass's uniform holds, and the twiddle / scale tables the kernel
- * (wgsl/kernels/ntt_stockham.gen.wgsl) reads. test/unit/ntt-plan.test.ts runs these exact index
- * formulas on the CPU against src/ref/ntt.ts, so a wrong index shows up without a GPU.
+ * The NTT's Stockham passes, in plain TypeScript (no GPU): how a transform of 2^k rows splits into
+ * radix passes (register and two-level), what each pass's uniform holds, and the index formulas of
+ * the kernel (wgsl/kernels/ntt_stockham.gen.wgsl); its tables are ./tables.ts, the choices per job
+ * ./layout.ts and ./plan.ts. test/unit/ntt-plan.test.ts runs these exact index formulas on the
+ * CPU against src/ref/ntt.ts, so a wrong index shows up without a GPU.
  *
  * Stockham auto-sort (radix R, stride Ns = product of earlier radices), for j < n/R, k = j mod Ns:
  *   v[r] = x[j + r·n/R] · ω_{Ns·R}^(k·r);   V = DFT_R(v);   y[(j − k)·R + k + s·Ns] = V[s]
