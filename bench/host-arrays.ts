@@ -22,7 +22,7 @@
 import { createProver } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
 import { nttEntry } from '../src/checks/ntt-entry.js';
-import type { NttSpec } from '../src/kernels/ntt-spec.js';
+import type { NttJob } from '../src/kernels/ntt/job.js';
 import { poseidon2 } from '../src/ref/poseidon2.js';
 import { BB_P } from '../src/params/babybear.js';
 import { medianTime as timeIt } from './support/stats.js';
@@ -108,7 +108,7 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
     const only = process.env.TRANSFER_ONLY?.split(',');
     const want = (row: string) => !only || only.includes(row);
     // Rows checked from their definition (src/checks/ntt-entry.ts): a 2^24 reference transform in JS takes seconds.
-    const rowsRight = (x: Uint32Array, r: Uint32Array, spec: NttSpec) => [0, 1, 123 % r.length, r.length - 1].every((row) => r[row] === nttEntry(spec, x, row, 0));
+    const rowsRight = (x: Uint32Array, r: Uint32Array, spec: NttJob) => [0, 1, 123 % r.length, r.length - 1].every((row) => r[row] === nttEntry(spec, x, row, 0));
     for (const logN of want('small') ? [12, 14, 16] : []) {
       const x = n24.subarray(0, 1 << logN);
       await job(`dft 2^${logN} x 1`, x.byteLength, x.length, (out) => prover.dft(x, { width: 1, ...(out ? { out } : {}) }),

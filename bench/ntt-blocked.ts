@@ -3,7 +3,7 @@
  * twice through the public API on one device: directly (this adapter's binding holds them) and
  * with the binding limit lowered to WebGPU's default 128 MiB (2^25 values:
  * bench/support/ntt-blocks-check.ts withBindingLimit), so a column of 2^26-2^27 rows goes through the
- * four-step pieces of src/kernels/ntt-long.ts with their host gathers and scatters. Both
+ * four-step pieces of src/kernels/ntt/long.ts with their host gathers and scatters. Both
  * end-to-end (Uint32Array -> Uint32Array), median of NTT_BLOCKED_REPS (default 3), after checking
  * that the two outputs are equal. NTT_BLOCKED_LOGS (default 26,27) are output heights, width 1:
  * dft 2^L, lde and encode 2^(L-1) -> 2^L (addedBits 1, shift 31). NTT_BLOCKED_WORDS changes the lowered limit.

@@ -11,8 +11,8 @@
  * anchor (Plonky3 p3-dft, all cores) when NTT_NATIVE names its JSON-lines output from the same
  * device command. NTT_LOGS=20,22 and NTT_WIDTHS=1 narrow the sweep.
  * Rows carry `staged` (the first pass of each transform stored through a workgroup
- * tile, the default; src/kernels/ntt.ts): at 2^24 × 1, encode / lde / dft also run with
- * stagedFirstPass: false on the same input (checked first: checkNttStaged, staged vs src/ref and
+ * tile, the default; src/kernels/ntt/tuning.ts stageBelowWidth): at 2^24 × 1, encode / lde / dft also run with
+ * the first pass unstaged (stageBelowWidth 0) on the same input (checked first: checkNttStaged, staged vs src/ref and
  * vs unstaged). NTT_PASS_PROFILE=1 adds `ntt-pass` rows there for encode and lde, staged on and
  * off: one compute pass per NTT pass, label (e.g. `r32 ns=1 staged`) and median ms of 10 reps.
  * NTT_AB=unstaged,radix16,... times only the default job against each change, alternating (jobAb).
@@ -22,8 +22,9 @@ import { Profiler } from '../src/gpu/profiler.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createProver, type Prover } from '../src/index.js';
 import { GpuContext } from '../src/gpu/context.js';
-import { nttToGpu } from '../src/kernels/ntt.js';
-import { NTT_WG, STAGE_BELOW_WIDTH, type NttSpec } from '../src/kernels/ntt-spec.js';
+import { nttToGpu } from '../src/kernels/ntt/record.js';
+import type { NttJob } from '../src/kernels/ntt/job.js';
+import { NTT_TUNING, twoLevelAt, withTuning, type NttTuning } from '../src/kernels/ntt/tuning.js';
 import * as ref from '../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbPow } from '../src/field/babybear.js';
 import { SplitMix64 } from './support/splitmix.js';
@@ -42,7 +43,7 @@ const OPS: Op[] = ['dft', 'lde', 'encode'];
 const SHIFT = 31;
 const list = (env: string | undefined, dflt: number[]) => (env ? env.split(',').map(Number) : dflt);
 
-function spec(op: Op, logN: number, width: number): NttSpec {
+function spec(op: Op, logN: number, width: number): NttJob {
   return op === 'dft' ? { op, height: 2 ** logN, width } : { op, height: 2 ** logN, width, addedBits: 1, shift: op === 'lde' ? SHIFT : undefined };
 }
 
@@ -118,11 +119,11 @@ function nativeAnchor(): Map<string, { ms: number; impl: string }> {
 const NTT_BATCH = Number(process.env.NTT_BATCH ?? 8);
 
 /**
- * One timed job: `sp` on `input` with one timestamp span (`batch` jobs in it, gpuMs the span /
+ * One timed job: `sp` (with `tuning` overrides) on `input` with one timestamp span (`batch` jobs in it, gpuMs the span /
  * batch), or with perPass one compute pass per NTT pass (bench/support/ntt-profile.ts).
  */
-async function profiledRun(ctx: GpuContext, sp: NttSpec, input: GPUBuffer, perPass: boolean, batch = perPass ? 1 : NTT_BATCH) {
-  if (perPass) return profileNttRun(ctx, sp, input);
+async function profiledRun(ctx: GpuContext, sp: NttJob, tuning: Partial<NttTuning>, input: GPUBuffer, perPass: boolean, batch = perPass ? 1 : NTT_BATCH) {
+  if (perPass) return profileNttRun(ctx, sp, input, tuning);
   const prof = new Profiler(ctx.device, ctx.features.timestamps, 1);
   try {
     const enc = ctx.device.createCommandEncoder();
@@ -132,7 +133,7 @@ async function profiledRun(ctx: GpuContext, sp: NttSpec, input: GPUBuffer, perPa
       const writes = tw && (i === 0 || i === batch - 1)
         ? { querySet: tw.querySet, beginningOfPassWriteIndex: i === 0 ? 0 : undefined, endOfPassWriteIndex: i === batch - 1 ? 1 : undefined }
         : undefined;
-      const res = await nttToGpu(ctx, enc, sp, input, writes);
+      const res = await nttToGpu(ctx, enc, sp, input, writes, tuning);
       res.release(); // the next job may take the same buffers: it runs after this one
     }
     prof.resolve(enc);
@@ -150,10 +151,10 @@ async function profiledRun(ctx: GpuContext, sp: NttSpec, input: GPUBuffer, perPa
  * Per-pass GPU time of `sp` on `input`: one compute pass per NTT pass (nttToGpu's function form),
  * timestamp-query around each, median over 10 reps after a warm-up. Empty without timestamp-query.
  */
-async function profileNttPasses(ctx: GpuContext, sp: NttSpec, input: GPUBuffer): Promise<Array<{ pass: number; label: string; medianMs: number }>> {
+async function profileNttPasses(ctx: GpuContext, sp: NttJob, tuning: Partial<NttTuning>, input: GPUBuffer): Promise<Array<{ pass: number; label: string; medianMs: number }>> {
   if (!ctx.features.timestamps) return [];
   const byPass: Array<{ label: string; ms: number[] }> = [];
-  const once = () => profiledRun(ctx, sp, input, true);
+  const once = () => profiledRun(ctx, sp, tuning, input, true);
   await warmUp(once);
   for (let r = 0; r < 10; r++) {
     (await once()).passes.forEach((p, i) => {
@@ -164,9 +165,9 @@ async function profileNttPasses(ctx: GpuContext, sp: NttSpec, input: GPUBuffer):
   return byPass.map((p, i) => ({ pass: i, label: p.label, medianMs: +median(p.ms).toFixed(4) }));
 }
 
-/** NTT_AB=<name>: the B side of the A/B, a change to the default register-path job (A). */
-const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
-  unstaged: { stagedFirstPass: false },
+/** NTT_AB=<name>: the B side of the A/B, a change to the default job (A): a partial tuning, or (asidft) another job. */
+const AB_VARIANTS: Record<string, Partial<NttTuning> | { job: Partial<NttJob> }> = {
+  unstaged: { stageBelowWidth: 0 },
   notables: { twiddleTables: false },
   montgomery: { shoup: false },
   split: { splitTables: true },
@@ -179,10 +180,10 @@ const AB_VARIANTS: Record<string, Partial<NttSpec>> = {
   noscalefold: { foldScale: false },
   dynflags: { staticFlags: false },
   nohalves: { innerHalves: false },
-  asidft: { op: 'idft' }, // B = the idft of the same input (read the dft row)
+  asidft: { job: { op: 'idft' } }, // B = the idft of the same input (read the dft row)
   first1: { passLimit: 1 }, first2: { passLimit: 2 }, first3: { passLimit: 3 }, first4: { passLimit: 4 }, first5: { passLimit: 5 },
-  twolevel10: { twoLevel: 10 },
-  twolevel6: { twoLevel: 6 },
+  twolevel10: twoLevelAt(10),
+  twolevel6: twoLevelAt(6),
   groups8: { twoLevelGroups: 8 },
   groups1: { twoLevelGroups: 1 },
   groups32: { twoLevelGroups: 32 },
@@ -198,25 +199,26 @@ async function jobAb(ctx: GpuContext, name: string, logs: number[], widths: numb
   const change = AB_VARIANTS[name];
   if (!change) throw new Error(`NTT_AB=${name}: one of ${Object.keys(AB_VARIANTS).join(', ')}`);
   const rows: Record<string, unknown>[] = [];
-  const time = async (sp: NttSpec, input: GPUBuffer) => {
-    const report = await profiledRun(ctx, sp, input, false);
+  const time = async (sp: NttJob, tuning: Partial<NttTuning>, input: GPUBuffer) => {
+    const report = await profiledRun(ctx, sp, tuning, input, false);
     return report.gpuMs ?? report.wallMs;
   };
   let warm = 2000;
   for (const logN of logs) for (const w of widths) {
     const input = ctx.upload(rng.fieldArray(2 ** logN * w), 'bench input');
     for (const op of OPS) {
-      const a: NttSpec = spec(op, logN, w);
-      const b: NttSpec = { ...a, ...change };
-      await warmUp(async () => { await time(a, input); await time(b, input); }, warm);
+      const a: NttJob = spec(op, logN, w);
+      const b: NttJob = 'job' in change ? { ...a, ...change.job } : a;
+      const bTuning: Partial<NttTuning> = 'job' in change ? {} : change;
+      await warmUp(async () => { await time(a, {}, input); await time(b, bTuning, input); }, warm);
       warm = 600;
       const ta: number[] = [], tb: number[] = [];
       const sa: Array<[number, number]> = [], sb: Array<[number, number]> = [];
       for (let r = 0; r < 15; r++) {
         let t0 = Date.now();
-        ta.push(await time(a, input));
+        ta.push(await time(a, {}, input));
         sa.push([t0, t0 = Date.now()]);
-        tb.push(await time(b, input));
+        tb.push(await time(b, bTuning, input));
         sb.push([t0, Date.now()]);
       }
       const ma = median(ta), mb = median(tb);
@@ -288,7 +290,7 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
   // The checks leave the GPU idle for CPU seconds: without sustained load first, the roofline read
   // 196-213 G mul/s (warm: ~1080) in two runs, and every ratio to the limit with it.
   const warmIn = ctx.upload(rng.fieldArray(2 ** 22), 'warm-up input');
-  await warmUp(() => profiledRun(ctx, spec('encode', 22, 1), warmIn, false), 1500);
+  await warmUp(() => profiledRun(ctx, spec('encode', 22, 1), {}, warmIn, false), 1500);
   ctx.pool.release(warmIn);
   const limit = await roofline(ctx.device, gpu);
   const native = nativeAnchor();
@@ -298,23 +300,25 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
       const x = rng.fieldArray(2 ** logN * w);
       const input = ctx.upload(x, 'bench input');
       // Radix-16 plan next to the default radix-32 one, at the largest width-1 size (same input).
-      // ...and workgroups of 64 and 128 threads next to the default NTT_WG.
+      // ...and workgroups of 64 and 128 threads next to the default (NTT_TUNING.workgroup).
       // ...and the first passes stored straight from registers (R-word strides) next to the staged default.
-      const variants: Array<[Op, number, number, Pick<NttSpec, 'stagedFirstPass'>?]> = OPS.map((op) => [op, 32, NTT_WG]);
+      const wg = NTT_TUNING.workgroup;
+      const variants: Array<[Op, number, number, Pick<NttTuning, 'stageBelowWidth'>?]> = OPS.map((op) => [op, 32, wg]);
       if (logN >= 24 && w === 1) {
-        variants.push(['encode', 16, NTT_WG], ['lde', 16, NTT_WG], ['encode', 32, 64], ['encode', 32, 128]);
-        for (const op of ['encode', 'lde', 'dft'] as Op[]) variants.push([op, 32, NTT_WG, { stagedFirstPass: false }]);
+        variants.push(['encode', 16, wg], ['lde', 16, wg], ['encode', 32, 64], ['encode', 32, 128]);
+        for (const op of ['encode', 'lde', 'dft'] as Op[]) variants.push([op, 32, wg, { stageBelowWidth: 0 }]);
       }
       for (const [op, maxRadix, workgroup, opts] of variants) {
-        const sp: NttSpec = { ...spec(op, logN, w), maxRadix, workgroup, ...opts };
-        const staged = sp.stagedFirstPass ?? w < STAGE_BELOW_WIDTH;
-        const mainRow = maxRadix === 32 && workgroup === NTT_WG && opts?.stagedFirstPass === undefined;
+        const sp: NttJob = spec(op, logN, w);
+        const tuning: Partial<NttTuning> = { maxRadix, workgroup, ...opts };
+        const staged = w < withTuning(tuning).stageBelowWidth;
+        const mainRow = maxRadix === 32 && workgroup === wg && opts === undefined;
         const gpuMs: number[] = [];
         const wallMs: number[] = [];
         let err: string | null = null;
         let since = Date.now();
         try {
-          const once = () => profiledRun(ctx, sp, input, false);
+          const once = () => profiledRun(ctx, sp, tuning, input, false);
           // pipelines, pool, clocks: after the spot check's idle CPU seconds the H100 needs ~2 s of load
           // (a 2^24 dft read 1.44 ms after 0.6 s of warm-up, 0.59 ms after 2 s, in alternating A/B runs)
           await warmUp(once, 2500);
@@ -331,8 +335,8 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
           rows.push({ bench: 'ntt', staged, op, maxRadix, logN, width: w, error: err });
           continue;
         }
-        if (profilePasses && logN >= 24 && w === 1 && (op === 'encode' || op === 'lde') && maxRadix === 32 && workgroup === NTT_WG) {
-          for (const r of await profileNttPasses(ctx, sp, input)) rows.push({ bench: 'ntt-pass', op, logN, width: w, staged, ...r });
+        if (profilePasses && logN >= 24 && w === 1 && (op === 'encode' || op === 'lde') && maxRadix === 32 && workgroup === wg) {
+          for (const r of await profileNttPasses(ctx, sp, tuning, input)) rows.push({ bench: 'ntt-pass', op, logN, width: w, staged, ...r });
         }
         const resident = gpuMs.length ? median(gpuMs) : median(wallMs);
         const smMHz = clock?.median([[since, Date.now()]]) ?? null;

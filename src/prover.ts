@@ -30,7 +30,7 @@ import { cpuProver } from './cpu/prover.js';
 import { warmUp } from './kernels/warm-up.js';
 import { firstCallRequests, msmCallPoints, nttCallSpec, type FirstCall } from './kernels/first-call.js';
 import { KNOWN_MSM_POINTS, KNOWN_NTT } from './checks/known-jobs.js';
-import type { NttSpec } from './kernels/ntt-spec.js';
+import type { NttJob } from './kernels/ntt/job.js';
 import { prepareCanonicalCheck } from './kernels/canonical.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
 import type { WarmUpFamily } from './warm-up-families.js';
@@ -152,7 +152,7 @@ export async function createLocalProver(options?: ProverOptions): Promise<Prover
 }
 
 /** The self-check's NTT jobs as specs (checks/known-answer.ts runs them through the API). */
-function knownNttSpecs(): NttSpec[] {
+function knownNttSpecs(): NttJob[] {
   const { lde, idft } = KNOWN_NTT;
   return [
     { op: 'lde', height: lde.height, width: lde.options.width, addedBits: lde.options.addedBits, shift: lde.options.shift, bitReversed: lde.options.bitReversedOutput },

@@ -7,7 +7,7 @@
  * @module
  */
 import { ProverError } from './errors.js';
-import { BABY_BEAR } from './params/babybear.js';
+import { BABY_BEAR, BB_TWO_ADICITY } from './params/babybear.js';
 import { FIELD_NAMES, isFieldName, MONTY31_FIELDS, type FieldName, type Monty31Params } from './params/fields.js';
 
 /**
@@ -154,6 +154,19 @@ export function requireInt(name: string, v: unknown, min: number, max: number, h
     throw new ProverError('INVALID_ARGUMENT', `${name} must be an integer in ${min}..${max}${hint ? ` (${hint})` : ''}, got ${show(v)}`);
   }
   return v;
+}
+
+/**
+ * An NTT's or commit's blow-up: log2 of it an integer in 0..27 (else INVALID_ARGUMENT), and the
+ * output, `height` rows times 2^addedBits, within BabyBear's two-adic subgroup of 2^27 rows (else
+ * TOO_LARGE: the job is too large, not the option bad). `op` names the call in the message.
+ */
+export function requireAddedBits(op: string, height: number, addedBits: unknown): number {
+  const bits = requireInt('addedBits', addedBits, 0, BB_TWO_ADICITY, 'log2 of the blow-up');
+  if (height * 2 ** bits > 2 ** BB_TWO_ADICITY) {
+    throw new ProverError('TOO_LARGE', `${op}: ${height} rows x 2^${bits} exceeds 2^${BB_TWO_ADICITY} rows, BabyBear's largest power-of-two subgroup; lower addedBits or the height`);
+  }
+  return bits;
 }
 
 /** A power of two in [min, max]. */

@@ -2,7 +2,7 @@
  * GPU checks of NTT jobs past one storage binding, with the binding limit lowered to a few
  * thousand values so that SwiftShader in CI runs every path on small sizes:
  *   - column blocks (runNttColumnBlocks): each op on shapes with several blocks and a short last;
- *   - one column past the limit: four-step pieces (src/kernels/ntt-long.ts) with the twists on the
+ *   - one column past the limit: four-step pieces (src/kernels/ntt/long.ts) with the twists on the
  *     GPU, for each op, bit-reversed rows, a zero padding shorter than a four-step row and an lde
  *     whose idft is itself a four-step;
  *   - the API on a context whose limits say so: a GPU-resident result held in row blocks, read
@@ -13,8 +13,9 @@
 import { Scheduler } from '../../src/sched/scheduler.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { nttMethods } from '../../src/api/ntt.js';
-import { columnsPerBlock, runNttColumnBlocks } from '../../src/kernels/ntt-blocks.js';
-import { outputHeight, type NttSpec } from '../../src/kernels/ntt-spec.js';
+import { runNttColumnBlocks } from '../../src/kernels/ntt/blocks.js';
+import { columnsPerBlock } from '../../src/kernels/ntt/plan.js';
+import { outputHeight, type NttJob } from '../../src/kernels/ntt/job.js';
 import * as ref from '../../src/ref/ntt.js';
 import { refNtt } from './ntt-spec-ref.js';
 import { SplitMix64 } from './splitmix.js';
@@ -61,7 +62,7 @@ export async function checkNttLongColumns(ctx: GpuContext, maxWords: number, see
   const t0 = performance.now();
   const rng = new SplitMix64(seed);
   const m = maxWords;
-  const specs: NttSpec[] = [
+  const specs: NttJob[] = [
     { op: 'dft', height: 2 * m, width: 1 },
     { op: 'dft', height: 2 * m, width: 2, bitReversed: true },
     { op: 'idft', height: 4 * m, width: 1 },

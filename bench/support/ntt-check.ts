@@ -6,19 +6,20 @@
  *   - properties on random data: idft(dft(x)) = x through a GPU-resident handle, bit-reversed
  *     output = bitReverseRows(natural output), and agreement with src/ref at odd widths;
  *   - bad input: each ProverError code, and the prover still works afterwards;
- *   - staged first passes (GpuContext-level, src/kernels/ntt.ts): shapes where the first pass
- *     runs `ntt_pass_r32_staged`, against src/ref and against stagedFirstPass: false;
+ *   - staged first passes (GpuContext-level, src/kernels/ntt/record.ts): shapes where the first pass
+ *     runs `ntt_pass_r32_staged`, against src/ref and against the unstaged kernel (stageBelowWidth 0);
  *   - table twiddles: shapes whose middle passes run `ntt_pass_rR_table`, against src/ref and
  *     against twiddleTables: false.
  * @module
  */
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
-import { runNtt } from '../../src/kernels/ntt.js';
-import { devicePasses, fusedLdePass, scaleFold, stagedPasses, twiddleSources, twoLevelLog, type NttSpec } from '../../src/kernels/ntt-spec.js';
+import { planOn, runNtt } from '../../src/kernels/ntt/record.js';
+import type { NttJob } from '../../src/kernels/ntt/job.js';
+import { twoLevelAt, type NttTuning } from '../../src/kernels/ntt/tuning.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
-import { NTT_FLAG_HALF } from '../../src/kernels/ntt-plan.js';
+import { NTT_FLAG_HALF } from '../../src/kernels/ntt/passes.js';
 import * as ref from '../../src/ref/ntt.js';
 import { caseInput, caseLabel, compareOutput, type DftCase, type DftOp } from './dft-vectors.js';
 import { SplitMix64 } from './splitmix.js';
@@ -143,7 +144,7 @@ export async function checkNttErrors(prover: Prover): Promise<NttCheckRow> {
  * The staged first pass (tile, then contiguous blocks) on shapes where it runs: each [log h, width,
  * maxRadix] has h·width ≥ NTT_STAGE_WORDS = 4096 (one full workgroup), so dft, idft, coset lde
  * (shift 31) and encode (addedBits 1) each stage the first pass of every transform. Each output
- * equals src/ref and the output with stagedFirstPass: false. Fails if no pass was staged (e.g. an
+ * equals src/ref and the output unstaged (stageBelowWidth 0). Fails if no pass was staged (e.g. an
  * adapter whose limits rule the tile out), so a green row means the staged kernel ran. The first
  * shape's lde also runs with per-pass timestamp writes (one compute pass per NTT pass).
  */
@@ -156,18 +157,18 @@ export async function checkNttStaged(ctx: GpuContext, shapes: Array<[number, num
     const x = rng.fieldArray(2 ** logH * width);
     const jobs = refJobs(x, logH, width);
     for (const [job, want] of jobs) {
-      const spec: NttSpec = { ...job, maxRadix, stagedFirstPass: true }; // forced: width 8 is unstaged by default
-      const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
-      const flags = stagedPasses(ctx, spec, devicePasses(ctx, spec).passes);
+      const tuning: Partial<NttTuning> = { maxRadix, stageBelowWidth: Infinity }; // forced: width 8 is unstaged by default
+      const tag = `${job.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
+      const flags = planOn(ctx, job, tuning).staged;
       staged += flags.filter(Boolean).length;
       if (!flags[0]) bad.push(`${tag}: first pass not staged`);
-      const on = await ctx.run(() => runNtt(ctx, spec, x));
-      const off = await ctx.run(() => runNtt(ctx, { ...spec, stagedFirstPass: false }, x));
+      const on = await ctx.run(() => runNtt(ctx, job, x, undefined, tuning));
+      const off = await ctx.run(() => runNtt(ctx, job, x, undefined, { ...tuning, stageBelowWidth: 0 }));
       if (!same(on, want)) bad.push(`${tag}: staged != src/ref`);
-      if (!same(on, off)) bad.push(`${tag}: staged != stagedFirstPass false`);
+      if (!same(on, off)) bad.push(`${tag}: staged != unstaged`);
       n += 2;
     }
-    if (si === 0) bad.push(...await checkPerPass(ctx, { ...jobs[2][0], maxRadix }, x, jobs[2][1])); // lde
+    if (si === 0) bad.push(...await checkPerPass(ctx, jobs[2][0], { maxRadix, stageBelowWidth: Infinity }, x, jobs[2][1])); // lde
   }
   if (staged === 0) bad.push('no pass ran the staged kernel');
   return {
@@ -176,7 +177,7 @@ export async function checkNttStaged(ctx: GpuContext, shapes: Array<[number, num
   };
 }
 
-const TWIDDLE_OPTIONS: Array<[string, Partial<NttSpec>]> = [
+const TWIDDLE_OPTIONS: Array<[string, Partial<NttTuning>]> = [
   ['tables + shoup', { twiddleTables: true, shoup: true }],
   ['split tables past 64 + shoup', { twiddleTables: true, shoup: true, tableMax: 64, splitTables: true }],
   ['split last passes + shoup', { twiddleTables: true, shoup: true, splitTables: true }],
@@ -185,7 +186,7 @@ const TWIDDLE_OPTIONS: Array<[string, Partial<NttSpec>]> = [
 ];
 
 /** dft, idft, coset lde (shift 31) and encode (addedBits 1) of x (2^logH rows), each with src/ref's output. */
-export function refJobs(x: Uint32Array, logH: number, width: number): Array<[NttSpec, Uint32Array]> {
+export function refJobs(x: Uint32Array, logH: number, width: number): Array<[NttJob, Uint32Array]> {
   const h = 2 ** logH;
   return [
     [{ op: 'dft', height: h, width }, ref.dft(x, width)],
@@ -210,15 +211,13 @@ export async function checkNttTables(ctx: GpuContext, shapes: Array<[number, num
   for (const [logH, width, maxRadix] of shapes) {
     const x = rng.fieldArray(2 ** logH * width);
     for (const [job, want] of refJobs(x, logH, width)) {
-      const spec: NttSpec = { ...job, maxRadix, twiddleTables: true };
-      const tag = `${spec.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
-      const passes = devicePasses(ctx, spec).passes;
-      const staged = stagedPasses(ctx, spec, passes); // no twiddle option changes staging
+      const tag = `${job.op} 2^${logH}x${width} radix ≤ ${maxRadix}`;
       for (const [name, opts] of TWIDDLE_OPTIONS) {
-        const sources = twiddleSources({ ...spec, ...opts }, passes, staged);
+        const tuning = { maxRadix, ...opts };
+        const sources = planOn(ctx, job, tuning).steps.map((s) => s.twiddles);
         tables += sources.filter((s) => s === 'table').length;
         splits += sources.filter((s) => s === 'split').length;
-        const got = await ctx.run(() => runNtt(ctx, { ...spec, ...opts }, x));
+        const got = await ctx.run(() => runNtt(ctx, job, x, undefined, tuning));
         if (!same(got, want)) bad.push(`${tag}: ${name} != src/ref`);
         n++;
       }
@@ -243,10 +242,9 @@ export async function checkNttFusedLde(ctx: GpuContext, shapes: Array<[number, n
   for (const [logH, width, addedBits] of shapes) {
     const h = 2 ** logH;
     const x = rng.fieldArray(h * width);
-    const spec: NttSpec = { op: 'lde', height: h, width, addedBits, shift: 31, fuseLde: true };
-    const passes = devicePasses(ctx, spec).passes;
-    if (fusedLdePass(ctx, spec, passes) < 0) bad.push(`2^${logH}x${width} +${addedBits}: not fused`);
-    const got = await ctx.run(() => runNtt(ctx, spec, x));
+    const job: NttJob = { op: 'lde', height: h, width, addedBits, shift: 31 };
+    if (planOn(ctx, job, { fuseLde: true }).fused < 0) bad.push(`2^${logH}x${width} +${addedBits}: not fused`);
+    const got = await ctx.run(() => runNtt(ctx, job, x, undefined, { fuseLde: true }));
     if (!same(got, ref.cosetLde(x, width, addedBits, 31))) bad.push(`2^${logH}x${width} +${addedBits}: fused lde != src/ref`);
   }
   return {
@@ -256,18 +254,18 @@ export async function checkNttFusedLde(ctx: GpuContext, shapes: Array<[number, n
 }
 
 /** nttToGpu with per-pass timestamp writes (the bench's NTT_PASS_PROFILE): one labelled compute pass per NTT pass, same output. */
-async function checkPerPass(ctx: GpuContext, spec: NttSpec, x: Uint32Array, want: Uint32Array): Promise<string[]> {
+async function checkPerPass(ctx: GpuContext, job: NttJob, tuning: Partial<NttTuning>, x: Uint32Array, want: Uint32Array): Promise<string[]> {
   const labels: string[] = [];
-  const got = await ctx.run(() => runNtt(ctx, spec, x, (label) => { labels.push(label); return undefined; }));
+  const got = await ctx.run(() => runNtt(ctx, job, x, (label) => { labels.push(label); return undefined; }, tuning));
   const bad: string[] = [];
-  const passes = devicePasses(ctx, spec).passes;
-  if (!same(got, want)) bad.push(`per-pass ${spec.op}: output != src/ref`);
-  if (labels.length !== passes.length || !labels[0].endsWith('ns=1 staged')) bad.push(`per-pass ${spec.op}: compute passes ${labels.join(', ')}`);
+  const plan = planOn(ctx, job, tuning);
+  if (!same(got, want)) bad.push(`per-pass ${job.op}: output != src/ref`);
+  if (labels.join() !== plan.steps.map((s) => s.label).join() || !labels[0].endsWith('ns=1 staged')) bad.push(`per-pass ${job.op}: compute passes ${labels.join(', ')}`);
   return bad;
 }
 
 /**
- * Two-level passes (NttSpec.twoLevel, `ntt_pass2_r${R}*`) on shapes [log h, width, tileLog]: dft,
+ * Two-level passes (NttTuning.twoLevel, `ntt_pass2_r${R}*`) on shapes [log h, width, tileLog]: dft,
  * idft, encode and lde (a zero-padded radix-2 first pass folded into the next pass's loads where
  * the layout has one, foldPadding) against src/ref. Fails unless two-level passes ran with each
  * twiddle source (none at Ns = 1, a pass table, a split table) and an encode and an lde folded.
@@ -281,15 +279,14 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
   for (const [logH, width, twoLevel] of shapes) {
     const x = rng.fieldArray(2 ** logH * width);
     for (const [job, want] of refJobs(x, logH, width)) {
-      const spec: NttSpec = { ...job, twoLevel };
-      if (twoLevelLog(ctx, spec) !== twoLevel) { bad.push(`${spec.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`); continue; }
-      const passes = devicePasses(ctx, spec).passes;
-      const sources = twiddleSources(spec, passes, stagedPasses(ctx, spec, passes));
-      sources.forEach((s, i) => { if (passes[i].sub > 0) seen.add(s); });
-      if (passes.some((p) => (p.flags & NTT_FLAG_HALF) !== 0)) seen.add(`folded ${spec.op}`);
-      if (scaleFold(spec, passes, sources).fold) seen.add('scale in tables');
-      const got = await ctx.run(() => runNtt(ctx, spec, x));
-      if (!same(got, want)) bad.push(`${spec.op} 2^${logH}x${width} two-level 2^${twoLevel} != src/ref`);
+      const tuning = twoLevelAt(twoLevel);
+      const plan = planOn(ctx, job, tuning);
+      if (plan.twoLevel !== twoLevel) { bad.push(`${job.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`); continue; }
+      for (const s of plan.steps) if (s.pass.sub > 0) seen.add(s.twiddles);
+      if (plan.passes.some((p) => (p.flags & NTT_FLAG_HALF) !== 0)) seen.add(`folded ${job.op}`);
+      if (plan.fold) seen.add('scale in tables');
+      const got = await ctx.run(() => runNtt(ctx, job, x, undefined, tuning));
+      if (!same(got, want)) bad.push(`${job.op} 2^${logH}x${width} two-level 2^${twoLevel} != src/ref`);
       n++;
     }
   }

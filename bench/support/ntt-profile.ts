@@ -6,17 +6,18 @@
  */
 import type { GpuContext } from '../../src/gpu/context.js';
 import { Profiler, type ProfileReport } from '../../src/gpu/profiler.js';
-import { nttToGpu } from '../../src/kernels/ntt.js';
-import type { NttSpec } from '../../src/kernels/ntt-spec.js';
+import { nttToGpu } from '../../src/kernels/ntt/record.js';
+import type { NttJob } from '../../src/kernels/ntt/job.js';
+import type { NttTuning } from '../../src/kernels/ntt/tuning.js';
 
 /** Passes a job may have: an lde at 2^24 -> 2^25 has 5 + 5. */
 const MAX_PASSES = 16;
 
-export async function profileNttRun(ctx: GpuContext, spec: NttSpec, input: GPUBuffer): Promise<ProfileReport> {
+export async function profileNttRun(ctx: GpuContext, spec: NttJob, input: GPUBuffer, tuning?: Partial<NttTuning>): Promise<ProfileReport> {
   const prof = new Profiler(ctx.device, ctx.features.timestamps, MAX_PASSES);
   try {
     const enc = ctx.device.createCommandEncoder();
-    const res = await nttToGpu(ctx, enc, spec, input, (label) => prof.timestampWrites(label));
+    const res = await nttToGpu(ctx, enc, spec, input, (label) => prof.timestampWrites(label), tuning);
     prof.resolve(enc);
     const t0 = performance.now();
     ctx.device.queue.submit([enc.finish()]);

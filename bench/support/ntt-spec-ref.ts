@@ -1,11 +1,11 @@
 /**
- * src/ref's output for an NTT job given as an NttSpec (rows bit-reversed where the spec asks): the
+ * src/ref's output for an NTT job given as an NttJob (rows bit-reversed where the spec asks): the
  * reference that the past-one-binding GPU checks and the four-step CPU model compare with.
  */
 import * as ref from '../../src/ref/ntt.js';
-import type { NttSpec } from '../../src/kernels/ntt-spec.js';
+import type { NttJob } from '../../src/kernels/ntt/job.js';
 
-export function refNtt(spec: NttSpec, x: Uint32Array): Uint32Array {
+export function refNtt(spec: NttJob, x: Uint32Array): Uint32Array {
   const w = spec.width;
   const y = spec.op === 'dft' ? ref.dft(x, w) : spec.op === 'idft' ? ref.idft(x, w)
     : spec.op === 'encode' ? ref.encode(x, w, spec.addedBits!) : ref.cosetLde(x, w, spec.addedBits!, spec.shift!);

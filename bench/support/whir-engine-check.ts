@@ -16,7 +16,7 @@ import { efEquals, efGet, efPowers, type EfVec, type Ext4 } from '../../src/whir
 import { gpuSumcheckEngine, GpuSumcheckEngine, type GpuEngineOptions } from '../../src/whir/gpu-engine.js';
 import { commitEngineEvals, commitTable } from '../../src/whir/gpu-commit.js';
 import { Scheduler } from '../../src/sched/scheduler.js';
-import { encodeToGpu } from '../../src/kernels/ntt.js';
+import { encodeToGpu } from '../../src/kernels/ntt/record.js';
 import { planMerkle } from '../../src/kernels/merkle.js';
 import { commitOnGpu, type MerkleTree } from '../../src/api/merkle.js';
 import { domainPoint, expandFromUnivariate } from '../../src/whir/multilinear.js';

@@ -4,7 +4,7 @@
 // first-pass kernel at widths 1, 2 and 8 against src/ref and the unstaged path (~12 s on
 // SwiftShader, nearly all of it compiling the radix-32 pipelines of each width); `ntt table
 // twiddles` the table-twiddle middle passes (Shoup and Montgomery) and computed twiddles against
-// src/ref; `ntt two-level passes` the radix-R·R passes through workgroup memory (NttSpec.twoLevel).
+// src/ref; `ntt two-level passes` the radix-R·R passes through workgroup memory (NttTuning.twoLevel).
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../bench/support/dft-vectors.js';

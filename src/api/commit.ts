@@ -7,12 +7,10 @@
  * @module
  */
 import { ProverError } from '../errors.js';
-import { encodeToGpu } from '../kernels/ntt.js';
+import { encodeToGpu } from '../kernels/ntt/record.js';
 import { uploadChecked } from '../kernels/canonical.js';
 import { planMerkle } from '../kernels/merkle.js';
-import { BB_TWO_ADICITY } from '../params/babybear.js';
-import { requireSubgroup } from './ntt.js';
-import { requireFieldArray, requireInt, requireMultipleOf, requireOptions } from '../validate.js';
+import { requireAddedBits, requireFieldArray, requireMultipleOf, requireOptions } from '../validate.js';
 import type { ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import { commitOnGpu, requireRowWidth, requireTreeShape, type MerkleTree } from './merkle.js';
@@ -34,14 +32,13 @@ export interface CommitMethods {
 export function requireCommitJob(coeffs: unknown, options: unknown, gpuScans = false): { coeffs: Uint32Array; width: number; height: number; addedBits: number } {
   const o = requireOptions<{ width: number; addedBits: number }>('commit options', options, false);
   const width = requireRowWidth(o.width);
-  const addedBits = requireInt('addedBits', o.addedBits, 0, BB_TWO_ADICITY, 'log2 of the blow-up');
   const values = requireFieldArray('coeffs', coeffs, gpuScans);
   requireMultipleOf('coeffs', values, width, `rows of ${width} values`);
   const height = values.length / width;
   if ((height & (height - 1)) !== 0) {
     throw new ProverError('INVALID_LENGTH', `coeffs height ${height} is not a power of two; pad the columns with zero coefficients`);
   }
-  requireSubgroup('commit', height, addedBits);
+  const addedBits = requireAddedBits('commit', height, o.addedBits);
   return { coeffs: values, width, height, addedBits };
 }
 

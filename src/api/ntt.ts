@@ -4,19 +4,20 @@
  * Inputs and outputs are Uint32Arrays of canonical values, or GPU-resident NttMatrix handles
  * (`{ gpu: true }`) so a following stage can consume them without a round trip. A job whose
  * matrix exceeds one storage binding runs through the host in blocks of columns, a column past
- * one binding as a four-step of blocks (src/kernels/ntt-blocks.ts, ntt-long.ts); its GPU-resident
+ * one binding as a four-step of blocks (src/kernels/ntt/blocks.ts, long.ts); its GPU-resident
  * result is then held in row blocks of one binding each.
  * @module
  */
 import { ProverError } from '../errors.js';
 import type { GpuContext } from '../gpu/context.js';
-import { nttMaxWords, nttToGpu, type NttGpuResult } from '../kernels/ntt.js';
-import { needsColumnBlocks, runNttColumnBlocks } from '../kernels/ntt-blocks.js';
-import { checkLongColumn } from '../kernels/ntt-long.js';
+import { nttMaxWords, nttToGpu, type NttGpuResult } from '../kernels/ntt/record.js';
+import { runNttColumnBlocks } from '../kernels/ntt/blocks.js';
+import { nttSplit } from '../kernels/ntt/plan.js';
+import { checkLongColumn } from '../kernels/ntt/long.js';
 import { uploadField } from '../kernels/canonical.js';
-import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt-spec.js';
+import { outputHeight, type NttOp, type NttJob } from '../kernels/ntt/job.js';
 import { BB_P, BB_TWO_ADICITY } from '../params/babybear.js';
-import { optionalBoolean, optionalOut, requireCanonical, requireFieldArray, requireInt, requireOptions, show } from '../validate.js';
+import { optionalBoolean, optionalOut, requireAddedBits, requireCanonical, requireFieldArray, requireInt, requireOptions, show } from '../validate.js';
 import type { ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import type { Scheduler } from '../sched/scheduler.js';
@@ -97,7 +98,7 @@ export interface NttMethods {
 /**
  * An NttMatrix's GPU memory: row blocks in order, each one buffer within one storage binding.
  * One block unless the matrix exceeds a binding; such a matrix came from the blocked host path
- * (ntt-blocks.ts) and, as an input, is read back to run there again.
+ * (kernels/ntt/blocks.ts) and, as an input, is read back to run there again.
  */
 class GpuMatrix implements NttMatrix {
   private live = true;
@@ -214,20 +215,10 @@ export function nttMatrixRows(ctx: GpuContext, m: unknown): NttMatrixRows | unde
 }
 
 /**
- * The output of `height` rows blown up by 2^addedBits must stay within BabyBear's two-adic
- * subgroup (2^27 rows): past it the job is TOO_LARGE, not a bad option.
- */
-export function requireSubgroup(op: string, height: number, addedBits: number): void {
-  if (height * 2 ** addedBits > 2 ** BB_TWO_ADICITY) {
-    throw new ProverError('TOO_LARGE', `${op}: ${height} rows x 2^${addedBits} exceeds 2^${BB_TWO_ADICITY} rows, BabyBear's largest power-of-two subgroup; lower addedBits or the height`);
-  }
-}
-
-/**
  * An NTT call's spec, checked without the device's limits (the GPU and CPU paths share it).
  * `matrix` is the input's shape when it is an NttMatrix; otherwise `values` must be whole rows.
  */
-export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeOptions>, matrix?: { height: number; width: number }, gpuScans = false): { spec: NttSpec; values?: Uint32Array; out?: Uint32Array } {
+export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeOptions>, matrix?: { height: number; width: number }, gpuScans = false): { spec: NttJob; values?: Uint32Array; out?: Uint32Array } {
   let width: number;
   let height: number;
   let v: Uint32Array | undefined;
@@ -249,18 +240,17 @@ export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeO
     if (height > 2 ** BB_TWO_ADICITY) throw new ProverError('TOO_LARGE', `${op}: height ${height} exceeds 2^${BB_TWO_ADICITY}; split the transform`);
   }
   optionalBoolean('gpu', opts.gpu);
-  const spec: NttSpec = { op, height, width, bitReversed: optionalBoolean('bitReversedOutput', opts.bitReversedOutput) === true };
-  if (op === 'lde' || op === 'encode') {
-    spec.addedBits = requireInt('addedBits', opts.addedBits, 0, BB_TWO_ADICITY, 'log2 of the blow-up');
-    requireSubgroup(op, height, spec.addedBits);
-  }
+  const bitReversed = optionalBoolean('bitReversedOutput', opts.bitReversedOutput) === true;
+  const addedBits = op === 'lde' || op === 'encode' ? requireAddedBits(op, height, opts.addedBits) : undefined;
+  let shift: number | undefined;
   if (op === 'lde') {
     const s = opts.shift;
     if (typeof s === 'number' && Number.isInteger(s) && s >= BB_P) {
       throw new ProverError('NON_CANONICAL', `shift ${s} is not canonical (must be < p = ${BB_P}); reduce it mod p`);
     }
-    spec.shift = requireInt('shift', s, 1, BB_P - 1, 'a nonzero canonical BabyBear value; Plonky3 uses 31');
+    shift = requireInt('shift', s, 1, BB_P - 1, 'a nonzero canonical BabyBear value; Plonky3 uses 31');
   }
+  const spec: NttJob = { op, height, width, bitReversed, ...(addedBits === undefined ? {} : { addedBits }), ...(shift === undefined ? {} : { shift }) };
   const outValues = outputHeight(spec) * width;
   if (outValues > NTT_MAX_RESULT_VALUES) {
     throw new ProverError('TOO_LARGE', `${op}: an output of ${outputHeight(spec)} x ${width} = ${outValues} values exceeds ${NTT_MAX_RESULT_VALUES}, the largest result this prover returns; use fewer columns per call`);
@@ -270,12 +260,12 @@ export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeO
 }
 
 /** Validate the input and options into a job spec, within this device's limits. */
-function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): { spec: NttSpec; input: Input; out?: Uint32Array } {
+function makeSpec(ctx: GpuContext, op: NttOp, values: Input, options: unknown): { spec: NttJob; input: Input; out?: Uint32Array } {
   const opts = requireOptions<NttLdeOptions>(`${op} options`, options, false);
   const matrix = values instanceof GpuMatrix ? values : undefined;
   matrix?.checkOwner(ctx); // throws if destroyed or made by another prover
   const { spec, values: v, out } = requireNttSpec(op, values, opts, matrix, true);
-  // Past one binding a job runs in column blocks, or as four-step pieces per column (ntt-blocks.ts).
+  // Past one binding a job runs in column blocks, or as four-step pieces per column (kernels/ntt/blocks.ts).
   const outRows = outputHeight(spec);
   if (outRows > nttMaxWords(ctx)) checkLongColumn(outRows, nttMaxWords(ctx));
   return { spec, input: matrix ?? v!, out };
@@ -295,7 +285,7 @@ export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
       const fromGpu = values instanceof GpuMatrix;
       const gpuInput = fromGpu ? values.single() : undefined;
       const maxWords = nttMaxWords(ctx);
-      if (needsColumnBlocks(spec, maxWords) || (fromGpu && !gpuInput)) {
+      if (nttSplit(outputHeight(spec), spec.width, maxWords).mode !== 'whole' || (fromGpu && !gpuInput)) {
         // Past one binding: blocks through the host, and a GPU-resident result in row blocks.
         const x = fromGpu ? await values.readAll() : values as Uint32Array;
         if (!fromGpu) requireCanonical('values', x); // its blocks skip uploadField's GPU check

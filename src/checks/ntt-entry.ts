@@ -8,7 +8,7 @@
  */
 import { bbAdd, bbBatchInv, bbInv, bbMul, bbPow, bbSub } from '../field/babybear.js';
 import { log2Exact, reverseBits, twoAdicGenerator } from '../field/two-adic.js';
-import { outputHeight, type NttSpec } from '../kernels/ntt-spec.js';
+import { outputHeight, type NttJob } from '../kernels/ntt/job.js';
 
 /** Σ_j x_j·z^j over column c of a row-major h × w matrix (Horner, from the top). */
 function evalColumn(values: Uint32Array, h: number, w: number, c: number, z: number): number {
@@ -39,7 +39,7 @@ function interpolantAt(values: Uint32Array, h: number, w: number, c: number, z: 
 }
 
 /** Output row `row` (in the output's order), column `c`, of `spec` applied to `values`. */
-export function nttEntry(spec: NttSpec, values: Uint32Array, row: number, c: number): number {
+export function nttEntry(spec: NttJob, values: Uint32Array, row: number, c: number): number {
   const { height: h, width: w } = spec;
   const outH = outputHeight(spec);
   const outBits = log2Exact(outH);

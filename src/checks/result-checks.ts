@@ -22,7 +22,7 @@ import { requireCommitJob } from '../api/commit.js';
 import type { MerkleOpening, MerkleTree } from '../api/merkle.js';
 import type { G1Point, MsmOptions, MsmPoints, MsmScalars } from '../api/msm-encode.js';
 import type { DuplexChallenger } from '../ref/challenger.js';
-import type { NttOp } from '../kernels/ntt-spec.js';
+import type { NttOp } from '../kernels/ntt/job.js';
 import { BB_P } from '../params/babybear.js';
 import { MONTY31_FIELDS } from '../params/fields.js';
 import { nttEntry } from './ntt-entry.js';

@@ -6,7 +6,7 @@
  */
 import { ProverError } from '../errors.js';
 import * as ref from '../ref/ntt.js';
-import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt-spec.js';
+import { outputHeight, type NttOp, type NttJob } from '../kernels/ntt/job.js';
 import { requireNttSpec, type NttLdeOptions, type NttMatrix, type NttMethods } from '../api/ntt.js';
 import { requireOptions } from '../validate.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
@@ -51,7 +51,7 @@ function column(v: Uint32Array, h: number, w: number, c: number): Uint32Array {
 }
 
 /** One column through the reference transform of `spec`. */
-function transformColumn(spec: NttSpec, col: Uint32Array): Uint32Array {
+function transformColumn(spec: NttJob, col: Uint32Array): Uint32Array {
   switch (spec.op) {
     case 'dft': return ref.dft(col, 1);
     case 'idft': return ref.idft(col, 1);
@@ -61,7 +61,7 @@ function transformColumn(spec: NttSpec, col: Uint32Array): Uint32Array {
 }
 
 /** The result of `spec` on `values`, column by column with a boundary after each. */
-export async function cpuNtt(spec: NttSpec, values: Uint32Array, step: (stage: string) => Promise<void>): Promise<Uint32Array> {
+export async function cpuNtt(spec: NttJob, values: Uint32Array, step: (stage: string) => Promise<void>): Promise<Uint32Array> {
   const { height: h, width: w } = spec;
   const outH = outputHeight(spec);
   const out = new Uint32Array(outH * w);

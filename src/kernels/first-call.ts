@@ -13,15 +13,15 @@ import type { GpuContext } from '../gpu/context.js';
 import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import { GRIND_PIPELINE } from './grind.js';
 import { merklePipelineRequests } from './merkle.js';
-import { nttMaxWords } from './ntt.js';
-import { nttJobLayout } from './ntt-pipelines.js';
-import { outputHeight, type NttOp, type NttSpec } from './ntt-spec.js';
+import type { NttJob, NttOp } from './ntt/job.js';
+import { nttLimits, planNtt } from './ntt/plan.js';
+import { NTT_TUNING } from './ntt/tuning.js';
 import { poseidon2PipelineRequest } from './poseidon2.js';
 
 /** What a family's first call and its self-check will run, as far as compiling goes. */
 export interface FirstCall {
   /** NTT jobs (the self-check's and the caller's) */
-  ntt: NttSpec[];
+  ntt: NttJob[];
   /** MSM sizes (the self-check's and the caller's) */
   msmPoints: number[];
 }
@@ -31,7 +31,13 @@ export interface FirstCall {
  * MSM's host code is imported here only when an MSM call asks, as its own facet does.
  */
 export async function firstCallRequests(ctx: GpuContext, family: string, call: FirstCall): Promise<PipelineRequest[]> {
-  const ntt = () => call.ntt.filter((s) => outputHeight(s) * s.width <= nttMaxWords(ctx)).flatMap((s) => nttJobLayout(ctx, s).requests);
+  const ntt = () => call.ntt.flatMap((job) => {
+    try {
+      return [...planNtt(job, NTT_TUNING, nttLimits(ctx)).requests];
+    } catch {
+      return []; // a job the device cannot run: the call reports it
+    }
+  });
   switch (family) {
     case 'ntt': return ntt();
     case 'commit': return [...ntt(), ...merklePipelineRequests()];
@@ -50,23 +56,22 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
 const NTT_OPS: readonly string[] = ['dft', 'idft', 'lde', 'encode'];
 
 /**
- * The NttSpec a dft / idft / lde / encode / commit call's arguments describe, or undefined: a
- * guess for compiling ahead, not a validation (the call validates its own arguments and reports).
+ * The NttJob a dft / idft / lde / encode / commit call's arguments describe, or undefined: a guess
+ * for compiling ahead, not a validation (the call validates its own arguments and reports).
  */
-export function nttCallSpec(method: string, args: readonly unknown[]): NttSpec | undefined {
+export function nttCallSpec(method: string, args: readonly unknown[]): NttJob | undefined {
   const op = (method === 'commit' ? 'encode' : method) as NttOp;
   if (!NTT_OPS.includes(op)) return undefined;
   const [values, o] = args as [{ length?: number; width?: number; height?: number } | undefined, Record<string, unknown> | undefined];
   const width = typeof o?.width === 'number' ? o.width : values?.width;
   const height = ArrayBuffer.isView(values) ? (values.length ?? 0) / (width ?? 0) : values?.height;
   if (!Number.isInteger(width) || width! < 1 || !Number.isInteger(height) || height! < 2 || (height! & (height! - 1)) !== 0) return undefined;
-  const spec: NttSpec = { op, height: height!, width: width!, bitReversed: o?.bitReversedOutput === true };
-  if (op === 'lde' || op === 'encode') {
-    if (!Number.isInteger(o?.addedBits)) return undefined;
-    spec.addedBits = o!.addedBits as number;
-  }
-  if (op === 'lde') spec.shift = typeof o?.shift === 'number' ? o.shift : undefined;
-  return spec;
+  const bitReversed = o?.bitReversedOutput === true;
+  if (op === 'dft' || op === 'idft') return { op, height: height!, width: width!, bitReversed };
+  if (!Number.isInteger(o?.addedBits)) return undefined;
+  const addedBits = o!.addedBits as number;
+  if (op === 'encode') return { op, height: height!, width: width!, addedBits, bitReversed };
+  return { op, height: height!, width: width!, addedBits, shift: typeof o?.shift === 'number' ? o.shift : undefined, bitReversed };
 }
 
 /** The number of points an msm / msmBases call's first argument holds, or undefined. */

@@ -1,6 +1,6 @@
 /**
  * Host copies between row-major Uint32Array matrices, for NTT jobs split into blocks
- * (./ntt-blocks.ts, ./ntt-long.ts) at up to 2^27 values: a subarray per row is cheap for long
+ * (./ntt/blocks.ts, ./ntt/long.ts) at up to 2^27 values: a subarray per row is cheap for long
  * runs but costs ~100 ns of allocation per row at width 1, and a naive transpose misses the cache
  * on every write. H100 host, a 2^26-row dft in four-step blocks end to end: 15.4 s with a subarray
  * per row and a naive transpose, 2.5 s with these (bench/RESULTS.md, ntt past one binding).

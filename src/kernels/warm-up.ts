@@ -1,7 +1,7 @@
 /**
  * Compile a kernel family's pipelines ahead of its first call: `prover.warmUp(families)` and
  * `createProver({ warmUp: [...] })`. Each family's set is what its jobs would request at the sizes
- * that exercise every variant (WARM_UP below): with shapes in uniforms (src/kernels/ntt-pipelines.ts,
+ * that exercise every variant (WARM_UP below): with shapes in uniforms (src/kernels/ntt/pipelines.ts,
  * msm/pipelines.ts msmPipelineRequests) every other size reuses these pipelines, which
  * test/unit/warm-up.test.ts checks by planning sizes up to 2^23 (NTT) and 2^20 (MSM) against the set.
  * Everything is requested at once (PipelineCache.all), so the driver compiles side by side, and
@@ -15,8 +15,9 @@ import { GRIND_PIPELINE } from './grind.js';
 import { merklePipelineRequests } from './merkle.js';
 import { MSM_BASES_PIPELINE, msmPipelineRequests } from './msm/pipelines.js';
 import { msmPlan } from './msm/plan.js';
-import { nttJobLayout } from './ntt-pipelines.js';
-import type { NttSpec } from './ntt-spec.js';
+import type { NttJob } from './ntt/job.js';
+import { nttLimits, planNtt } from './ntt/plan.js';
+import { NTT_TUNING } from './ntt/tuning.js';
 import { poseidon2PipelineRequest } from './poseidon2.js';
 
 /**
@@ -40,8 +41,8 @@ export function familyRequests(ctx: Pick<GpuContext, 'workgroup' | 'limits'>, fa
       for (const width of WARM_UP.ntt.widths) {
         for (const log of WARM_UP.ntt.logs) {
           for (const op of WARM_UP.ntt.ops) {
-            const spec: NttSpec = { op, height: 2 ** log, width, addedBits: op === 'lde' || op === 'encode' ? 1 : 0 };
-            out.push(...nttJobLayout(ctx as GpuContext, spec).requests);
+            const job: NttJob = { op, height: 2 ** log, width, addedBits: op === 'lde' || op === 'encode' ? 1 : 0 };
+            out.push(...planNtt(job, NTT_TUNING, nttLimits(ctx)).requests);
           }
         }
       }

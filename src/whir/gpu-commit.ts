@@ -12,7 +12,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import type { JobOptions } from '../sched/job.js';
-import { encodeToGpu } from '../kernels/ntt.js';
+import { encodeToGpu } from '../kernels/ntt/record.js';
 import { uploadChecked, type CheckedUpload } from '../kernels/canonical.js';
 import { planMerkle } from '../kernels/merkle.js';
 import { commitOnGpu, requireTreeShape, type MerkleTree } from '../api/merkle.js';

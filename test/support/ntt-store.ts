@@ -8,7 +8,7 @@
  */
 import { montMul } from '../../src/field/babybear.js';
 import { reverseBits } from '../../src/ref/ntt.js';
-import { NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_LO_BITS, type NttPass } from '../../src/kernels/ntt-plan.js';
+import { NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_LO_BITS, type NttPass } from '../../src/kernels/ntt/passes.js';
 
 /** Row `row` of column `col` as ntt_load reads it. */
 export function loadRow(p: NttPass, src: Uint32Array, w: number, row: number, col: number): number {

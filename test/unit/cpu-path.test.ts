@@ -18,7 +18,7 @@ import { BB_P } from '../../src/params/babybear.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 import type { JobProgress } from '../../src/sched/job.js';
 import { nttEntry } from '../../src/checks/ntt-entry.js';
-import type { NttSpec } from '../../src/kernels/ntt-spec.js';
+import type { NttJob } from '../../src/kernels/ntt/job.js';
 
 const G = bn254.G1.Point;
 const rng = new SplitMix64(0x5eed_c0de_2026n);
@@ -255,7 +255,7 @@ describe('the family router', () => {
 describe('nttEntry', () => {
   it('equals the reference transforms at every entry', () => {
     const m = values(16 * 3);
-    const cases: [NttSpec, Uint32Array][] = [
+    const cases: [NttJob, Uint32Array][] = [
       [{ op: 'dft', height: 16, width: 3, bitReversed: false }, ntt.dft(m, 3)],
       [{ op: 'idft', height: 16, width: 3, bitReversed: false }, ntt.idft(m, 3)],
       [{ op: 'lde', height: 16, width: 3, bitReversed: false, addedBits: 2, shift: 31 }, ntt.cosetLde(m, 3, 2, 31)],

@@ -5,7 +5,11 @@ import { kernelSource, loadAllFamilies } from '../../src/gpu/wgsl.js';
 import type { PipelineRequest } from '../../src/gpu/pipeline-cache.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { firstCallRequests, msmCallPoints, nttCallSpec } from '../../src/kernels/first-call.js';
-import { nttJobLayout } from '../../src/kernels/ntt-pipelines.js';
+import { nttLimits, planNtt } from '../../src/kernels/ntt/plan.js';
+import { NTT_TUNING } from '../../src/kernels/ntt/tuning.js';
+import type { NttJob } from '../../src/kernels/ntt/job.js';
+
+const nttJobLayout = (ctx: GpuContext, job: NttJob) => planNtt(job, NTT_TUNING, nttLimits(ctx));
 import { familyRequests } from '../../src/kernels/warm-up.js';
 import { msmPipelineRequests, MSM_BASES_PIPELINE } from '../../src/kernels/msm/pipelines.js';
 import { msmPlan } from '../../src/kernels/msm/plan.js';

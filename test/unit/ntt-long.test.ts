@@ -1,11 +1,12 @@
-// The four-step split of one long column (src/kernels/ntt-long.ts), with every batched job run by
+// The four-step split of one long column (src/kernels/ntt/long.ts), with every batched job run by
 // src/ref and the twists by their CPU model: the arithmetic the GPU path uses, against src/ref's
 // one-shot transforms, for each op, both output orders, shifts, zero padding shorter than a row
 // of the four-step matrix, and an lde whose idft is itself a four-step.
 import { describe, it, expect } from 'vitest';
-import { checkLongColumn, columnsPerBlock, fourStepShape, runLongColumn, type BlockRunner } from '../../src/kernels/ntt-long.js';
-import { outputHeight, type NttSpec } from '../../src/kernels/ntt-spec.js';
-import { twistOnCpu } from '../../src/kernels/ntt-twist.js';
+import { checkLongColumn, runLongColumn, type BlockRunner } from '../../src/kernels/ntt/long.js';
+import { columnsPerBlock, fourStepShape } from '../../src/kernels/ntt/plan.js';
+import { outputHeight, type NttJob } from '../../src/kernels/ntt/job.js';
+import { twistOnCpu } from '../../src/kernels/ntt/twist.js';
 import { isProverError } from '../../src/errors.js';
 import { refNtt } from '../../bench/support/ntt-spec-ref.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
@@ -24,10 +25,10 @@ function cpuRunner(maxWords: number, shapes: string[]): BlockRunner {
   };
 }
 
-describe('four-step NTT of one long column (ntt-long.ts)', () => {
+describe('four-step NTT of one long column (ntt/long.ts)', () => {
   const rng = new SplitMix64(0x4f57);
   const maxWords = 2 ** 5;
-  const cases: NttSpec[] = [
+  const cases: NttJob[] = [
     { op: 'dft', height: 2 ** 7, width: 1 },
     { op: 'dft', height: 2 ** 8, width: 1, bitReversed: true },
     { op: 'idft', height: 2 ** 7, width: 1 },

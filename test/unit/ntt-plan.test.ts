@@ -1,4 +1,4 @@
-// The GPU NTT's plan and index formulas (src/kernels/ntt-plan.ts), executed on the CPU step for
+// The GPU NTT's pass layout and index formulas (src/kernels/ntt/passes.ts, tables.ts), executed on the CPU step for
 // step as wgsl/kernels/ntt_stockham.gen.wgsl does them (Montgomery tables, canonical data), against
 // src/ref/ntt.ts: a wrong radix split, twiddle exponent, output mapping or scale table fails here.
 import { describe, it, expect } from 'vitest';
@@ -6,16 +6,17 @@ import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbSub, montMul } from '../../src/field/babybear.js';
 import {
   NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_MAX_RADIX,
-  NTT_TABLE_MAX, inverseScale, passSplitTable, passTwiddleTable, planTransform, splitBits, splitTwiddle, splitQualifies, radices, scaleTable, stageCopy, stagedQualifies, stageSlot, stageWord, stageWorkgroup,
-  tableQualifies, twiddleTable, type NttPass,
-} from '../../src/kernels/ntt-plan.js';
+  NTT_TABLE_MAX, planTransform, splitBits, splitQualifies, radices, stageCopy, stagedQualifies, stageSlot, stageWord, stageWorkgroup,
+  tableQualifies, type NttPass,
+} from '../../src/kernels/ntt/passes.js';
+import { inverseScale, passSplitTable, passTwiddleTable, scaleTable, splitTwiddle, twiddleTable } from '../../src/kernels/ntt/tables.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 import { loadRow, storeOutput } from '../support/ntt-store.js';
 import { bbShoupQuotient } from '../../src/params/babybear.js';
 import { WGSL_PARAM_CONSTS } from '../../src/params/wgsl-consts.js';
 import { readFileSync } from 'node:fs';
 import { NTT_RADICES, NTT_STAGED_RADICES, NTT_TABLE_RADICES, nttWgsl } from '../../scripts/gen-ntt-wgsl.js';
-import { columnsPerBlock, needsColumnBlocks } from '../../src/kernels/ntt-blocks.js';
+import { columnsPerBlock, nttSplit } from '../../src/kernels/ntt/plan.js';
 
 const TW = twiddleTable();
 /** The butterflies' ω_32^e in Montgomery form: the WGSL constants the kernel multiplies by. */
@@ -305,14 +306,15 @@ describe('lde fusion (ntt_lde_fused_r${R1}: the idft last pass and the dft first
   });
 });
 
-describe('column blocks for jobs past one binding (src/kernels/ntt-blocks.ts)', () => {
+describe('column blocks for jobs past one binding (src/kernels/ntt/plan.ts nttSplit)', () => {
   it('blocks of as many columns as fit one binding, at least one', () => {
     const max = 2 ** 25; // 128 MiB of values, WebGPU's default binding
     expect(columnsPerBlock(8, 2 ** 24, max)).toBe(2); // 2^24 x 8 dft: 4 blocks of 2 columns
     expect(columnsPerBlock(8, 2 ** 25, max)).toBe(1); // its lde (2^25 rows): 8 blocks
     expect(columnsPerBlock(3, 2 ** 20, max)).toBe(3); // fits: one block
-    expect(columnsPerBlock(1, 2 ** 26, max)).toBe(1); // one column past the limit: a four-step (ntt-long.ts)
-    expect(needsColumnBlocks({ op: 'lde', height: 2 ** 24, width: 1, addedBits: 1 }, max)).toBe(false);
-    expect(needsColumnBlocks({ op: 'lde', height: 2 ** 24, width: 2, addedBits: 1 }, max)).toBe(true);
+    expect(columnsPerBlock(1, 2 ** 26, max)).toBe(1); // one column past the limit: a four-step (ntt/long.ts)
+    expect(nttSplit(2 ** 25, 1, max)).toEqual({ mode: 'whole' }); // a 2^24 -> 2^25 lde x1
+    expect(nttSplit(2 ** 25, 2, max)).toEqual({ mode: 'columns', columns: 1 }); // x2
+    expect(nttSplit(2 ** 26, 1, max)).toEqual({ mode: 'four-step', n1: 2 ** 13, n2: 2 ** 13 });
   });
 });

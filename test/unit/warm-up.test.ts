@@ -5,8 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generatedKernel, kernelSource, loadAllFamilies } from '../../src/gpu/wgsl.js';
 import { PipelineCache, type PipelineRequest } from '../../src/gpu/pipeline-cache.js';
 import { shakeToEntry } from '../../src/gpu/wgsl-shake.js';
-import { nttJobLayout } from '../../src/kernels/ntt-pipelines.js';
-import type { NttSpec } from '../../src/kernels/ntt-spec.js';
+import type { NttJob } from '../../src/kernels/ntt/job.js';
+import { nttLimits, planNtt } from '../../src/kernels/ntt/plan.js';
+import { NTT_TUNING } from '../../src/kernels/ntt/tuning.js';
 import { msmPipelineRequests } from '../../src/kernels/msm/pipelines.js';
 import { msmPlan } from '../../src/kernels/msm/plan.js';
 import { familyRequests } from '../../src/kernels/warm-up.js';
@@ -16,8 +17,8 @@ import { requireProverOptions } from '../../src/options.js';
 
 // WebGPU's default limits, and an H100's (1024 threads, 48 KiB of workgroup memory).
 const DEVICES = {
-  default: { workgroup: { threads: 256, tileBytes: 16384 }, limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28 } },
-  h100: { workgroup: { threads: 1024, tileBytes: 49152 }, limits: { maxStorageBufferBindingSize: 2 ** 32 - 4, maxBufferSize: 2 ** 36 } },
+  default: { workgroup: { threads: 256, tileBytes: 16384 }, limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28, maxComputeWorkgroupsPerDimension: 65535 } },
+  h100: { workgroup: { threads: 1024, tileBytes: 49152 }, limits: { maxStorageBufferBindingSize: 2 ** 32 - 4, maxBufferSize: 2 ** 36, maxComputeWorkgroupsPerDimension: 65535 } },
 } as unknown as Record<string, GpuContext>;
 
 beforeAll(loadAllFamilies);
@@ -28,14 +29,14 @@ const pipelineKey = (r: PipelineRequest) => `${source(r)}|${r.entryPoint}|${r.bi
 const modules = (rs: PipelineRequest[]) => new Set(rs.map(source));
 const chars = (rs: PipelineRequest[]) => [...modules(rs)].reduce((a, m) => a + m.length, 0);
 const OPS = ['dft', 'idft', 'lde', 'encode'] as const;
-const nttSpec = (op: NttSpec['op'], log: number, width: number): NttSpec => ({ op, height: 2 ** log, width, addedBits: op === 'lde' || op === 'encode' ? 1 : 0, shift: 31 });
+const nttSpec = (op: NttJob['op'], log: number, width: number): NttJob => ({ op, height: 2 ** log, width, addedBits: op === 'lde' || op === 'encode' ? 1 : 0, shift: 31 });
 
 describe('NTT: the module set is fixed', () => {
   for (const [name, ctx] of Object.entries(DEVICES)) {
     for (const width of [1, 8, 16]) {
       it(`${name}, width ${width}: sizes 2^15 .. 2^23 add no module or pipeline to those of 2^10 .. 2^14`, () => {
-        const small = OPS.flatMap((op) => [10, 11, 12, 13, 14].flatMap((log) => nttJobLayout(ctx, nttSpec(op, log, width)).requests));
-        const large = OPS.flatMap((op) => [15, 16, 17, 18, 19, 20, 21, 22, 23].flatMap((log) => nttJobLayout(ctx, nttSpec(op, log, width)).requests));
+        const small = OPS.flatMap((op) => [10, 11, 12, 13, 14].flatMap((log) => planNtt(nttSpec(op, log, width), NTT_TUNING, nttLimits(ctx)).requests));
+        const large = OPS.flatMap((op) => [15, 16, 17, 18, 19, 20, 21, 22, 23].flatMap((log) => planNtt(nttSpec(op, log, width), NTT_TUNING, nttLimits(ctx)).requests));
         const known = new Set(small.map(pipelineKey));
         const fresh = large.filter((r) => !known.has(pipelineKey(r)));
         expect(fresh.map((r) => `${r.entryPoint} flags ${r.overrides?.NTT_FLAGS}`)).toEqual([]);
@@ -49,7 +50,7 @@ describe('NTT: the module set is fixed', () => {
       for (const width of [1, 8]) {
         for (const op of OPS) {
           for (let log = 10; log <= 23; log++) {
-            for (const r of nttJobLayout(ctx, nttSpec(op, log, width)).requests) {
+            for (const r of planNtt(nttSpec(op, log, width), NTT_TUNING, nttLimits(ctx)).requests) {
               expect(warm.has(pipelineKey(r)), `${op} 2^${log} x${width}: ${r.entryPoint}`).toBe(true);
             }
           }
@@ -60,15 +61,15 @@ describe('NTT: the module set is fixed', () => {
 
   it('a first lde 2^17 x 8 compiles ≤ 200 K characters in ≤ 6 modules; 2^24 x 1 too', () => {
     for (const [log, width] of [[17, 8], [20, 1], [24, 1], [12, 16]]) {
-      const rs = nttJobLayout(DEVICES.h100, nttSpec('lde', log, width)).requests;
+      const rs = [...planNtt(nttSpec('lde', log, width), NTT_TUNING, nttLimits(DEVICES.h100)).requests];
       expect(chars(rs), `2^${log} x${width}`).toBeLessThanOrEqual(200_000);
       expect(modules(rs).size).toBeLessThanOrEqual(6);
     }
   });
 
   it('the source of a module never holds the size', () => {
-    const a = nttJobLayout(DEVICES.h100, nttSpec('lde', 11, 8)).requests.map(source).sort();
-    const b = nttJobLayout(DEVICES.h100, nttSpec('lde', 21, 8)).requests.map(source).sort();
+    const a = planNtt(nttSpec('lde', 11, 8), NTT_TUNING, nttLimits(DEVICES.h100)).requests.map(source).sort();
+    const b = planNtt(nttSpec('lde', 21, 8), NTT_TUNING, nttLimits(DEVICES.h100)).requests.map(source).sort();
     expect(new Set(b)).toEqual(new Set(a));
   });
 });

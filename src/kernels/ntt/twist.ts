@@ -2,16 +2,16 @@
  * Host side of wgsl/kernels/ntt_twist.wgsl: multiplies a block of a row-major matrix, in place on
  * the GPU, by powers of one base, base^e with e = row·column (the four-step twiddles) or
  * e = row·rowStride + column (an lde's coset powers shift^j). Used between the passes of
- * src/kernels/ntt-long.ts, so the block is not read back to be twisted on the CPU.
+ * ./long.ts, so the block is not read back to be twisted on the CPU.
  * @module
  */
-import type { GpuContext } from '../gpu/context.js';
-import { dispatch1d } from '../gpu/dispatch.js';
-import type { BindingKind } from '../gpu/pipeline-cache.js';
-import { BB_TWO_ADICITY } from '../params/babybear.js';
-import { bbMul, bbPow } from '../ref/babybear.js';
-import { scaleBuffer } from './ntt.js';
-import { NTT_TW_LO_BITS } from './ntt-plan.js';
+import type { GpuContext } from '../../gpu/context.js';
+import { dispatch1d } from '../../gpu/dispatch.js';
+import type { BindingKind } from '../../gpu/pipeline-cache.js';
+import { BB_TWO_ADICITY } from '../../params/babybear.js';
+import { bbMul, bbPow } from '../../field/babybear.js';
+import { scaleBuffer } from './record.js';
+import { NTT_TW_LO_BITS } from './passes.js';
 
 export const TWIST_WG = 256;
 const BINDINGS: readonly BindingKind[] = ['storage', 'read-only-storage', 'uniform'];

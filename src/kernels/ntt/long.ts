@@ -8,7 +8,7 @@
  *      X[k1 + n1·k2] = Σ_i2 C[k1][i2]·ω_n2^(i2·k2),
  * where ω_n1 = ω_N^n2 and ω_n2 = ω_N^n1 (Plonky3's two-adic generators are powers of each other).
  * Steps 1 and 3 run in blocks of columns (gathered and scattered on the CPU), each block one
- * ordinary job of src/kernels/ntt.ts. The inverse uses idft jobs and ω_N^-1 (1/n1 · 1/n2 = 1/N).
+ * ordinary job of ./record.ts. The inverse uses idft jobs and ω_N^-1 (1/n1 · 1/n2 = 1/N).
  * encode zero-pads: step 1 is then an encode of A's nonzero rows. An lde is an idft (one job, or
  * this inverse) then an encode whose coefficients j are twisted by shift^j before step 1.
  * Rows in bit-reversed order cost nothing extra: the last scatter writes them there.
@@ -16,29 +16,18 @@
  * the CPU against src/ref; the GPU runner is gpuBlockRunner.
  * @module
  */
-import { ProverError } from '../errors.js';
-import type { GpuContext } from '../gpu/context.js';
-import { bbInv } from '../ref/babybear.js';
-import { log2Exact, reverseBits, twoAdicGenerator } from '../ref/ntt.js';
-import { nttToGpu } from './ntt.js';
-import { outputHeight, type NttSpec } from './ntt-spec.js';
-import { copyColumns, transposeRows } from './matrix-copy.js';
-import { recordTwist, type Twist } from './ntt-twist.js';
+import { ProverError } from '../../errors.js';
+import type { GpuContext } from '../../gpu/context.js';
+import { bbInv } from '../../field/babybear.js';
+import { log2Exact, reverseBits, twoAdicGenerator } from '../../field/two-adic.js';
+import { nttToGpu } from './record.js';
+import { outputHeight, type NttJob } from './job.js';
+import { columnsPerBlock, fourStepShape } from './plan.js';
+import { copyColumns, transposeRows } from '../matrix-copy.js';
+import { recordTwist, type Twist } from './twist.js';
 
-/** Runs one batched job on `block` (spec.height × spec.width), twisting its input (`pre`) and output (`post`) if given. */
-export type BlockRunner = (spec: NttSpec, block: Uint32Array, pre?: Twist, post?: Twist) => Promise<Uint32Array>;
-
-/** Columns per block for a job of `width` columns and `outRows` output rows within `maxWords` values; at least 1. */
-export function columnsPerBlock(width: number, outRows: number, maxWords: number): number {
-  return Math.max(1, Math.min(width, Math.floor(maxWords / outRows)));
-}
-
-/** The four-step shape of a transform of length N: n1 = 2^ceil(log N / 2) rows, n2 = N / n1 columns. */
-export function fourStepShape(N: number): { n1: number; n2: number } {
-  const logN = log2Exact(N);
-  const n2 = 2 ** Math.floor(logN / 2);
-  return { n1: N / n2, n2 };
-}
+/** Runs one batched job on `block` (job.height × job.width), twisting its input (`pre`) and output (`post`) if given. */
+export type BlockRunner = (job: NttJob, block: Uint32Array, pre?: Twist, post?: Twist) => Promise<Uint32Array>;
 
 /** Throws TOO_LARGE when even the four-step's pieces (a column of n1 values) exceed `maxWords`. */
 export function checkLongColumn(N: number, maxWords: number): void {
@@ -75,10 +64,10 @@ export async function fourStep(x: Uint32Array, f: FourStep, maxWords: number, ru
     const cw = Math.min(cols1, n2 - c0);
     const block = new Uint32Array(h1 * cw);
     copyColumns(padded, n2, c0, block, cw, 0, h1, cw);
-    const spec: NttSpec = inverse ? { op: 'idft', height: n1, width: cw }
+    const job: NttJob = inverse ? { op: 'idft', height: n1, width: cw }
       : addedBits === 0 ? { op: 'dft', height: n1, width: cw } : { op: 'encode', height: h1, width: cw, addedBits };
     const pre: Twist | undefined = f.shift === undefined ? undefined : { base: f.shift, mode: 'linear', col0: c0, rowStride: n2 };
-    const got = await run(spec, block, pre, { base: omega, mode: 'product', col0: c0 });
+    const got = await run(job, block, pre, { base: omega, mode: 'product', col0: c0 });
     copyColumns(got, cw, 0, c, n2, c0, n1, cw);
   }
   const out = new Uint32Array(N);
@@ -107,37 +96,37 @@ export async function fourStep(x: Uint32Array, f: FourStep, maxWords: number, ru
 }
 
 /**
- * `spec` (one column, width 1) on `x` when its output is longer than `maxWords` values: dft,
+ * `job` (one column, width 1) on `x` when its output is longer than `maxWords` values: dft,
  * idft and encode as one four-step; lde as an idft (one job when the input fits, else a
  * four-step) and a four-step encode with the shift.
  */
-export async function runLongColumn(spec: NttSpec, x: Uint32Array, maxWords: number, run: BlockRunner): Promise<Uint32Array> {
-  const N = outputHeight(spec);
-  const bitReversed = spec.bitReversed === true;
-  switch (spec.op) {
+export async function runLongColumn(job: NttJob, x: Uint32Array, maxWords: number, run: BlockRunner): Promise<Uint32Array> {
+  const N = outputHeight(job);
+  const bitReversed = job.bitReversed === true;
+  switch (job.op) {
     case 'dft':
     case 'encode':
       return fourStep(x, { N, inverse: false, bitReversed }, maxWords, run);
     case 'idft':
       return fourStep(x, { N, inverse: true, bitReversed }, maxWords, run);
     case 'lde': {
-      const h = spec.height;
+      const h = job.height;
       const coeffs = h <= maxWords ? await run({ op: 'idft', height: h, width: 1 }, x)
         : await fourStep(x, { N: h, inverse: true, bitReversed: false }, maxWords, run);
-      return fourStep(coeffs, { N, inverse: false, shift: spec.shift, bitReversed }, maxWords, run);
+      return fourStep(coeffs, { N, inverse: false, shift: job.shift, bitReversed }, maxWords, run);
     }
   }
 }
 
 /** Runs each job on the GPU (nttToGpu), with the twists recorded before and after it in the same submission. */
 export function gpuBlockRunner(ctx: GpuContext): BlockRunner {
-  return async (spec, block, pre, post) => {
+  return async (job, block, pre, post) => {
     const input = ctx.upload(block, 'ntt block');
     const uniforms: GPUBuffer[] = [];
     try {
-      const enc = ctx.device.createCommandEncoder({ label: `ntt block ${spec.op}` });
-      if (pre) uniforms.push(await recordTwist(ctx, enc, input, spec.height, spec.width, pre));
-      const out = await nttToGpu(ctx, enc, spec, input);
+      const enc = ctx.device.createCommandEncoder({ label: `ntt block ${job.op}` });
+      if (pre) uniforms.push(await recordTwist(ctx, enc, input, job.height, job.width, pre));
+      const out = await nttToGpu(ctx, enc, job, input);
       try {
         if (post) uniforms.push(await recordTwist(ctx, enc, out.buffer, out.height, out.width, post));
         ctx.submit(enc, 'ntt four-step piece');

@@ -1,0 +1,46 @@
+/**
+ * The pipeline a pass of an NTT job runs, as a request to the pipeline cache (src/gpu/pipeline-cache.ts).
+ *
+ * The module set of the family is fixed: one module per entry point of ntt_stockham.gen.wgsl
+ * (36: `ntt_pass_r{1..32}`, `_table`, `_split`, `_staged`, `ntt_lde_fused_r{2..16}`,
+ * `ntt_pass2_r{4..32}` with `_table` / `_split`) and width W, plus the tuning's switches (Shoup,
+ * inner halves, static flags), never the size: rows, strides, Ns and twiddle offsets come from the
+ * pass's uniform (NttParams), twiddles from tables in buffers. A pass's flags are the WGSL override
+ * NTT_FLAGS (one module, a pipeline per flag set: bench/RESULTS.md, tenth session). Two-level
+ * passes also size their workgroup tile by W and groups (NTT_TG, NTT_TL, NTT_TILE2_WORDS).
+ * ./plan.ts asks for every pipeline of a job once; the warm-up (src/kernels/warm-up.ts) asks for
+ * those of typical jobs without running them.
+ * @module
+ */
+import type { BindingKind, PipelineRequest } from '../../gpu/pipeline-cache.js';
+import {
+  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_PADDED, NTT_FLAG_ROTATE, NTT_FLAG_SCALE,
+  NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, passFlags, type NttPass,
+} from './passes.js';
+import type { NttTuning } from './tuning.js';
+
+export const NTT_BINDINGS: readonly BindingKind[] = ['read-only-storage', 'storage', 'read-only-storage', 'read-only-storage', 'uniform'];
+/** Two-level passes also bind their inner twiddle table (`tt`). */
+export const NTT_BINDINGS_TWO: readonly BindingKind[] = [...NTT_BINDINGS, 'read-only-storage'];
+
+/** The request for pass `p` running `entryPoint` at width `w`, `groups` groups per two-level workgroup (0 for a register pass). */
+export function passPipeline(p: NttPass, entryPoint: string, w: number, groups: number, tuning: NttTuning): PipelineRequest {
+  const g = Math.max(groups, 1);
+  return {
+    kernel: 'ntt_stockham',
+    entryPoint,
+    plan: {
+      NTT_W: w, NTT_WG: tuning.workgroup, NTT_STAGE_WORDS, NTT_TW_LO, NTT_TW_HI, NTT_LO_BITS: NTT_TW_LO_BITS,
+      NTT_FLAG_LAST, NTT_FLAG_INVERSE, NTT_FLAG_SCALE, NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_ROTATE, NTT_FLAG_PADDED,
+      NTT_SHOUP: tuning.shoup ? 1 : 0, NTT_INNER_HALVES: tuning.innerHalves ? 1 : 0, NTT_STATIC_FLAGS: tuning.staticFlags ? 1 : 0,
+      NTT_TG: g, NTT_TL: g * w, NTT_TILE2_WORDS: p.sub > 0 ? g * w * p.radix : 1,
+    },
+    bindings: p.sub > 0 ? NTT_BINDINGS_TWO : NTT_BINDINGS,
+    overrides: { NTT_FLAGS: tuning.staticFlags ? passFlags(p) : 0 },
+  };
+}
+
+/** Two requests name the same pipeline when their entry point, groups and flags agree (the rest follows from the job). */
+export function pipelineKey(r: PipelineRequest): string {
+  return `${r.entryPoint} ${r.plan?.NTT_TG} ${r.overrides?.NTT_FLAGS}`;
+}

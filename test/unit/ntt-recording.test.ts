@@ -1,0 +1,67 @@
+// What the NTT records, pass by pass, equals what it recorded before it was planned once
+// (issue 22): the fixture was captured from main at b07df56 by the same GPU-less stand-in
+// context (test/support/ntt-trace.ts), for every op at 2^0-2^24, widths 1-16, two device shapes,
+// each bench A/B override and per-pass compute passes. Same pipeline requests (entry points,
+// constants, overrides), same tables and uniforms bound, same grids: the same kernels at the same speed.
+import { describe, expect, it } from 'vitest';
+import fixture from './ntt-recording.fixture.json' with { type: 'json' };
+import { nttToGpu } from '../../src/kernels/ntt/record.js';
+import type { NttJob } from '../../src/kernels/ntt/job.js';
+import { nttLimits, planNtt } from '../../src/kernels/ntt/plan.js';
+import { twoLevelAt, withTuning, type NttTuning } from '../../src/kernels/ntt/tuning.js';
+import type { GpuContext } from '../../src/gpu/context.js';
+import { traceNtt, TRACE_DEVICES } from '../support/ntt-trace.js';
+
+interface Recording { computePasses?: number; passes?: Array<[string, number, string, string]>; error?: string }
+const { requests, recordings, layouts } = fixture as unknown as { requests: unknown[]; recordings: Record<string, Recording>; layouts: Record<string, number[]> };
+
+/**
+ * The job and tuning of a fixture key: `${device} ${JSON spec}[ per-pass]`, the spec in the old
+ * NttSpec's words (job fields and tuning knobs in one record; a forced stagedFirstPass or
+ * twoLevel said in the tuning's words).
+ */
+function parse(key: string): { device: string; job: NttJob; tuning: Partial<NttTuning>; perPass: boolean } {
+  const perPass = key.endsWith(' per-pass');
+  const body = perPass ? key.slice(0, -' per-pass'.length) : key;
+  const at = body.indexOf(' ');
+  const { op, height, width, addedBits, shift, bitReversed, stagedFirstPass, twoLevel, ...knobs } = JSON.parse(body.slice(at + 1)) as Record<string, never>;
+  const tuning: { -readonly [K in keyof NttTuning]?: NttTuning[K] } = { ...knobs, ...(twoLevel === undefined ? {} : twoLevelAt(twoLevel)) };
+  if (stagedFirstPass !== undefined) tuning.stageBelowWidth = stagedFirstPass ? Infinity : 0;
+  return { device: body.slice(0, at), job: { op, height, width, addedBits, shift, bitReversed }, tuning, perPass };
+}
+
+async function record(key: string): Promise<Recording> {
+  const { device, job, tuning, perPass } = parse(key);
+  try {
+    const t = await traceNtt(TRACE_DEVICES[device], (ctx, enc, input) => nttToGpu(ctx, enc, job, input, perPass ? () => undefined : undefined, tuning));
+    return { computePasses: t.computePasses, passes: t.passes.map((p) => [p.label, requests.findIndex((r) => JSON.stringify(r) === JSON.stringify(p.pipeline)), p.bindings.join(' '), p.grid.join(',')]) };
+  } catch (e) {
+    return { error: String((e as Error).message) };
+  }
+}
+
+describe('NTT recording equals the recording before the refactor', () => {
+  const keys = Object.keys(recordings);
+  it(`covers ${keys.length} jobs`, () => expect(keys.length).toBeGreaterThan(700));
+  for (const device of Object.keys(TRACE_DEVICES)) {
+    it(`${device}: every job records the same passes, pipelines, bindings and grids`, async () => {
+      for (const key of keys.filter((k) => k.startsWith(`${device} `))) {
+        expect(await record(key), key).toEqual(recordings[key]);
+      }
+    });
+    it(`${device}: every job requests the same pipelines, in the same order`, () => {
+      for (const key of Object.keys(layouts).filter((k) => k.startsWith(`${device} `))) {
+        const { job, tuning } = parse(key);
+        const dev = TRACE_DEVICES[device] as unknown as GpuContext;
+        let got: readonly unknown[];
+        try {
+          got = planNtt(job, withTuning(tuning), nttLimits(dev)).requests;
+        } catch {
+          got = [-1];
+        }
+        const want = layouts[key].map((i) => (i < 0 ? -1 : requests[i]));
+        expect(JSON.parse(JSON.stringify(got)), key).toEqual(want);
+      }
+    });
+  }
+});
