@@ -8,6 +8,7 @@
  */
 import { ProverError } from './errors.js';
 import { BB_P } from './params/babybear.js';
+import type { NttMatrix } from './api/ntt.js';
 
 /**
  * A value as an error message may quote it, for any input: symbols, proxies, objects whose
@@ -183,4 +184,13 @@ export function requireDenseArray(name: string, v: unknown, what: string): reado
     if (!Object.hasOwn(v, i)) throw new ProverError('INVALID_ARGUMENT', `${name}[${i}] is a hole (a sparse array); pass ${what} with every element set`);
   }
   return v;
+}
+
+/**
+ * An NttMatrix handle of either path (by shape: the worker's and the caller's realms differ). Here,
+ * not in the NTT's code, so the Merkle family and the checks ask without loading the NTT.
+ */
+export function isNttMatrix(v: unknown): v is NttMatrix {
+  const m = v as NttMatrix;
+  return typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && typeof m.read === 'function' && typeof m.destroy === 'function' && typeof m.height === 'number';
 }

@@ -10,11 +10,12 @@ import { storageUsage, type GpuContext } from '../gpu/context.js';
 import { openGpuMerkle, openGpuMerkleMany, planMerkle, DIGEST, MK_WG, type GpuMerkle } from '../kernels/merkle.js';
 import { uploadChecked, type CheckedUpload } from '../kernels/canonical.js';
 import type { AfterChunk } from '../gpu/staging.js';
-import { requireDenseArray, requireFieldArray, requireInt, requireMultipleOf, requireOptions, show } from '../validate.js';
+import { isNttMatrix, requireDenseArray, requireFieldArray, requireInt, requireMultipleOf, requireOptions, show } from '../validate.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import type { Scheduler } from '../sched/scheduler.js';
-import { nttMatrixRows, type NttMatrix, type NttMatrixRows } from './ntt.js';
+import type { NttMatrix, NttMatrixRows } from './ntt.js';
+import { loadPart } from '../lazy.js';
 
 /** Widest row accepted: 4096 values = 512 sponge permutations per leaf. */
 export const MAX_ROW_WIDTH = 4096;
@@ -162,7 +163,8 @@ export function merkleMethods({ ctx, sched, alive }: ApiEnv): MerkleMethods {
   return {
     async merkleCommit(matrix, options) {
       alive();
-      const gpuRows = nttMatrixRows(ctx, matrix);
+      // An NttMatrix exists only once the NTT's code has loaded: a page that only hashes never loads it.
+      const gpuRows = isNttMatrix(matrix) ? (await loadPart("webgpu-prover's ntt code", () => import('./ntt.js'))).nttMatrixRows(ctx, matrix) : undefined;
       const opts = requireOptions<{ width: number }>('merkleCommit options', options, gpuRows !== undefined);
       const jobOpts = requireJobOptions('merkleCommit options', opts);
       if (gpuRows) return commitNttMatrix(ctx, sched, gpuRows, opts.width, jobOpts);

@@ -8,7 +8,7 @@ import { ProverError } from '../errors.js';
 import * as ref from '../ref/ntt.js';
 import { outputHeight, type NttOp, type NttSpec } from '../kernels/ntt-spec.js';
 import { requireNttSpec, type NttLdeOptions, type NttMatrix, type NttMethods } from '../api/ntt.js';
-import { requireOptions } from '../validate.js';
+import { isNttMatrix, requireOptions } from '../validate.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import { cpuSteps } from './queue.js';
@@ -98,8 +98,4 @@ export function cpuNttMethods({ sched, alive }: CpuEnv): NttMethods {
   };
 }
 
-/** An NttMatrix handle of either path (by shape: the worker's and the caller's realms differ). */
-export function isNttMatrix(v: unknown): v is NttMatrix {
-  const m = v as NttMatrix;
-  return typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && typeof m.read === 'function' && typeof m.destroy === 'function' && typeof m.height === 'number';
-}
+export { isNttMatrix };

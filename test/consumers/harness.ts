@@ -97,7 +97,7 @@ const MIME: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8', '.svg': 'image/svg+xml', '.ico': 'image/x-icon',
 };
 
-export interface Served { url: string; server: Server; requests: string[]; close(): Promise<void> }
+export interface Served { url: string; root: string; server: Server; requests: string[]; close(): Promise<void> }
 
 /** Serve `root` statically on the first free port from `firstPort` (5600-5699 by default). */
 export async function serve(root: string, firstPort = 5600): Promise<Served> {
@@ -117,7 +117,7 @@ export async function serve(root: string, firstPort = 5600): Promise<Served> {
       server.listen(port, '127.0.0.1', () => ok(true));
     });
     // localhost, not 127.0.0.1, in the URL: both are secure contexts, localhost is what users type.
-    if (listening) return { url: `http://localhost:${port}`, server, requests, close: () => new Promise((ok) => server.close(() => ok())) };
+    if (listening) return { url: `http://localhost:${port}`, root, server, requests, close: () => new Promise((ok) => server.close(() => ok())) };
   }
   throw new Error(`no free port in ${firstPort}-${firstPort + 99}`);
 }
@@ -147,9 +147,11 @@ export interface PageResult {
  * is missing (a 404 on .js) or a worker closes before the page is done (its script failed to
  * load or evaluate, e.g. a `data:` worker whose bare `import 'comlink'` cannot resolve): a worker
  * that never starts leaves createProver() pending, and the page's own deadline would only say
- * so after PAGE_TIMEOUT_MS (90 s).
+ * so after PAGE_TIMEOUT_MS (90 s). `root`: the folder a static server serves `url` from, read for
+ * a script whose body the browser no longer has (a chunk the worker fetched just before the page's
+ * destroy() ended it: Playwright cannot read a closed worker's responses).
  */
-export async function openConsumer(page: Page, url: string, timeoutMs = 120_000): Promise<PageResult> {
+export async function openConsumer(page: Page, url: string, timeoutMs = 120_000, root?: string): Promise<PageResult> {
   const t0 = Date.now();
   const workers: string[] = [];
   const failed: string[] = [];
@@ -174,7 +176,10 @@ export async function openConsumer(page: Page, url: string, timeoutMs = 120_000)
       // A body Playwright cannot read must not shrink the count: it is reported, and the size test fails on it.
       // wgsl: the WGSL files whose text the script holds (each starts with `// <file>.wgsl: summary`).
       const wgsl = (b: Buffer) => [...new Set([...b.toString('utf8').matchAll(/\/\/ (\w+)(?:\.gen)?\.wgsl:/g)].map((m) => m[1]))];
-      bodies.push(r.body().then((b) => ({ path, bytes: b.length, gzip: gzipSync(b, { level: 9 }).length, wgsl: wgsl(b) }), (e: Error) => {
+      const measure = (b: Buffer) => ({ path, bytes: b.length, gzip: gzipSync(b, { level: 9 }).length, wgsl: wgsl(b) });
+      const file = root && normalize(join(root, path));
+      bodies.push(r.body().then(measure, (e: Error) => {
+        if (file && file.startsWith(root + sep) && existsSync(file)) return measure(readFileSync(file));
         errors.push(`[harness] no body for ${path}: ${e.message}`);
         return undefined;
       }));

@@ -72,8 +72,8 @@ async function serveDist(dir: string): Promise<Served> {
 }
 
 /** Open one page and require the full, correct answer from the bundler-emitted worker. */
-async function expectProves(page: Page, served: Pick<Served, 'url'> & { requests?: string[] }, path: string, { msm = true, all = false }: { msm?: boolean; all?: boolean } = {}): Promise<PageResult> {
-  const r = await openConsumer(page, `${served.url}${path}`);
+async function expectProves(page: Page, served: Pick<Served, 'url'> & { requests?: string[]; root?: string }, path: string, { msm = true, all = false }: { msm?: boolean; all?: boolean } = {}): Promise<PageResult> {
+  const r = await openConsumer(page, `${served.url}${path}`, undefined, served.root);
   const steps = r.report?.steps ?? [];
   const split = steps.slice(1).map((s, i) => `${steps[i].name} ${((s.t - steps[i].t) / 1000).toFixed(1)}`).join(', ');
   timings.push(`page ${path}: ${(r.ms / 1000).toFixed(1)} s (${split})`);
@@ -181,7 +181,7 @@ function productionBuild(title: string, fixture: string, deps: string[], buildAr
     });
 
     test(`a page that only commits with Merkle fetches the Merkle WGSL and no other family's${compare ? ', 3x fewer bytes than every family' : ''}`, async ({ page }) => {
-      const r = await openConsumer(page, `${merkleServed.url}/merkle.html`);
+      const r = await openConsumer(page, `${merkleServed.url}/merkle.html`, undefined, merkleServed.root);
       const diagnosis = JSON.stringify({ error: r.report?.error, errors: r.errors, failed: r.failed }, null, 1);
       expect(r.report?.error, diagnosis).toBeUndefined();
       expect(r.report?.finished, diagnosis).toBe(true);
