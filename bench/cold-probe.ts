@@ -13,7 +13,9 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { createProver, type Prover } from '../src/index.js';
 import { nodeGpu } from './node-gpu.js';
 
-const count = { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 };
+const count = { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0, moduleMs: 0 };
+/** Each pipeline's request and ready times (ms since process start) and its label: whether the driver compiles side by side or one after another shows here. */
+const timeline: Array<{ label: string; requested: number; ready: number }> = [];
 
 /** Count every module and pipeline the process creates, whichever version creates them. */
 function instrument(): void {
@@ -22,14 +24,24 @@ function instrument(): void {
   proto.createShaderModule = function (this: GPUDevice, d: GPUShaderModuleDescriptor) {
     count.modules++;
     count.wgslChars += d.code.length;
-    return createModule.call(this, d);
+    const t0 = performance.now();
+    try {
+      return createModule.call(this, d);
+    } finally {
+      count.moduleMs += performance.now() - t0;
+    }
   };
   const createAsync = proto.createComputePipelineAsync;
   proto.createComputePipelineAsync = function (this: GPUDevice, d: GPUComputePipelineDescriptor) {
     count.pipelines++;
     const t0 = performance.now();
     const p = createAsync.call(this, d);
-    p.then(() => (count.pipelineMs += performance.now() - t0), () => {});
+    const event = { label: `${d.label ?? ''}`.slice(0, 60) + ` ${d.compute.entryPoint ?? ''}`, requested: t0, ready: -1 };
+    timeline.push(event);
+    p.then(() => {
+      event.ready = performance.now();
+      count.pipelineMs += event.ready - t0;
+    }, () => {});
     return p;
   };
   const createSync = proto.createComputePipeline;
@@ -97,14 +109,18 @@ function families(prover: Prover): Record<string, () => Family> {
   };
 }
 
-async function timed(call: Call): Promise<Record<string, number>> {
+async function timed(call: Call): Promise<Record<string, unknown>> {
   const before = { ...count };
+  const events = timeline.length;
   const t0 = performance.now();
   await call();
   const ms = performance.now() - t0;
+  const at = (t: number) => Math.round(t - t0);
   return {
     ms: Math.round(ms * 10) / 10, modules: count.modules - before.modules, wgslChars: count.wgslChars - before.wgslChars,
     pipelines: count.pipelines - before.pipelines, pipelineMs: Math.round(count.pipelineMs - before.pipelineMs),
+    moduleMs: Math.round(count.moduleMs - before.moduleMs),
+    ...(timeline.length > events ? { timeline: timeline.slice(events).map((e) => `${e.label} @${at(e.requested)}->${e.ready < 0 ? '?' : at(e.ready)}`) } : {}),
   };
 }
 

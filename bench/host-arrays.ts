@@ -13,8 +13,8 @@
  * - `job`: dft 2^24 x 1, lde 2^24 -> 2^25 x 1, poseidon2 over 2^20 width-16 states, merkleCommit
  *   of 2^20 x 16, end to end with a fresh result and with `out`, medians of 5, each over its
  *   transfer bound (input up and output down at this run's 64 MB rates); and dft 2^12 / 2^14 /
- *   2^16 x 1 end to end, medians of 25 (small jobs: no slower than before). TRANSFER_ONLY=merkle
- *   runs the transfer rows and the merkleCommit row alone.
+ *   2^16 x 1 end to end, medians of 25 (small jobs: no slower than before). TRANSFER_ONLY=<rows>
+ *   picks rows (small, dft, lde, p2, merkle) after the transfer rows.
  * Every result is checked once against src/ref (the NTTs' rows from their definition, Poseidon2's
  * first states) before timing; the Merkle root is printed to compare across versions.
  * @module
@@ -102,22 +102,27 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
       emit({ bench: 'transfer', row: 'job', job: name, freshMs: r2(fresh), outMs: r2(withOut), transferBoundMs: r2(b), freshOverBound: r2(fresh / b), outOverBound: r2(withOut / b) });
     };
     const n24 = values(1 << 24);
-    // TRANSFER_ONLY=merkle: the merkleCommit row alone (for a CPU profile of it).
-    const all = process.env.TRANSFER_ONLY !== 'merkle';
+    // TRANSFER_ONLY=<rows>: some rows only (small, dft, lde, p2, merkle; e.g. `merkle` alone for a
+    // CPU profile, `p2,merkle` to see what a row before the Merkle one costs it). TRANSFER_GC=1
+    // (with node --expose-gc): a full collection before the Merkle row.
+    const only = process.env.TRANSFER_ONLY?.split(',');
+    const want = (row: string) => !only || only.includes(row);
     // Rows checked from their definition (src/checks/ntt-entry.ts): a 2^24 reference transform in JS takes seconds.
     const rowsRight = (x: Uint32Array, r: Uint32Array, spec: NttSpec) => [0, 1, 123 % r.length, r.length - 1].every((row) => r[row] === nttEntry(spec, x, row, 0));
-    for (const logN of all ? [12, 14, 16] : []) {
+    for (const logN of want('small') ? [12, 14, 16] : []) {
       const x = n24.subarray(0, 1 << logN);
       await job(`dft 2^${logN} x 1`, x.byteLength, x.length, (out) => prover.dft(x, { width: 1, ...(out ? { out } : {}) }),
         (r) => rowsRight(x, r, { op: 'dft', height: x.length, width: 1, bitReversed: false }), 25);
     }
-    if (all) await job('dft 2^24 x 1', n24.byteLength, 1 << 24, (out) => prover.dft(n24, { width: 1, ...(out ? { out } : {}) }),
+    if (want('dft')) await job('dft 2^24 x 1', n24.byteLength, 1 << 24, (out) => prover.dft(n24, { width: 1, ...(out ? { out } : {}) }),
       (r) => rowsRight(n24, r, { op: 'dft', height: 1 << 24, width: 1, bitReversed: false }));
-    if (all) await job('lde 2^24 -> 2^25 x 1', n24.byteLength, 1 << 25, (out) => prover.lde(n24, { width: 1, addedBits: 1, shift: 31, ...(out ? { out } : {}) }),
+    if (want('lde')) await job('lde 2^24 -> 2^25 x 1', n24.byteLength, 1 << 25, (out) => prover.lde(n24, { width: 1, addedBits: 1, shift: 31, ...(out ? { out } : {}) }),
       (r) => rowsRight(n24, r, { op: 'lde', height: 1 << 24, width: 1, bitReversed: false, addedBits: 1, shift: 31 }));
     const states = n24.subarray(0, 16 << 20);
-    if (all) await job('poseidon2 2^20 x 16', states.byteLength, 16 << 20, (out) => prover.poseidon2(states, { width: 16, ...(out ? { out } : {}) }),
+    if (want('p2')) await job('poseidon2 2^20 x 16', states.byteLength, 16 << 20, (out) => prover.poseidon2(states, { width: 16, ...(out ? { out } : {}) }),
       (r) => [0, 1, 2, (1 << 20) - 1].every((s) => poseidon2(states.subarray(16 * s, 16 * s + 16)).every((v, i) => v === r[16 * s + i])));
+    if (!want('merkle')) return { rows, ok };
+    if (process.env.TRANSFER_GC === '1') (globalThis as { gc?: () => void }).gc?.();
     let root: Uint32Array | undefined;
     const commitMs = await timeIt(async () => { const c = await prover.merkleCommit(n24, { width: 16 }); root = c.root; c.tree.dispose(); }, 5);
     const b = bound(n24.byteLength, 32);

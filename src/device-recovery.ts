@@ -68,6 +68,7 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
       destroyed = true;
       current.prover.destroy();
     },
+    prefetch: (method: Parameters<NonNullable<Backend['prefetch']>>[0], args: readonly unknown[]) => current.prover.prefetch?.(method, args),
     [LOSE_DEVICE]: () => current.ctx.device.destroy(),
     [LIVE_DEVICE]: async (): Promise<LiveDevice> => {
       const d = await live();

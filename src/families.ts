@@ -57,6 +57,8 @@ interface FamilyState {
   path: 'gpu' | 'cpu';
   reason?: string;
   selfCheck?: Promise<void>;
+  /** the first call's pipelines were requested (Backend.prefetch) */
+  prefetched?: boolean;
   budget: CheckBudget;
 }
 
@@ -109,7 +111,8 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   /** The family's known-answer job on both paths, once (a failed GPU run counts as a wrong answer). */
   const selfCheck = (f: Family): Promise<void> => (state[f].selfCheck ??= (async () => {
     try {
-      const [onGpu, onCpu] = [await KNOWN_ANSWER[f](gpuPath!), await KNOWN_ANSWER[f](cpu)];
+      // Side by side: the CPU half runs while the GPU's pipelines compile.
+      const [onGpu, onCpu] = await Promise.all([KNOWN_ANSWER[f](gpuPath!), KNOWN_ANSWER[f](cpu)]);
       if (onGpu !== onCpu) moveToCpu(f, "self-check: the GPU's known-answer job differs from the CPU reference");
     } catch (e) {
       if (isProverError(e) && (e.code === 'DEVICE_LOST' || e.code === 'DESTROYED' || e.code === 'LOAD_FAILED')) {
@@ -188,6 +191,11 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   const route = (m: FamilyMethod) => async (...args: unknown[]): Promise<unknown> => {
     const f = METHOD_FAMILY[m];
     const callOpts = callOptions(args);
+    if (gpuPath && state[f].path === 'gpu' && !state[f].prefetched) {
+      // The family's first call: compile all it and its self-check need in one wave.
+      state[f].prefetched = true;
+      gpu!.prefetch?.(m, args);
+    }
     if (gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted) await selfCheck(f);
     if (!gpuPath || state[f].path === 'cpu') return (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
     const given = gpuArgs(args);

@@ -24,10 +24,13 @@ import type { WhirMethods } from './whir/whir.js';
 import type { Whir } from './whir/facade.js';
 import type { WhirOptions } from './whir/params.js';
 import { withRecovery, type DeviceProver } from './device-recovery.js';
-import type { Family, FamilyMethod } from './methods.js';
+import { METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import { routeFamilies } from './families.js';
 import { cpuProver } from './cpu/prover.js';
 import { lazyFamilies, loadPart } from './lazy.js';
+import { firstCallRequests, msmCallPoints, nttCallSpec, type FirstCall } from './kernels/first-call.js';
+import { KNOWN_MSM_POINTS, KNOWN_NTT } from './checks/known-jobs.js';
+import type { NttSpec } from './kernels/ntt-spec.js';
 import { prepareCanonicalCheck } from './kernels/canonical.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
 import { requireWarmUpFamilies, type WarmUpFamily } from './warm-up-families.js';
@@ -119,7 +122,11 @@ export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods &
 export type Jobs = Pick<Prover, FamilyMethod>;
 
 /** One path's prover (the GPU's, or the CPU's) before the family router (src/families.ts) joins them. */
-export type Backend = Omit<Prover, 'capabilities' | 'stats' | keyof ProtocolMethods> & { stats(): BackendStats };
+export type Backend = Omit<Prover, 'capabilities' | 'stats' | keyof ProtocolMethods> & {
+  stats(): BackendStats;
+  /** Compile what a family's first call (`method` with `args`) and its self-check will need, in one wave (src/kernels/first-call.ts); never throws. */
+  prefetch?(method: FamilyMethod, args: readonly unknown[]): void;
+};
 
 /**
  * A prover in this thread (what createProver({ worker: false }) returns, and what the worker
@@ -165,6 +172,15 @@ async function warmUp(ctx: GpuContext, families?: readonly WarmUpFamily[]): Prom
   return m.warmUp(ctx, checked);
 }
 
+/** The self-check's NTT jobs as specs (checks/known-answer.ts runs them through the API). */
+function knownNttSpecs(): NttSpec[] {
+  const { lde, idft } = KNOWN_NTT;
+  return [
+    { op: 'lde', height: lde.height, width: lde.options.width, addedBits: lde.options.addedBits, shift: lde.options.shift, bitReversed: lde.options.bitReversedOutput },
+    { op: 'idft', height: idft.height, width: idft.options.width, bitReversed: false },
+  ];
+}
+
 /** The prover of one device: its facets over one GpuContext and Scheduler. */
 export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
   // A GpuEntryPoint is a GPU as far as the caller's type checker can tell (requireProverOptions).
@@ -195,6 +211,17 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
     },
     stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, compiled: ctx.pipelines.stats(), jobs: sched.stats(), deviceLosses: 0 }),
     warmUp: (families) => warmUp(ctx, families),
+    prefetch(method, args) {
+      const ntt = nttCallSpec(method, args);
+      const points = msmCallPoints(args);
+      const call: FirstCall = {
+        ntt: [...knownNttSpecs(), ...(ntt ? [ntt] : [])],
+        msmPoints: [KNOWN_MSM_POINTS, ...(points && (method === 'msm' || method === 'msmBases') ? [points] : [])],
+      };
+      firstCallRequests(ctx, METHOD_FAMILY[method], call).then((r) => ctx.pipelines.all(r, true)).catch(() => {
+        // A failed compile is reported by the job that needs the pipeline (the cache retries it).
+      });
+    },
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),
     destroy() {
       if (destroyed) return;

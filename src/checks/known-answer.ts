@@ -10,6 +10,7 @@ import { BB_P } from '../params/babybear.js';
 import type { Family } from '../methods.js';
 import type { Jobs } from '../prover.js';
 import { loadPart } from '../lazy.js';
+import { KNOWN_MSM_POINTS, KNOWN_NTT } from './known-jobs.js';
 
 /** n canonical values from a fixed 32-bit xorshift stream. */
 function values(n: number, seed: number): Uint32Array {
@@ -34,8 +35,8 @@ export const KNOWN_ANSWER: Record<Family, (p: Jobs) => Promise<string>> = {
     await p.batchField('ext4Inv', values(16, 3), undefined, off),
   ),
   ntt: async (p) => digest(
-    await p.lde(values(64 * 4, 4), { width: 4, addedBits: 1, shift: 31, bitReversedOutput: true, ...off }),
-    await p.idft(values(32 * 2, 5), { width: 2, ...off }),
+    await p.lde(values(KNOWN_NTT.lde.height * KNOWN_NTT.lde.options.width, 4), { ...KNOWN_NTT.lde.options, ...off }),
+    await p.idft(values(KNOWN_NTT.idft.height * KNOWN_NTT.idft.options.width, 5), { ...KNOWN_NTT.idft.options, ...off }),
   ),
   poseidon2: async (p) => digest(
     await p.poseidon2(values(32, 6), { width: 16, ...off }),
@@ -64,8 +65,8 @@ export const KNOWN_ANSWER: Record<Family, (p: Jobs) => Promise<string>> = {
   msm: async (p) => {
     // noble loads with the MSM (the CPU path's pippenger uses it too), not with every family's self-check.
     const G1 = (await loadPart("noble's BN254", () => import('@noble/curves/bn254.js'))).bn254.G1.Point;
-    const points = Array.from({ length: 32 }, (_, i) => G1.BASE.multiply(BigInt(3 + 7 * i)));
-    const scalars = Array.from(values(32, 11), (v, i) => (BigInt(v) << 200n) + BigInt(v * (i + 1)));
+    const points = Array.from({ length: KNOWN_MSM_POINTS }, (_, i) => G1.BASE.multiply(BigInt(3 + 7 * i)));
+    const scalars = Array.from(values(KNOWN_MSM_POINTS, 11), (v, i) => (BigInt(v) << 200n) + BigInt(v * (i + 1)));
     return (await p.msm(points, scalars, off)).toHex();
   },
 };

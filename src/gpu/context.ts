@@ -37,6 +37,8 @@ export function cachedUniform(ctx: GpuContext, cache: Map<string, GPUBuffer>, wo
  */
 export interface JobHooks {
   checkpoint(stage: string): void;
+  /** A progress event at the current step, without a boundary (e.g. 'compiling' while a pipeline compiles). */
+  report?(stage: string): void;
   /** Announce this many more checkpoints (a loop of submissions). */
   expect(steps: number): void;
   /** A submission of this job, submitted at `submittedAt`, finished on the GPU at `doneAt` (performance.now()). */
@@ -94,7 +96,18 @@ export class GpuContext {
 
   static async create(gpu: GPU | undefined | null, opts: DeviceOptions = {}): Promise<GpuContext> {
     const { gpu: entry, adapter, device, features, description } = await acquireDevice(gpu, opts);
-    return new GpuContext(entry, adapter, device, features, description, new BufferPool(device), new PipelineCache(device));
+    // A job that waits for a compile says so, once ('compiling'); warmUp's own waits have no job.
+    let ctx: GpuContext | undefined = undefined;
+    let told: JobHooks | undefined;
+    const pipelines = new PipelineCache(device, () => {
+      const job = ctx?.job;
+      if (job && job !== told) {
+        told = job;
+        job.report?.('compiling');
+      }
+    });
+    ctx = new GpuContext(entry, adapter, device, features, description, new BufferPool(device), pipelines);
+    return ctx;
   }
 
   get limits(): GPUSupportedLimits {

@@ -42,8 +42,14 @@ export class PipelineCache {
   private sources = new Map<string, string>();
   private layouts = new Map<string, GPUBindGroupLayout>();
   private compiled: CompileStats = { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 };
+  /** keys of the pipelines whose compile has finished */
+  private readonly ready = new Set<string>();
 
-  constructor(private readonly device: GPUDevice) {}
+  /**
+   * `onWait` runs when a caller must wait for a compile (a pipeline not ready yet): GpuContext
+   * reports it as the running job's 'compiling' progress stage.
+   */
+  constructor(private readonly device: GPUDevice, private readonly onWait?: () => void) {}
 
   static key(kernel: string, entryPoint: string, plan: PlanConsts): string {
     const consts = Object.keys(plan).sort().map((k) => `${k}=${plan[k]}`).join(',');
@@ -74,19 +80,28 @@ export class PipelineCache {
    * family module is loaded first (its first pipeline waits for that chunk).
    */
   async get(kernel: KernelName, entryPoint: string, plan: PlanConsts = {}, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>): Promise<GPUComputePipeline> {
+    overrides?: Readonly<Record<string, number>>, ahead = false): Promise<GPUComputePipeline> {
     await loadKernel(kernel);
-    return this.build(kernel, entryPoint, plan, bindings, overrides);
+    const { pipeline, ready } = this.build(kernel, entryPoint, plan, bindings, overrides);
+    if (!ready && !ahead) this.onWait?.();
+    return pipeline;
   }
 
-  private build(kernel: KernelName, entryPoint: string, plan: PlanConsts, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>): Promise<GPUComputePipeline> {
+  /** The module text of an entry point under plan constants (its family loaded). */
+  private source(kernel: KernelName, entryPoint: string, plan: PlanConsts): string {
     const planKey = PipelineCache.key(kernel, entryPoint, plan);
     let code = this.sources.get(planKey);
     if (code === undefined) {
       code = kernelSource(kernel, plan, entryPoint);
       this.sources.set(planKey, code);
     }
+    return code;
+  }
+
+  private build(kernel: KernelName, entryPoint: string, plan: PlanConsts, bindings?: readonly BindingKind[],
+    overrides?: Readonly<Record<string, number>>): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
+    const planKey = PipelineCache.key(kernel, entryPoint, plan);
+    const code = this.source(kernel, entryPoint, plan);
     const key = `${code}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
     let p = this.pipelines.get(key);
     if (!p) {
@@ -102,19 +117,40 @@ export class PipelineCache {
       const compute: GPUProgrammableStage = overrides ? { module, entryPoint, constants: overrides } : { module, entryPoint };
       p = this.device.createComputePipelineAsync({ layout, compute, label: planKey });
       this.compiled.pipelines++;
-      p.then(() => (this.compiled.pipelineMs += performance.now() - t0), () => {
+      p.then(() => {
+        this.compiled.pipelineMs += performance.now() - t0;
+        this.ready.add(key);
+      }, () => {
         // A failed compile must not poison the cache: drop it so the next call retries and reports.
         this.pipelines.delete(key);
         this.compiled.pipelines--;
       });
       this.pipelines.set(key, p);
     }
-    return p;
+    return { pipeline: p, ready: this.ready.has(key) };
   }
 
-  /** Every pipeline of `requests`, requested together so the driver compiles them in parallel. */
-  all(requests: readonly PipelineRequest[]): Promise<GPUComputePipeline[]> {
-    return Promise.all(requests.map((r) => this.get(r.kernel, r.entryPoint, r.plan, r.bindings, r.overrides)));
+  /**
+   * Every pipeline of `requests`, requested together so the driver compiles them in parallel.
+   * `ahead`: compiling ahead of need (warm-up, a first call's prefetch), which no job waits for.
+   */
+  async all(requests: readonly PipelineRequest[], ahead = false): Promise<GPUComputePipeline[]> {
+    await Promise.all([...new Set(requests.map((r) => r.kernel))].map(loadKernel));
+    // Dawn compiles on a few worker threads, first come first served: the largest modules go
+    // first so the longest compiles (an MSM walker: ~2 s on the H100's host) start at once
+    // instead of queueing behind small ones.
+    const size = requests.map((r) => this.source(r.kernel, r.entryPoint, r.plan ?? {}).length);
+    const order = requests.map((_, i) => i).sort((a, b) => size[b] - size[a]);
+    const out: Promise<GPUComputePipeline>[] = new Array(requests.length);
+    let waits = false;
+    for (const i of order) {
+      const r = requests[i];
+      const { pipeline, ready } = this.build(r.kernel, r.entryPoint, r.plan ?? {}, r.bindings, r.overrides);
+      out[i] = pipeline;
+      waits ||= !ready;
+    }
+    if (waits && !ahead) this.onWait?.();
+    return Promise.all(out);
   }
 
   /** Pipelines created or in flight. */

@@ -56,10 +56,13 @@ export function dispatch(pass: GPUComputePassEncoder, ctx: GpuContext, pipe: GPU
  * the GPU. Returns the buffer, the smallest index not on the curve and the smallest with a
  * coordinate >= p (-1: none).
  */
+/** msm_to_mont's products, run through one multiply site in a loop (msm_prep.wgsl says why). */
+const TO_MONT_MULS = 5;
+
 export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number, be: boolean): Promise<{ buf: GPUBuffer; bad: number; big: number }> {
   const buf = await ctx.uploadAsync(words, 'msm bases');
   const bad = ctx.upload(new Uint32Array([0xffffffff, 0xffffffff]), 'msm bad');
-  const prm = uniform(ctx, [n, 0, be ? 1 : 0]);
+  const prm = uniform(ctx, [n, TO_MONT_MULS, be ? 1 : 0]);
   try {
     const [pipe] = await ctx.pipelines.all([MSM_BASES_PIPELINE]);
     const enc = ctx.device.createCommandEncoder({ label: 'msm bases' });

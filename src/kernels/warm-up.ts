@@ -61,5 +61,5 @@ export function familyRequests(ctx: Pick<GpuContext, 'workgroup' | 'limits'>, fa
  */
 export async function warmUp(ctx: GpuContext, families?: readonly WarmUpFamily[]): Promise<void> {
   const requests = requireWarmUpFamilies(families).flatMap((f) => familyRequests(ctx, f));
-  await ctx.pipelines.all(requests);
+  await ctx.pipelines.all(requests, true);
 }

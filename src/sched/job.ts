@@ -8,7 +8,11 @@ import { ProverError } from '../errors.js';
 import type { JobHooks } from '../gpu/context.js';
 import { show } from '../validate.js';
 
-/** What a job reports: `done` of `total` steps of `job`, now at `stage`. `done <= total`, never decreasing. */
+/**
+ * What a job reports: `done` of `total` steps of `job`, now at `stage`. `done <= total`, never
+ * decreasing. Stages name the job's GPU submissions, plus 'compiling' (waiting for its pipelines:
+ * a family's first call) and 'done'.
+ */
 export interface JobProgress {
   job: string;
   stage: string;

@@ -31,6 +31,22 @@ async function secondSize(prover: Prover, step: string, first: () => Promise<unk
   return { step, ok: added === 0 && right, n: 1, ms: performance.now() - t0, detail: `${added} new pipelines at the second size; result ${right ? 'equals the reference' : 'WRONG'}` };
 }
 
+/** A job that waits for its pipelines says so in its progress ('compiling'); once compiled, it does not. */
+async function compilingReported(prover: Prover, rng: SplitMix64): Promise<CheckRow> {
+  const t0 = performance.now();
+  // Width 2: a module no earlier job, self-check or first-call prefetch compiled.
+  const x = rng.fieldArray(2 ** 9 * 2);
+  const stages = async () => {
+    const seen: string[] = [];
+    const y = await prover.lde(x, { width: 2, addedBits: 1, shift: 31, onProgress: (p) => seen.push(p.stage) });
+    return { seen, right: equal(y, cosetLde(x, 2, 1, 31)) };
+  };
+  const first = await stages();
+  const again = await stages();
+  const ok = first.seen.includes('compiling') && !again.seen.includes('compiling') && first.right && again.right;
+  return { step: "a job waiting for a compile reports 'compiling'", ok, n: 1, ms: performance.now() - t0, detail: `first call: ${first.seen.join(' > ')}; again: ${again.seen.join(' > ')}` };
+}
+
 export async function checkCompileOnce(prover: Prover, seed = 0x29): Promise<CheckRow[]> {
   const rng = new SplitMix64(seed);
   const rows: CheckRow[] = [];
@@ -46,6 +62,8 @@ export async function checkCompileOnce(prover: Prover, seed = 0x29): Promise<Che
         return equal(await prover.lde(x, opts), cosetLde(x, width, 1, 31));
       }));
   }
+  // After the family's first call (whose pipelines the router requested ahead): a new width compiles.
+  rows.push(await compilingReported(prover, rng));
   rows.push(await secondSize(prover, 'merkleCommit second size',
     () => prover.merkleCommit(rng.fieldArray(2 ** 6 * 8), { width: 8 }),
     async () => {

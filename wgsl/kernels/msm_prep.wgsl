@@ -3,6 +3,7 @@
 
 // be (msm_to_mont): the points arrive as the caller packed them, x then y as 32-byte big-endian
 // numbers read as LE words (limb k of x is word 7 - k byte-swapped), so the host copies them as they are.
+// iters: msm_to_mont's multiplies (TO_MONT_MULS = 5), the bench entries' repetitions.
 struct PrepParams { n: u32, iters: u32, be: u32, pad1: u32 }
 
 @group(0) @binding(0) var<storage, read_write> pts: array<u32>;       // 16 words per point, LE limbs (or BE bytes) in, Montgomery out
@@ -29,6 +30,10 @@ fn ld_coord(off: u32) -> Fq {
 fn below_p(a: Fq) -> bool { var d: Fq; return fq_sub_raw(a, fq_p(), &d) == 1u; }
 
 // (0, 0) is the identity (it is not on the curve, so the encoding is unambiguous) and stays zero.
+// The five products (x·R², y·R², then y², x², x²·x of the curve check) go through one fq_mul site
+// in a loop of prm.iters (= 5) trips the compiler cannot unroll: the driver compiles straight-line
+// fq_muls slowly (~0.4 s each on the H100's host), and this kernel's five were 2.5 s of a first
+// MSM call (bench/RESULTS.md "cold"); it runs once per set of bases, so the loop costs nothing.
 @compute @workgroup_size(PREP_WG)
 fn msm_to_mont(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = flat(gid, nwg);
@@ -36,8 +41,29 @@ fn msm_to_mont(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
   let x = ld_coord(16u * i); let y = ld_coord(16u * i + 8u);
   if (fq_is_zero(x) && fq_is_zero(y)) { return; }
   if (!below_p(x) || !below_p(y)) { atomicMin(&bad[1], i); return; }
-  let xm = fq_to_mont(x); let ym = fq_to_mont(y);
-  if (!g1_on_curve(xm, ym)) { atomicMin(&bad[0], i); }
+  let r2 = FQ_R2_LIMBS;
+  let r2f = Fq(r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7]);
+  var xm: Fq; var ym: Fq; var yy: Fq; var xx: Fq; var xxx: Fq;
+  for (var k = 0u; k < prm.iters; k++) {
+    var a = x; var b = r2f;
+    switch (k) {
+      case 0u: { }
+      case 1u: { a = y; }
+      case 2u: { a = ym; b = ym; }
+      case 3u: { a = xm; b = xm; }
+      default: { a = xx; b = xm; }
+    }
+    let r = fq_mul(a, b);
+    switch (k) {
+      case 0u: { xm = r; }
+      case 1u: { ym = r; }
+      case 2u: { yy = r; }
+      case 3u: { xx = r; }
+      default: { xxx = r; }
+    }
+  }
+  let bc = FQ_B_LIMBS;
+  if (!fq_eq(yy, fq_add(xxx, Fq(bc[0], bc[1], bc[2], bc[3], bc[4], bc[5], bc[6], bc[7])))) { atomicMin(&bad[0], i); }
   stp(16u * i, xm); stp(16u * i + 8u, ym);
 }
 

@@ -1,0 +1,81 @@
+/**
+ * A family's first call, compiled in one wave. Before this, a first call compiled in stages: the
+ * self-check's small jobs (checks/known-answer.ts) requested their pipelines, waited, ran, and
+ * only then did the caller's job request its own, which for the MSM took three waves (the bases
+ * conversion, the self-check's plan, the job's other reduction variant; bench/RESULTS.md "cold").
+ * The router (src/families.ts) calls `prefetch` on a family's first job: every pipeline that the
+ * self-check and this call will need is requested at once, so the driver compiles them side by
+ * side while the self-check's first steps and its CPU half run, and each stage then finds its
+ * pipelines ready or in flight (PipelineCache shares the promise).
+ * @module
+ */
+import type { GpuContext } from '../gpu/context.js';
+import type { PipelineRequest } from '../gpu/pipeline-cache.js';
+import type { NttOp, NttSpec } from './ntt-spec.js';
+
+/** What a family's first call and its self-check will run, as far as compiling goes. */
+export interface FirstCall {
+  /** NTT jobs (the self-check's and the caller's) */
+  ntt: NttSpec[];
+  /** MSM sizes (the self-check's and the caller's) */
+  msmPoints: number[];
+}
+
+/**
+ * Every pipeline `call` needs in `family` (a method's family name from src/methods.ts). Async: each
+ * family's host code is imported here only when that family's call asks, as its own facet does
+ * (src/lazy.ts: a page that only commits with Merkle never loads the NTT's or the MSM's).
+ */
+export async function firstCallRequests(ctx: GpuContext, family: string, call: FirstCall): Promise<PipelineRequest[]> {
+  const ntt = async () => {
+    const [{ nttMaxWords }, { nttJobLayout }, { outputHeight }] = await Promise.all([import('./ntt.js'), import('./ntt-pipelines.js'), import('./ntt-spec.js')]);
+    return call.ntt.filter((s) => outputHeight(s) * s.width <= nttMaxWords(ctx)).flatMap((s) => nttJobLayout(ctx, s).requests);
+  };
+  const merkle = async () => (await import('./merkle.js')).merklePipelineRequests();
+  switch (family) {
+    case 'ntt': return ntt();
+    case 'commit': return (await Promise.all([ntt(), merkle()])).flat();
+    case 'merkle': return merkle();
+    case 'poseidon2': {
+      const { poseidon2PipelineRequest } = await import('./poseidon2.js');
+      return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24)];
+    }
+    case 'grind': return [(await import('./grind.js')).GRIND_PIPELINE];
+    case 'msm': {
+      const [{ MSM_BASES_PIPELINE, msmPipelineRequests }, { msmRuns }] = await Promise.all([import('./msm.js'), import('./msm-runs.js')]);
+      const plans = call.msmPoints.flatMap((n) => msmRuns([{ start: 0, n }], 0, n, {}, ctx.workgroup).runs.map((r) => r.plan));
+      return [MSM_BASES_PIPELINE, ...plans.flatMap((plan) => msmPipelineRequests(plan))];
+    }
+    default: return [];
+  }
+}
+
+const NTT_OPS: readonly string[] = ['dft', 'idft', 'lde', 'encode'];
+
+/**
+ * The NttSpec a dft / idft / lde / encode / commit call's arguments describe, or undefined: a
+ * guess for compiling ahead, not a validation (the call validates its own arguments and reports).
+ */
+export function nttCallSpec(method: string, args: readonly unknown[]): NttSpec | undefined {
+  const op = (method === 'commit' ? 'encode' : method) as NttOp;
+  if (!NTT_OPS.includes(op)) return undefined;
+  const [values, o] = args as [{ length?: number; width?: number; height?: number } | undefined, Record<string, unknown> | undefined];
+  const width = typeof o?.width === 'number' ? o.width : values?.width;
+  const height = ArrayBuffer.isView(values) ? (values.length ?? 0) / (width ?? 0) : values?.height;
+  if (!Number.isInteger(width) || width! < 1 || !Number.isInteger(height) || height! < 2 || (height! & (height! - 1)) !== 0) return undefined;
+  const spec: NttSpec = { op, height: height!, width: width!, bitReversed: o?.bitReversedOutput === true };
+  if (op === 'lde' || op === 'encode') {
+    if (!Number.isInteger(o?.addedBits)) return undefined;
+    spec.addedBits = o!.addedBits as number;
+  }
+  if (op === 'lde') spec.shift = typeof o?.shift === 'number' ? o.shift : undefined;
+  return spec;
+}
+
+/** The number of points an msm / msmBases call's first argument holds, or undefined. */
+export function msmCallPoints(args: readonly unknown[]): number | undefined {
+  const p = args[0];
+  if (Array.isArray(p)) return p.length;
+  if (p instanceof Uint8Array && p.length % 64 === 0) return p.length / 64;
+  return undefined;
+}

@@ -1,0 +1,39 @@
+// PipelineCache's wait hook: a job that must wait for a compile hears of it ('compiling'
+// progress through GpuContext); compiles requested ahead (warm-up, a first call's prefetch) and
+// pipelines already compiled do not call it. A fake device whose compiles finish when told.
+import { describe, expect, it } from 'vitest';
+import { PipelineCache } from '../../src/gpu/pipeline-cache.js';
+
+function fakeDevice() {
+  const pending: Array<() => void> = [];
+  const device = {
+    createShaderModule: (d: { code: string }) => ({ code: d.code }),
+    createPipelineLayout: () => ({}),
+    createBindGroupLayout: () => ({}),
+    createComputePipelineAsync: () => new Promise((resolve) => pending.push(() => resolve({}))),
+  };
+  return { device: device as unknown as GPUDevice, finishAll: () => pending.splice(0).forEach((f) => f()), pending };
+}
+
+describe('PipelineCache: waiting for a compile', () => {
+  it('calls onWait for a pipeline still compiling, not for one compiled or requested ahead', async () => {
+    const { device, finishAll, pending } = fakeDevice();
+    let waits = 0;
+    const cache = new PipelineCache(device, () => waits++);
+    const req = { kernel: 'grind' as const, entryPoint: 'grind_search', plan: { GR_WG: 64, P2_RC_VEC4: 36 } };
+    const ahead = cache.all([req], true);
+    // the family's WGSL module is imported first (a dynamic import): wait for the compile request
+    for (let i = 0; i < 200 && pending.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(pending.length).toBe(1);
+    expect(waits).toBe(0);
+    const job = cache.all([req]); // the same pipeline, still compiling: the job waits
+    await new Promise((r) => setTimeout(r, 0));
+    expect(waits).toBe(1);
+    expect(pending.length).toBe(1); // not compiled twice
+    finishAll();
+    await Promise.all([ahead, job]);
+    await cache.all([req]); // compiled: no wait
+    expect(waits).toBe(1);
+    expect(cache.stats().pipelines).toBe(1);
+  });
+});
