@@ -6,6 +6,10 @@
 // defaults (scripts/default-device.ts). The four modes this spec used to run at 'default' here
 // (field, Poseidon2, grind, commit) are in that pass; runtime-check in the page's thread and
 // msm-noble-check run at 'default' in their own specs too (runtime.spec.ts, msm.spec.ts).
+// Cost: `npm start` and `npm start -- --limits default` run side by side on the shared 2-core
+// machine took 1038 and 1034 s (ntt-check alone 461 and 470 s), so the pass at the defaults costs
+// what the adapter-limits pass it replaces did, and the four modes dropped here save 32 s (quiet)
+// to 107 s (shared machine).
 import { test, expect } from '@playwright/test';
 import { autorun } from './autorun.js';
 import { SPEC_DEFAULT_LIMITS } from '../../src/gpu/limits.js';
