@@ -28,7 +28,7 @@ import ts from 'typescript';
 export const LAYERS: readonly (readonly string[])[] = [
   ['src/params/', 'src/wgsl/'],
   // Errors, input checks and the method tables any layer may use (each imports only these and params).
-  ['src/errors.ts', 'src/validate.ts', 'src/warm-up-families.ts', 'src/methods.ts'],
+  ['src/errors.ts', 'src/validate.ts', 'src/warm-up-families.ts', 'src/methods.ts', 'src/lazy.ts'],
   ['src/field/'],
   ['src/ref/'],
   ['src/gpu/'],

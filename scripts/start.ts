@@ -10,10 +10,15 @@
  *   npm start -- --mode field-check --n 4096
  *   npm start -- --mode ntt-bench --logn 16
  *   npm start -- --no-bench        all-check alone
+ *   npm start -- --limits default  every mode on a device with only WebGPU's default limits and no
+ *                                  optional feature (what `npm test` runs: the Playwright specs run
+ *                                  the checks at the adapter's limits); each mode's device is checked
+ *                                  to have exactly those, or the run fails
  * @module
  */
 import { runAutorun } from './browser-driver.js';
 import { benchSummaries, crossovers, textTable } from '../demo/bench/table.js';
+import { notDefaultDevice } from './default-device.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,6 +34,7 @@ const headless = !process.argv.includes('--open');
 const modes = arg('mode') ? [arg('mode')!] : process.argv.includes('--no-bench') ? ['all-check'] : ['all-check', 'all-bench'];
 
 const HEARTBEAT_MS = 4000;
+
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
 /** One mode, its rows streamed as they come; true when it passed. */
@@ -61,7 +67,10 @@ async function runOne(mode: string): Promise<boolean> {
   const checks = result.rows.filter((r) => r.status === 'ok' || r.status === 'fail');
   const failed = checks.filter((r) => r.status === 'fail');
   // A check mode that checked nothing is not a success either (some benches, worker-bench, only time).
-  const status = result.status === 'ok' && checks.length === 0 && mode.endsWith('-check') ? 'fail' : result.status;
+  const notDefault = params.limits === 'default' ? notDefaultDevice(result) : undefined;
+  if (notDefault) console.log(`  error: --limits default, but ${notDefault}`);
+  else if (params.limits === 'default') console.log("  device: WebGPU's default limits and no optional feature, as asked");
+  const status = (result.status === 'ok' && checks.length === 0 && mode.endsWith('-check')) || notDefault ? 'fail' : result.status;
   const bench = benchSummaries(result.rows);
   if (bench.length) {
     console.log(`\n${textTable(bench)}\n  (CPU: the library's CPU path in the same browser; GPU speedup: its time per call over the GPU's, above 1x the GPU wins)`);

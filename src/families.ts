@@ -14,7 +14,7 @@ import { DuplexChallenger } from './ref/challenger.js';
 import { KNOWN_ANSWER } from './checks/known-answer.js';
 import { checkUnits, fullCheck, sampleCheck, type CheckedCall, type CheckPaths } from './checks/result-checks.js';
 import { CORRUPT_FAMILY, corrupting } from './checks/corrupt.js';
-import { CpuMatrix } from './cpu/ntt.js';
+import type { CpuMatrix } from './cpu/ntt.js';
 import { LOSE_DEVICE } from './device-recovery.js';
 import type { MerkleTree } from './api/merkle.js';
 import type { MsmBases } from './api/msm.js';
@@ -22,6 +22,7 @@ import type { MsmPoints } from './api/msm-encode.js';
 import type { WhirMethods } from './whir/whir.js';
 import { LIVE_DEVICE, type LiveDevice } from './device-recovery.js';
 import { whirInstance } from './whir/facade.js';
+import { loadPart } from './lazy.js';
 import type { WhirOptions } from './whir/params.js';
 
 export interface RouterOptions {
@@ -70,10 +71,13 @@ function callOptions(args: readonly unknown[]): { check?: CheckMode; signal?: Ab
   return undefined;
 }
 
-/** Arguments for the GPU path: a CPU-path NttMatrix goes as its values (with its width). */
+/**
+ * Arguments for the GPU path: a CPU-path NttMatrix goes as its values (with its width). Known by
+ * its peek() (the GPU's NttMatrix has none): cpu/ntt.ts loads with the NTT's CPU path, not here.
+ */
 function gpuArgs(args: unknown[]): unknown[] {
-  const m = args[0];
-  if (!(m instanceof CpuMatrix)) return args;
+  const m = args[0] as CpuMatrix;
+  if (typeof m !== 'object' || m === null || typeof m.peek !== 'function') return args;
   const opts = typeof args[1] === 'object' && args[1] !== null ? args[1] : {};
   return [m.peek(), { ...opts, width: m.width }, ...args.slice(2)];
 }
@@ -111,7 +115,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
       const [onGpu, onCpu] = await Promise.all([KNOWN_ANSWER[f](gpuPath!), KNOWN_ANSWER[f](cpu)]);
       if (onGpu !== onCpu) moveToCpu(f, "self-check: the GPU's known-answer job differs from the CPU reference");
     } catch (e) {
-      if (isProverError(e) && (e.code === 'DEVICE_LOST' || e.code === 'DESTROYED')) {
+      if (isProverError(e) && (e.code === 'DEVICE_LOST' || e.code === 'DESTROYED' || e.code === 'LOAD_FAILED')) {
         state[f].selfCheck = undefined; // not the family's fault: check again on the next job
         throw e;
       }
@@ -210,7 +214,11 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
       throw e;
     });
     const call: CheckedCall = { method: m, args: checkArgs, result, before: challenger?.clone() };
-    await check(f, call, mode, performance.now() - t0);
+    await check(f, call, mode, performance.now() - t0).catch((e: unknown) => {
+      // A check that could not run (its code failed to load) leaves no result to hand out.
+      if (!isProverError(e) || e.code !== 'CHECK_FAILED') release(result);
+      throw e;
+    });
     if (challenger) challenger.checkWitness(args[1] as number, result as number);
     return wrapHandles(f, result, m === 'msmBases' ? args[0] as MsmPoints : undefined);
   };
@@ -240,7 +248,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   // proof does not download it.
   let whir: Promise<WhirMethods> | undefined;
   const whirCommit: WhirMethods['whirCommit'] = async (options, evals, job) => {
-    whir ??= import('./whir/whir.js').then((m) => m.whirMethods(routed, {
+    whir ??= loadPart("webgpu-prover's WHIR prover", () => import('./whir/whir.js')).then((m) => m.whirMethods(routed, {
       // WHIR commits on the GPU itself (its table and round codewords stay there), so the commit
       // family's self-check runs first, as before any commit job.
       gpu: async () => {

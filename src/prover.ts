@@ -13,13 +13,13 @@ import { GpuContext } from './gpu/context.js';
 import type { PoolStats } from './gpu/buffer-pool.js';
 import type { ApiEnv } from './api/env.js';
 import { Scheduler, type JobStats } from './sched/scheduler.js';
-import { fieldMethods, type FieldMethods } from './api/field.js';
-import { msmMethods, type MsmMethods } from './api/msm.js';
-import { nttMethods, type NttMethods } from './api/ntt.js';
-import { poseidon2Methods, type Poseidon2Methods } from './api/poseidon2.js';
-import { merkleMethods, type MerkleMethods } from './api/merkle.js';
-import { grindMethods, type GrindMethods } from './api/grind.js';
-import { commitMethods, type CommitMethods } from './api/commit.js';
+import type { FieldMethods } from './api/field.js';
+import type { MsmMethods } from './api/msm.js';
+import type { NttMethods } from './api/ntt.js';
+import type { Poseidon2Methods } from './api/poseidon2.js';
+import type { MerkleMethods } from './api/merkle.js';
+import type { GrindMethods } from './api/grind.js';
+import type { CommitMethods } from './api/commit.js';
 import type { WhirMethods } from './whir/whir.js';
 import type { Whir } from './whir/facade.js';
 import type { WhirOptions } from './whir/params.js';
@@ -27,13 +27,13 @@ import { withRecovery, type DeviceProver } from './device-recovery.js';
 import { METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import { routeFamilies } from './families.js';
 import { cpuProver } from './cpu/prover.js';
-import { warmUp } from './kernels/warm-up.js';
+import { lazyFamilies, loadPart } from './lazy.js';
 import { firstCallRequests, msmCallPoints, nttCallSpec, type FirstCall } from './kernels/first-call.js';
 import { KNOWN_MSM_POINTS, KNOWN_NTT } from './checks/known-jobs.js';
 import type { NttJob } from './kernels/ntt/job.js';
 import { prepareCanonicalCheck } from './kernels/canonical.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
-import type { WarmUpFamily } from './warm-up-families.js';
+import { requireWarmUpFamilies, type WarmUpFamily } from './warm-up-families.js';
 
 export interface ProverInfo {
   adapter: string;
@@ -151,6 +151,27 @@ export async function createLocalProver(options?: ProverOptions): Promise<Prover
   return routeFamilies(gpu, cpuProver(), { check: opts.check ?? 'sample', selfCheck: opts.selfCheck ?? true }, noGpu);
 }
 
+/**
+ * Each family's GPU facet, imported on the family's first job (src/lazy.ts): a page that only
+ * commits with Merkle never downloads the MSM's host code or noble's curve.
+ */
+const GPU_FACETS: Record<Family, (env: ApiEnv) => Promise<object>> = {
+  field: (env) => import('./api/field.js').then((m) => m.fieldMethods(env)),
+  ntt: (env) => import('./api/ntt.js').then((m) => m.nttMethods(env)),
+  poseidon2: (env) => import('./api/poseidon2.js').then((m) => m.poseidon2Methods(env)),
+  merkle: (env) => import('./api/merkle.js').then((m) => m.merkleMethods(env)),
+  grind: (env) => import('./api/grind.js').then((m) => m.grindMethods(env)),
+  commit: (env) => import('./api/commit.js').then((m) => m.commitMethods(env)),
+  msm: (env) => import('./api/msm.js').then((m) => m.msmMethods(env)),
+};
+
+/** Compile pipelines ahead (kernels/warm-up.ts plans every family's jobs, so it loads on the first warmUp). */
+async function warmUp(ctx: GpuContext, families?: readonly WarmUpFamily[]): Promise<void> {
+  const checked = requireWarmUpFamilies(families);
+  const m = await loadPart("webgpu-prover's warm-up code", () => import('./kernels/warm-up.js'));
+  return m.warmUp(ctx, checked);
+}
+
 /** The self-check's NTT jobs as specs (checks/known-answer.ts runs them through the API). */
 function knownNttSpecs(): NttJob[] {
   const { lde, idft } = KNOWN_NTT;
@@ -208,7 +229,7 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       ctx.destroy();
     },
   };
-  const prover = { ...core, ...fieldMethods(env), ...nttMethods(env), ...poseidon2Methods(env), ...merkleMethods(env), ...grindMethods(env), ...commitMethods(env), ...msmMethods(env) };
+  const prover = { ...core, ...lazyFamilies(env, GPU_FACETS, 'GPU') } as unknown as Backend;
   prepareCanonicalCheck(ctx);
   // createProver({ warmUp }): compile in the background; a job meanwhile awaits the same pipelines, and reports any failure.
   if (opts.warmUp) warmUp(ctx, opts.warmUp === true ? undefined : opts.warmUp).catch(() => {});

@@ -211,3 +211,4 @@ export function requireDenseArray(name: string, v: unknown, what: string): reado
   }
   return v;
 }
+

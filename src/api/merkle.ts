@@ -5,6 +5,7 @@
  * tree.dispose().
  * @module
  */
+import { isNttMatrix } from './is-ntt-matrix.js';
 import { ProverError } from '../errors.js';
 import { storageUsage, type GpuContext } from '../gpu/context.js';
 import { openGpuMerkle, openGpuMerkleMany, planMerkle, DIGEST, MK_WG, type GpuMerkle } from '../kernels/merkle.js';
@@ -14,7 +15,8 @@ import { requireDenseArray, requireFieldArray, requireInt, requireMultipleOf, re
 import { maxBindingWords, type ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import type { Scheduler } from '../sched/scheduler.js';
-import { nttMatrixRows, type NttMatrix, type NttMatrixRows } from './ntt.js';
+import type { NttMatrix, NttMatrixRows } from './ntt.js';
+import { loadPart } from '../lazy.js';
 
 /** Widest row accepted: 4096 values = 512 sponge permutations per leaf. */
 export const MAX_ROW_WIDTH = 4096;
@@ -162,7 +164,8 @@ export function merkleMethods({ ctx, sched, alive }: ApiEnv): MerkleMethods {
   return {
     async merkleCommit(matrix, options) {
       alive();
-      const gpuRows = nttMatrixRows(ctx, matrix);
+      // An NttMatrix exists only once the NTT's code has loaded: a page that only hashes never loads it.
+      const gpuRows = isNttMatrix(matrix) ? (await loadPart("webgpu-prover's ntt code", () => import('./ntt.js'))).nttMatrixRows(ctx, matrix) : undefined;
       const opts = requireOptions<{ width: number }>('merkleCommit options', options, gpuRows !== undefined);
       const jobOpts = requireJobOptions('merkleCommit options', opts);
       if (gpuRows) return commitNttMatrix(ctx, sched, gpuRows, opts.width, jobOpts);

@@ -5,12 +5,13 @@
  * kept on the GPU (NttMatrix) are not.
  * @module
  */
-import { bn254 } from '@noble/curves/bn254.js';
 import { BB_P } from '../params/babybear.js';
 import { FAMILY_METHODS, METHOD_FAMILY, type Family, type FamilyMethod } from '../methods.js';
 import type { Jobs } from '../prover.js';
 
-const G1 = bn254.G1.Point;
+/** A noble point, known by its class's BASE (this module must not load noble: the page's client imports it). */
+type NoblePoint = { add(q: NoblePoint): NoblePoint; constructor: { BASE?: NoblePoint } };
+const isPoint = (v: object): v is NoblePoint => typeof (v as { add?: unknown }).add === 'function' && (v.constructor as { BASE?: unknown }).BASE !== undefined;
 
 /** Prover[CORRUPT_FAMILY](family): that family's GPU results are wrong from now on. */
 export const CORRUPT_FAMILY = Symbol.for('webgpu-prover.test.corruptFamily');
@@ -19,8 +20,8 @@ function corrupt(v: unknown): unknown {
   // Every value off by one: a miscompiled kernel is wrong everywhere, not in one place.
   if (v instanceof Uint32Array) return v.map((x) => (x + 1) % BB_P);
   if (typeof v === 'number') return v + 1;
-  if (v instanceof G1) return v.add(G1.BASE);
   if (typeof v === 'object' && v !== null) {
+    if (isPoint(v)) return v.add(v.constructor.BASE!);
     const o = v as Record<string, unknown>;
     if (o.root instanceof Uint32Array && typeof o.tree === 'object') {
       const root = corrupt(o.root);

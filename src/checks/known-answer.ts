@@ -5,14 +5,12 @@
  * (SplitMix-like, not tuned to anything) and each answer is reduced to a string to compare.
  * @module
  */
-import { bn254 } from '@noble/curves/bn254.js';
 import { DuplexChallenger } from '../ref/challenger.js';
 import { BB_P } from '../params/babybear.js';
 import type { Family } from '../methods.js';
 import type { Jobs } from '../prover.js';
+import { loadPart } from '../lazy.js';
 import { KNOWN_MSM_POINTS, KNOWN_NTT } from './known-jobs.js';
-
-const G1 = bn254.G1.Point;
 
 /** n canonical values from a fixed 32-bit xorshift stream. */
 function values(n: number, seed: number): Uint32Array {
@@ -65,6 +63,8 @@ export const KNOWN_ANSWER: Record<Family, (p: Jobs) => Promise<string>> = {
     return digest(root);
   },
   msm: async (p) => {
+    // noble loads with the MSM (the CPU path's pippenger uses it too), not with every family's self-check.
+    const G1 = (await loadPart("noble's BN254", () => import('@noble/curves/bn254.js'))).bn254.G1.Point;
     const points = Array.from({ length: KNOWN_MSM_POINTS }, (_, i) => G1.BASE.multiply(BigInt(3 + 7 * i)));
     const scalars = Array.from(values(KNOWN_MSM_POINTS, 11), (v, i) => (BigInt(v) << 200n) + BigInt(v * (i + 1)));
     return (await p.msm(points, scalars, off)).toHex();

@@ -9,26 +9,18 @@
  * Each returns a description of the first difference found, or undefined.
  * @module
  */
-import { bn254 } from '@noble/curves/bn254.js';
-import { pippenger } from '@noble/curves/abstract/curve.js';
-import { fieldRange } from '../cpu/field.js';
-import { isNttMatrix } from '../cpu/ntt.js';
+import { isNttMatrix } from '../api/is-ntt-matrix.js';
 import { poseidon2 } from '../ref/poseidon2.js';
 import { verifyMerklePath } from '../api/verify.js';
-import { readMatrixRows, requireNttSpec, type NttLdeOptions, type NttMatrix } from '../api/ntt.js';
-import { requireFieldJob } from '../api/field.js';
-import { requirePoseidon2Job } from '../api/poseidon2.js';
-import { requireCommitJob } from '../api/commit.js';
+import type { NttLdeOptions, NttMatrix } from '../api/ntt.js';
 import type { MerkleOpening, MerkleTree } from '../api/merkle.js';
 import type { G1Point, MsmOptions, MsmPoints, MsmScalars } from '../api/msm-encode.js';
 import type { DuplexChallenger } from '../ref/challenger.js';
 import type { NttOp } from '../kernels/ntt/job.js';
 import { BB_P } from '../params/babybear.js';
 import { MONTY31_FIELDS } from '../params/fields.js';
-import { nttEntry } from './ntt-entry.js';
 import type { Backend, Jobs } from '../prover.js';
-
-const G1 = bn254.G1.Point;
+import { loadPart } from '../lazy.js';
 
 /** A finished GPU call: a Prover method, or a handle's ('open' on a tree, 'basesMsm' on msmBases). */
 export interface CheckedCall {
@@ -53,6 +45,12 @@ const pick = (n: number) => Math.floor(Math.random() * n);
 const equal = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.prototype.every.call(a, (v: number, i: number) => v === b[i]);
 const differ = (what: string) => `${what} differs from the CPU reference`;
 
+/**
+ * A family's validation code, loaded by its first check: the checks module is in every page's
+ * worker, each family's host code only where that family runs (src/lazy.ts).
+ */
+const code = <T>(family: string, load: () => Promise<T>) => loadPart(`webgpu-prover's ${family} code (checks)`, load);
+
 /** The check's cost in units its family's budget measures (NTT and commit checks grow with the height). */
 export function checkUnits(call: CheckedCall): number {
   const values = call.args[0];
@@ -73,6 +71,9 @@ let sampleBases: G1Point[] | undefined;
 
 /** A small MSM with fresh random scalars on the GPU path against noble's pippenger (the self-check's size: no new pipelines). */
 async function smallMsm(gpu: Jobs): Promise<string | undefined> {
+  // noble loads with the MSM's first check, not with the checks of every family.
+  const [{ bn254 }, { pippenger }] = await loadPart("noble's BN254", () => Promise.all([import('@noble/curves/bn254.js'), import('@noble/curves/abstract/curve.js')]));
+  const G1 = bn254.G1.Point;
   const n = 32;
   sampleBases ??= Array.from({ length: n }, (_, i) => G1.BASE.multiply(BigInt(1 + pick(2 ** 30)) * BigInt(i + 1)));
   const scalars = Array.from({ length: n }, () => (BigInt(pick(2 ** 30)) << 200n) + BigInt(pick(2 ** 30)) * BigInt(pick(2 ** 30)));
@@ -83,6 +84,7 @@ async function smallMsm(gpu: Jobs): Promise<string | undefined> {
 export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise<string | undefined> {
   const { method, args, result } = call;
   if (method === 'batchField') {
+    const [{ requireFieldJob }, { fieldRange }] = await code('field', () => Promise.all([import('../api/field.js'), import('../cpu/field.js')]));
     const f = requireFieldJob(args[0], args[1], args[2], args[3], true); // validated by the job: no second scan
     const out = result as Uint32Array;
     const step = f.op.startsWith('ext4') ? 4 : 1;
@@ -97,6 +99,7 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
   if (NTT_OPS.has(method)) {
     const values = args[0];
     if (!(values instanceof Uint32Array)) return undefined; // an input on the GPU: checked at 'full' only
+    const [{ readMatrixRows, requireNttSpec }, { nttEntry }] = await code('ntt', () => Promise.all([import('../api/ntt.js'), import('./ntt-entry.js')]));
     const { spec } = requireNttSpec(method as NttOp, values, args[1] as NttLdeOptions, undefined, true);
     const outH = result instanceof Uint32Array ? result.length / spec.width : (result as NttMatrix).height;
     const rows = [pick(outH), pick(outH)];
@@ -109,6 +112,7 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
     return undefined;
   }
   if (method === 'poseidon2') {
+    const { requirePoseidon2Job } = await code('poseidon2', () => import('../api/poseidon2.js'));
     const { states, width, field, constants } = requirePoseidon2Job(args[0], args[1] as never, true);
     const out = result as Uint32Array;
     for (let k = 0; k < 2; k++) {
@@ -119,7 +123,8 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
   }
   if (method === 'merkleCommit' || method === 'commit') {
     const { root, tree } = result as { root: Uint32Array; tree: MerkleTree };
-    const job = method === 'commit' ? requireCommitJob(args[0], args[1], true) : undefined;
+    const commitCode = method === 'commit' ? await code('commit', () => Promise.all([import('../api/commit.js'), import('./ntt-entry.js')])) : undefined;
+    const job = commitCode?.[0].requireCommitJob(args[0], args[1], true);
     for (let k = 0; k < 2; k++) {
       const i = pick(tree.height);
       const o = await openAndVerify(tree, root, i);
@@ -128,7 +133,7 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
       if (job) {
         const c = pick(job.width);
         const spec = { op: 'encode' as const, height: job.height, width: job.width, addedBits: job.addedBits, bitReversed: false };
-        if (o.row[c] !== nttEntry(spec, job.coeffs, i, c)) return differ(`the codeword at row ${i} column ${c}`);
+        if (o.row[c] !== commitCode![1].nttEntry(spec, job.coeffs, i, c)) return differ(`the codeword at row ${i} column ${c}`);
       }
     }
     return undefined;

@@ -3,6 +3,7 @@
  * MerkleTree), and grind, on src/ref (Plonky3's Poseidon2, MerkleTreeMmcs and DuplexChallenger).
  * @module
  */
+import { isNttMatrix } from '../api/is-ntt-matrix.js';
 import { ProverError } from '../errors.js';
 import { poseidon2Batch, poseidon2Permute } from '../ref/poseidon2.js';
 import { compress, DIGEST, hashRow } from '../ref/merkle.js';
@@ -11,12 +12,12 @@ import { BB_P } from '../params/babybear.js';
 import { MONTY31_FIELDS } from '../params/fields.js';
 import { requirePoseidon2Job, type Poseidon2Methods } from '../api/poseidon2.js';
 import { requireMerkleJob, requireRowIndices, requireRowWidth, requireTreeHeight, type MerkleMethods, type MerkleOpening, type MerkleTree } from '../api/merkle.js';
-import { requireCommitJob, type CommitMethods } from '../api/commit.js';
+import type { CommitMethods } from '../api/commit.js';
 import { requireGrindJob, type GrindMethods } from '../api/grind.js';
 import { requireInt, requireOptions, show } from '../validate.js';
 import { requireJobOptions } from '../sched/job.js';
 import type { Scheduler } from '../sched/scheduler.js';
-import { cpuNtt, isNttMatrix, matrixValues } from './ntt.js';
+import { loadPart } from '../lazy.js';
 import { cpuSteps } from './queue.js';
 import type { CpuEnv } from './env.js';
 
@@ -92,6 +93,10 @@ async function grindWitness(ch: DuplexChallenger, bits: number, step: Step): Pro
   throw new ProverError('INVALID_ARGUMENT', `no witness for ${bits} bits`);
 }
 
+// The NTT's code loads with the first commit or NttMatrix input (a page that only hashes never needs it).
+const nttCode = () => loadPart("webgpu-prover's ntt code (CPU path)", () => import('./ntt.js'));
+const commitCode = () => loadPart("webgpu-prover's commit code", () => import('../api/commit.js'));
+
 export function cpuHashMethods({ sched, alive }: CpuEnv): Poseidon2Methods & MerkleMethods & CommitMethods & GrindMethods {
   return {
     async poseidon2(given, options) {
@@ -126,7 +131,7 @@ export function cpuHashMethods({ sched, alive }: CpuEnv): Poseidon2Methods & Mer
         shape = requireMerkleJob(matrix, opts.width);
       }
       return sched.run('merkleCommit', jobOpts, async (job) => {
-        const values = shape.values ?? (await matrixValues(m!)).slice();
+        const values = shape.values ?? (await (await nttCode()).matrixValues(m!)).slice();
         const layers = await buildLayers(values, shape.height, shape.width, cpuSteps(job));
         const tree = cpuTree(sched, values, shape.height, shape.width, layers);
         return { root: tree.root.slice(), tree };
@@ -135,6 +140,7 @@ export function cpuHashMethods({ sched, alive }: CpuEnv): Poseidon2Methods & Mer
 
     async commit(given, options) {
       alive();
+      const [{ requireCommitJob }, { cpuNtt }] = await Promise.all([commitCode(), nttCode()]);
       const { coeffs, width, height, addedBits } = requireCommitJob(given, options);
       return sched.run('commit', requireJobOptions('commit options', options), async (job) => {
         const step = cpuSteps(job);

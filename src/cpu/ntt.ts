@@ -4,6 +4,7 @@
  * An input NttMatrix of the GPU path is read back first.
  * @module
  */
+import { isNttMatrix } from '../api/is-ntt-matrix.js';
 import { ProverError } from '../errors.js';
 import * as ref from '../ref/ntt.js';
 import { outputHeight, type NttOp, type NttJob } from '../kernels/ntt/job.js';
@@ -98,8 +99,4 @@ export function cpuNttMethods({ sched, alive }: CpuEnv): NttMethods {
   };
 }
 
-/** An NttMatrix handle of either path (by shape: the worker's and the caller's realms differ). */
-export function isNttMatrix(v: unknown): v is NttMatrix {
-  const m = v as NttMatrix;
-  return typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && typeof m.read === 'function' && typeof m.destroy === 'function' && typeof m.height === 'number';
-}
+export { isNttMatrix };

@@ -10,10 +10,22 @@ import { Scheduler } from '../sched/scheduler.js';
 import type { Backend } from '../prover.js';
 import { CpuQueue } from './queue.js';
 import type { CpuEnv } from './env.js';
-import { cpuFieldMethods } from './field.js';
-import { cpuNttMethods } from './ntt.js';
-import { cpuHashMethods } from './hash.js';
-import { cpuMsmMethods } from './msm.js';
+import { lazyFamilies } from '../lazy.js';
+import type { Family } from '../methods.js';
+
+/**
+ * Each family's CPU facet, imported on the family's first job there (its self-check runs one):
+ * the MSM's brings noble's pippenger, which a page without MSMs never downloads.
+ */
+const CPU_FACETS: Record<Family, (env: CpuEnv) => Promise<object>> = {
+  field: (env) => import('./field.js').then((m) => m.cpuFieldMethods(env)),
+  ntt: (env) => import('./ntt.js').then((m) => m.cpuNttMethods(env)),
+  poseidon2: (env) => import('./hash.js').then((m) => m.cpuHashMethods(env)),
+  merkle: (env) => import('./hash.js').then((m) => m.cpuHashMethods(env)),
+  grind: (env) => import('./hash.js').then((m) => m.cpuHashMethods(env)),
+  commit: (env) => import('./hash.js').then((m) => m.cpuHashMethods(env)),
+  msm: (env) => import('./msm.js').then((m) => m.cpuMsmMethods(env)),
+};
 
 /** What ProverInfo says of the CPU path (no device: its limits are the API's own). */
 export const CPU_INFO = {
@@ -47,9 +59,6 @@ export function cpuProver(): Backend {
     destroy() {
       destroyed = true;
     },
-    ...cpuFieldMethods(env),
-    ...cpuNttMethods(env),
-    ...cpuHashMethods(env),
-    ...cpuMsmMethods(env),
-  };
+    ...lazyFamilies(env, CPU_FACETS, 'CPU'),
+  } as unknown as Backend;
 }

@@ -18,6 +18,7 @@ import { DEV_KERNELS, FAMILY_SOURCES, KERNEL_FAMILY, type GeneratedKernel, type 
 import { wgslParamConsts, type WgslConst } from '../params/wgsl-consts.js';
 import type { FieldName } from '../params/fields.js';
 import { shakeToEntry } from './wgsl-shake.js';
+import { loadPart } from '../lazy.js';
 
 export type PlanConsts = Readonly<Record<string, number>>;
 
@@ -43,7 +44,7 @@ export function registerKernels(kernels: Readonly<Record<string, GeneratedKernel
 export function loadFamily(family: KernelFamily): Promise<void> {
   let p = loading.get(family);
   if (!p) {
-    p = FAMILY_SOURCES[family]().then(registerKernels);
+    p = loadPart(`webgpu-prover's ${family} WGSL`, FAMILY_SOURCES[family]).then(registerKernels);
     // A failed chunk fetch (offline, a deploy that removed it) must be retried by the next job.
     p.catch(() => loading.delete(family));
     loading.set(family, p);

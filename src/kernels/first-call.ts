@@ -11,12 +11,7 @@
  */
 import type { GpuContext } from '../gpu/context.js';
 import type { PipelineRequest } from '../gpu/pipeline-cache.js';
-import { GRIND_PIPELINE } from './grind.js';
-import { merklePipelineRequests } from './merkle.js';
 import type { NttJob, NttOp } from './ntt/job.js';
-import { nttLimits, planNtt } from './ntt/plan.js';
-import { NTT_TUNING } from './ntt/tuning.js';
-import { poseidon2PipelineRequest } from './poseidon2.js';
 
 /** What a family's first call and its self-check will run, as far as compiling goes. */
 export interface FirstCall {
@@ -27,23 +22,31 @@ export interface FirstCall {
 }
 
 /**
- * Every pipeline `call` needs in `family` (a method's family name from src/methods.ts). Async: the
- * MSM's host code is imported here only when an MSM call asks, as its own facet does.
+ * Every pipeline `call` needs in `family` (a method's family name from src/methods.ts). Async: each
+ * family's host code is imported here only when that family's call asks, as its own facet does
+ * (src/lazy.ts: a page that only commits with Merkle never loads the NTT's or the MSM's).
  */
 export async function firstCallRequests(ctx: GpuContext, family: string, call: FirstCall): Promise<PipelineRequest[]> {
-  const ntt = () => call.ntt.flatMap((job) => {
-    try {
-      return [...planNtt(job, NTT_TUNING, nttLimits(ctx)).requests];
-    } catch {
-      return []; // a job the device cannot run: the call reports it
-    }
-  });
+  const ntt = async () => {
+    const [{ nttLimits, planNtt }, { NTT_TUNING }] = await Promise.all([import('./ntt/plan.js'), import('./ntt/tuning.js')]);
+    return call.ntt.flatMap((job) => {
+      try {
+        return [...planNtt(job, NTT_TUNING, nttLimits(ctx)).requests];
+      } catch {
+        return []; // a job the device cannot run: the call reports it
+      }
+    });
+  };
+  const merkle = async () => (await import('./merkle.js')).merklePipelineRequests();
   switch (family) {
     case 'ntt': return ntt();
-    case 'commit': return [...ntt(), ...merklePipelineRequests()];
-    case 'merkle': return merklePipelineRequests();
-    case 'poseidon2': return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24)];
-    case 'grind': return [GRIND_PIPELINE];
+    case 'commit': return (await Promise.all([ntt(), merkle()])).flat();
+    case 'merkle': return merkle();
+    case 'poseidon2': {
+      const { poseidon2PipelineRequest } = await import('./poseidon2.js');
+      return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24)];
+    }
+    case 'grind': return [(await import('./grind.js')).GRIND_PIPELINE];
     case 'msm': {
       const [{ MSM_BASES_PIPELINE, msmPipelineRequests }, { msmRuns }] = await Promise.all([import('./msm/pipelines.js'), import('./msm/runs.js')]);
       const plans = call.msmPoints.flatMap((n) => msmRuns([{ start: 0, n }], 0, n, {}, ctx.workgroup).runs.map((r) => r.plan));

@@ -13,6 +13,7 @@ import { DIGEST } from '../ref/merkle.js';
 import type { WhirVerdict } from './verifier.js';
 import type { WhirCommitment, WhirMethods, WhirOpening, WhirSchedule } from './whir.js';
 import { whirSchedule, type WhirOptions } from './params.js';
+import { loadPart } from '../lazy.js';
 
 export interface Whir {
   /** The derived configuration (rounds, queries, OOD samples, PoW bits), exactly as p3-whir derives it. */
@@ -65,7 +66,7 @@ export function whirInstance(prover: WhirMethods, options: WhirOptions): Whir {
       const checked = given === undefined ? undefined : requireExtPoint(point ? 'verify options.point' : 'opening.point', given, schedule.numVariables);
       // Loaded on the first verify: a page that never verifies a WHIR proof does not download the
       // verifier and its transcript (~30 kB); the worker client imports this facade.
-      const { verifyWhir } = await import('./verifier.js');
+      const { verifyWhir } = await loadPart("webgpu-prover's WHIR verifier", () => import('./verifier.js'));
       return verifyWhir(schedule, r, opening ? opening.proof : proof as PcsProof, checked);
     },
   };

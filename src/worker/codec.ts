@@ -18,6 +18,7 @@ import type { bn254 } from '@noble/curves/bn254.js';
 import type { normalizeZ } from '@noble/curves/abstract/curve.js';
 import { DuplexChallenger, type ChallengerState } from '../ref/challenger.js';
 import { ProverError } from '../errors.js';
+import { loadPart } from '../lazy.js';
 import type { HandleKind } from '../methods.js';
 import { beBytes32, fromBeBytes32 } from '../params/bn254.js';
 import { isSignal } from '../sched/job.js';
@@ -30,7 +31,7 @@ let loadingCurve: Promise<void> | undefined;
 
 /** Load noble's BN254 G1 once; until then no argument is taken for a point. */
 export function loadCurve(): Promise<void> {
-  loadingCurve ??= Promise.all([import('@noble/curves/bn254.js'), import('@noble/curves/abstract/curve.js')]).then(([b, c]) => {
+  loadingCurve ??= loadPart("noble's BN254", () => Promise.all([import('@noble/curves/bn254.js'), import('@noble/curves/abstract/curve.js')])).then(([b, c]) => {
     curve = { G1: b.bn254.G1.Point, normalizeZ: c.normalizeZ };
   }, (e: unknown) => {
     loadingCurve = undefined; // a failed chunk fetch is retried by the next call
@@ -41,6 +42,16 @@ export function loadCurve(): Promise<void> {
 
 /** Whether the curve is loaded (then encoding and decoding points is synchronous). */
 export const curveLoaded = (): boolean => curve !== undefined;
+
+/** A noble point (false until the curve is loaded: no point can exist before). */
+export const isPoint = (v: unknown): v is Point => curve !== undefined && v instanceof curve.G1;
+
+/** Whether encoded arguments carry a `$point` (worker side: then the curve must be loaded to decode them). */
+export function holdsPoint(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) return false;
+  if (isTag(v, '$point')) return true;
+  return (Array.isArray(v) ? v : Object.values(v)).some(holdsPoint);
+}
 
 /**
  * Whether `args` may hold a noble point: an object with a toAffine method, where encode looks for

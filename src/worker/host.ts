@@ -6,16 +6,13 @@
  * @module
  */
 import * as Comlink from 'comlink';
-import { bn254 } from '@noble/curves/bn254.js';
 import { createLocalProver, type Capabilities, type Prover, type ProverInfo, type ProverOptions } from '../prover.js';
 import { isProverError, ProverError } from '../errors.js';
-import { decodeArgs, loadCurve, packPoint, type Tagged } from './codec.js';
+import { decodeArgs, holdsPoint, isPoint, loadCurve, packPoint, type Tagged } from './codec.js';
 import { handleKind, HANDLE_METHODS, PROVER_CALLS, type Family, type HandleKind } from '../methods.js';
 import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import type { ChallengerState, DuplexChallenger } from '../ref/challenger.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
-
-const G1 = bn254.G1.Point;
 
 /** Methods the client may call on the prover (target 0) or on a handle of `kind`. */
 function callable(kind: 'Prover' | HandleKind, method: string): boolean {
@@ -44,8 +41,7 @@ export class WorkerHost {
 
   async init(options: ProverOptions): Promise<{ ok: true; info: ProverInfo; stats: Stats; capabilities: Capabilities } | { ok: false; error: WireError }> {
     try {
-      // The worker decodes points synchronously; the prover's MSM code has the curve in this bundle anyway.
-      [this.prover] = await Promise.all([createLocalProver(options), loadCurve()]);
+      this.prover = await createLocalProver(options);
       return { ok: true, info: this.prover.info, stats: this.prover.stats(), capabilities: this.prover.capabilities() };
     } catch (e) {
       return { ok: false, error: wireError(e) };
@@ -61,6 +57,9 @@ export class WorkerHost {
     try {
       const { obj, kind } = this.target(target);
       if (!callable(kind, method)) throw new ProverError('INVALID_ARGUMENT', `${kind} has no method ${method}`);
+      // Points are decoded and encoded synchronously: noble's curve is loaded first for the MSM's
+      // calls (its code loads noble anyway) and calls that carry a point, never for a page without them.
+      if (kind === 'MsmBases' || method.startsWith('msm') || holdsPoint(args)) await loadCurve();
       const onProgress = progress && ((p: unknown) => void Promise.resolve(progress(p)).catch(() => {}));
       const decoded = decodeArgs(args, {
         handle: (id) => this.handles.get(id)?.obj ?? this.released(),
@@ -133,7 +132,7 @@ export class WorkerHost {
       if (v.buffer instanceof ArrayBuffer) transfer.add(v.buffer);
       return v;
     }
-    if (v instanceof G1) return { $point: packPoint(v) } satisfies Tagged;
+    if (isPoint(v)) return { $point: packPoint(v) } satisfies Tagged;
     const kind = handleKind(v as Record<string, unknown>);
     if (kind) {
       const id = this.nextId++;

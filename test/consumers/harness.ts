@@ -97,7 +97,7 @@ const MIME: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8', '.svg': 'image/svg+xml', '.ico': 'image/x-icon',
 };
 
-export interface Served { url: string; server: Server; requests: string[]; close(): Promise<void> }
+export interface Served { url: string; root: string; server: Server; requests: string[]; close(): Promise<void> }
 
 /** Serve `root` statically on the first free port from `firstPort` (5600-5699 by default). */
 export async function serve(root: string, firstPort = 5600): Promise<Served> {
@@ -117,10 +117,17 @@ export async function serve(root: string, firstPort = 5600): Promise<Served> {
       server.listen(port, '127.0.0.1', () => ok(true));
     });
     // localhost, not 127.0.0.1, in the URL: both are secure contexts, localhost is what users type.
-    if (listening) return { url: `http://localhost:${port}`, server, requests, close: () => new Promise((ok) => server.close(() => ok())) };
+    if (listening) return { url: `http://localhost:${port}`, root, server, requests, close: () => new Promise((ok) => server.close(() => ok())) };
   }
   throw new Error(`no free port in ${firstPort}-${firstPort + 99}`);
 }
+
+/**
+ * Text that survives minification and marks code a page should fetch only when it uses it: the
+ * MSM's host code (its NOT_ON_CURVE message, in the GPU and CPU paths) and noble's BN254 (its
+ * pairing's method name).
+ */
+export const MARKERS = { msm: 'is not on BN254 G1', noble: 'finalExponentiate' } as const;
 
 /** What a page reported (test/consumers/app/checks.js) plus what the browser saw. */
 export interface PageResult {
@@ -130,9 +137,10 @@ export interface PageResult {
     merkle?: { root: number[]; row: number[]; siblings: number[][]; verified: boolean; tamperedVerified?: boolean };
     field?: number[]; grind?: number; whirVerified?: boolean;
     error?: { code: string | null; name: string | null; message: string };
+    afterError?: number[] | { code: string | null; message: string };
   } | null;
   /** Every script the page and its worker fetched: path, bytes as served (minified), gzipped (level 9). */
-  scripts: { path: string; bytes: number; gzip: number; wgsl: string[] }[];
+  scripts: { path: string; bytes: number; gzip: number; wgsl: string[]; holds: (keyof typeof MARKERS)[] }[];
   /** URLs of the workers the page started (Playwright's worker events). */
   workers: string[];
   /** Responses with status >= 400 and failed requests. */
@@ -147,9 +155,13 @@ export interface PageResult {
  * is missing (a 404 on .js) or a worker closes before the page is done (its script failed to
  * load or evaluate, e.g. a `data:` worker whose bare `import 'comlink'` cannot resolve): a worker
  * that never starts leaves createProver() pending, and the page's own deadline would only say
- * so after PAGE_TIMEOUT_MS (90 s).
+ * so after PAGE_TIMEOUT_MS (90 s). Options: `root`, the folder a static server serves `url` from,
+ * read for a script whose body the browser no longer has (a chunk the worker fetched just before
+ * the page's destroy() ended it: Playwright cannot read a closed worker's responses);
+ * `missingChunks`, wait for the page's report even when a script 404s (a build with a chunk
+ * removed on purpose: the page must report the failure itself).
  */
-export async function openConsumer(page: Page, url: string, timeoutMs = 120_000): Promise<PageResult> {
+export async function openConsumer(page: Page, url: string, { timeoutMs = 120_000, root, missingChunks = false }: { timeoutMs?: number; root?: string; missingChunks?: boolean } = {}): Promise<PageResult> {
   const t0 = Date.now();
   const workers: string[] = [];
   const failed: string[] = [];
@@ -174,14 +186,18 @@ export async function openConsumer(page: Page, url: string, timeoutMs = 120_000)
       // A body Playwright cannot read must not shrink the count: it is reported, and the size test fails on it.
       // wgsl: the WGSL files whose text the script holds (each starts with `// <file>.wgsl: summary`).
       const wgsl = (b: Buffer) => [...new Set([...b.toString('utf8').matchAll(/\/\/ (\w+)(?:\.gen)?\.wgsl:/g)].map((m) => m[1]))];
-      bodies.push(r.body().then((b) => ({ path, bytes: b.length, gzip: gzipSync(b, { level: 9 }).length, wgsl: wgsl(b) }), (e: Error) => {
+      const holds = (b: Buffer) => (Object.keys(MARKERS) as (keyof typeof MARKERS)[]).filter((k) => b.includes(MARKERS[k]));
+      const measure = (b: Buffer) => ({ path, bytes: b.length, gzip: gzipSync(b, { level: 9 }).length, wgsl: wgsl(b), holds: holds(b) });
+      const file = root && normalize(join(root, path));
+      bodies.push(r.body().then(measure, (e: Error) => {
+        if (file && file.startsWith(root + sep) && existsSync(file)) return measure(readFileSync(file));
         errors.push(`[harness] no body for ${path}: ${e.message}`);
         return undefined;
       }));
     }
     if (r.status() < 400) return;
     failed.push(`${r.status()} ${r.url()}`);
-    if (/\.m?js$/.test(new URL(r.url()).pathname)) stop(`${r.status()} for ${r.url()}`);
+    if (/\.m?js$/.test(new URL(r.url()).pathname) && !missingChunks) stop(`${r.status()} for ${r.url()}`);
   });
   await page.goto(url);
   let stoppedBy: string | undefined;

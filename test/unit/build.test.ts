@@ -153,6 +153,35 @@ export const inNode = () => createProver({ gpu: create([]) });
     console.log(`WGSL per family: ${sizes.join(', ')}`);
   });
 
+  it("loads each family's host code and noble on first use: the entries' static imports reach none of them", () => {
+    const dist = join(fixture, 'node_modules/webgpu-prover/dist');
+    /** Every module `entry` imports statically, transitively (dist paths, and bare package names). */
+    const closure = (entry: string): Set<string> => {
+      const seen = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        if (!file.startsWith('.')) return; // a package: not followed
+        const text = readFileSync(join(dist, file), 'utf8');
+        const specs = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? m[2]);
+        for (const s of specs) visit(s.startsWith('.') ? `./${join(dirname(file), s)}` : s);
+      };
+      visit(entry);
+      return seen;
+    };
+    // What a family's first call loads (src/lazy.ts), and what the page's client must not hold either (kernels/
+    // are one family's host code each, but for the range check every upload runs and the first call's prefetch,
+    // whose cases import their family's kernels: its own imports are followed here).
+    const lazy = /^(\.\/(api\/(field|ntt|poseidon2|merkle|grind|commit|msm[-\w]*)|cpu\/(field|ntt|hash|msm)|kernels\/(?!canonical|first-call)[-\w]+|whir\/(whir|prover|verifier))\.js|@noble\/curves\/.*)$/;
+    for (const entry of ['./worker/worker.js', './index.js']) {
+      const reached = [...closure(entry)];
+      expect(reached.length, entry).toBeGreaterThan(10);
+      expect(reached.filter((f) => lazy.test(f)), entry).toEqual([]);
+    }
+    // The test can fail: the in-thread prover's module does reach the MSM's code once it loads it.
+    expect([...closure('./api/msm.js')].filter((f) => lazy.test(f))).toEqual(expect.arrayContaining(['./api/msm.js', '@noble/curves/bn254.js']));
+  });
+
   it('npm publish --dry-run is clean, offline', () => {
     // Offline-safe: --offline, an unreachable registry (nothing to talk to) and a throwaway
     // userconfig whose dummy token for that registry stops the "requires you to be logged in"

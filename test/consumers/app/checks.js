@@ -47,6 +47,11 @@ export async function runChecks(label, options, { msm = true, all = new URLSearc
     step('done');
   } catch (e) {
     report.error = errorReport(e);
+    // A prover must answer the next call after a failed one (e.g. a family's chunk that did not load).
+    if (prover) {
+      step('dft after the error');
+      report.afterError = await deadline(prover.dft(Uint32Array.from(DFT_VALUES), { width: DFT_WIDTH }), PAGE_TIMEOUT_MS, 'dft after the error').then(Array.from, errorReport);
+    }
   } finally {
     prover?.destroy();
     report.finished = true;
