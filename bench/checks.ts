@@ -25,7 +25,8 @@ function jobOf(p: Prover, family: Family | 'ntt-dft', logN: number): { label: st
   const n = 2 ** logN;
   switch (family) {
     case 'field': {
-      const a = rng.fieldArray(n), b = rng.fieldArray(n);
+      const a = rng.fieldArray(n),
+        b = rng.fieldArray(n);
       return { label: `batchField mul 2^${logN}`, run: (check) => p.batchField('mul', a, b, { check }) };
     }
     case 'ntt': {
@@ -46,11 +47,21 @@ function jobOf(p: Prover, family: Family | 'ntt-dft', logN: number): { label: st
     }
     case 'commit': {
       const c = rng.fieldArray((n / 2) * 8);
-      return { label: `commit 2^${logN - 1} x 8 +1`, run: async (check) => (await p.commit(c, { width: 8, addedBits: 1, check })).tree.dispose() };
+      return {
+        label: `commit 2^${logN - 1} x 8 +1`,
+        run: async (check) => (await p.commit(c, { width: 8, addedBits: 1, check })).tree.dispose(),
+      };
     }
     case 'grind': {
       // The same transcript every run: grinding time depends on where the witness falls.
-      return { label: `grind ${logN} bits`, run: (check) => { const ch = new DuplexChallenger(); ch.observe(logN); return p.grind(ch, logN, { check }); } };
+      return {
+        label: `grind ${logN} bits`,
+        run: (check) => {
+          const ch = new DuplexChallenger();
+          ch.observe(logN);
+          return p.grind(ch, logN, { check });
+        },
+      };
     }
     case 'msm': {
       const points = tiledBases(n).bytes;
@@ -77,7 +88,14 @@ async function rowsOf(gpu: GPU, clock: ClockSampler): Promise<BenchOutput> {
       const { label, run } = jobOf(p, f, 10);
       const t0 = performance.now();
       await run('off');
-      rows.push({ suite: 'checks', row: 'first job', family: f, job: label, selfCheck: first === 'selfcheck', firstMs: +(performance.now() - t0).toFixed(1) });
+      rows.push({
+        suite: 'checks',
+        row: 'first job',
+        family: f,
+        job: label,
+        selfCheck: first === 'selfcheck',
+        firstMs: +(performance.now() - t0).toFixed(1),
+      });
     }
     p.destroy();
     return { rows, ok };
@@ -104,22 +122,34 @@ async function rowsOf(gpu: GPU, clock: ClockSampler): Promise<BenchOutput> {
       const t0 = performance.now();
       await run('sample');
       const first = { ms: performance.now() - t0, checkMs: p.stats().checks.ms - c0.ms };
-      const off: number[] = [], sample: number[] = [];
+      const off: number[] = [],
+        sample: number[] = [];
       const before = p.stats().checks;
       const since = Date.now();
       for (let r = 0; r < RUNS; r++) {
-        for (const [mode, out] of [['off', off], ['sample', sample]] as const) {
+        for (const [mode, out] of [
+          ['off', off],
+          ['sample', sample],
+        ] as const) {
           const t = performance.now();
           await run(mode);
           out.push(performance.now() - t);
         }
       }
       const after = p.stats().checks;
-      const offMs = median(off), sampleMs = median(sample);
+      const offMs = median(off),
+        sampleMs = median(sample);
       rows.push({
-        suite: 'checks', family: f === 'ntt-dft' ? 'ntt' : f, job: label, offMs: +offMs.toFixed(2), sampleMs: +sampleMs.toFixed(2),
-        sampleOverOff: +(sampleMs / offMs).toFixed(3), checksRun: `${after.run - before.run}/${RUNS}`,
-        checkMsPerJob: +((after.ms - before.ms) / RUNS).toFixed(2), firstSampleMs: +first.ms.toFixed(1), firstCheckMs: +first.checkMs.toFixed(1),
+        suite: 'checks',
+        family: f === 'ntt-dft' ? 'ntt' : f,
+        job: label,
+        offMs: +offMs.toFixed(2),
+        sampleMs: +sampleMs.toFixed(2),
+        sampleOverOff: +(sampleMs / offMs).toFixed(3),
+        checksRun: `${after.run - before.run}/${RUNS}`,
+        checkMsPerJob: +((after.ms - before.ms) / RUNS).toFixed(2),
+        firstSampleMs: +first.ms.toFixed(1),
+        firstCheckMs: +first.checkMs.toFixed(1),
         smMHz: clock.median([[since, Date.now()]]),
       });
       console.error(JSON.stringify(rows[rows.length - 1]));

@@ -38,10 +38,13 @@ function instrument(): void {
     const p = createAsync.call(this, d);
     const event = { label: `${d.label ?? ''}`.slice(0, 60) + ` ${d.compute.entryPoint ?? ''}`, requested: t0, ready: -1 };
     timeline.push(event);
-    p.then(() => {
-      event.ready = performance.now();
-      count.pipelineMs += event.ready - t0;
-    }, () => {});
+    p.then(
+      () => {
+        event.ready = performance.now();
+        count.pipelineMs += event.ready - t0;
+      },
+      () => {},
+    );
     return p;
   };
   const createSync = proto.createComputePipeline;
@@ -61,7 +64,11 @@ function field(n: number, seed: number): Uint32Array {
   const out = new Uint32Array(n);
   let x = seed >>> 0 || 1;
   for (let i = 0; i < n; i++) {
-    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
     out[i] = x % P;
   }
   return out;
@@ -80,7 +87,13 @@ function msmInput(n: number): { points: InstanceType<typeof bn254.G1.Point>[]; s
 
 type Call = () => Promise<unknown>;
 /** first = second (the same job twice); other: another size of the same variants; variant: a job that needs another variant (width, MSM segment) */
-interface Family { first: Call; second: Call; other: Call; variant: Call; label: [string, string, string] }
+interface Family {
+  first: Call;
+  second: Call;
+  other: Call;
+  variant: Call;
+  label: [string, string, string];
+}
 
 function families(prover: Prover): Record<string, () => Family> {
   const lde = (log: number, width: number) => {
@@ -101,9 +114,27 @@ function families(prover: Prover): Record<string, () => Family> {
   };
   return {
     // 2^22 has 2^17's pass kinds (the same remainder radices); 2^20 x 1 is another width
-    lde: () => ({ first: lde(17, 8), second: lde(17, 8), other: lde(22, 8), variant: lde(20, 1), label: ['lde 2^17 x 8', 'lde 2^22 x 8', 'lde 2^20 x 1'] }),
-    merkle: () => ({ first: merkle(17), second: merkle(17), other: merkle(19), variant: merkle(12), label: ['merkleCommit 2^17 x 8', 'merkleCommit 2^19 x 8', 'merkleCommit 2^12 x 8'] }),
-    poseidon2: () => ({ first: perm(16), second: perm(16), other: perm(18), variant: perm(12), label: ['poseidon2 2^16 x 16', 'poseidon2 2^18 x 16', 'poseidon2 2^12 x 16'] }),
+    lde: () => ({
+      first: lde(17, 8),
+      second: lde(17, 8),
+      other: lde(22, 8),
+      variant: lde(20, 1),
+      label: ['lde 2^17 x 8', 'lde 2^22 x 8', 'lde 2^20 x 1'],
+    }),
+    merkle: () => ({
+      first: merkle(17),
+      second: merkle(17),
+      other: merkle(19),
+      variant: merkle(12),
+      label: ['merkleCommit 2^17 x 8', 'merkleCommit 2^19 x 8', 'merkleCommit 2^12 x 8'],
+    }),
+    poseidon2: () => ({
+      first: perm(16),
+      second: perm(16),
+      other: perm(18),
+      variant: perm(12),
+      label: ['poseidon2 2^16 x 16', 'poseidon2 2^18 x 16', 'poseidon2 2^12 x 16'],
+    }),
     // 2^17 shares 2^16's plan variants; 2^12 takes 8-bit windows and a first segment of 1
     msm: () => ({ first: msm(16), second: msm(16), other: msm(17), variant: msm(12), label: ['msm 2^16', 'msm 2^17', 'msm 2^12'] }),
   };
@@ -117,10 +148,15 @@ async function timed(call: Call): Promise<Record<string, unknown>> {
   const ms = performance.now() - t0;
   const at = (t: number) => Math.round(t - t0);
   return {
-    ms: Math.round(ms * 10) / 10, modules: count.modules - before.modules, wgslChars: count.wgslChars - before.wgslChars,
-    pipelines: count.pipelines - before.pipelines, pipelineMs: Math.round(count.pipelineMs - before.pipelineMs),
+    ms: Math.round(ms * 10) / 10,
+    modules: count.modules - before.modules,
+    wgslChars: count.wgslChars - before.wgslChars,
+    pipelines: count.pipelines - before.pipelines,
+    pipelineMs: Math.round(count.pipelineMs - before.pipelineMs),
     moduleMs: Math.round(count.moduleMs - before.moduleMs),
-    ...(timeline.length > events ? { timeline: timeline.slice(events).map((e) => `${e.label} @${at(e.requested)}->${e.ready < 0 ? '?' : at(e.ready)}`) } : {}),
+    ...(timeline.length > events
+      ? { timeline: timeline.slice(events).map((e) => `${e.label} @${at(e.requested)}->${e.ready < 0 ? '?' : at(e.ready)}`) }
+      : {}),
   };
 }
 
@@ -138,16 +174,18 @@ if (which === 'all' || which === 'warm') {
   const fs = families(prover);
   const calls = Object.values(fs).map((f) => f().first);
   if (which === 'warm') row.warmUp = await timed(() => (prover as unknown as { warmUp(): Promise<void> }).warmUp());
-  row.calls = await timed(async () => { for (const c of calls) await c(); });
+  row.calls = await timed(async () => {
+    for (const c of calls) await c();
+  });
   row.total = Math.round(performance.now() - t0);
 } else {
   const f = families(prover)[which]();
-  row.first = { call: f.label[0], ...await timed(f.first) };
-  row.second = { call: f.label[0], ...await timed(f.second) };
-  row.other = { call: f.label[1], ...await timed(f.other) };
-  row.otherAgain = { call: f.label[1], ...await timed(f.other) };
-  row.variant = { call: f.label[2], ...await timed(f.variant) };
-  row.variantAgain = { call: f.label[2], ...await timed(f.variant) };
+  row.first = { call: f.label[0], ...(await timed(f.first)) };
+  row.second = { call: f.label[0], ...(await timed(f.second)) };
+  row.other = { call: f.label[1], ...(await timed(f.other)) };
+  row.otherAgain = { call: f.label[1], ...(await timed(f.other)) };
+  row.variant = { call: f.label[2], ...(await timed(f.variant)) };
+  row.variantAgain = { call: f.label[2], ...(await timed(f.variant)) };
 }
 console.log(JSON.stringify(row));
 prover.destroy();

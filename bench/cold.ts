@@ -21,8 +21,17 @@ function probe(script: string, family: string): Record<string, unknown> {
   // Each probe gets the cache off and an empty cache folder, so every first call is a user's first.
   const cache = mkdtempSync(join(tmpdir(), 'cold-'));
   const env = { ...process.env, __GL_SHADER_DISK_CACHE: '0', __GL_SHADER_DISK_CACHE_PATH: cache, XDG_CACHE_HOME: cache };
-  const out = execFileSync(process.execPath, [script, family], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'], timeout: 300_000 });
-  const line = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+  const out = execFileSync(process.execPath, [script, family], {
+    encoding: 'utf8',
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 300_000,
+  });
+  const line = out
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .pop();
   if (!line) throw new Error(`${script} ${family}: no result line in ${JSON.stringify(out.slice(-500))}`);
   return JSON.parse(line) as Record<string, unknown>;
 }

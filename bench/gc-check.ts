@@ -5,7 +5,7 @@
  * and the process aborted ("Fatal glibc error: pthread_mutex_lock ... assertion failed", exit 134).
  *
  * Run on a machine with a GPU (Dawn on SwiftShader here is unstable for other reasons: see
- * docs/architecture.md), bundled like the benches:
+ * docs/internals.md), bundled like the benches:
  *   npm run bench:bundle; source .gpu-kit/enter.sh; node --expose-gc bench/dist/gc-check.mjs
  * Prints one JSON line and exits 0 when both batches equal src/ref, 1 otherwise.
  * @module
@@ -54,6 +54,16 @@ for (let i = 0; i < COLLECTIONS; i++) {
 const c = randomField(3);
 const after = mismatches(a, c, await prover.batchField('mul', a, c));
 const ok = before === 0 && after === 0;
-console.log(JSON.stringify({ check: 'gc', adapter: prover.info.adapter, n: N, collections: COLLECTIONS, mismatchesBefore: before, mismatchesAfter: after, ok }));
+console.log(
+  JSON.stringify({
+    check: 'gc',
+    adapter: prover.info.adapter,
+    n: N,
+    collections: COLLECTIONS,
+    mismatchesBefore: before,
+    mismatchesAfter: after,
+    ok,
+  }),
+);
 prover.destroy();
 process.exit(ok ? 0 : 1);

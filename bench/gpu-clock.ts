@@ -9,7 +9,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 
-interface Sample { at: number; mhz: number }
+interface Sample {
+  at: number;
+  mhz: number;
+}
 
 export class ClockSampler {
   private readonly samples: Sample[] = [];
@@ -20,8 +23,12 @@ export class ClockSampler {
   static start(everyMs = 100): ClockSampler {
     const s = new ClockSampler();
     try {
-      const p = spawn('nvidia-smi', ['--query-gpu=timestamp,clocks.sm', '--format=csv,noheader,nounits', `-lms`, String(everyMs)], { stdio: ['ignore', 'pipe', 'ignore'] });
-      p.on('error', () => { s.proc = null; });
+      const p = spawn('nvidia-smi', ['--query-gpu=timestamp,clocks.sm', '--format=csv,noheader,nounits', `-lms`, String(everyMs)], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      p.on('error', () => {
+        s.proc = null;
+      });
       p.stdout?.on('data', (d: Buffer) => s.take(d.toString()));
       p.unref();
       s.proc = p;
@@ -46,7 +53,10 @@ export class ClockSampler {
 
   /** Median SM clock (MHz) of the samples within the spans [t0, t1] (Date.now() times; e.g. the A runs of an A/B), null if none. */
   median(spans: [number, number][]): number | null {
-    const v = this.samples.filter((s) => spans.some(([a, b]) => s.at >= a && s.at <= b)).map((s) => s.mhz).sort((a, b) => a - b);
+    const v = this.samples
+      .filter((s) => spans.some(([a, b]) => s.at >= a && s.at <= b))
+      .map((s) => s.mhz)
+      .sort((a, b) => a - b);
     return v.length ? v[v.length >> 1] : null;
   }
 

@@ -13,8 +13,12 @@ const GOLDEN = 0x9e3779b97f4a7c15n;
 
 /** Unsigned high 32 bits of a·b from 16-bit halves (every partial product exact in a double). */
 function mulhi(a: number, b: number): number {
-  const a0 = a & 0xffff, a1 = a >>> 16, b0 = b & 0xffff, b1 = b >>> 16;
-  const p01 = a0 * b1, p10 = a1 * b0;
+  const a0 = a & 0xffff,
+    a1 = a >>> 16,
+    b0 = b & 0xffff,
+    b1 = b >>> 16;
+  const p01 = a0 * b1,
+    p10 = a1 * b0;
   const mid = ((a0 * b0) >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
   return (a1 * b1 + Math.floor(p01 / 65536) + Math.floor(p10 / 65536) + Math.floor(mid / 65536)) >>> 0;
 }
@@ -37,12 +41,16 @@ export class FastSplitMix {
     const lo = (this.lo + 0x7f4a7c15) >>> 0;
     this.hi = (this.hi + 0x9e3779b9 + (lo < this.lo ? 1 : 0)) >>> 0;
     this.lo = lo;
-    let h = this.hi, l = this.lo;
-    l = (l ^ ((l >>> 30) | (h << 2))) >>> 0; h = (h ^ (h >>> 30)) >>> 0;
+    let h = this.hi,
+      l = this.lo;
+    l = (l ^ ((l >>> 30) | (h << 2))) >>> 0;
+    h = (h ^ (h >>> 30)) >>> 0;
     [h, l] = FastSplitMix.mulLo64(h, l, 0xbf58476d, 0x1ce4e5b9);
-    l = (l ^ ((l >>> 27) | (h << 5))) >>> 0; h = (h ^ (h >>> 27)) >>> 0;
+    l = (l ^ ((l >>> 27) | (h << 5))) >>> 0;
+    h = (h ^ (h >>> 27)) >>> 0;
     [h, l] = FastSplitMix.mulLo64(h, l, 0x94d049bb, 0x133111eb);
-    l = (l ^ ((l >>> 31) | (h << 1))) >>> 0; h = (h ^ (h >>> 31)) >>> 0;
+    l = (l ^ ((l >>> 31) | (h << 1))) >>> 0;
+    h = (h ^ (h >>> 31)) >>> 0;
     return [h, l];
   }
   next31(): number {
@@ -72,7 +80,9 @@ export function quickValues(n: number, seed: number): Uint32Array {
   const out = new Uint32Array(n);
   let x = seed >>> 0 || 1;
   for (let i = 0; i < n; i++) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
     out[i] = (x >>> 1) % BB_P;
   }
   return out;
@@ -84,7 +94,10 @@ export type NativeRow = Record<string, unknown> & { bench: string };
 export function nativeRows(): NativeRow[] {
   const file = process.env.NATIVE_ANCHOR;
   if (!file || !existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as NativeRow);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as NativeRow);
 }
 
 export function findNative(rows: NativeRow[], bench: string, match: Record<string, unknown>): NativeRow | undefined {

@@ -42,7 +42,10 @@ async function checked(gpu: GPU, name: string, f: (p: Prover) => Promise<CheckRo
   try {
     const rs = await f(prover);
     const bad = rs.filter((r) => !r.ok);
-    return { ok: bad.length === 0, rows: [{ bench: `${name}-check`, checks: rs.length, failed: bad.length, first: bad[0]?.detail, ok: bad.length === 0 }] };
+    return {
+      ok: bad.length === 0,
+      rows: [{ bench: `${name}-check`, checks: rs.length, failed: bad.length, first: bad[0]?.detail, ok: bad.length === 0 }],
+    };
   } finally {
     prover.destroy();
   }
@@ -94,8 +97,15 @@ export async function benchPoseidon2(gpu: GPU): Promise<BenchOutput> {
     const muls = montMulsPerPermutation(width) + 2 * width; // + to/from Montgomery of the state in the batch kernel
     const bound = (lim.montGmuls * 1e9) / muls;
     rows.push({
-      bench: 'poseidon2-perm', width, count, ms: r3(ms), mpermsPerS: r3(rate / 1e6), montMulsPerPerm: muls,
-      boundMpermsPerS: r3(bound / 1e6), ratioToMontBound: r3(rate / bound), rooflineGmuls: lim.montGmuls,
+      bench: 'poseidon2-perm',
+      width,
+      count,
+      ms: r3(ms),
+      mpermsPerS: r3(rate / 1e6),
+      montMulsPerPerm: muls,
+      boundMpermsPerS: r3(bound / 1e6),
+      ratioToMontBound: r3(rate / bound),
+      rooflineGmuls: lim.montGmuls,
       nativeMpermsPerS: width === 16 && native ? r3((native.perms_per_s as number) / 1e6) : undefined,
       ratioToNative: width === 16 && native ? r3(rate / (native.perms_per_s as number)) : undefined,
       sampledWrong: wrong,
@@ -151,9 +161,17 @@ export async function benchMerkle(gpu: GPU): Promise<BenchOutput> {
       ok &&= opensOk;
       const perms = n * Math.ceil(width / 8) + n - 1;
       rows.push({
-        bench: 'merkle-commit', logN, width, gpuMs: r3(gms), mpermsPerS: r3(perms / gms / 1e3),
-        nativeMs: native?.ms_best, nativeThreads: native?.threads, speedupVsNative: native ? r3((native.ms_best as number) / gms) : undefined,
-        rootEqualsNative: rootMatch, openingsVerify: opensOk, inputGenMs: Math.round(genMs),
+        bench: 'merkle-commit',
+        logN,
+        width,
+        gpuMs: r3(gms),
+        mpermsPerS: r3(perms / gms / 1e3),
+        nativeMs: native?.ms_best,
+        nativeThreads: native?.threads,
+        speedupVsNative: native ? r3((native.ms_best as number) / gms) : undefined,
+        rootEqualsNative: rootMatch,
+        openingsVerify: opensOk,
+        inputGenMs: Math.round(genMs),
       });
       ctx.pool.release(rowsBuf);
     }
@@ -169,7 +187,11 @@ export async function benchGrind(gpu: GPU): Promise<BenchOutput> {
   const natives = nativeRows();
   const rows = chk.rows;
   let ok = true;
-  for (const [bits, reps] of [[16, 20], [20, 10], [24, 6]] as const) {
+  for (const [bits, reps] of [
+    [16, 20],
+    [20, 10],
+    [24, 6],
+  ] as const) {
     const times: number[] = [];
     let tried = 0;
     for (let r = 0; r <= reps; r++) {
@@ -178,14 +200,22 @@ export async function benchGrind(gpu: GPU): Promise<BenchOutput> {
       const probe = ch.clone();
       const t0 = performance.now();
       const w = await prover.grind(ch, bits);
-      if (r > 0) { times.push(performance.now() - t0); tried += w + 1; }
+      if (r > 0) {
+        times.push(performance.now() - t0);
+        tried += w + 1;
+      }
       ok &&= probe.checkWitness(bits, w);
     }
     const total = times.reduce((a, b) => a + b, 0) / 1e3;
     const native = findNative(natives, 'grind', { bits, mode: 'all' });
     const expected = (2 ** bits * reps) / total;
     rows.push({
-      bench: 'grind', bits, reps, msMean: r3((total * 1e3) / reps), mhashesPerSExpected: r3(expected / 1e6), mhashesPerSActual: r3(tried / total / 1e6),
+      bench: 'grind',
+      bits,
+      reps,
+      msMean: r3((total * 1e3) / reps),
+      mhashesPerSExpected: r3(expected / 1e6),
+      mhashesPerSActual: r3(tried / total / 1e6),
       nativeMhashesPerSExpected: native ? r3((native.hashes_per_s_expected as number) / 1e6) : undefined,
       ratioToNative: native ? r3(expected / (native.hashes_per_s_expected as number)) : undefined,
     });
@@ -203,13 +233,15 @@ export async function benchCommit(gpu: GPU): Promise<BenchOutput> {
   for (const logH of [19, 23]) {
     const width = 8;
     const coeffs = quickValues(2 ** logH * width, logH);
-    const fused: number[] = [], separate: number[] = [], inPlace: number[] = [];
+    const fused: number[] = [],
+      separate: number[] = [],
+      inPlace: number[] = [];
     let same = true;
     for (let r = 0; r <= 3; r++) {
       const t0 = performance.now();
       const a = await prover.commit(coeffs, { width, addedBits: 1 });
       const t1 = performance.now();
-      const codeword = await prover.encode(coeffs, { width, addedBits: 1 }) as Uint32Array;
+      const codeword = (await prover.encode(coeffs, { width, addedBits: 1 })) as Uint32Array;
       const b = await prover.merkleCommit(codeword, { width });
       const t2 = performance.now();
       // encode kept on the GPU, committed in place: two submissions, no round trip.
@@ -217,15 +249,31 @@ export async function benchCommit(gpu: GPU): Promise<BenchOutput> {
       const c = await prover.merkleCommit(m);
       m.destroy();
       const t3 = performance.now();
-      if (r > 0) { fused.push(t1 - t0); separate.push(t2 - t1); inPlace.push(t3 - t2); }
+      if (r > 0) {
+        fused.push(t1 - t0);
+        separate.push(t2 - t1);
+        inPlace.push(t3 - t2);
+      }
       same &&= a.root.every((v, k) => v === b.root[k] && v === c.root[k]);
       a.tree.dispose();
       b.tree.dispose();
       c.tree.dispose();
     }
     ok &&= same;
-    const f = median(fused), s = median(separate), ip = median(inPlace);
-    rows.push({ bench: 'encode-commit', logH, addedBits: 1, width, fusedMs: r3(f), separateMs: r3(s), nttMatrixInPlaceMs: r3(ip), fusedFasterBy: r3(1 - f / s), rootsEqual: same });
+    const f = median(fused),
+      s = median(separate),
+      ip = median(inPlace);
+    rows.push({
+      bench: 'encode-commit',
+      logH,
+      addedBits: 1,
+      width,
+      fusedMs: r3(f),
+      separateMs: r3(s),
+      nttMatrixInPlaceMs: r3(ip),
+      fusedFasterBy: r3(1 - f / s),
+      rootsEqual: same,
+    });
   }
   prover.destroy();
   return { rows, ok };

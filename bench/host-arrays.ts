@@ -30,7 +30,15 @@ import { transferBoundMs, type TransferRates } from './transfer-bound.js';
 import type { BenchOutput } from './field.js';
 
 type Row = Record<string, unknown>;
-const values = (n: number) => { const v = new Uint32Array(n); let x = 12345; for (let i = 0; i < n; i++) { x = (Math.imul(x, 1103515245) + 12345) >>> 0; v[i] = x % BB_P; } return v; };
+const values = (n: number) => {
+  const v = new Uint32Array(n);
+  let x = 12345;
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    v[i] = x % BB_P;
+  }
+  return v;
+};
 const r2 = (x: number) => +x.toFixed(2);
 
 /** The bare copies through one GpuContext: 64 MB rates for the jobs' bounds. */
@@ -44,8 +52,14 @@ async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<TransferRate
       const data = values(mb << 18);
       const bytes = data.byteLength;
       const gbs = (ms: number) => r2(bytes / ms / 1e6);
-      const wb = await timeIt(async () => { ctx.pool.release(ctx.upload(data)); await settle(); }, 7);
-      const rg = await timeIt(async () => { ctx.pool.release(await ctx.uploadAsync(data)); await settle(); }, 7);
+      const wb = await timeIt(async () => {
+        ctx.pool.release(ctx.upload(data));
+        await settle();
+      }, 7);
+      const rg = await timeIt(async () => {
+        ctx.pool.release(await ctx.uploadAsync(data));
+        await settle();
+      }, 7);
       const src = ctx.pool.acquire(bytes, usage, 'probe');
       ctx.device.queue.writeBuffer(src, 0, data);
       const fresh = await timeIt(() => ctx.readback(src, data.length), 7);
@@ -54,7 +68,15 @@ async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<TransferRate
       const back = await ctx.readback(src, data.length);
       if (!back.every((v, i) => v === data[i])) throw new Error(`readback of ${mb} MB differs`);
       ctx.pool.release(src);
-      emit({ bench: 'transfer', row: 'transfer', MB: mb, uploadWriteBufferGBs: gbs(wb), uploadRingGBs: gbs(rg), readbackFreshGBs: gbs(fresh), readbackIntoOutGBs: gbs(into) });
+      emit({
+        bench: 'transfer',
+        row: 'transfer',
+        MB: mb,
+        uploadWriteBufferGBs: gbs(wb),
+        uploadRingGBs: gbs(rg),
+        readbackFreshGBs: gbs(fresh),
+        readbackIntoOutGBs: gbs(into),
+      });
       if (mb === 64) Object.assign(rate, { upBytesPerMs: bytes / rg, downBytesPerMs: bytes / into });
     }
     // Small transfers: the ring (forced) against writeBuffer / one pooled readback buffer.
@@ -63,7 +85,10 @@ async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<TransferRate
       const reused = new Uint32Array(data.length);
       const src = ctx.pool.acquire(data.byteLength, usage, 'probe');
       ctx.device.queue.writeBuffer(src, 0, data);
-      const wb = await timeIt(async () => { ctx.pool.release(ctx.upload(data)); await settle(); }, 9);
+      const wb = await timeIt(async () => {
+        ctx.pool.release(ctx.upload(data));
+        await settle();
+      }, 9);
       const ringUp = await timeIt(async () => {
         const dst = ctx.pool.acquire(data.byteLength, usage, 'probe');
         await ctx.staging.write(dst, 0, data);
@@ -73,7 +98,15 @@ async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<TransferRate
       const pooledDown = await timeIt(() => ctx.readback(src, data.length, reused), 9);
       const ringDown = await timeIt(() => ctx.staging.read([{ buffer: src, word: 0, count: data.length, out: reused, at: 0 }]), 9);
       ctx.pool.release(src);
-      emit({ bench: 'transfer', row: 'crossover', KB: kb, uploadWriteBufferMs: r2(wb), uploadRingMs: r2(ringUp), readbackPooledMs: r2(pooledDown), readbackRingMs: r2(ringDown) });
+      emit({
+        bench: 'transfer',
+        row: 'crossover',
+        KB: kb,
+        uploadWriteBufferMs: r2(wb),
+        uploadRingMs: r2(ringUp),
+        readbackPooledMs: r2(pooledDown),
+        readbackRingMs: r2(ringDown),
+      });
     }
   } finally {
     ctx.destroy();
@@ -83,13 +116,23 @@ async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<TransferRate
 
 export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
   const rows: Row[] = [];
-  const emit = (r: Row) => { rows.push(r); console.log(JSON.stringify(r)); };
+  const emit = (r: Row) => {
+    rows.push(r);
+    console.log(JSON.stringify(r));
+  };
   const rate = await transfers(gpu, emit);
   const prover = await createProver({ gpu, check: 'off', selfCheck: false, worker: false });
   let ok = true;
   try {
     const bound = (inBytes: number, outBytes: number) => transferBoundMs(rate, inBytes, 0, outBytes);
-    const job = async (name: string, inBytes: number, outLen: number, run: (out?: Uint32Array) => Promise<Uint32Array>, right: (r: Uint32Array) => boolean, reps = 5) => {
+    const job = async (
+      name: string,
+      inBytes: number,
+      outLen: number,
+      run: (out?: Uint32Array) => Promise<Uint32Array>,
+      right: (r: Uint32Array) => boolean,
+      reps = 5,
+    ) => {
       if (!right(await run())) {
         ok = false;
         emit({ bench: 'transfer', row: 'job', job: name, ok: false, detail: 'wrong result' });
@@ -99,7 +142,16 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
       const out = new Uint32Array(outLen);
       const withOut = await timeIt(() => run(out), reps);
       const b = bound(inBytes, outLen * 4);
-      emit({ bench: 'transfer', row: 'job', job: name, freshMs: r2(fresh), outMs: r2(withOut), transferBoundMs: r2(b), freshOverBound: r2(fresh / b), outOverBound: r2(withOut / b) });
+      emit({
+        bench: 'transfer',
+        row: 'job',
+        job: name,
+        freshMs: r2(fresh),
+        outMs: r2(withOut),
+        transferBoundMs: r2(b),
+        freshOverBound: r2(fresh / b),
+        outOverBound: r2(withOut / b),
+      });
     };
     const n24 = values(1 << 24);
     // TRANSFER_ONLY=<rows>: some rows only (small, dft, lde, p2, merkle; e.g. `merkle` alone for a
@@ -108,27 +160,66 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
     const only = process.env.TRANSFER_ONLY?.split(',');
     const want = (row: string) => !only || only.includes(row);
     // Rows checked from their definition (src/checks/ntt-entry.ts): a 2^24 reference transform in JS takes seconds.
-    const rowsRight = (x: Uint32Array, r: Uint32Array, spec: NttJob) => [0, 1, 123 % r.length, r.length - 1].every((row) => r[row] === nttEntry(spec, x, row, 0));
+    const rowsRight = (x: Uint32Array, r: Uint32Array, spec: NttJob) =>
+      [0, 1, 123 % r.length, r.length - 1].every((row) => r[row] === nttEntry(spec, x, row, 0));
     for (const logN of want('small') ? [12, 14, 16] : []) {
       const x = n24.subarray(0, 1 << logN);
-      await job(`dft 2^${logN} x 1`, x.byteLength, x.length, (out) => prover.dft(x, { width: 1, ...(out ? { out } : {}) }),
-        (r) => rowsRight(x, r, { op: 'dft', height: x.length, width: 1, bitReversed: false }), 25);
+      await job(
+        `dft 2^${logN} x 1`,
+        x.byteLength,
+        x.length,
+        (out) => prover.dft(x, { width: 1, ...(out ? { out } : {}) }),
+        (r) => rowsRight(x, r, { op: 'dft', height: x.length, width: 1, bitReversed: false }),
+        25,
+      );
     }
-    if (want('dft')) await job('dft 2^24 x 1', n24.byteLength, 1 << 24, (out) => prover.dft(n24, { width: 1, ...(out ? { out } : {}) }),
-      (r) => rowsRight(n24, r, { op: 'dft', height: 1 << 24, width: 1, bitReversed: false }));
-    if (want('lde')) await job('lde 2^24 -> 2^25 x 1', n24.byteLength, 1 << 25, (out) => prover.lde(n24, { width: 1, addedBits: 1, shift: 31, ...(out ? { out } : {}) }),
-      (r) => rowsRight(n24, r, { op: 'lde', height: 1 << 24, width: 1, bitReversed: false, addedBits: 1, shift: 31 }));
+    if (want('dft'))
+      await job(
+        'dft 2^24 x 1',
+        n24.byteLength,
+        1 << 24,
+        (out) => prover.dft(n24, { width: 1, ...(out ? { out } : {}) }),
+        (r) => rowsRight(n24, r, { op: 'dft', height: 1 << 24, width: 1, bitReversed: false }),
+      );
+    if (want('lde'))
+      await job(
+        'lde 2^24 -> 2^25 x 1',
+        n24.byteLength,
+        1 << 25,
+        (out) => prover.lde(n24, { width: 1, addedBits: 1, shift: 31, ...(out ? { out } : {}) }),
+        (r) => rowsRight(n24, r, { op: 'lde', height: 1 << 24, width: 1, bitReversed: false, addedBits: 1, shift: 31 }),
+      );
     const states = n24.subarray(0, 16 << 20);
-    if (want('p2')) await job('poseidon2 2^20 x 16', states.byteLength, 16 << 20, (out) => prover.poseidon2(states, { width: 16, ...(out ? { out } : {}) }),
-      (r) => [0, 1, 2, (1 << 20) - 1].every((s) => poseidon2(states.subarray(16 * s, 16 * s + 16)).every((v, i) => v === r[16 * s + i])));
+    if (want('p2'))
+      await job(
+        'poseidon2 2^20 x 16',
+        states.byteLength,
+        16 << 20,
+        (out) => prover.poseidon2(states, { width: 16, ...(out ? { out } : {}) }),
+        (r) => [0, 1, 2, (1 << 20) - 1].every((s) => poseidon2(states.subarray(16 * s, 16 * s + 16)).every((v, i) => v === r[16 * s + i])),
+      );
     if (!want('merkle')) return { rows, ok };
     if (process.env.TRANSFER_GC === '1') (globalThis as { gc?: () => void }).gc?.();
     let root: Uint32Array | undefined;
-    const commitMs = await timeIt(async () => { const c = await prover.merkleCommit(n24, { width: 16 }); root = c.root; c.tree.dispose(); }, 5);
+    const commitMs = await timeIt(async () => {
+      const c = await prover.merkleCommit(n24, { width: 16 });
+      root = c.root;
+      c.tree.dispose();
+    }, 5);
     const b = bound(n24.byteLength, 32);
     // Each submission's GPU time in the last run (the upload chunks carry the leaf hashing now).
     const submissions = (prover.stats() as { jobs?: { last?: unknown } }).jobs?.last;
-    emit({ bench: 'transfer', row: 'job', job: 'merkleCommit 2^20 x 16', freshMs: r2(commitMs), outMs: null, transferBoundMs: r2(b), freshOverBound: r2(commitMs / b), root: Array.from(root!).join(','), submissions });
+    emit({
+      bench: 'transfer',
+      row: 'job',
+      job: 'merkleCommit 2^20 x 16',
+      freshMs: r2(commitMs),
+      outMs: null,
+      transferBoundMs: r2(b),
+      freshOverBound: r2(commitMs / b),
+      root: Array.from(root!).join(','),
+      submissions,
+    });
   } finally {
     prover.destroy();
   }

@@ -35,13 +35,17 @@ const TILE = 1 << 14;
 /** n packed points tiling TILE distinct points d_i·G, and their discrete logs. */
 export function tiledBases(n: number): { bytes: Uint8Array; dlog: bigint[] } {
   const rng = new SplitMix64(0x5151);
-  const d0 = seededScalar(rng), step = seededScalar(rng);
+  const d0 = seededScalar(rng),
+    step = seededScalar(rng);
   const m = Math.min(n, TILE);
   const dlog: bigint[] = [];
   const pts = [G.BASE.multiply(d0)];
   dlog.push(d0);
   const sp = G.BASE.multiply(step);
-  for (let i = 1; i < m; i++) { pts.push(pts[i - 1].add(sp)); dlog.push((dlog[i - 1] + step) % FR_R); }
+  for (let i = 1; i < m; i++) {
+    pts.push(pts[i - 1].add(sp));
+    dlog.push((dlog[i - 1] + step) % FR_R);
+  }
   const tile = packPoints(pts);
   const bytes = new Uint8Array(64 * n);
   for (let o = 0; o < n; o += m) bytes.set(tile.subarray(0, 64 * Math.min(m, n - o)), 64 * o);
@@ -72,7 +76,10 @@ function scalarsAndExpected(n: number, dlog: bigint[], seed: number): { bytes: U
 let clock: ClockSampler | null = null;
 
 export function benchMsm(gpu: GPU): Promise<BenchOutput> {
-  return withClock((c) => { clock = c; return benchMsmRows(gpu); });
+  return withClock((c) => {
+    clock = c;
+    return benchMsmRows(gpu);
+  });
 }
 
 async function benchMsmRows(gpu: GPU): Promise<BenchOutput> {
@@ -88,11 +95,23 @@ async function benchMsmRows(gpu: GPU): Promise<BenchOutput> {
   const fq13 = await checkFq13(ctx, 4096);
   rows.push({ bench: 'msm-check', ...fq13 });
   ok &&= fq13.ok;
-  const names = { '8x32': '8x32 CIOS no-carry, emulated mulhi, unrolled', '20x13': '20x13 no-carry Montgomery, unrolled', '8x32 via 20x13': '8x32 state, fq_mul13 (repack a as 16a, 20x13 multiply)',
-    '8x32 via 20x13, 32 sites': 'the same job, 32 inlined fq_mul13 per loop turn (code size)' };
+  const names = {
+    '8x32': '8x32 CIOS no-carry, emulated mulhi, unrolled',
+    '20x13': '20x13 no-carry Montgomery, unrolled',
+    '8x32 via 20x13': '8x32 state, fq_mul13 (repack a as 16a, 20x13 multiply)',
+    '8x32 via 20x13, 32 sites': 'the same job, 32 inlined fq_mul13 per loop turn (code size)',
+  };
   for (const r of await benchFqLayouts(ctx, 1 << 18, 64, 5)) {
     ok &&= r.ok;
-    rows.push({ bench: 'fq-mul', adapter: ctx.description, ...r, kernel: names[r.layout], rooflineBabyBearGmulsPerS: limit.montGmuls, ratio: +(r.gmulsPerS / limit.montGmuls).toFixed(5), copyGBs: limit.copyGBs });
+    rows.push({
+      bench: 'fq-mul',
+      adapter: ctx.description,
+      ...r,
+      kernel: names[r.layout],
+      rooflineBabyBearGmulsPerS: limit.montGmuls,
+      ratio: +(r.gmulsPerS / limit.montGmuls).toFixed(5),
+      copyGBs: limit.copyGBs,
+    });
     console.error(JSON.stringify(rows.at(-1)));
   }
   // One warp, 32 dependent inversions each: the latency a walker step waits for.
@@ -108,7 +127,10 @@ async function benchMsmRows(gpu: GPU): Promise<BenchOutput> {
     rows.push({ bench: 'msm-check', step: r.step, n: r.n, ok: r.ok, detail: r.detail });
     ok &&= r.ok;
   }
-  if (!ok) { prover.destroy(); return { rows, ok }; }
+  if (!ok) {
+    prover.destroy();
+    return { rows, ok };
+  }
 
   const logns = (process.env.MSM_LOGN ?? '10,12,14,16,18,20,22').split(',').map(Number);
   const [tc, ts] = (process.env.MSM_TUNE ?? '').split(':').map((x) => (x ? Number(x) : undefined));
@@ -171,7 +193,10 @@ async function msmAb(prover: Prover, bases: Uint8Array, sc: Uint32Array, expecte
   const h = await prover.msmBases(bases);
   try {
     const good = (await h.msmProfiled(sc, a)).point.equals(expected) && (await h.msmProfiled(sc, b)).point.equals(expected);
-    const runs: Record<'a' | 'b', { gpu: number[]; passes: Record<string, number[]> }> = { a: { gpu: [], passes: {} }, b: { gpu: [], passes: {} } };
+    const runs: Record<'a' | 'b', { gpu: number[]; passes: Record<string, number[]> }> = {
+      a: { gpu: [], passes: {} },
+      b: { gpu: [], passes: {} },
+    };
     const record = (k: 'a' | 'b', x: MsmRunInfo) => {
       runs[k].gpu.push(gpuTotal(x));
       for (const [l, ms] of Object.entries(passTotals(x))) (runs[k].passes[l] ??= []).push(ms);
@@ -181,18 +206,30 @@ async function msmAb(prover: Prover, bases: Uint8Array, sc: Uint32Array, expecte
     const t0 = Date.now();
     await warmUp(() => backToBack(Array.from({ length: 4 }, () => () => h.msmProfiled(sc, a))), 1500);
     const since = Date.now();
-    await backToBack(Array.from({ length: 2 * AB_REPS }, (_, i) => {
-      const [k, t] = i % 2 ? ['b', b] as const : ['a', a] as const;
-      return () => h.msmProfiled(sc, t).then((x) => record(k, x));
-    }));
+    await backToBack(
+      Array.from({ length: 2 * AB_REPS }, (_, i) => {
+        const [k, t] = i % 2 ? (['b', b] as const) : (['a', a] as const);
+        return () => h.msmProfiled(sc, t).then((x) => record(k, x));
+      }),
+    );
     const span: [number, number][] = [[since, Date.now()]];
     const summary = (k: 'a' | 'b') => ({
       gpuMs: +median(runs[k].gpu).toFixed(3),
       passes: Object.fromEntries(Object.entries(runs[k].passes).map(([l, v]) => [l, +median(v).toFixed(3)])),
     });
-    const A = summary('a'), B = summary('b');
-    return { ok: good, reps: AB_REPS, aMs: A.gpuMs, bMs: B.gpuMs, bOverA: +(B.gpuMs / A.gpuMs).toFixed(3),
-      MHz: clock?.median(span) ?? null, warmMHz: clock?.median([[t0, since]]) ?? null, aPasses: A.passes, bPasses: B.passes };
+    const A = summary('a'),
+      B = summary('b');
+    return {
+      ok: good,
+      reps: AB_REPS,
+      aMs: A.gpuMs,
+      bMs: B.gpuMs,
+      bOverA: +(B.gpuMs / A.gpuMs).toFixed(3),
+      MHz: clock?.median(span) ?? null,
+      warmMHz: clock?.median([[t0, since]]) ?? null,
+      aPasses: A.passes,
+      bPasses: B.passes,
+    };
   } finally {
     h.destroy();
   }
@@ -215,7 +252,14 @@ const BATCH = 4;
  * packed Uint32Array to a noble point, the one-shot prover.msm (bases upload included), msmBatch of
  * BATCH vectors, and the host-side calls alone (MsmRunInfo.hostMs: GPU waits excluded).
  */
-async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint32Array, expected: InstanceType<typeof G>, tuning: MsmTuning, batch?: { vectors: Uint32Array[]; expected: InstanceType<typeof G>[] }) {
+async function timeMsm(
+  prover: Prover,
+  bases: Uint8Array,
+  sc: Uint32Array,
+  expected: InstanceType<typeof G>,
+  tuning: MsmTuning,
+  batch?: { vectors: Uint32Array[]; expected: InstanceType<typeof G>[] },
+) {
   const h = await prover.msmBases(bases);
   try {
     const first = await h.msmProfiled(sc, tuning);
@@ -225,7 +269,10 @@ async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint32Array, expec
     const since = Date.now(); // the clock row: warm-up and GPU-timed runs (a 2^10 run is shorter than a sample)
     let best = first;
     const hosts: number[] = [];
-    const keepBest = (x: MsmRunInfo) => { hosts.push(x.hostMs); if (gpuTotal(x) < gpuTotal(best)) best = x; };
+    const keepBest = (x: MsmRunInfo) => {
+      hosts.push(x.hostMs);
+      if (gpuTotal(x) < gpuTotal(best)) best = x;
+    };
     await warmUp(() => backToBack(Array.from({ length: 4 }, () => () => h.msmProfiled(sc, tuning))), 1500);
     await backToBack(Array.from({ length: 5 }, () => () => h.msmProfiled(sc, tuning).then(keepBest)));
     const smMHz = clock?.median([[since, Date.now()]]) ?? null;
@@ -242,18 +289,43 @@ async function timeMsm(prover: Prover, bases: Uint8Array, sc: Uint32Array, expec
       return +median(ms).toFixed(3);
     };
     const wallMs = await wall(async () => (plain ? await h.msm(sc) : (await h.msmProfiled(sc, tuning)).point).equals(expected));
-    const e2e = plain && batch ? {
-      oneShotMs: await wall(async () => (await prover.msm(bases, sc)).equals(expected)),
-      batchMs: await wall(async () => (await h.msmBatch(batch.vectors)).every((p, i) => p.equals(batch.expected[i]))),
-    } : {};
+    const e2e =
+      plain && batch
+        ? {
+            oneShotMs: await wall(async () => (await prover.msm(bases, sc)).equals(expected)),
+            batchMs: await wall(async () => (await h.msmBatch(batch.vectors)).every((p, i) => p.equals(batch.expected[i]))),
+          }
+        : {};
     const passes = Object.fromEntries(Object.entries(passTotals(best)).map(([l, ms]) => [l, +ms.toFixed(3)]));
     const gpuMs = gpuTotal(best);
     const plan = best.plans[0];
     const ratio = (x: number | undefined, y: number) => (x === undefined ? undefined : +(x / y).toFixed(3));
-    return { ok: good, runs: best.plans.length, c: plan.c, S: plan.S, nwin: plan.nwin, batches: plan.batches, walkThreads: plan.walkThreads, planes: plan.planes, mul13: plan.mul13, wgInv: plan.wgInv, riders: plan.riders,
-      gpuMs: +gpuMs.toFixed(3), wallMs, wallOf: plain ? 'bases.msm' : 'msmProfiled', wallOverGpu: ratio(wallMs, gpuMs), ...e2e,
-      oneShotOverGpu: ratio(e2e.oneShotMs, gpuMs), batchOverOne: ratio(e2e.batchMs, wallMs), batchOf: e2e.batchMs === undefined ? undefined : BATCH,
-      hostMs: +median(hosts).toFixed(3), smMHz, passes, poolBytes: best.poolBytes, planPoolBytes: Math.max(...best.plans.map((p) => p.poolBytes)) };
+    return {
+      ok: good,
+      runs: best.plans.length,
+      c: plan.c,
+      S: plan.S,
+      nwin: plan.nwin,
+      batches: plan.batches,
+      walkThreads: plan.walkThreads,
+      planes: plan.planes,
+      mul13: plan.mul13,
+      wgInv: plan.wgInv,
+      riders: plan.riders,
+      gpuMs: +gpuMs.toFixed(3),
+      wallMs,
+      wallOf: plain ? 'bases.msm' : 'msmProfiled',
+      wallOverGpu: ratio(wallMs, gpuMs),
+      ...e2e,
+      oneShotOverGpu: ratio(e2e.oneShotMs, gpuMs),
+      batchOverOne: ratio(e2e.batchMs, wallMs),
+      batchOf: e2e.batchMs === undefined ? undefined : BATCH,
+      hostMs: +median(hosts).toFixed(3),
+      smMHz,
+      passes,
+      poolBytes: best.poolBytes,
+      planPoolBytes: Math.max(...best.plans.map((p) => p.poolBytes)),
+    };
   } finally {
     h.destroy();
   }

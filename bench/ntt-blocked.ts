@@ -35,8 +35,12 @@ export async function benchNttBlocked(gpu: GPU): Promise<BenchOutput> {
       for (const op of ['dft', 'lde', 'encode'] as const) {
         const h = op === 'dft' ? 2 ** logN : 2 ** (logN - 1);
         const x = rng.fieldArray(h);
-        const call = (api: typeof direct) => op === 'dft' ? api.dft(x, { width: 1 })
-          : op === 'lde' ? api.lde(x, { width: 1, addedBits: 1, shift: 31 }) : api.encode(x, { width: 1, addedBits: 1 });
+        const call = (api: typeof direct) =>
+          op === 'dft'
+            ? api.dft(x, { width: 1 })
+            : op === 'lde'
+              ? api.lde(x, { width: 1, addedBits: 1, shift: 31 })
+              : api.encode(x, { width: 1, addedBits: 1 });
         const timed = async (api: typeof direct, what: string) => {
           const t0 = performance.now();
           const out = await call(api);
@@ -64,8 +68,16 @@ export async function benchNttBlocked(gpu: GPU): Promise<BenchOutput> {
         const d = median(directMs);
         const bl = median(blockedMs);
         rows.push({
-          bench: 'ntt-blocked', op, inputRows: h, outputRows: 2 ** logN, width: 1, ok: true, bindingWords: DEFAULT_BINDING_WORDS,
-          directEndToEndMs: +d.toFixed(1), blockedEndToEndMs: +bl.toFixed(1), blockedOverDirect: +(bl / d).toFixed(2),
+          bench: 'ntt-blocked',
+          op,
+          inputRows: h,
+          outputRows: 2 ** logN,
+          width: 1,
+          ok: true,
+          bindingWords: DEFAULT_BINDING_WORDS,
+          directEndToEndMs: +d.toFixed(1),
+          blockedEndToEndMs: +bl.toFixed(1),
+          blockedOverDirect: +(bl / d).toFixed(2),
         });
       }
     }

@@ -33,7 +33,15 @@ import { median } from './support/stats.js';
 import vectors from '../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from './support/dft-vectors.js';
 import { profileNttRun } from './support/ntt-profile.js';
-import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors } from './support/ntt-check.js';
+import {
+  checkNttErrors,
+  checkNttFusedLde,
+  checkNttProperties,
+  checkNttStaged,
+  checkNttTables,
+  checkNttTwoLevel,
+  checkNttVectors,
+} from './support/ntt-check.js';
 import { roofline, warmUp } from './node-gpu.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
@@ -44,7 +52,9 @@ const SHIFT = 31;
 const list = (env: string | undefined, dflt: number[]) => (env ? env.split(',').map(Number) : dflt);
 
 function spec(op: Op, logN: number, width: number): NttJob {
-  return op === 'dft' ? { op, height: 2 ** logN, width } : { op, height: 2 ** logN, width, addedBits: 1, shift: op === 'lde' ? SHIFT : undefined };
+  return op === 'dft'
+    ? { op, height: 2 ** logN, width }
+    : { op, height: 2 ** logN, width, addedBits: 1, shift: op === 'lde' ? SHIFT : undefined };
 }
 
 function callApi(prover: Prover, op: Op, x: Uint32Array, width: number): Promise<Uint32Array> {
@@ -56,7 +66,8 @@ function callApi(prover: Prover, op: Op, x: Uint32Array, width: number): Promise
 /** Σ_j c[j·w + col]·root^(i·j): one output row of a dft of the columns, by direct evaluation. */
 function evalRow(c: Uint32Array, w: number, col: number, root: number, i: number): number {
   const z = bbPow(root, i);
-  let acc = 0, zj = 1;
+  let acc = 0,
+    zj = 1;
   for (let j = col; j < c.length; j += w) {
     acc = bbAdd(acc, bbMul(c[j], zj));
     zj = bbMul(zj, z);
@@ -99,7 +110,15 @@ function nativeAnchor(): Map<string, { ms: number; impl: string }> {
   if (!file || !existsSync(file)) return out;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.startsWith('{')) continue;
-    const r = JSON.parse(line) as { bench: string; op: string; impl: string; log_n: number; width: number; ms_median: number; threads: number };
+    const r = JSON.parse(line) as {
+      bench: string;
+      op: string;
+      impl: string;
+      log_n: number;
+      width: number;
+      ms_median: number;
+      threads: number;
+    };
     if (r.bench !== 'dft') continue;
     const op = r.op === 'coset_lde' ? 'lde' : r.op;
     const key = `${op}:${r.log_n}:${r.width}`;
@@ -122,7 +141,14 @@ const NTT_BATCH = Number(process.env.NTT_BATCH ?? 8);
  * One timed job: `sp` (with `tuning` overrides) on `input` with one timestamp span (`batch` jobs in it, gpuMs the span /
  * batch), or with perPass one compute pass per NTT pass (bench/support/ntt-profile.ts).
  */
-async function profiledRun(ctx: GpuContext, sp: NttJob, tuning: Partial<NttTuning>, input: GPUBuffer, perPass: boolean, batch = perPass ? 1 : NTT_BATCH) {
+async function profiledRun(
+  ctx: GpuContext,
+  sp: NttJob,
+  tuning: Partial<NttTuning>,
+  input: GPUBuffer,
+  perPass: boolean,
+  batch = perPass ? 1 : NTT_BATCH,
+) {
   if (perPass) return profileNttRun(ctx, sp, input, tuning);
   const prof = new Profiler(ctx.device, ctx.features.timestamps, 1);
   try {
@@ -130,9 +156,14 @@ async function profiledRun(ctx: GpuContext, sp: NttJob, tuning: Partial<NttTunin
     const tw = prof.timestampWrites(`ntt ${sp.op} x${batch}`);
     for (let i = 0; i < batch; i++) {
       // Dawn rejects a timestampWrites with neither index: the middle jobs get none.
-      const writes = tw && (i === 0 || i === batch - 1)
-        ? { querySet: tw.querySet, beginningOfPassWriteIndex: i === 0 ? 0 : undefined, endOfPassWriteIndex: i === batch - 1 ? 1 : undefined }
-        : undefined;
+      const writes =
+        tw && (i === 0 || i === batch - 1)
+          ? {
+              querySet: tw.querySet,
+              beginningOfPassWriteIndex: i === 0 ? 0 : undefined,
+              endOfPassWriteIndex: i === batch - 1 ? 1 : undefined,
+            }
+          : undefined;
       const res = await nttToGpu(ctx, enc, sp, input, writes, tuning);
       res.release(); // the next job may take the same buffers: it runs after this one
     }
@@ -151,7 +182,12 @@ async function profiledRun(ctx: GpuContext, sp: NttJob, tuning: Partial<NttTunin
  * Per-pass GPU time of `sp` on `input`: one compute pass per NTT pass (nttToGpu's function form),
  * timestamp-query around each, median over 10 reps after a warm-up. Empty without timestamp-query.
  */
-async function profileNttPasses(ctx: GpuContext, sp: NttJob, tuning: Partial<NttTuning>, input: GPUBuffer): Promise<Array<{ pass: number; label: string; medianMs: number }>> {
+async function profileNttPasses(
+  ctx: GpuContext,
+  sp: NttJob,
+  tuning: Partial<NttTuning>,
+  input: GPUBuffer,
+): Promise<Array<{ pass: number; label: string; medianMs: number }>> {
   if (!ctx.features.timestamps) return [];
   const byPass: Array<{ label: string; ms: number[] }> = [];
   const once = () => profiledRun(ctx, sp, tuning, input, true);
@@ -181,7 +217,11 @@ const AB_VARIANTS: Record<string, Partial<NttTuning> | { job: Partial<NttJob> }>
   dynflags: { staticFlags: false },
   nohalves: { innerHalves: false },
   asidft: { job: { op: 'idft' } }, // B = the idft of the same input (read the dft row)
-  first1: { passLimit: 1 }, first2: { passLimit: 2 }, first3: { passLimit: 3 }, first4: { passLimit: 4 }, first5: { passLimit: 5 },
+  first1: { passLimit: 1 },
+  first2: { passLimit: 2 },
+  first3: { passLimit: 3 },
+  first4: { passLimit: 4 },
+  first5: { passLimit: 5 },
   twolevel10: twoLevelAt(10),
   twolevel6: twoLevelAt(6),
   groups8: { twoLevelGroups: 8 },
@@ -204,31 +244,49 @@ async function jobAb(ctx: GpuContext, name: string, logs: number[], widths: numb
     return report.gpuMs ?? report.wallMs;
   };
   let warm = 2000;
-  for (const logN of logs) for (const w of widths) {
-    const input = ctx.upload(rng.fieldArray(2 ** logN * w), 'bench input');
-    for (const op of OPS) {
-      const a: NttJob = spec(op, logN, w);
-      const b: NttJob = 'job' in change ? { ...a, ...change.job } : a;
-      const bTuning: Partial<NttTuning> = 'job' in change ? {} : change;
-      await warmUp(async () => { await time(a, {}, input); await time(b, bTuning, input); }, warm);
-      warm = 600;
-      const ta: number[] = [], tb: number[] = [];
-      const sa: Array<[number, number]> = [], sb: Array<[number, number]> = [];
-      for (let r = 0; r < 15; r++) {
-        let t0 = Date.now();
-        ta.push(await time(a, {}, input));
-        sa.push([t0, t0 = Date.now()]);
-        tb.push(await time(b, bTuning, input));
-        sb.push([t0, Date.now()]);
+  for (const logN of logs)
+    for (const w of widths) {
+      const input = ctx.upload(rng.fieldArray(2 ** logN * w), 'bench input');
+      for (const op of OPS) {
+        const a: NttJob = spec(op, logN, w);
+        const b: NttJob = 'job' in change ? { ...a, ...change.job } : a;
+        const bTuning: Partial<NttTuning> = 'job' in change ? {} : change;
+        await warmUp(async () => {
+          await time(a, {}, input);
+          await time(b, bTuning, input);
+        }, warm);
+        warm = 600;
+        const ta: number[] = [],
+          tb: number[] = [];
+        const sa: Array<[number, number]> = [],
+          sb: Array<[number, number]> = [];
+        for (let r = 0; r < 15; r++) {
+          let t0 = Date.now();
+          ta.push(await time(a, {}, input));
+          sa.push([t0, (t0 = Date.now())]);
+          tb.push(await time(b, bTuning, input));
+          sb.push([t0, Date.now()]);
+        }
+        const ma = median(ta),
+          mb = median(tb);
+        rows.push({
+          bench: 'ntt-ab',
+          b: name,
+          op,
+          logN,
+          width: w,
+          aMs: +ma.toFixed(4),
+          bMs: +mb.toFixed(4),
+          bOverA: +(mb / ma).toFixed(3),
+          batch: NTT_BATCH,
+          aMHz: clock?.median(sa) ?? null,
+          bMHz: clock?.median(sb) ?? null,
+        });
+        console.error(JSON.stringify(rows.at(-1)));
       }
-      const ma = median(ta), mb = median(tb);
-      rows.push({ bench: 'ntt-ab', b: name, op, logN, width: w, aMs: +ma.toFixed(4), bMs: +mb.toFixed(4), bOverA: +(mb / ma).toFixed(3), batch: NTT_BATCH,
-        aMHz: clock?.median(sa) ?? null, bMHz: clock?.median(sb) ?? null });
-      console.error(JSON.stringify(rows.at(-1)));
+      ctx.pool.release(input);
+      ctx.pool.trim();
     }
-    ctx.pool.release(input);
-    ctx.pool.trim();
-  }
   return rows;
 }
 
@@ -236,7 +294,10 @@ async function jobAb(ctx: GpuContext, name: string, logs: number[], widths: numb
 let clock: ClockSampler | null = null;
 
 export function benchNtt(gpu: GPU): Promise<BenchOutput> {
-  return withClock((c) => { clock = c; return benchNttRows(gpu); });
+  return withClock((c) => {
+    clock = c;
+    return benchNttRows(gpu);
+  });
 }
 
 async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
@@ -249,14 +310,48 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
   const ctx = await GpuContext.create(gpu);
   const checks = [];
   for (const op of ['dft', 'idft', 'coset_lde', 'encode'] as DftOp[]) checks.push(await checkNttVectors(prover, cases, op, 12));
-  checks.push(await checkNttProperties(prover, [[0, 1], [3, 7], [10, 8], [14, 1], [16, 3]]));
+  checks.push(
+    await checkNttProperties(prover, [
+      [0, 1],
+      [3, 7],
+      [10, 8],
+      [14, 1],
+      [16, 3],
+    ]),
+  );
   checks.push(await checkNttErrors(prover));
   // Staged first passes vs src/ref and unstaged, radix 32 at widths 1, 2, 8 and the radix-16 plan timed below.
-  checks.push(await checkNttStaged(ctx, [[16, 1, 32], [14, 2, 32], [12, 8, 32], [16, 1, 16]]));
-  checks.push(await checkNttTables(ctx, [[21, 1, 32], [16, 8, 32], [16, 1, 16]]));
-  checks.push(await checkNttFusedLde(ctx, [[19, 1, 1], [14, 8, 1], [13, 4, 2]]));
+  checks.push(
+    await checkNttStaged(ctx, [
+      [16, 1, 32],
+      [14, 2, 32],
+      [12, 8, 32],
+      [16, 1, 16],
+    ]),
+  );
+  checks.push(
+    await checkNttTables(ctx, [
+      [21, 1, 32],
+      [16, 8, 32],
+      [16, 1, 16],
+    ]),
+  );
+  checks.push(
+    await checkNttFusedLde(ctx, [
+      [19, 1, 1],
+      [14, 8, 1],
+      [13, 4, 2],
+    ]),
+  );
   // Two-level passes: the default radix 256 (16 lanes: 16 groups at width 1, 2 at width 8), 1024 (the 2^14 lde fuses), 16.
-  checks.push(await checkNttTwoLevel(ctx, [[20, 1, 8], [16, 8, 8], [14, 1, 10], [13, 2, 4]]));
+  checks.push(
+    await checkNttTwoLevel(ctx, [
+      [20, 1, 8],
+      [16, 8, 8],
+      [14, 1, 10],
+      [13, 2, 4],
+    ]),
+  );
   let ok = checks.every((c) => c.ok);
   for (const c of checks) rows.push({ bench: 'ntt-check', step: c.step, ok: c.ok, n: c.n, detail: c.detail });
   const rng = new SplitMix64(0xbe7c);
@@ -270,7 +365,12 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
       let bad = -1;
       for (let i = 0; i < want.length && bad < 0; i++) if (got[i] !== want[i]) bad = i;
       ok &&= bad < 0 && got.length === want.length;
-      rows.push({ bench: 'ntt-check', step: `src/ref ${op} 2^${logH}x${w}`, ok: bad < 0, detail: bad < 0 ? 'all values equal' : `first difference at ${bad}` });
+      rows.push({
+        bench: 'ntt-check',
+        step: `src/ref ${op} 2^${logH}x${w}`,
+        ok: bad < 0,
+        detail: bad < 0 ? 'all values equal' : `first difference at ${bad}`,
+      });
     }
   }
   if (!ok) {
@@ -281,7 +381,7 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
 
   // 2. Timings, next to the roofline measured on the same device.
   if (process.env.NTT_AB) {
-    for (const name of process.env.NTT_AB.split(',')) rows.push(...await jobAb(ctx, name, logs, widths, rng));
+    for (const name of process.env.NTT_AB.split(',')) rows.push(...(await jobAb(ctx, name, logs, widths, rng)));
     prover.destroy();
     ctx.destroy();
     return { rows, ok };
@@ -336,12 +436,24 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
           continue;
         }
         if (profilePasses && logN >= 24 && w === 1 && (op === 'encode' || op === 'lde') && maxRadix === 32 && workgroup === wg) {
-          for (const r of await profileNttPasses(ctx, sp, tuning, input)) rows.push({ bench: 'ntt-pass', op, logN, width: w, staged, ...r });
+          for (const r of await profileNttPasses(ctx, sp, tuning, input))
+            rows.push({ bench: 'ntt-pass', op, logN, width: w, staged, ...r });
         }
         const resident = gpuMs.length ? median(gpuMs) : median(wallMs);
         const smMHz = clock?.median([[since, Date.now()]]) ?? null;
         if (!mainRow) {
-          rows.push({ bench: 'ntt', staged, op, maxRadix, workgroup, logN, width: w, residentMs: +resident.toFixed(4), batch: NTT_BATCH, smMHz });
+          rows.push({
+            bench: 'ntt',
+            staged,
+            op,
+            maxRadix,
+            workgroup,
+            logN,
+            width: w,
+            residentMs: +resident.toFixed(4),
+            batch: NTT_BATCH,
+            smMHz,
+          });
           continue;
         }
         // End to end through the public API (upload, passes, readback), and a spot check of that output.
@@ -356,19 +468,32 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
         if (spot) ok = false;
         const nOut = last!.length;
         const bytes = (x.length + nOut) * 4;
-        const tCopy = bytes / (limit.copyGBs * 1e9) * 1e3;
-        const tMul = ((nOut / 2) * Math.log2(nOut / w)) / (limit.montGmuls * 1e9) * 1e3;
+        const tCopy = (bytes / (limit.copyGBs * 1e9)) * 1e3;
+        const tMul = (((nOut / 2) * Math.log2(nOut / w)) / (limit.montGmuls * 1e9)) * 1e3;
         const tLimit = Math.max(tCopy, tMul);
         const anchor = native.get(`${op}:${logN}:${w}`);
         rows.push({
-          bench: 'ntt', staged, op, maxRadix, logN, width: w, outRows: nOut / w,
-          residentMs: +resident.toFixed(4), residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done', batch: NTT_BATCH, smMHz,
-          submitToDoneMs: +median(wallMs).toFixed(4), endToEndMs: +median(e2e).toFixed(3),
+          bench: 'ntt',
+          staged,
+          op,
+          maxRadix,
+          logN,
+          width: w,
+          outRows: nOut / w,
+          residentMs: +resident.toFixed(4),
+          residentSource: gpuMs.length ? 'timestamp-query' : 'submit-to-done',
+          batch: NTT_BATCH,
+          smMHz,
+          submitToDoneMs: +median(wallMs).toFixed(4),
+          endToEndMs: +median(e2e).toFixed(3),
           transferBoundMs: +transferBoundMs(rates, x.length * 4, resident, nOut * 4).toFixed(3),
           endToEndOverBound: +(median(e2e) / transferBoundMs(rates, x.length * 4, resident, nOut * 4)).toFixed(2),
           gElemPerS: +(nOut / resident / 1e6).toFixed(2),
-          tLimitMs: +tLimit.toFixed(4), limitBy: tCopy > tMul ? 'copy' : 'mont', ratioToLimit: +(resident / tLimit).toFixed(2),
-          nativeMs: anchor?.ms, nativeImpl: anchor?.impl,
+          tLimitMs: +tLimit.toFixed(4),
+          limitBy: tCopy > tMul ? 'copy' : 'mont',
+          ratioToLimit: +(resident / tLimit).toFixed(2),
+          nativeMs: anchor?.ms,
+          nativeImpl: anchor?.impl,
           speedupVsNative: anchor ? +(anchor.ms / resident).toFixed(1) : undefined,
           speedupVsNativeEndToEnd: anchor ? +(anchor.ms / median(e2e)).toFixed(1) : undefined,
           spotCheck: logN >= 24 ? (spot ?? 'ok') : undefined,
@@ -378,7 +503,13 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
       ctx.pool.trim();
     }
   }
-  rows.push({ bench: 'ntt-roofline', adapter: ctx.description, copyGBs: limit.copyGBs, montGmuls: limit.montGmuls, maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize });
+  rows.push({
+    bench: 'ntt-roofline',
+    adapter: ctx.description,
+    copyGBs: limit.copyGBs,
+    montGmuls: limit.montGmuls,
+    maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize,
+  });
   prover.destroy();
   ctx.destroy();
   return { rows, ok };

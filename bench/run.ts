@@ -40,7 +40,9 @@ const outFile = outIdx >= 0 ? args[outIdx + 1] : undefined;
 const names = args.filter((a, i) => !a.startsWith('--') && (outIdx < 0 || i !== outIdx + 1));
 const unknown = names.filter((n) => !(n in SUITES));
 if (names.length === 0 || unknown.length) {
-  console.error(`usage: bench <${Object.keys(SUITES).join('|')}>... [--out results.json]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+  console.error(
+    `usage: bench <${Object.keys(SUITES).join('|')}>... [--out results.json]${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`,
+  );
   process.exit(2);
 }
 

@@ -9,7 +9,10 @@
 import type { GpuContext } from '../src/gpu/context.js';
 import { median } from './support/stats.js';
 
-export interface TransferRates { upBytesPerMs: number; downBytesPerMs: number }
+export interface TransferRates {
+  upBytesPerMs: number;
+  downBytesPerMs: number;
+}
 
 /** The 64 MB ring upload and reused-array readback rates of `ctx`'s device, medians of 3. */
 export async function transferRates(ctx: GpuContext): Promise<TransferRates> {

@@ -36,7 +36,14 @@ async function probe(prover: Prover, n: number, runs: number, clock: ClockSample
   const rows: Row[] = [];
   const options = { numVariables: n, foldingFactor: 4, startingLogInvRate: 1, ...(n >= 24 ? { rsInitialReduction: 3 } : {}) };
   let sink = 0;
-  rows.push({ bench: 'whir-commit', n, step: 'evals.slice()', ...(await timed(runs, clock, async () => { sink += evals.slice()[1]; })) });
+  rows.push({
+    bench: 'whir-commit',
+    n,
+    step: 'evals.slice()',
+    ...(await timed(runs, clock, async () => {
+      sink += evals.slice()[1];
+    })),
+  });
   let submissions: unknown = null;
   const commit = await timed(runs, clock, async () => {
     const { tree } = await prover.commit(evals, { width: 16, addedBits: 1 });
@@ -44,8 +51,22 @@ async function probe(prover: Prover, n: number, runs: number, clock: ClockSample
     tree.dispose();
   });
   rows.push({ bench: 'whir-commit', n, step: 'prover.commit (16 columns, blow-up 2)', ...commit, submissions });
-  rows.push({ bench: 'whir-commit', n, step: 'whirCommit', ...(await timed(runs, clock, async () => { (await prover.whirCommit(options, evals)).handle.dispose(); })) });
-  rows.push({ bench: 'whir-commit', n, step: 'whirCommit + prove', ...(await timed(runs, clock, async () => { await (await prover.whirCommit(options, evals)).handle.prove(); })) });
+  rows.push({
+    bench: 'whir-commit',
+    n,
+    step: 'whirCommit',
+    ...(await timed(runs, clock, async () => {
+      (await prover.whirCommit(options, evals)).handle.dispose();
+    })),
+  });
+  rows.push({
+    bench: 'whir-commit',
+    n,
+    step: 'whirCommit + prove',
+    ...(await timed(runs, clock, async () => {
+      await (await prover.whirCommit(options, evals)).handle.prove();
+    })),
+  });
   if (sink < 0) console.log(sink);
   return rows;
 }
@@ -57,7 +78,11 @@ export async function benchWhirCommit(gpu: GPU): Promise<BenchOutput> {
   try {
     const rows = await withClock(async (clock) => {
       const out: Row[] = [];
-      for (const n of ns) for (const r of await probe(prover, n, runs, clock)) { console.log(JSON.stringify(r)); out.push(r); }
+      for (const n of ns)
+        for (const r of await probe(prover, n, runs, clock)) {
+          console.log(JSON.stringify(r));
+          out.push(r);
+        }
       return out;
     });
     return { rows, ok: true };

@@ -27,14 +27,18 @@ const gpu = create([]) as GPU;
 const emit = (r: Record<string, unknown>) => console.log(JSON.stringify(r));
 
 let seed = 12345;
-const word = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % BB_P);
+const word = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % BB_P;
 const values = (n: number) => Uint32Array.from({ length: n }, word);
 const ext = (): Ext4 => [word(), word(), word(), word()];
 
 const ROUNDS = 4;
 const REPS = 5;
 
-interface PhaseOut { messages: RoundMessage[]; evals: EfVec; sum: Ext4 }
+interface PhaseOut {
+  messages: RoundMessage[];
+  evals: EfVec;
+  sum: Ext4;
+}
 
 /** The initial phase of an open on `factory`'s engine. */
 async function phase(factory: SumcheckEngineFactory, table: Uint32Array, claims: EqClaim[], rs: Ext4[]): Promise<PhaseOut> {
@@ -101,9 +105,17 @@ for (const m of sizes) {
   const gpuMs = median(times);
   const boundMs = phaseBytes(m) / (limit.copyGBs * 1e6);
   emit({
-    bench: 'whir-engine-phase', m, ok: true, rounds: ROUNDS, eqClaims: 3,
-    cpuMs: +cpu.ms.toFixed(2), gpuMs: +gpuMs.toFixed(3), gpuFirstMs: +cold.ms.toFixed(2),
-    speedup: +(cpu.ms / gpuMs).toFixed(1), memBoundMs: +boundMs.toFixed(4), ofMemBound: +(boundMs / gpuMs).toFixed(4),
+    bench: 'whir-engine-phase',
+    m,
+    ok: true,
+    rounds: ROUNDS,
+    eqClaims: 3,
+    cpuMs: +cpu.ms.toFixed(2),
+    gpuMs: +gpuMs.toFixed(3),
+    gpuFirstMs: +cold.ms.toFixed(2),
+    speedup: +(cpu.ms / gpuMs).toFixed(1),
+    memBoundMs: +boundMs.toFixed(4),
+    ofMemBound: +(boundMs / gpuMs).toFixed(4),
   });
 }
 

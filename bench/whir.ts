@@ -56,7 +56,13 @@ export async function benchWhir(gpu: GPU): Promise<BenchOutput> {
       const evals = new SplitMix64(seed).fieldArray(2 ** n);
       for (const fold of folds) {
         for (const rate of rates) {
-          const row = await benchOne(prover, { n, fold, rate, ...(rs ? { rs: Math.min(rs, fold) } : {}) }, evals, { runs, seed, outDir, oracle, exact });
+          const row = await benchOne(prover, { n, fold, rate, ...(rs ? { rs: Math.min(rs, fold) } : {}) }, evals, {
+            runs,
+            seed,
+            outDir,
+            oracle,
+            exact,
+          });
           console.log(JSON.stringify(row));
           rows.push(row);
           if (row.ok === false) ok = false;
@@ -70,7 +76,13 @@ export async function benchWhir(gpu: GPU): Promise<BenchOutput> {
   return { rows, ok };
 }
 
-interface Opts { runs: number; seed: number; outDir?: string; oracle?: string; exact: boolean }
+interface Opts {
+  runs: number;
+  seed: number;
+  outDir?: string;
+  oracle?: string;
+  exact: boolean;
+}
 
 async function benchOne(prover: Prover, c: WhirCase, evals: Uint32Array, o: Opts): Promise<Row> {
   const base: Row = { bench: 'whir', n: c.n, fold: c.fold, rate: c.rate, ...(c.rs ? { rsInitialReduction: c.rs } : {}) };
@@ -91,7 +103,17 @@ async function benchOne(prover: Prover, c: WhirCase, evals: Uint32Array, o: Opts
   const file = join(o.outDir ?? '/tmp', `whir-n${c.n}-f${c.fold}-r${c.rate}.json`);
   if (o.outDir || o.oracle) writeFileSync(file, JSON.stringify(envelope));
   if (o.outDir) gate.envelope = file;
-  const params = ['--n', String(c.n), '--fold', String(c.fold), '--rate', String(c.rate), '--seed', String(o.seed), ...(rates.length ? ['--rates', rates.join(',')] : [])];
+  const params = [
+    '--n',
+    String(c.n),
+    '--fold',
+    String(c.fold),
+    '--rate',
+    String(c.rate),
+    '--seed',
+    String(o.seed),
+    ...(rates.length ? ['--rates', rates.join(',')] : []),
+  ];
   if (o.oracle) {
     const v = spawnSync(o.oracle, ['verify', file], { encoding: 'utf8' });
     gate.rustVerify = v.stdout.trim() || v.stderr.trim();
@@ -127,7 +149,15 @@ async function benchOne(prover: Prover, c: WhirCase, evals: Uint32Array, o: Opts
   // rows it is n's peak (the staging ring's mapped slots, up to 128 MiB, are not pool buffers).
   const peakPoolMiB = +(prover.stats().peakBytesInUse / 2 ** 20).toFixed(1);
   return {
-    ...base, rounds, runs: o.runs, ...ours, phases, peakPoolMiB, ...proofSize(envelope.proof), ...gate, ok,
+    ...base,
+    rounds,
+    runs: o.runs,
+    ...ours,
+    phases,
+    peakPoolMiB,
+    ...proofSize(envelope.proof),
+    ...gate,
+    ok,
     ...(native ? { native, ratio: nativeTotal ? +(ours.totalMs / nativeTotal).toFixed(3) : null } : {}),
   };
 }

@@ -113,8 +113,16 @@ export async function runMode(name: string, params: URLSearchParams, onRow: (r: 
     });
     adapter = prover.info.adapter;
     // limits and features: what the device was granted (test/e2e/default-limits.spec.ts reads them; the dev page shows info).
-    emit({ mode: name, step: 'adapter', status: 'info', ms: performance.now() - t0, detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"}${params.get('limits') === 'default' ? ", WebGPU's default limits" : ''})`,
-      info: prover.info, limits: prover.info.limits, features: prover.info.features });
+    emit({
+      mode: name,
+      step: 'adapter',
+      status: 'info',
+      ms: performance.now() - t0,
+      detail: `${adapter} (${prover.info.worker ? 'in a Web Worker' : "in the page's thread"}${params.get('limits') === 'default' ? ", WebGPU's default limits" : ''})`,
+      info: prover.info,
+      limits: prover.info.limits,
+      features: prover.info.features,
+    });
     await mode({
       prover,
       params,
@@ -137,7 +145,14 @@ export async function runMode(name: string, params: URLSearchParams, onRow: (r: 
       }
     })();
     if (st) {
-      emit({ mode: name, step: 'stats', status: 'info', ms: performance.now() - t0, detail: `pool ${st.bytesHeld} B held, peak ${st.peakBytesInUse} B in use, ${st.buffers} buffers; ${st.compiled.pipelines} pipelines compiled in ${st.compiled.pipelineMs.toFixed(0)} ms`, stats: st });
+      emit({
+        mode: name,
+        step: 'stats',
+        status: 'info',
+        ms: performance.now() - t0,
+        detail: `pool ${st.bytesHeld} B held, peak ${st.peakBytesInUse} B in use, ${st.buffers} buffers; ${st.compiled.pipelines} pipelines compiled in ${st.compiled.pipelineMs.toFixed(0)} ms`,
+        stats: st,
+      });
     }
     prover?.destroy();
   }

@@ -69,17 +69,21 @@ function renderBench(): void {
   $('chart-card').hidden = false;
   const head = document.createElement('tr');
   // The page leaves out the median of reps (equal to ms/call unless &iters=), native and passes (the chart has them).
-  const shown = BENCH_COLUMNS.map((c, i) => [c, i] as const).filter(([c]) => !['GPU median ms', 'native ms', 'GPU passes (ms)'].includes(c));
+  const shown = BENCH_COLUMNS.map((c, i) => [c, i] as const).filter(
+    ([c]) => !['GPU median ms', 'native ms', 'GPU passes (ms)'].includes(c),
+  );
   // Rates are the first to go on a phone (style.css hides .rate below 520 px).
   const rate = (c: string) => (c.endsWith('elem/s') ? 'rate' : '');
   head.append(...shown.map(([c]) => Object.assign(document.createElement('th'), { textContent: c, className: rate(c) })));
   document.querySelector('#bench thead')!.replaceChildren(head);
-  document.querySelector('#bench tbody')!.replaceChildren(...benches.map((b) => {
-    const tr = document.createElement('tr');
-    const cells = benchCells(b);
-    tr.append(...shown.map(([c, i]) => cell(cells[i], i < 2 ? 'name' : i === 2 ? (b.check.ok ? 'ok' : 'fail') : `num ${rate(c)}`)));
-    return tr;
-  }));
+  document.querySelector('#bench tbody')!.replaceChildren(
+    ...benches.map((b) => {
+      const tr = document.createElement('tr');
+      const cells = benchCells(b);
+      tr.append(...shown.map(([c, i]) => cell(cells[i], i < 2 ? 'name' : i === 2 ? (b.check.ok ? 'ok' : 'fail') : `num ${rate(c)}`)));
+      return tr;
+    }),
+  );
   $('crossover').replaceChildren(...crossovers(benches).map((c) => Object.assign(document.createElement('li'), { textContent: c })));
   renderChart($('chart'), $('chart-source'), benches);
 }

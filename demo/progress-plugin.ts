@@ -17,8 +17,9 @@ export interface ProgressRow {
 
 // Kept on globalThis: Vite bundles vite.config.ts (and so this file) into a second module
 // instance, and in-process listeners must see rows that instance receives.
-const shared = ((globalThis as { __webgpuProverProgress?: { rows: ProgressRow[]; listeners: Set<(row: ProgressRow) => void> } })
-  .__webgpuProverProgress ??= { rows: [], listeners: new Set() });
+const shared = ((
+  globalThis as { __webgpuProverProgress?: { rows: ProgressRow[]; listeners: Set<(row: ProgressRow) => void> } }
+).__webgpuProverProgress ??= { rows: [], listeners: new Set() });
 const { rows, listeners } = shared;
 const MAX_ROWS = 10_000; // a long-lived dev server must not grow without bound
 
@@ -29,8 +30,14 @@ export function onProgressRow(fn: (row: ProgressRow) => void): () => void {
 
 function isRow(v: unknown): v is ProgressRow {
   const r = v as ProgressRow;
-  return !!r && typeof r.runId === 'string' && typeof r.mode === 'string' && typeof r.step === 'string'
-    && typeof r.status === 'string' && typeof r.ms === 'number';
+  return (
+    !!r &&
+    typeof r.runId === 'string' &&
+    typeof r.mode === 'string' &&
+    typeof r.step === 'string' &&
+    typeof r.status === 'string' &&
+    typeof r.ms === 'number'
+  );
 }
 
 const middleware: Connect.NextHandleFunction = (req, res, next) => {

@@ -22,7 +22,10 @@ export interface DriverOptions {
 /** The dev page's Vite server (with /progress) on a free port of localhost. */
 export async function startDevServer(): Promise<{ server: ViteDevServer; port: number }> {
   // No HMR: an edit to a source file during a run would reload the page and restart the mode.
-  const server = await createServer({ configFile: new URL('../vite.config.ts', import.meta.url).pathname, server: { port: 0, hmr: false } });
+  const server = await createServer({
+    configFile: new URL('../vite.config.ts', import.meta.url).pathname,
+    server: { port: 0, hmr: false },
+  });
   await server.listen();
   const address = server.httpServer!.address();
   return { server, port: typeof address === 'object' && address ? address.port : 5173 };
@@ -30,7 +33,8 @@ export async function startDevServer(): Promise<{ server: ViteDevServer; port: n
 
 export async function runAutorun(opts: DriverOptions): Promise<AutorunResult> {
   const executablePath = findChromium();
-  if (!executablePath) throw new Error('No Chrome/Chromium found: install one or set CHROMIUM_PATH (npm start installs Debian chromium when root).');
+  if (!executablePath)
+    throw new Error('No Chrome/Chromium found: install one or set CHROMIUM_PATH (npm start installs Debian chromium when root).');
   let server: ViteDevServer | undefined;
   let browser: Browser | undefined;
   const runId = `${opts.mode}-${Date.now().toString(36)}`;

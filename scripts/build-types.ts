@@ -26,10 +26,9 @@ function dropModuleComments(dts: string): string {
 }
 
 function buildTypes(outFile = 'dist/index.d.ts'): string {
-  const [bundle] = generateDtsBundle(
-    [{ filePath: 'src/index.ts', output: { noBanner: true, exportReferencedTypes: false } }],
-    { preferredConfigPath: 'tsconfig.build.json' },
-  );
+  const [bundle] = generateDtsBundle([{ filePath: 'src/index.ts', output: { noBanner: true, exportReferencedTypes: false } }], {
+    preferredConfigPath: 'tsconfig.build.json',
+  });
   const dts = dropModuleComments(bundle);
   const leaked = INTERNAL_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(dts));
   if (leaked.length > 0) throw new Error(`build-types: internal names in the public declarations: ${leaked.join(', ')}`);

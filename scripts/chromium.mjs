@@ -24,8 +24,14 @@ export function findChromium() {
  * machine with a real GPU set WEBGPU_HARDWARE=1 to let Chromium pick it.
  */
 export function chromiumArgs() {
-  const base = ['--enable-unsafe-webgpu', '--no-sandbox', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'];
+  const base = [
+    '--enable-unsafe-webgpu',
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ];
   if (process.env.WEBGPU_HARDWARE === '1') return [...base, '--enable-features=Vulkan'];
   return [...base, '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader'];
 }

@@ -36,7 +36,11 @@ function expected() {
   const multiples = Array.from({ length: 256 }, (_, i) => 3 + 7 * i);
   const scalars = values(256, 3).map((v, i) => (BigInt(v) << 200n) + BigInt(v) * BigInt(i + 1));
   const G1 = bn254.G1.Point;
-  const a = pippenger(G1, multiples.map((k) => G1.BASE.multiply(BigInt(k))), scalars).toAffine();
+  const a = pippenger(
+    G1,
+    multiples.map((k) => G1.BASE.multiply(BigInt(k))),
+    scalars,
+  ).toAffine();
   return {
     lde: { ...lde, out: Array.from(cosetLde(Uint32Array.from(lde.values), lde.width, lde.addedBits, lde.shift)) },
     merkle: { ...merkle, root: Array.from(tree.root) },
@@ -51,10 +55,13 @@ try {
   cpSync(join(repo, 'test/consumers/node/dawn.mjs'), join(dir, 'dawn.mjs'));
   cpSync(unpacked, join(dir, 'node_modules/webgpu-prover'), { recursive: true });
   const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  for (const dep of Object.keys(manifest.dependencies)) cpSync(join(repo, 'node_modules', dep), join(dir, 'node_modules', dep), { recursive: true, dereference: true });
+  for (const dep of Object.keys(manifest.dependencies))
+    cpSync(join(repo, 'node_modules', dep), join(dir, 'node_modules', dep), { recursive: true, dereference: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer-dawn', private: true, type: 'module' }, null, 2));
   writeFileSync(join(dir, 'expected.json'), JSON.stringify(expected()));
-  console.log(`wrote ${dir}: run it on the GPU machine with\n  source .gpu-kit/enter.sh; node bench/dist/consumer-dawn/dawn.mjs bench/dist/consumer-dawn/expected.json`);
+  console.log(
+    `wrote ${dir}: run it on the GPU machine with\n  source .gpu-kit/enter.sh; node bench/dist/consumer-dawn/dawn.mjs bench/dist/consumer-dawn/expected.json`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

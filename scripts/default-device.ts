@@ -19,7 +19,10 @@ export function notDefaultDevice(result: AutorunResult): string | undefined {
   if (!row) return 'the run reported no device';
   const limits = row.limits as Record<string, number>;
   const features = (row.features as string[]).filter((f) => !CORE_FEATURES.includes(f));
-  const off = Object.entries(SPEC_DEFAULT_LIMITS).filter(([k, v]) => limits[k] !== v).map(([k, v]) => `${k} ${limits[k]} (default ${v})`);
-  if (off.length || Object.keys(limits).length !== Object.keys(SPEC_DEFAULT_LIMITS).length) return `limits not WebGPU's defaults: ${off.join(', ') || JSON.stringify(limits)}`;
+  const off = Object.entries(SPEC_DEFAULT_LIMITS)
+    .filter(([k, v]) => limits[k] !== v)
+    .map(([k, v]) => `${k} ${limits[k]} (default ${v})`);
+  if (off.length || Object.keys(limits).length !== Object.keys(SPEC_DEFAULT_LIMITS).length)
+    return `limits not WebGPU's defaults: ${off.join(', ') || JSON.stringify(limits)}`;
   return features.length ? `optional features granted: ${features.join(', ')}` : undefined;
 }

@@ -38,12 +38,13 @@ export const NTT_STAGED_RADICES = [4, 8, 16, 32];
 /** Radices with `_table` and `_split` entry points (twiddles from a table / a split table): every R ≥ 2. */
 export const NTT_TABLE_RADICES = [2, 4, 8, 16, 32];
 
-
 function entry(R: number, tw: 'running' | 'table' | 'split' = 'running'): string {
   const logR = Math.round(Math.log2(R));
   const L: string[] = [];
   L.push(`@compute @workgroup_size(NTT_WG)`);
-  L.push(`fn ntt_pass_r${R}${tw === 'running' ? '' : `_${tw}`}(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {`);
+  L.push(
+    `fn ntt_pass_r${R}${tw === 'running' ? '' : `_${tw}`}(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {`,
+  );
   L.push(`  let t = gid.x + gid.y * nwg.x * NTT_WG;`);
   L.push(`  let m = ntt_n() >> ${logR}u;`);
   L.push(`  if (t >= m * NTT_W) { return; }`);
@@ -115,7 +116,8 @@ function stagedStore(R: number): string[] {
  * uniform (with NTT_FLAG_INVERSE when the idft is this one pass: ntt_load reverses its rows).
  */
 function ldeFusedEntry(R1: number): string {
-  const R = MAX_RADIX, log1 = Math.round(Math.log2(R1));
+  const R = MAX_RADIX,
+    log1 = Math.round(Math.log2(R1));
   const L: string[] = [];
   const rename = (lines: string[]) => lines.map((l) => l.replace(/\bv(\d+)\b/g, 'a$1'));
   L.push(`@compute @workgroup_size(NTT_STAGE_WORDS / ${R}u)`);
@@ -135,7 +137,10 @@ function ldeFusedEntry(R1: number): string {
   L.push(`    }`);
   // a_{rev(s)} holds V[s]; dft input r takes V[r], scaled at row j + r·Ns.
   for (let r = 0; r < R; r++) {
-    if (r >= R1) { L.push(`    var v${r} = 0u;`); continue; }
+    if (r >= R1) {
+      L.push(`    var v${r} = 0u;`);
+      continue;
+    }
     L.push(`    var v${r} = bb_mul(a${reverseBits(r, log1)}, ntt_scale(j + ${r}u * m));`);
   }
   L.push(`    {`);
@@ -145,12 +150,16 @@ function ldeFusedEntry(R1: number): string {
   return L.join('\n');
 }
 
-
 export function nttWgsl(): string {
   const tables = [...NTT_TABLE_RADICES.map((R) => entry(R, 'table')), ...NTT_TABLE_RADICES.map((R) => entry(R, 'split'))];
   const fused = NTT_FUSED_RADICES.map(ldeFusedEntry);
   const two = NTT_TWO_LEVEL_RADICES.flatMap((R) => (['none', 'table', 'split'] as const).map((tw) => twoLevelEntry(R, tw)));
-  return NTT_PRELUDE + '\n' + [...NTT_RADICES.map((R) => entry(R)), ...tables, ...NTT_STAGED_RADICES.map(stagedEntry), ...fused, ...two].join('\n\n') + '\n';
+  return (
+    NTT_PRELUDE +
+    '\n' +
+    [...NTT_RADICES.map((R) => entry(R)), ...tables, ...NTT_STAGED_RADICES.map(stagedEntry), ...fused, ...two].join('\n\n') +
+    '\n'
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

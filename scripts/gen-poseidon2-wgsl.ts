@@ -96,12 +96,26 @@ interface Flavor {
 }
 
 export const FLAVORS: Readonly<Record<'babybear' | 'koalabear', Flavor>> = {
-  babybear: { field: BABY_BEAR, lib: (w) => `poseidon2_s${w}`, kernel: (w) => `poseidon2_s${w}_batch`, fn: (w) => `p2s${w}`, struct: (w) => `P2S${w}` },
-  koalabear: { field: KOALA_BEAR, lib: (w) => `poseidon2_kb_s${w}`, kernel: (w) => `koalabear_poseidon2_s${w}_batch`, fn: (w) => `p2k${w}`, struct: (w) => `P2K${w}` },
+  babybear: {
+    field: BABY_BEAR,
+    lib: (w) => `poseidon2_s${w}`,
+    kernel: (w) => `poseidon2_s${w}_batch`,
+    fn: (w) => `p2s${w}`,
+    struct: (w) => `P2S${w}`,
+  },
+  koalabear: {
+    field: KOALA_BEAR,
+    lib: (w) => `poseidon2_kb_s${w}`,
+    kernel: (w) => `koalabear_poseidon2_s${w}_batch`,
+    fn: (w) => `p2k${w}`,
+    struct: (w) => `P2K${w}`,
+  },
 };
 
 function permutationLib(w: Poseidon2Width, f: Flavor = FLAVORS.babybear): string {
-  const S = f.struct(w), p = f.fn(w), chunks = w / 4;
+  const S = f.struct(w),
+    p = f.fn(w),
+    chunks = w / 4;
   const { roundsP: rp, sboxDegree } = poseidon2Params(w, f.field);
   const ops = diagOps(w, f.field);
   const bb = f.field === BABY_BEAR;
@@ -110,21 +124,35 @@ function permutationLib(w: Poseidon2Width, f: Flavor = FLAVORS.babybear): string
   const mulsPerSbox = sboxDegree === 7 ? 4 : 2;
   const lanes = range(w);
   const L: string[] = [];
-  L.push(bb
-    ? `// poseidon2_s${w}.gen.wgsl: straight-line Plonky3 Poseidon2 at width ${w} on named lanes (registers by construction), cheap internal diagonal; Montgomery form.`
-    : `// ${f.lib(w)}.gen.wgsl: straight-line Plonky3 Poseidon2 over ${f.field.label} at width ${w} (x^${sboxDegree} S-box), on named lanes, cheap internal diagonal; Montgomery form.`);
+  L.push(
+    bb
+      ? `// poseidon2_s${w}.gen.wgsl: straight-line Plonky3 Poseidon2 at width ${w} on named lanes (registers by construction), cheap internal diagonal; Montgomery form.`
+      : `// ${f.lib(w)}.gen.wgsl: straight-line Plonky3 Poseidon2 over ${f.field.label} at width ${w} (x^${sboxDegree} S-box), on named lanes, cheap internal diagonal; Montgomery form.`,
+  );
   L.push('// requires: poseidon2_sx', '', GEN, '');
   if (!bb) {
-    L.push(`// The field constants (BB_P, BB_MU, ...) are ${f.field.label}'s: the pipeline request names the field (src/kernels/poseidon2.ts).`);
-    L.push(`// p2s_div2k holds for p = 1 + ${f.field.p >> f.field.shiftLo}·2^${f.field.shiftLo} too, for k <= ${f.field.shiftLo} (src/ref/poseidon2-diag.ts div2k).`, '');
+    L.push(
+      `// The field constants (BB_P, BB_MU, ...) are ${f.field.label}'s: the pipeline request names the field (src/kernels/poseidon2.ts).`,
+    );
+    L.push(
+      `// p2s_div2k holds for p = 1 + ${f.field.p >> f.field.shiftLo}·2^${f.field.shiftLo} too, for k <= ${f.field.shiftLo} (src/ref/poseidon2-diag.ts div2k).`,
+      '',
+    );
   }
-  if (sboxDegree === 3) L.push(`// The S-box x^3: 2 Montgomery multiplies.`, `fn ${sbox}(x: u32) -> u32 {`, '  return bb_mul(bb_square(x), x);', '}', '');
+  if (sboxDegree === 3)
+    L.push(`// The S-box x^3: 2 Montgomery multiplies.`, `fn ${sbox}(x: u32) -> u32 {`, '  return bb_mul(bb_square(x), x);', '}', '');
   L.push(`// One field per lane: a state is never indexed, so no driver can spill it to local memory.`);
   L.push(`struct ${S} {`, ...lanes.map((i) => `  v${i}: u32,`), '}', '');
   L.push(`// M_E = circ(2·M4, M4, ...): M4 per 4-lane chunk, then each lane adds its column's sum over the ${chunks} chunks.`);
   L.push(`fn ${p}_external(s: ${S}) -> ${S} {`);
-  for (let c = 0; c < chunks; c++) L.push(`  let a${c} = p2s_m4(vec4u(${range(4).map((j) => `s.v${4 * c + j}`).join(', ')}));`);
-  const colSum = (xs: string[]): string => (xs.length === 1 ? xs[0] : `p2s_add4(${colSum(xs.slice(0, Math.ceil(xs.length / 2)))}, ${colSum(xs.slice(Math.ceil(xs.length / 2)))})`);
+  for (let c = 0; c < chunks; c++)
+    L.push(
+      `  let a${c} = p2s_m4(vec4u(${range(4)
+        .map((j) => `s.v${4 * c + j}`)
+        .join(', ')}));`,
+    );
+  const colSum = (xs: string[]): string =>
+    xs.length === 1 ? xs[0] : `p2s_add4(${colSum(xs.slice(0, Math.ceil(xs.length / 2)))}, ${colSum(xs.slice(Math.ceil(xs.length / 2)))})`;
   L.push(`  let colsum = ${colSum(range(chunks).map((c) => `a${c}`))};`);
   for (let c = 0; c < chunks; c++) L.push(`  let b${c} = p2s_add4(a${c}, colsum);`);
   L.push(`  return ${S}(${lanes.map((i) => `b${i >> 2}.${'xyzw'[i & 3]}`).join(', ')});`, '}', '');
@@ -154,7 +182,9 @@ function permutationLib(w: Poseidon2Width, f: Flavor = FLAVORS.babybear): string
     L.push(i === m2 ? `    bb_sub(part_sum, ${x(i)}),` : `    ${o.neg ? 'bb_sub' : 'bb_add'}(sum, ${diagTerm(o, x(i))}),`);
   }
   L.push('  );', '}', '');
-  L.push(`// The permutation: M_E, 4 full rounds, ${rp} partial, 4 full. Montgomery multiplies: 8·${w}·${mulsPerSbox} + ${rp}·${mulsPerSbox} = ${(8 * w + rp) * mulsPerSbox}.`);
+  L.push(
+    `// The permutation: M_E, 4 full rounds, ${rp} partial, 4 full. Montgomery multiplies: 8·${w}·${mulsPerSbox} + ${rp}·${mulsPerSbox} = ${(8 * w + rp) * mulsPerSbox}.`,
+  );
   L.push(`// Rounds are loops with one call site each: the state is still never indexed (only the uniform`);
   L.push(`// constants are, by a warp-uniform index), and the code stays ~8x smaller than fully unrolled`);
   L.push(`// (SwiftShader compiled the unrolled width-24 pipeline in ~19 s).`);
@@ -202,10 +232,12 @@ export function poseidon2Wgsl(): Record<string, string> {
     'wgsl/lib/poseidon2_s24.gen.wgsl': permutationLib(24),
     'wgsl/kernels/poseidon2_s16_batch.gen.wgsl': batchKernel(16),
     'wgsl/kernels/poseidon2_s24_batch.gen.wgsl': batchKernel(24),
-    ...Object.fromEntries(([16, 24] as const).flatMap((w) => [
-      [`wgsl/lib/${FLAVORS.koalabear.lib(w)}.gen.wgsl`, permutationLib(w, FLAVORS.koalabear)],
-      [`wgsl/kernels/${FLAVORS.koalabear.kernel(w)}.gen.wgsl`, batchKernel(w, FLAVORS.koalabear)],
-    ])),
+    ...Object.fromEntries(
+      ([16, 24] as const).flatMap((w) => [
+        [`wgsl/lib/${FLAVORS.koalabear.lib(w)}.gen.wgsl`, permutationLib(w, FLAVORS.koalabear)],
+        [`wgsl/kernels/${FLAVORS.koalabear.kernel(w)}.gen.wgsl`, batchKernel(w, FLAVORS.koalabear)],
+      ]),
+    ),
   };
 }
 
@@ -217,8 +249,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const path = join(ROOT, rel);
     if (check) {
       let old = '';
-      try { old = readFileSync(path, 'utf8'); } catch { /* missing = stale */ }
-      if (old !== text) { console.error(`${rel} is stale: run node --import tsx scripts/gen-poseidon2-wgsl.ts`); stale = true; }
+      try {
+        old = readFileSync(path, 'utf8');
+      } catch {
+        /* missing = stale */
+      }
+      if (old !== text) {
+        console.error(`${rel} is stale: run node --import tsx scripts/gen-poseidon2-wgsl.ts`);
+        stale = true;
+      }
     } else {
       writeFileSync(path, text);
       console.log(`wrote ${rel}`);

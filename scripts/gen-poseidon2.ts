@@ -39,19 +39,81 @@ export interface FieldSpec {
 
 export const FIELD_SPECS: Record<'babybear' | 'koalabear', FieldSpec> = {
   babybear: {
-    key: 'babybear', label: 'BabyBear', crate: 'p3-baby-bear', p: 2013265921n, sbox: 7, roundsP: { 16: 13, 24: 21 }, prefix: 'POSEIDON2', out: 'poseidon2-babybear.ts',
+    key: 'babybear',
+    label: 'BabyBear',
+    crate: 'p3-baby-bear',
+    p: 2013265921n,
+    sbox: 7,
+    roundsP: { 16: 13, 24: 21 },
+    prefix: 'POSEIDON2',
+    out: 'poseidon2-babybear.ts',
     diag: {
       16: ['-2', '1', '2', '1/2', '3', '4', '-1/2', '-3', '-4', '1/2^8', '1/4', '1/8', '1/2^27', '-1/2^8', '-1/16', '-1/2^27'],
-      24: ['-2', '1', '2', '1/2', '3', '4', '-1/2', '-3', '-4', '1/2^8', '1/4', '1/8', '1/16', '1/2^7', '1/2^9', '1/2^27',
-        '-1/2^8', '-1/4', '-1/8', '-1/16', '-1/32', '-1/64', '-1/2^7', '-1/2^27'],
+      24: [
+        '-2',
+        '1',
+        '2',
+        '1/2',
+        '3',
+        '4',
+        '-1/2',
+        '-3',
+        '-4',
+        '1/2^8',
+        '1/4',
+        '1/8',
+        '1/16',
+        '1/2^7',
+        '1/2^9',
+        '1/2^27',
+        '-1/2^8',
+        '-1/4',
+        '-1/8',
+        '-1/16',
+        '-1/32',
+        '-1/64',
+        '-1/2^7',
+        '-1/2^27',
+      ],
     },
   },
   koalabear: {
-    key: 'koalabear', label: 'KoalaBear', crate: 'p3-koala-bear', p: 2130706433n, sbox: 3, roundsP: { 16: 20, 24: 23 }, prefix: 'KB_POSEIDON2', out: 'poseidon2-koalabear.ts',
+    key: 'koalabear',
+    label: 'KoalaBear',
+    crate: 'p3-koala-bear',
+    p: 2130706433n,
+    sbox: 3,
+    roundsP: { 16: 20, 24: 23 },
+    prefix: 'KB_POSEIDON2',
+    out: 'poseidon2-koalabear.ts',
     diag: {
       16: ['-2', '1', '2', '1/2', '3', '4', '-1/2', '-3', '-4', '1/2^8', '1/8', '1/2^24', '-1/2^8', '-1/8', '-1/16', '-1/2^24'],
-      24: ['-2', '1', '2', '1/2', '3', '4', '-1/2', '-3', '-4', '1/2^8', '1/4', '1/8', '1/16', '1/32', '1/64', '1/2^24',
-        '-1/2^8', '-1/8', '-1/16', '-1/32', '-1/64', '-1/2^7', '-1/2^9', '-1/2^24'],
+      24: [
+        '-2',
+        '1',
+        '2',
+        '1/2',
+        '3',
+        '4',
+        '-1/2',
+        '-3',
+        '-4',
+        '1/2^8',
+        '1/4',
+        '1/8',
+        '1/16',
+        '1/32',
+        '1/64',
+        '1/2^24',
+        '-1/2^8',
+        '-1/8',
+        '-1/16',
+        '-1/32',
+        '-1/64',
+        '-1/2^7',
+        '-1/2^9',
+        '-1/2^24',
+      ],
     },
   },
 };
@@ -68,8 +130,16 @@ export const ROUNDS_P: Record<16 | 24, number> = FIELD_SPECS.babybear.roundsP;
  */
 export function grainConstants(t: number, rp: number, P = FIELD_SPECS.babybear.p): number[] {
   const s: number[] = [];
-  const push = (v: number, n: number) => { for (let i = n - 1; i >= 0; i--) s.push((v >>> i) & 1); };
-  push(1, 2); push(0, 4); push(31, 12); push(t, 12); push(ROUNDS_F, 10); push(rp, 10); push(0x3fffffff, 30);
+  const push = (v: number, n: number) => {
+    for (let i = n - 1; i >= 0; i--) s.push((v >>> i) & 1);
+  };
+  push(1, 2);
+  push(0, 4);
+  push(31, 12);
+  push(t, 12);
+  push(ROUNDS_F, 10);
+  push(rp, 10);
+  push(0x3fffffff, 30);
   let head = 0; // ring buffer over s: avoids an O(80) shift per clock
   const at = (i: number) => s[(head + i) % 80];
   const clock = () => {
@@ -79,7 +149,13 @@ export function grainConstants(t: number, rp: number, P = FIELD_SPECS.babybear.p
     return b;
   };
   for (let i = 0; i < 160; i++) clock();
-  const bit = () => { for (;;) { const a = clock(); const b = clock(); if (a === 1) return b; } };
+  const bit = () => {
+    for (;;) {
+      const a = clock();
+      const b = clock();
+      if (a === 1) return b;
+    }
+  };
   const out: number[] = [];
   while (out.length < 2 * 4 * t + rp) {
     let v = 0n;
@@ -126,7 +202,7 @@ function header(f: FieldSpec): string[] {
       ' * x^7 S-box, 8 external rounds (4 + 4), 13 / 21 internal rounds. Round constants re-derived',
       ' * with the Grain LFSR (eprint 2019/458 App. E; field_type 1, S-box 0, n = 31, t, R_F = 8, R_P);',
       ' * the diagonal V of the internal matrix J + diag(V) from its defining rationals (plonky3.md §2).',
-      ' * Checked against Plonky3\'s own dump (test/vectors/poseidon2.json) by test/unit/poseidon2-params.test.ts.',
+      " * Checked against Plonky3's own dump (test/vectors/poseidon2.json) by test/unit/poseidon2-params.test.ts.",
       ' * All values canonical (not Montgomery form).',
       ' * @module',
       ' */',
@@ -148,7 +224,7 @@ function header(f: FieldSpec): string[] {
     ` * x^${f.sbox} S-box, 8 external rounds (4 + 4), ${f.roundsP[16]} / ${f.roundsP[24]} internal rounds. Round constants re-derived`,
     ' * with the Grain LFSR (eprint 2019/458 App. E; field_type 1, S-box 0, n = 31, t, R_F = 8, R_P);',
     ' * the diagonal V of the internal matrix J + diag(V) from its defining rationals.',
-    ' * Checked against the crate\'s own dump (test/vectors/koalabear.json) by test/unit/koalabear.test.ts.',
+    " * Checked against the crate's own dump (test/vectors/koalabear.json) by test/unit/koalabear.test.ts.",
     ' * All values canonical (not Montgomery form).',
     ' * @module',
     ' */',
@@ -201,8 +277,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const text = render(f);
     if (process.argv.includes('--check')) {
       let cur = '';
-      try { cur = readFileSync(path, 'utf8'); } catch { /* missing = stale */ }
-      if (cur !== text) { console.error(`${path} is stale: run node --import tsx scripts/gen-poseidon2.ts`); stale = true; }
+      try {
+        cur = readFileSync(path, 'utf8');
+      } catch {
+        /* missing = stale */
+      }
+      if (cur !== text) {
+        console.error(`${path} is stale: run node --import tsx scripts/gen-poseidon2.ts`);
+        stale = true;
+      }
     } else {
       writeFileSync(path, text);
       console.log(`wrote ${path}`);

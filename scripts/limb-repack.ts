@@ -13,7 +13,8 @@
 export function wordBits(a: string, lo: number, width: number): string {
   const mask = `0x${((1 << width) - 1).toString(16)}u`;
   if (lo < 0) return `(${a}[0] << ${-lo}u) & ${mask}`;
-  const w = lo >> 5, sh = lo & 31;
+  const w = lo >> 5,
+    sh = lo & 31;
   let e = sh ? `(${a}[${w}] >> ${sh}u)` : `${a}[${w}]`;
   if (sh + width > 32 && w + 1 < 8) e = `(${e} | (${a}[${w + 1}] << ${32 - sh}u))`;
   return `${e} & ${mask}`;
@@ -26,7 +27,8 @@ export function wordBits(a: string, lo: number, width: number): string {
 export function packWord(w: number, n: number, width: number, limb: (k: number) => string): string {
   const parts: string[] = [];
   for (let k = 0; k < n; k++) {
-    const lo = width * k, hi = lo + width;
+    const lo = width * k,
+      hi = lo + width;
     if (hi <= 32 * w || lo >= 32 * w + 32) continue;
     const d = lo - 32 * w;
     parts.push(d >= 0 ? (d ? `(${limb(k)} << ${d}u)` : limb(k)) : `(${limb(k)} >> ${-d}u)`);

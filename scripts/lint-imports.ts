@@ -40,13 +40,23 @@ export const LAYERS: readonly (readonly string[])[] = [
 /** Today's src/kernels -> src/ref imports; the merger empties this once i22-field lands. */
 export const KERNEL_REF_ALLOWED: readonly string[] = [];
 
-export interface SourceFile { path: string; text: string }
-export interface Violation { path: string; line: number; rule: string; message: string }
+export interface SourceFile {
+  path: string;
+  text: string;
+}
+export interface Violation {
+  path: string;
+  line: number;
+  rule: string;
+  message: string;
+}
 
 const VECTOR_DATA = /^test\/vectors\/[^/]+\.json$/;
 const under = (path: string, dir: string) => path.startsWith(dir);
 
-const LAYER_NAMES = [...LAYERS.map((dirs) => dirs.map((d) => d.slice(4).replace(/\/$|\.ts$/, '')).join(', ')), 'the rest of src'].join(' < ');
+const LAYER_NAMES = [...LAYERS.map((dirs) => dirs.map((d) => d.slice(4).replace(/\/$|\.ts$/, '')).join(', ')), 'the rest of src'].join(
+  ' < ',
+);
 
 function layerOf(path: string): number {
   const i = LAYERS.findIndex((dirs) => dirs.some((d) => (d.endsWith('/') ? under(path, d) : path === d)));
@@ -92,7 +102,12 @@ export function lintImports(files: readonly SourceFile[], allowList: readonly st
   }
   for (const key of allowed) {
     if (!used.has(key)) {
-      out.push({ path: 'scripts/lint-imports.ts', line: 1, rule: 'kernels-ref', message: `KERNEL_REF_ALLOWED lists "${key}", which no file imports any more: remove it` });
+      out.push({
+        path: 'scripts/lint-imports.ts',
+        line: 1,
+        rule: 'kernels-ref',
+        message: `KERNEL_REF_ALLOWED lists "${key}", which no file imports any more: remove it`,
+      });
     }
   }
   return out;

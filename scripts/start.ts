@@ -29,7 +29,25 @@ const params: Record<string, string> = {};
 if (arg('n')) params.n = arg('n')!;
 if (arg('logn')) params.logn = arg('logn')!;
 // hash-check: kernel variant, tree size; fq-bench: job size; msm-bench-gpu: lowmem; errors-check: seed, runs; *-bench: width, bits, cpuMax, passes, scale
-for (const k of ['p2', 'maxLogH', 'variants', 'threads', 'iters', 'reps', 'lowmem', 'seed', 'runs', 'worker', 'limits', 'width', 'bits', 'cpuMax', 'passes', 'scale']) if (arg(k)) params[k] = arg(k)!;
+for (const k of [
+  'p2',
+  'maxLogH',
+  'variants',
+  'threads',
+  'iters',
+  'reps',
+  'lowmem',
+  'seed',
+  'runs',
+  'worker',
+  'limits',
+  'width',
+  'bits',
+  'cpuMax',
+  'passes',
+  'scale',
+])
+  if (arg(k)) params[k] = arg(k)!;
 const headless = !process.argv.includes('--open');
 const modes = arg('mode') ? [arg('mode')!] : process.argv.includes('--no-bench') ? ['all-check'] : ['all-check', 'all-bench'];
 
@@ -73,10 +91,14 @@ async function runOne(mode: string): Promise<boolean> {
   const status = (result.status === 'ok' && checks.length === 0 && mode.endsWith('-check')) || notDefault ? 'fail' : result.status;
   const bench = benchSummaries(result.rows);
   if (bench.length) {
-    console.log(`\n${textTable(bench)}\n  (CPU: the library's CPU path in the same browser; GPU speedup: its time per call over the GPU's, above 1x the GPU wins)`);
+    console.log(
+      `\n${textTable(bench)}\n  (CPU: the library's CPU path in the same browser; GPU speedup: its time per call over the GPU's, above 1x the GPU wins)`,
+    );
     for (const line of crossovers(bench)) console.log(`  ${line}`);
   }
-  console.log(`\n${result.mode} on ${result.adapter}: ${status.toUpperCase()} (${checks.length - failed.length}/${checks.length} checks passed)\n`);
+  console.log(
+    `\n${result.mode} on ${result.adapter}: ${status.toUpperCase()} (${checks.length - failed.length}/${checks.length} checks passed)\n`,
+  );
   return status === 'ok';
 }
 

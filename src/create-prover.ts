@@ -33,7 +33,10 @@ export async function createProver(options?: ProverOptions): Promise<Prover> {
     throw new ProverError('INVALID_ARGUMENT', `worker must be true, false, a Worker or the worker script's URL, got ${show(w)}`);
   }
   if (w !== undefined && w !== false && opts.gpu !== undefined) {
-    throw new ProverError('INVALID_ARGUMENT', 'a gpu object cannot be sent to a worker: pass { gpu } with { worker: false }, or leave gpu out');
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      'a gpu object cannot be sent to a worker: pass { gpu } with { worker: false }, or leave gpu out',
+    );
   }
   const useWorker = w === undefined ? inPage() && opts.gpu === undefined : w !== false;
   // Loaded only here: a page whose prover runs in the worker does not ship the kernels twice.
@@ -41,6 +44,10 @@ export async function createProver(options?: ProverOptions): Promise<Prover> {
   if ((w === true || w === undefined) && typeof Worker !== 'function') {
     throw new ProverError('INVALID_ARGUMENT', 'worker: true needs Web Workers, which this environment lacks; pass { worker: false }');
   }
-  const worker = isWorker ? w as Worker : isUrl ? new Worker(w as string | URL, { type: 'module', name: 'webgpu-prover' }) : spawnWorker();
+  const worker = isWorker
+    ? (w as Worker)
+    : isUrl
+      ? new Worker(w as string | URL, { type: 'module', name: 'webgpu-prover' })
+      : spawnWorker();
   return workerProver(worker, opts);
 }

@@ -23,7 +23,10 @@ export interface DeviceProver {
 export const LIVE_DEVICE = Symbol.for('webgpu-prover.internal.liveDevice');
 
 /** What LIVE_DEVICE returns. */
-export interface LiveDevice { ctx: GpuContext; sched: Scheduler }
+export interface LiveDevice {
+  ctx: GpuContext;
+  sched: Scheduler;
+}
 
 /** Test hook: lose the current device now, as a driver reset would (`device.destroy()` underneath). */
 export const LOSE_DEVICE = Symbol.for('webgpu-prover.test.loseDevice');
@@ -46,17 +49,19 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
     }
     return current;
   };
-  const forward = (name: JobMethod) => async (...args: unknown[]) => {
-    const first = await live();
-    try {
-      return await (first.prover[name] as (...a: unknown[]) => Promise<unknown>)(...args);
-    } catch (e) {
-      // Retry once, on a new device, only a job its device's loss interrupted.
-      if (destroyed || !isProverError(e) || e.code !== 'DEVICE_LOST' || !first.ctx.lost) throw e;
-      const again = await live();
-      return (again.prover[name] as (...a: unknown[]) => Promise<unknown>)(...args);
-    }
-  };
+  const forward =
+    (name: JobMethod) =>
+    async (...args: unknown[]) => {
+      const first = await live();
+      try {
+        return await (first.prover[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+      } catch (e) {
+        // Retry once, on a new device, only a job its device's loss interrupted.
+        if (destroyed || !isProverError(e) || e.code !== 'DEVICE_LOST' || !first.ctx.lost) throw e;
+        const again = await live();
+        return (again.prover[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+      }
+    };
   const prover = {
     get info() {
       return current.prover.info;
@@ -68,7 +73,8 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
       destroyed = true;
       current.prover.destroy();
     },
-    prefetch: (method: Parameters<NonNullable<Backend['prefetch']>>[0], args: readonly unknown[]) => current.prover.prefetch?.(method, args),
+    prefetch: (method: Parameters<NonNullable<Backend['prefetch']>>[0], args: readonly unknown[]) =>
+      current.prover.prefetch?.(method, args),
     [LOSE_DEVICE]: () => current.ctx.device.destroy(),
     [LIVE_DEVICE]: async (): Promise<LiveDevice> => {
       const d = await live();

@@ -66,7 +66,8 @@ interface FamilyState {
 function callOptions(args: readonly unknown[]): { check?: CheckMode; signal?: AbortSignal; out?: unknown } | undefined {
   for (let i = args.length - 1; i >= 0; i--) {
     const a = args[i];
-    if (typeof a === 'object' && a !== null && !ArrayBuffer.isView(a) && !Array.isArray(a) && !(a instanceof DuplexChallenger)) return a as never;
+    if (typeof a === 'object' && a !== null && !ArrayBuffer.isView(a) && !Array.isArray(a) && !(a instanceof DuplexChallenger))
+      return a as never;
   }
   return undefined;
 }
@@ -92,11 +93,16 @@ function release(v: unknown): void {
 }
 
 export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: RouterOptions, noGpu?: string): Prover {
-  const state = Object.fromEntries(FAMILIES.map((f): [Family, FamilyState] => [f, {
-    path: gpu ? 'gpu' : 'cpu',
-    ...(gpu ? {} : { reason: `no WebGPU (fallback: 'cpu'): ${noGpu ?? ''}`.trim() }),
-    budget: new CheckBudget(),
-  }])) as Record<Family, FamilyState>;
+  const state = Object.fromEntries(
+    FAMILIES.map((f): [Family, FamilyState] => [
+      f,
+      {
+        path: gpu ? 'gpu' : 'cpu',
+        ...(gpu ? {} : { reason: `no WebGPU (fallback: 'cpu'): ${noGpu ?? ''}`.trim() }),
+        budget: new CheckBudget(),
+      },
+    ]),
+  ) as Record<Family, FamilyState>;
   const corrupted = new Set<Family>();
   const checks: CheckStats = { run: 0, ms: 0, failed: 0 };
   /** The GPU path as every call and check uses it (the test hook's corruption included). */
@@ -109,19 +115,20 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   };
 
   /** The family's known-answer job on both paths, once (a failed GPU run counts as a wrong answer). */
-  const selfCheck = (f: Family): Promise<void> => (state[f].selfCheck ??= (async () => {
-    try {
-      // Side by side: the CPU half runs while the GPU's pipelines compile.
-      const [onGpu, onCpu] = await Promise.all([KNOWN_ANSWER[f](gpuPath!), KNOWN_ANSWER[f](cpu)]);
-      if (onGpu !== onCpu) moveToCpu(f, "self-check: the GPU's known-answer job differs from the CPU reference");
-    } catch (e) {
-      if (isProverError(e) && (e.code === 'DEVICE_LOST' || e.code === 'DESTROYED' || e.code === 'LOAD_FAILED')) {
-        state[f].selfCheck = undefined; // not the family's fault: check again on the next job
-        throw e;
+  const selfCheck = (f: Family): Promise<void> =>
+    (state[f].selfCheck ??= (async () => {
+      try {
+        // Side by side: the CPU half runs while the GPU's pipelines compile.
+        const [onGpu, onCpu] = await Promise.all([KNOWN_ANSWER[f](gpuPath!), KNOWN_ANSWER[f](cpu)]);
+        if (onGpu !== onCpu) moveToCpu(f, "self-check: the GPU's known-answer job differs from the CPU reference");
+      } catch (e) {
+        if (isProverError(e) && (e.code === 'DEVICE_LOST' || e.code === 'DESTROYED' || e.code === 'LOAD_FAILED')) {
+          state[f].selfCheck = undefined; // not the family's fault: check again on the next job
+          throw e;
+        }
+        moveToCpu(f, `self-check: the GPU's known-answer job failed (${e instanceof Error ? e.message : String(e)})`);
       }
-      moveToCpu(f, `self-check: the GPU's known-answer job failed (${e instanceof Error ? e.message : String(e)})`);
-    }
-  })());
+    })());
 
   /** Check a GPU result as `mode` says; a wrong one is freed, moves the family and throws CHECK_FAILED. */
   async function check(f: Family, call: CheckedCall, mode: CheckMode, jobMs: number): Promise<void> {
@@ -139,7 +146,10 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     checks.failed++;
     release(call.result);
     moveToCpu(f, `run-time check: ${problem}`);
-    throw new ProverError('CHECK_FAILED', `${f}: ${problem}; the ${f} family runs on the CPU from now on (prover.capabilities()). Please report your GPU and browser.`);
+    throw new ProverError(
+      'CHECK_FAILED',
+      `${f}: ${problem}; the ${f} family runs on the CPU from now on (prover.capabilities()). Please report your GPU and browser.`,
+    );
   }
 
   /** A GPU-path result's handles, with their own calls checked (tree openings, MSMs on the bases). */
@@ -151,7 +161,12 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
       const open: MerkleTree['open'] = async (index, job) => {
         const t0 = performance.now();
         const opening = await tree.open(index, job);
-        await check(f, { method: 'open', args: [index], result: opening, root: tree.root }, job?.check ?? opts.check, performance.now() - t0);
+        await check(
+          f,
+          { method: 'open', args: [index], result: opening, root: tree.root },
+          job?.check ?? opts.check,
+          performance.now() - t0,
+        );
         return opening;
       };
       const openMany: MerkleTree['openMany'] = async (indices, job) => {
@@ -188,40 +203,42 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     return result;
   }
 
-  const route = (m: FamilyMethod) => async (...args: unknown[]): Promise<unknown> => {
-    const f = METHOD_FAMILY[m];
-    const callOpts = callOptions(args);
-    if (gpuPath && state[f].path === 'gpu' && !state[f].prefetched) {
-      // The family's first call: compile all it and its self-check need in one wave.
-      state[f].prefetched = true;
-      gpu!.prefetch?.(m, args);
-    }
-    if (gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted) await selfCheck(f);
-    if (!gpuPath || state[f].path === 'cpu') return (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
-    const given = gpuArgs(args);
-    const challenger = m === 'grind' && args[0] instanceof DuplexChallenger ? args[0] : undefined;
-    if (challenger) given[0] = challenger.clone(); // advanced below, once the witness is checked
-    let mode = callOpts?.check ?? opts.check;
-    // A result written over its input (out = the input) leaves nothing to sample; 'full' keeps a copy.
-    const out = callOpts?.out;
-    const inPlace = ArrayBuffer.isView(out) && given.some((a) => ArrayBuffer.isView(a) && a.buffer === out.buffer);
-    if (inPlace && mode === 'sample') mode = 'off';
-    const checkArgs = inPlace && mode === 'full' ? given.map((a) => (a instanceof Uint32Array ? a.slice() : a)) : given;
-    const t0 = performance.now();
-    const result = await (gpuPath[m] as (...a: unknown[]) => Promise<unknown>)(...given).catch((e: unknown) => {
-      // The GPU path's own checks (grind's witness) fail the same way as the router's.
-      if (isProverError(e) && e.code === 'CHECK_FAILED') moveToCpu(f, `run-time check: ${e.message}`);
-      throw e;
-    });
-    const call: CheckedCall = { method: m, args: checkArgs, result, before: challenger?.clone() };
-    await check(f, call, mode, performance.now() - t0).catch((e: unknown) => {
-      // A check that could not run (its code failed to load) leaves no result to hand out.
-      if (!isProverError(e) || e.code !== 'CHECK_FAILED') release(result);
-      throw e;
-    });
-    if (challenger) challenger.checkWitness(args[1] as number, result as number);
-    return wrapHandles(f, result, m === 'msmBases' ? args[0] as MsmPoints : undefined);
-  };
+  const route =
+    (m: FamilyMethod) =>
+    async (...args: unknown[]): Promise<unknown> => {
+      const f = METHOD_FAMILY[m];
+      const callOpts = callOptions(args);
+      if (gpuPath && state[f].path === 'gpu' && !state[f].prefetched) {
+        // The family's first call: compile all it and its self-check need in one wave.
+        state[f].prefetched = true;
+        gpu!.prefetch?.(m, args);
+      }
+      if (gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted) await selfCheck(f);
+      if (!gpuPath || state[f].path === 'cpu') return (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
+      const given = gpuArgs(args);
+      const challenger = m === 'grind' && args[0] instanceof DuplexChallenger ? args[0] : undefined;
+      if (challenger) given[0] = challenger.clone(); // advanced below, once the witness is checked
+      let mode = callOpts?.check ?? opts.check;
+      // A result written over its input (out = the input) leaves nothing to sample; 'full' keeps a copy.
+      const out = callOpts?.out;
+      const inPlace = ArrayBuffer.isView(out) && given.some((a) => ArrayBuffer.isView(a) && a.buffer === out.buffer);
+      if (inPlace && mode === 'sample') mode = 'off';
+      const checkArgs = inPlace && mode === 'full' ? given.map((a) => (a instanceof Uint32Array ? a.slice() : a)) : given;
+      const t0 = performance.now();
+      const result = await (gpuPath[m] as (...a: unknown[]) => Promise<unknown>)(...given).catch((e: unknown) => {
+        // The GPU path's own checks (grind's witness) fail the same way as the router's.
+        if (isProverError(e) && e.code === 'CHECK_FAILED') moveToCpu(f, `run-time check: ${e.message}`);
+        throw e;
+      });
+      const call: CheckedCall = { method: m, args: checkArgs, result, before: challenger?.clone() };
+      await check(f, call, mode, performance.now() - t0).catch((e: unknown) => {
+        // A check that could not run (its code failed to load) leaves no result to hand out.
+        if (!isProverError(e) || e.code !== 'CHECK_FAILED') release(result);
+        throw e;
+      });
+      if (challenger) challenger.checkWitness(args[1] as number, result as number);
+      return wrapHandles(f, result, m === 'msmBases' ? (args[0] as MsmPoints) : undefined);
+    };
 
   const prover = {
     get info() {
@@ -231,7 +248,10 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     get lost() {
       return (gpu ?? cpu).lost;
     },
-    capabilities: (): Capabilities => Object.fromEntries(FAMILIES.map((f) => [f, { path: state[f].path, ...(state[f].reason ? { reason: state[f].reason } : {}) }])) as Capabilities,
+    capabilities: (): Capabilities =>
+      Object.fromEntries(
+        FAMILIES.map((f) => [f, { path: state[f].path, ...(state[f].reason ? { reason: state[f].reason } : {}) }]),
+      ) as Capabilities,
     destroy() {
       gpu?.destroy();
       cpu.destroy();
@@ -248,20 +268,28 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   // proof does not download it.
   let whir: Promise<WhirMethods> | undefined;
   const whirCommit: WhirMethods['whirCommit'] = async (options, evals, job) => {
-    whir ??= loadPart("webgpu-prover's WHIR prover", () => import('./whir/whir.js')).then((m) => m.whirMethods(routed, {
-      // WHIR commits on the GPU itself (its table and round codewords stay there), so the commit
-      // family's self-check runs first, as before any commit job.
-      gpu: async () => {
-        if (!gpu || state.commit.path !== 'gpu') return null;
-        if (opts.selfCheck) await selfCheck('commit');
-        return state.commit.path === 'gpu' ? (gpu as unknown as Record<symbol, () => Promise<LiveDevice>>)[LIVE_DEVICE]?.() ?? null : null;
+    whir ??= loadPart("webgpu-prover's WHIR prover", () => import('./whir/whir.js')).then(
+      (m) =>
+        m.whirMethods(routed, {
+          // WHIR commits on the GPU itself (its table and round codewords stay there), so the commit
+          // family's self-check runs first, as before any commit job.
+          gpu: async () => {
+            if (!gpu || state.commit.path !== 'gpu') return null;
+            if (opts.selfCheck) await selfCheck('commit');
+            return state.commit.path === 'gpu'
+              ? ((gpu as unknown as Record<symbol, () => Promise<LiveDevice>>)[LIVE_DEVICE]?.() ?? null)
+              : null;
+          },
+          check: opts.check,
+          onGpuFailure: () => {
+            checks.failed++;
+          },
+        }),
+      (e: unknown) => {
+        whir = undefined; // a failed chunk fetch is retried by the next commit
+        throw e;
       },
-      check: opts.check,
-      onGpuFailure: () => { checks.failed++; },
-    }), (e: unknown) => {
-      whir = undefined; // a failed chunk fetch is retried by the next commit
-      throw e;
-    });
+    );
     return (await whir).whirCommit(options, evals, job);
   };
   return Object.assign(routed, { whirCommit, whir: (o: WhirOptions) => whirInstance(routed, o) });

@@ -7,7 +7,20 @@
  */
 
 /** Prover methods that run a job (everything but info, stats, lost and destroy), and warmUp, which is forwarded the same way. */
-export const JOB_METHODS = ['batchField', 'dft', 'idft', 'lde', 'encode', 'poseidon2', 'merkleCommit', 'grind', 'commit', 'msm', 'msmBases', 'warmUp'] as const;
+export const JOB_METHODS = [
+  'batchField',
+  'dft',
+  'idft',
+  'lde',
+  'encode',
+  'poseidon2',
+  'merkleCommit',
+  'grind',
+  'commit',
+  'msm',
+  'msmBases',
+  'warmUp',
+] as const;
 
 export type JobMethod = (typeof JOB_METHODS)[number];
 

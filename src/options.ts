@@ -84,10 +84,19 @@ export function requireProverOptions(options: unknown): ProverOptions {
   }
   requireLimitsOption(opts.limits);
   if (opts.powerPreference !== undefined && opts.powerPreference !== 'low-power' && opts.powerPreference !== 'high-performance') {
-    throw new ProverError('INVALID_ARGUMENT', `powerPreference must be 'low-power' or 'high-performance', got ${show(opts.powerPreference)}`);
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      `powerPreference must be 'low-power' or 'high-performance', got ${show(opts.powerPreference)}`,
+    );
   }
-  if (opts.gpu !== undefined && (typeof opts.gpu !== 'object' || opts.gpu === null || typeof (opts.gpu as GPU).requestAdapter !== 'function')) {
-    throw new ProverError('INVALID_ARGUMENT', `gpu must be a WebGPU entry point (navigator.gpu, or create([]) from the 'webgpu' package in Node), got ${show(opts.gpu)}`);
+  if (
+    opts.gpu !== undefined &&
+    (typeof opts.gpu !== 'object' || opts.gpu === null || typeof (opts.gpu as GPU).requestAdapter !== 'function')
+  ) {
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      `gpu must be a WebGPU entry point (navigator.gpu, or create([]) from the 'webgpu' package in Node), got ${show(opts.gpu)}`,
+    );
   }
   if (opts.warmUp !== undefined && typeof opts.warmUp !== 'boolean') requireWarmUpFamilies(opts.warmUp, 'warmUp');
   return opts;

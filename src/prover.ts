@@ -116,7 +116,15 @@ export interface ProtocolMethods extends WhirMethods {
   whir(options: WhirOptions): Whir;
 }
 
-export type Prover = ProverCore & FieldMethods & NttMethods & Poseidon2Methods & MerkleMethods & GrindMethods & CommitMethods & MsmMethods & ProtocolMethods;
+export type Prover = ProverCore &
+  FieldMethods &
+  NttMethods &
+  Poseidon2Methods &
+  MerkleMethods &
+  GrindMethods &
+  CommitMethods &
+  MsmMethods &
+  ProtocolMethods;
 
 /** The job methods alone (what the self-check and the run-time checks call). */
 export type Jobs = Pick<Prover, FamilyMethod>;
@@ -144,7 +152,11 @@ export async function createLocalProver(options?: ProverOptions): Promise<Prover
     if (!isProverError(e) || e.code !== 'NO_WEBGPU') throw e;
     if (opts.fallback !== 'cpu') {
       const end = /[.!?]$/.test(e.message) ? '' : '.';
-      throw new ProverError('NO_WEBGPU', `${e.message}${end} Or pass { fallback: 'cpu' } to run every job on the CPU instead (same results, much slower).`, { cause: e.cause });
+      throw new ProverError(
+        'NO_WEBGPU',
+        `${e.message}${end} Or pass { fallback: 'cpu' } to run every job on the CPU instead (same results, much slower).`,
+        { cause: e.cause },
+      );
     }
     noGpu = e.message;
   }
@@ -176,7 +188,14 @@ async function warmUp(ctx: GpuContext, families?: readonly WarmUpFamily[]): Prom
 function knownNttSpecs(): NttJob[] {
   const { lde, idft } = KNOWN_NTT;
   return [
-    { op: 'lde', height: lde.height, width: lde.options.width, addedBits: lde.options.addedBits, shift: lde.options.shift, bitReversed: lde.options.bitReversedOutput },
+    {
+      op: 'lde',
+      height: lde.height,
+      width: lde.options.width,
+      addedBits: lde.options.addedBits,
+      shift: lde.options.shift,
+      bitReversed: lde.options.bitReversedOutput,
+    },
     { op: 'idft', height: idft.height, width: idft.options.width, bitReversed: false },
   ];
 }
@@ -209,7 +228,13 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       worker: false,
       backend: 'webgpu',
     },
-    stats: () => ({ ...ctx.pool.stats(), pipelines: ctx.pipelines.size, compiled: ctx.pipelines.stats(), jobs: sched.stats(), deviceLosses: 0 }),
+    stats: () => ({
+      ...ctx.pool.stats(),
+      pipelines: ctx.pipelines.size,
+      compiled: ctx.pipelines.stats(),
+      jobs: sched.stats(),
+      deviceLosses: 0,
+    }),
     warmUp: (families) => warmUp(ctx, families),
     prefetch(method, args) {
       const ntt = nttCallSpec(method, args);
@@ -218,9 +243,11 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
         ntt: [...knownNttSpecs(), ...(ntt ? [ntt] : [])],
         msmPoints: [KNOWN_MSM_POINTS, ...(points && (method === 'msm' || method === 'msmBases') ? [points] : [])],
       };
-      firstCallRequests(ctx, METHOD_FAMILY[method], call).then((r) => ctx.pipelines.all(r, true)).catch(() => {
-        // A failed compile is reported by the job that needs the pipeline (the cache retries it).
-      });
+      firstCallRequests(ctx, METHOD_FAMILY[method], call)
+        .then((r) => ctx.pipelines.all(r, true))
+        .catch(() => {
+          // A failed compile is reported by the job that needs the pipeline (the cache retries it).
+        });
     },
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),
     destroy() {

@@ -17,11 +17,18 @@ import { FIELD_NAMES, isFieldName, MONTY31_FIELDS, type FieldName, type Monty31P
 export function show(v: unknown): string {
   try {
     switch (typeof v) {
-      case 'string': return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-      case 'number': case 'boolean': case 'undefined': return String(v);
-      case 'bigint': return `${v}n`;
-      case 'symbol': return v.description === undefined ? 'a Symbol' : `Symbol(${v.description.slice(0, 40)})`;
-      case 'function': return 'a function';
+      case 'string':
+        return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+      case 'number':
+      case 'boolean':
+      case 'undefined':
+        return String(v);
+      case 'bigint':
+        return `${v}n`;
+      case 'symbol':
+        return v.description === undefined ? 'a Symbol' : `Symbol(${v.description.slice(0, 40)})`;
+      case 'function':
+        return 'a function';
     }
     if (v === null) return 'null';
     if (Array.isArray(v)) return `an array of ${v.length}`;
@@ -38,7 +45,10 @@ export function ownEntry<T>(o: Record<string, T>, key: unknown): T | undefined {
 }
 
 /** True for a typed array of this type, of this realm or another (an iframe's, a worker's structured clone). */
-export function isTypedArray<K extends 'Uint32Array' | 'Uint8Array'>(v: unknown, type: K): v is K extends 'Uint32Array' ? Uint32Array : Uint8Array {
+export function isTypedArray<K extends 'Uint32Array' | 'Uint8Array'>(
+  v: unknown,
+  type: K,
+): v is K extends 'Uint32Array' ? Uint32Array : Uint8Array {
   return ArrayBuffer.isView(v) && Object.prototype.toString.call(v) === `[object ${type}]`;
 }
 
@@ -56,7 +66,10 @@ export function plainView<T extends Uint32Array | Uint8Array>(v: T): T {
 /** A Uint32Array WebGPU can copy from (plainView). */
 export function requireUint32Array(name: string, v: unknown): Uint32Array {
   if (!isTypedArray(v, 'Uint32Array')) {
-    throw new ProverError('INVALID_ARGUMENT', `${name} must be a Uint32Array of canonical BabyBear values, got ${show(v)}; wrap plain arrays with Uint32Array.from(...)`);
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      `${name} must be a Uint32Array of canonical BabyBear values, got ${show(v)}; wrap plain arrays with Uint32Array.from(...)`,
+    );
   }
   return plainView(v);
 }
@@ -68,14 +81,18 @@ export function requireUint32Array(name: string, v: unknown): Uint32Array {
  */
 export function optionalOut(out: unknown, expected: number): Uint32Array | undefined {
   if (out === undefined) return undefined;
-  if (!isTypedArray(out, 'Uint32Array')) throw new ProverError('INVALID_ARGUMENT', `out must be a Uint32Array to write the result into, got ${show(out)}`);
+  if (!isTypedArray(out, 'Uint32Array'))
+    throw new ProverError('INVALID_ARGUMENT', `out must be a Uint32Array to write the result into, got ${show(out)}`);
   requireLength('out', out, expected, `the result has ${expected} values; pass an array of that length, or leave out out`);
   return out;
 }
 
 /** The NON_CANONICAL error for value `x` at `name[i]` (found by the host scan or on the GPU). */
 export function nonCanonicalError(name: string, i: number, x: number, field: Monty31Params = BABY_BEAR): ProverError {
-  return new ProverError('NON_CANONICAL', `${name}[${i}] = ${x} is not a canonical ${field.label} value (must be < p = ${field.p}); reduce it mod p first`);
+  return new ProverError(
+    'NON_CANONICAL',
+    `${name}[${i}] = ${x} is not a canonical ${field.label} value (must be < p = ${field.p}); reduce it mod p first`,
+  );
 }
 
 /**
@@ -88,10 +105,16 @@ export function requireCanonical(name: string, v: Uint32Array, field: Monty31Par
   const w = new Int32Array(v.buffer, v.byteOffset, v.length);
   const P = field.p;
   const top = P - 1;
-  let b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+  let b0 = 0,
+    b1 = 0,
+    b2 = 0,
+    b3 = 0;
   const n4 = w.length & ~3;
   for (let i = 0; i < n4; i += 4) {
-    const x0 = w[i], x1 = w[i + 1], x2 = w[i + 2], x3 = w[i + 3];
+    const x0 = w[i],
+      x1 = w[i + 1],
+      x2 = w[i + 2],
+      x3 = w[i + 3];
     b0 |= x0 | (top - x0);
     b1 |= x1 | (top - x1);
     b2 |= x2 | (top - x2);
@@ -123,7 +146,8 @@ export function requireFieldArray(name: string, v: unknown, gpuScans = false, fi
 /** An optional `field` option: one of FIELD_NAMES, 'babybear' when absent. */
 export function requireFieldName(name: string, v: unknown): FieldName {
   if (v === undefined) return 'babybear';
-  if (!isFieldName(v)) throw new ProverError('INVALID_ARGUMENT', `${name} must be one of ${FIELD_NAMES.map((f) => `'${f}'`).join(', ')}, got ${show(v)}`);
+  if (!isFieldName(v))
+    throw new ProverError('INVALID_ARGUMENT', `${name} must be one of ${FIELD_NAMES.map((f) => `'${f}'`).join(', ')}, got ${show(v)}`);
   return v;
 }
 
@@ -164,7 +188,10 @@ export function requireInt(name: string, v: unknown, min: number, max: number, h
 export function requireAddedBits(op: string, height: number, addedBits: unknown): number {
   const bits = requireInt('addedBits', addedBits, 0, BB_TWO_ADICITY, 'log2 of the blow-up');
   if (height * 2 ** bits > 2 ** BB_TWO_ADICITY) {
-    throw new ProverError('TOO_LARGE', `${op}: ${height} rows x 2^${bits} exceeds 2^${BB_TWO_ADICITY} rows, BabyBear's largest power-of-two subgroup; lower addedBits or the height`);
+    throw new ProverError(
+      'TOO_LARGE',
+      `${op}: ${height} rows x 2^${bits} exceeds 2^${BB_TWO_ADICITY} rows, BabyBear's largest power-of-two subgroup; lower addedBits or the height`,
+    );
   }
   return bits;
 }
@@ -207,8 +234,8 @@ export function requireOptions<T extends object>(name: string, v: unknown, optio
 export function requireDenseArray(name: string, v: unknown, what: string): readonly unknown[] {
   if (!Array.isArray(v)) throw new ProverError('INVALID_ARGUMENT', `${name} must be ${what}, got ${show(v)}`);
   for (let i = 0; i < v.length; i++) {
-    if (!Object.hasOwn(v, i)) throw new ProverError('INVALID_ARGUMENT', `${name}[${i}] is a hole (a sparse array); pass ${what} with every element set`);
+    if (!Object.hasOwn(v, i))
+      throw new ProverError('INVALID_ARGUMENT', `${name}[${i}] is a hole (a sparse array); pass ${what} with every element set`);
   }
   return v;
 }
-

@@ -16,7 +16,10 @@ export function requireWarmUpFamilies(families: unknown, name = 'warmUp families
   if (families === undefined) return WARM_UP_FAMILIES;
   const known: readonly string[] = [...WARM_UP_FAMILIES, 'commit'];
   if (!Array.isArray(families) || families.some((f) => typeof f !== 'string' || !known.includes(f))) {
-    throw new ProverError('INVALID_ARGUMENT', `${name} must be an array of ${known.map((f) => `'${f}'`).join(', ')}, got ${show(families)}`);
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      `${name} must be an array of ${known.map((f) => `'${f}'`).join(', ')}, got ${show(families)}`,
+    );
   }
   return families as WarmUpFamily[];
 }

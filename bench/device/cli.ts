@@ -25,7 +25,12 @@ function arg(name: string): string | undefined {
 try {
   const target = loadTarget(arg('target') ?? 'local-chromium', arg('config') ?? DEFAULT_CONFIG);
   if (target.kind === 'browserstack') browserStackCredentials(); // fail before starting anything
-  const params = Object.fromEntries((arg('params') ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+  const params = Object.fromEntries(
+    (arg('params') ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => kv.split('=') as [string, string]),
+  );
   const { results, json, md } = await runDevice({
     target,
     modes: (arg('modes') ?? 'all-check,all-bench').split(','),

@@ -36,15 +36,18 @@ export function loadTarget(name: string, file = DEFAULT_CONFIG, env = process.en
   const t = all[name] as Record<string, unknown> | undefined;
   if (!t || name.startsWith('$')) throw new Error(`unknown target "${name}" in ${file}; targets: ${names.join(', ')}`);
   const browser = (t.browser ?? 'chromium') as BrowserKind;
-  if (!BROWSERS.includes(browser)) throw new Error(`target ${name}: browser must be one of ${BROWSERS.join(', ')}, got ${String(t.browser)}`);
+  if (!BROWSERS.includes(browser))
+    throw new Error(`target ${name}: browser must be one of ${BROWSERS.join(', ')}, got ${String(t.browser)}`);
   if (t.kind === 'local-chromium') return { name, kind: 'local-chromium' };
   if (t.kind === 'ws') {
-    if (typeof t.wsEndpoint !== 'string') throw new Error(`target ${name}: kind ws needs a wsEndpoint (a Playwright browser server's ws:// URL)`);
+    if (typeof t.wsEndpoint !== 'string')
+      throw new Error(`target ${name}: kind ws needs a wsEndpoint (a Playwright browser server's ws:// URL)`);
     return { name, kind: 'ws', browser, wsEndpoint: fromEnv(t.wsEndpoint, env, `target ${name}'s wsEndpoint`) };
   }
   if (t.kind === 'browserstack') {
     const caps = t.caps as Record<string, string> | undefined;
-    if (!caps || typeof caps !== 'object') throw new Error(`target ${name}: kind browserstack needs caps (a BrowserStack capability object)`);
+    if (!caps || typeof caps !== 'object')
+      throw new Error(`target ${name}: kind browserstack needs caps (a BrowserStack capability object)`);
     return { name, kind: 'browserstack', browser, caps };
   }
   throw new Error(`target ${name}: kind must be local-chromium, ws or browserstack, got ${String(t.kind)}`);
@@ -56,7 +59,9 @@ export function browserStackCredentials(env = process.env): { username: string; 
   const accessKey = env.BROWSERSTACK_ACCESS_KEY;
   if (!username || !accessKey) {
     const missing = [!username && 'BROWSERSTACK_USERNAME', !accessKey && 'BROWSERSTACK_ACCESS_KEY'].filter(Boolean).join(' and ');
-    throw new Error(`BrowserStack targets need ${missing} in the environment (your username and access key: https://www.browserstack.com/accounts/settings). Nothing was sent.`);
+    throw new Error(
+      `BrowserStack targets need ${missing} in the environment (your username and access key: https://www.browserstack.com/accounts/settings). Nothing was sent.`,
+    );
   }
   return { username, accessKey };
 }
@@ -75,7 +80,11 @@ export interface BrowserStackConnect {
  * server, reached through a BrowserStack Local tunnel the user started (`BrowserStackLocal
  * --key $BROWSERSTACK_ACCESS_KEY`); otherwise a public URL the user gave.
  */
-export function browserStackConnect(t: Extract<Target, { kind: 'browserstack' }>, o: { local: boolean; build: string; name: string }, env = process.env): BrowserStackConnect {
+export function browserStackConnect(
+  t: Extract<Target, { kind: 'browserstack' }>,
+  o: { local: boolean; build: string; name: string },
+  env = process.env,
+): BrowserStackConnect {
   const { username, accessKey } = browserStackCredentials(env);
   const caps: Record<string, string> = {
     ...t.caps,

@@ -15,12 +15,22 @@ import { chromiumArgs, findChromium } from '../../scripts/chromium.mjs';
 const local: Target = { name: 'local-chromium', kind: 'local-chromium' };
 const tmp = () => mkdtempSync(join(tmpdir(), 'bench-device-'));
 const quiet = () => {};
-const listen = (s: Server | ReturnType<typeof createHttpServer>) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as { port: number }).port)));
+const listen = (s: Server | ReturnType<typeof createHttpServer>) =>
+  new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as { port: number }).port)));
 
 test('local-chromium: a check mode and a bench mode, results JSON and the markdown table', async () => {
   const out = tmp();
-  const { results, json, md } = await runDevice({ target: local, modes: ['field-check', 'ntt-bench'], params: { n: '256', logn: '8', reps: '2' }, outDir: out, log: quiet });
-  expect(results.runs.map((r) => [r.mode, r.status, r.attempts])).toEqual([['field-check', 'ok', 1], ['ntt-bench', 'ok', 1]]);
+  const { results, json, md } = await runDevice({
+    target: local,
+    modes: ['field-check', 'ntt-bench'],
+    params: { n: '256', logn: '8', reps: '2' },
+    outDir: out,
+    log: quiet,
+  });
+  expect(results.runs.map((r) => [r.mode, r.status, r.attempts])).toEqual([
+    ['field-check', 'ok', 1],
+    ['ntt-bench', 'ok', 1],
+  ]);
   const saved = JSON.parse(readFileSync(json, 'utf8'));
   expect(saved.runs[0].rows.filter((r: { status: string }) => r.status === 'ok')).toHaveLength(8);
   const [bench] = saved.runs[1].bench;
@@ -58,7 +68,11 @@ test('browserstack: the driver sends the preset, the credentials and its Playwri
   });
   const port = await listen(proxy);
   const saved = { ...process.env };
-  Object.assign(process.env, { BROWSERSTACK_USERNAME: 'fake-user', BROWSERSTACK_ACCESS_KEY: 'fake-key', BROWSERSTACK_WS_BASE: `ws://127.0.0.1:${port}/playwright` });
+  Object.assign(process.env, {
+    BROWSERSTACK_USERNAME: 'fake-user',
+    BROWSERSTACK_ACCESS_KEY: 'fake-key',
+    BROWSERSTACK_WS_BASE: `ws://127.0.0.1:${port}/playwright`,
+  });
   try {
     const target = loadTarget('bs-macos-chrome');
     const { results } = await runDevice({ target, modes: ['grind-bench'], params: { bits: '6', reps: '1' }, outDir: tmp(), log: quiet });
@@ -68,8 +82,12 @@ test('browserstack: the driver sends the preset, the credentials and its Playwri
     const url = new URL(seen[0], 'ws://x');
     expect(url.pathname).toBe('/playwright');
     expect(JSON.parse(url.searchParams.get('caps')!)).toEqual({
-      os: 'OS X', os_version: 'Sequoia', browser: 'chrome', browser_version: 'latest',
-      'browserstack.username': 'fake-user', 'browserstack.accessKey': 'fake-key',
+      os: 'OS X',
+      os_version: 'Sequoia',
+      browser: 'chrome',
+      browser_version: 'latest',
+      'browserstack.username': 'fake-user',
+      'browserstack.accessKey': 'fake-key',
       // the page is this machine's dev server: BrowserStack reaches it through BrowserStack Local
       'browserstack.local': 'true',
       'client.playwrightVersion': playwrightVersion(),
@@ -88,7 +106,13 @@ test('browserstack without credentials: a clear error, nothing sent', async () =
   delete process.env.BROWSERSTACK_USERNAME;
   delete process.env.BROWSERSTACK_ACCESS_KEY;
   try {
-    const { results } = await runDevice({ target: loadTarget('bs-android-mali'), modes: ['field-check'], url: 'http://127.0.0.1:9', outDir: tmp(), log: quiet });
+    const { results } = await runDevice({
+      target: loadTarget('bs-android-mali'),
+      modes: ['field-check'],
+      url: 'http://127.0.0.1:9',
+      outDir: tmp(),
+      log: quiet,
+    });
     expect(results.runs[0].status).toBe('error');
     expect(results.runs[0].error).toMatch(/BROWSERSTACK_USERNAME and BROWSERSTACK_ACCESS_KEY in the environment/);
   } finally {
@@ -120,9 +144,19 @@ test('a stalled run is retried once in a fresh session, then reported', async ()
   });
   const port = await listen(server);
   try {
-    const { results, md } = await runDevice({ target: local, modes: ['flaky', 'hang'], url: `http://127.0.0.1:${port}`, stallMs: 1500, outDir: tmp(), log: quiet });
+    const { results, md } = await runDevice({
+      target: local,
+      modes: ['flaky', 'hang'],
+      url: `http://127.0.0.1:${port}`,
+      stallMs: 1500,
+      outDir: tmp(),
+      log: quiet,
+    });
     expect(loads).toEqual(['flaky', 'flaky', 'hang', 'hang']);
-    expect(results.runs.map((r) => [r.mode, r.status, r.attempts])).toEqual([['flaky', 'ok', 2], ['hang', 'stalled', 2]]);
+    expect(results.runs.map((r) => [r.mode, r.status, r.attempts])).toEqual([
+      ['flaky', 'ok', 2],
+      ['hang', 'stalled', 2],
+    ]);
     expect(results.runs[1].runIds[0]).not.toBe(results.runs[1].runIds[1]);
     expect(readFileSync(md, 'utf8')).toMatch(/\| hang \| stalled \(no \/progress row for 2 s after 0 rows\) \| 2 \|/);
   } finally {

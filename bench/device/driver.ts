@@ -58,12 +58,23 @@ type Attempt = { status: ModeRun['status']; rows: ProgressRow[]; error?: string 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One attempt of one mode: open a session, load the page, follow rows until 'done' or a stall. */
-async function attempt(o: Required<Pick<DriverOptions, 'target' | 'stallMs' | 'headless' | 'log'>>, base: string, mode: string, runId: string,
-  params: Record<string, string>, rowsOf: (runId: string) => Promise<ProgressRow[]>): Promise<Attempt> {
+async function attempt(
+  o: Required<Pick<DriverOptions, 'target' | 'stallMs' | 'headless' | 'log'>>,
+  base: string,
+  mode: string,
+  runId: string,
+  params: Record<string, string>,
+  rowsOf: (runId: string) => Promise<ProgressRow[]>,
+): Promise<Attempt> {
   const local = !/^https?:\/\/(?!localhost|127\.0\.0\.1)/.test(base);
   let session;
   try {
-    session = await openSession(o.target, { headless: o.headless, local, build: `webgpu-prover bench ${new Date().toISOString().slice(0, 10)}`, name: `${mode} on ${o.target.name}` });
+    session = await openSession(o.target, {
+      headless: o.headless,
+      local,
+      build: `webgpu-prover bench ${new Date().toISOString().slice(0, 10)}`,
+      name: `${mode} on ${o.target.name}`,
+    });
   } catch (e) {
     return { status: 'error', rows: [], error: `could not open a browser on ${o.target.name}: ${(e as Error).message}` };
   }
@@ -78,13 +89,15 @@ async function attempt(o: Required<Pick<DriverOptions, 'target' | 'stallMs' | 'h
       await sleep(250);
       const rows = await rowsOf(runId);
       if (rows.length > seen) {
-        for (const r of rows.slice(seen)) o.log(`  ${r.step.padEnd(40)} ${r.status.padEnd(6)} ${r.ms.toFixed(0).padStart(7)} ms  ${String(r.detail ?? '').slice(0, 120)}`);
+        for (const r of rows.slice(seen))
+          o.log(`  ${r.step.padEnd(40)} ${r.status.padEnd(6)} ${r.ms.toFixed(0).padStart(7)} ms  ${String(r.detail ?? '').slice(0, 120)}`);
         seen = rows.length;
         lastRowAt = Date.now();
       }
       const done = rows.find((r) => r.status === 'done');
       if (done) return { status: (done.detail as ModeRun['status']) ?? 'error', rows };
-      if (Date.now() - lastRowAt > o.stallMs) return { status: 'stalled', rows, error: `no /progress row for ${(o.stallMs / 1000).toFixed(0)} s after ${rows.length} rows` };
+      if (Date.now() - lastRowAt > o.stallMs)
+        return { status: 'stalled', rows, error: `no /progress row for ${(o.stallMs / 1000).toFixed(0)} s after ${rows.length} rows` };
     }
   } finally {
     await session.close().catch(() => {});
@@ -131,7 +144,17 @@ export async function runDevice(opts: DriverOptions): Promise<{ results: DeviceR
         o.log(`  stalled: ${a.error}${k === 1 ? '; retrying once in a fresh session' : ''}`);
       }
       const adapter = String(a!.rows.find((r) => r.step === 'adapter')?.detail ?? '');
-      runs.push({ mode, status: a!.status, attempts: runIds.length, runIds, adapter, ms: Date.now() - t0, error: a!.error, rows: a!.rows, bench: benchSummaries(a!.rows) });
+      runs.push({
+        mode,
+        status: a!.status,
+        attempts: runIds.length,
+        runIds,
+        adapter,
+        ms: Date.now() - t0,
+        error: a!.error,
+        rows: a!.rows,
+        bench: benchSummaries(a!.rows),
+      });
     }
   } finally {
     unsubscribe();
@@ -151,15 +174,34 @@ export function writeResults(r: DeviceResults, outDir: string, native?: NativeLo
     return `${c.filter((x) => x.status === 'ok').length}/${c.length}`;
   };
   const lines = [
-    `# ${r.target} (${r.kind}), ${r.date}`, '',
-    `Page: ${r.page}; parameters: ${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(', ') || 'defaults'}.`, '',
-    '| mode | status | attempts | checks passed | s | adapter |', '| --- | --- | --- | --- | --- | --- |',
-    ...r.runs.map((m) => `| ${m.mode} | ${m.status}${m.error ? ` (${m.error.replace(/\|/g, '/')})` : ''} | ${m.attempts} | ${checks(m)} | ${(m.ms / 1000).toFixed(1)} | ${m.adapter} |`),
+    `# ${r.target} (${r.kind}), ${r.date}`,
+    '',
+    `Page: ${r.page}; parameters: ${
+      Object.entries(r.params)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ') || 'defaults'
+    }.`,
+    '',
+    '| mode | status | attempts | checks passed | s | adapter |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...r.runs.map(
+      (m) =>
+        `| ${m.mode} | ${m.status}${m.error ? ` (${m.error.replace(/\|/g, '/')})` : ''} | ${m.attempts} | ${checks(m)} | ${(m.ms / 1000).toFixed(1)} | ${m.adapter} |`,
+    ),
   ];
   const byAdapter = new Map<string, BenchSummary[]>();
   for (const m of r.runs) if (m.bench.length) byAdapter.set(m.adapter, [...(byAdapter.get(m.adapter) ?? []), ...m.bench]);
   for (const [adapter, rows] of byAdapter) {
-    lines.push('', `## ${adapter || 'unknown adapter'}`, '', markdownTable(rows, native), '', 'GPU vs the CPU path in this browser:', '', ...crossovers(rows).map((c) => `- ${c}`));
+    lines.push(
+      '',
+      `## ${adapter || 'unknown adapter'}`,
+      '',
+      markdownTable(rows, native),
+      '',
+      'GPU vs the CPU path in this browser:',
+      '',
+      ...crossovers(rows).map((c) => `- ${c}`),
+    );
   }
   writeFileSync(`${stem}.md`, lines.join('\n') + '\n');
   return { json: `${stem}.json`, md: `${stem}.md` };

@@ -15,7 +15,10 @@ type NativeLine = Record<string, unknown> & { ms_median?: number; threads?: numb
  * recursive one).
  */
 export function nativeLookup(file: string): NativeLookup {
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l) as NativeLine);
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim().startsWith('{'))
+    .map((l) => JSON.parse(l) as NativeLine);
   return (b: BenchSummary) => {
     const key = b.nativeKey;
     if (!key) return undefined;

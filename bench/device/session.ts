@@ -26,7 +26,13 @@ async function connect(browser: BrowserKind, wsEndpoint: string): Promise<Sessio
     const device = await _android.connect(wsEndpoint);
     const context = await device.launchBrowser();
     const page = context.pages()[0] ?? (await context.newPage());
-    return { page, close: async () => { await context.close().catch(() => {}); await device.close(); } };
+    return {
+      page,
+      close: async () => {
+        await context.close().catch(() => {});
+        await device.close();
+      },
+    };
   }
   const type = { chromium, webkit, firefox }[browser];
   const b = await type.connect(wsEndpoint, { timeout: 120_000 });

@@ -25,5 +25,8 @@ export interface AutorunResult {
 }
 
 declare global {
-  interface Window { __autorun?: AutorunResult; __result?: AutorunResult }
+  interface Window {
+    __autorun?: AutorunResult;
+    __result?: AutorunResult;
+  }
 }

@@ -13,7 +13,12 @@ import type { Prover } from '../../src/prover.js';
 import { isProverError } from '../../src/errors.js';
 import { badCallKinds, COVERED_METHODS, makeFixtures, type BadCall } from './bad-input-cases.js';
 
-export interface PropertyRow { step: string; ok: boolean; ms: number; detail: string }
+export interface PropertyRow {
+  step: string;
+  ok: boolean;
+  ms: number;
+  detail: string;
+}
 
 /** A call that neither settles nor throws within this many ms is a hang. */
 const LIMIT_MS = 20_000;
@@ -40,7 +45,12 @@ async function settle(call: () => unknown): Promise<Outcome> {
 /** Why the outcome is not what `c` expects ('' when it is). */
 export function mismatch(c: BadCall, o: Outcome): string {
   if (o.kind === 'timeout') return `no answer within ${LIMIT_MS} ms`;
-  if (c.expect === false) return o.kind === 'returned' && o.value === false ? '' : o.kind === 'returned' ? `returned ${String(o.value)}` : `threw ${errorText(o.error)}`;
+  if (c.expect === false)
+    return o.kind === 'returned' && o.value === false
+      ? ''
+      : o.kind === 'returned'
+        ? `returned ${String(o.value)}`
+        : `threw ${errorText(o.error)}`;
   if (o.kind === 'returned') {
     // A prover or handle that resolved by mistake still holds GPU memory: give it back.
     (o.value as { destroy?: () => void } | null)?.destroy?.();
@@ -63,7 +73,10 @@ function errorText(e: unknown): string {
 /** The health probe: a small dft and one Poseidon2 permutation, compared with their first answers. */
 async function probe(prover: Prover): Promise<string> {
   const d = await prover.dft(Uint32Array.from([1, 2, 3, 4, 5, 6, 7, 8]), { width: 1 });
-  const h = await prover.poseidon2(Uint32Array.from({ length: 16 }, (_, i) => i), { width: 16 });
+  const h = await prover.poseidon2(
+    Uint32Array.from({ length: 16 }, (_, i) => i),
+    { width: 16 },
+  );
   return `${Array.from(d).join(',')}|${Array.from(h).join(',')}`;
 }
 
@@ -95,14 +108,23 @@ export async function checkBadInputs(prover: Prover, seed: number, runs = 300): 
   const detail = result.failed
     ? `seed ${seed}: ${result.counterexample ? `${(result.counterexample[0] as BadCall).method} (${(result.counterexample[0] as BadCall).fault})` : ''} ${errorText(result.errorInstance)} (after ${result.numShrinks} shrinks)`
     : `${result.numRuns} generated bad calls after 2 of each of ${kinds.length} kinds, seed ${seed}: ${[...codes].map(([k, v]) => `${k} ${v}`).join(', ')}`;
-  rows.push({ step: 'bad input property: the table code, no hang, prover right after', ok: !result.failed, ms: performance.now() - t0, detail });
+  rows.push({
+    step: 'bad input property: the table code, no hang, prover right after',
+    ok: !result.failed,
+    ms: performance.now() - t0,
+    detail,
+  });
   const missing = COVERED_METHODS.filter((m) => !seen.has(m));
-  rows.push({ step: 'bad input property covers every public method', ok: missing.length === 0, ms: 0,
-    detail: missing.length ? `not reached: ${missing.join(', ')}` : `${seen.size} methods` });
+  rows.push({
+    step: 'bad input property covers every public method',
+    ok: missing.length === 0,
+    ms: 0,
+    detail: missing.length ? `not reached: ${missing.join(', ')}` : `${seen.size} methods`,
+  });
   fixtures.matrix.destroy();
   fixtures.tree.dispose();
   fixtures.bases.destroy();
-  rows.push(...await checkUnusualBuffers(prover));
+  rows.push(...(await checkUnusualBuffers(prover)));
   return rows;
 }
 
@@ -113,23 +135,70 @@ async function checkUnusualBuffers(prover: Prover): Promise<PropertyRow[]> {
   // Resizable ArrayBuffers are ES2024 (Chrome 111, Safari 16.4); the lib here is ES2022.
   const Resizable = ArrayBuffer as unknown as new (bytes: number, o: { maxByteLength: number }) => ArrayBuffer;
   const kinds: [string, () => Uint32Array | null][] = [
-    ['resizable', () => { const b = new Resizable(64, { maxByteLength: 256 }); const v = new Uint32Array(b, 0, 16); v.set(values); return v; }],
-    ['length-tracking', () => { const b = new Resizable(64, { maxByteLength: 256 }); const v = new Uint32Array(b); v.set(values); return v; }],
-    ['shared', () => { if (typeof SharedArrayBuffer === 'undefined') return null; const v = new Uint32Array(new SharedArrayBuffer(64)); v.set(values); return v; }],
-    ['subclass', () => { class Words extends Uint32Array {} return Words.from(values); }],
-    ['offset view', () => { const v = new Uint32Array(20); v.set(values, 4); return v.subarray(4); }],
+    [
+      'resizable',
+      () => {
+        const b = new Resizable(64, { maxByteLength: 256 });
+        const v = new Uint32Array(b, 0, 16);
+        v.set(values);
+        return v;
+      },
+    ],
+    [
+      'length-tracking',
+      () => {
+        const b = new Resizable(64, { maxByteLength: 256 });
+        const v = new Uint32Array(b);
+        v.set(values);
+        return v;
+      },
+    ],
+    [
+      'shared',
+      () => {
+        if (typeof SharedArrayBuffer === 'undefined') return null;
+        const v = new Uint32Array(new SharedArrayBuffer(64));
+        v.set(values);
+        return v;
+      },
+    ],
+    [
+      'subclass',
+      () => {
+        class Words extends Uint32Array {}
+        return Words.from(values);
+      },
+    ],
+    [
+      'offset view',
+      () => {
+        const v = new Uint32Array(20);
+        v.set(values, 4);
+        return v.subarray(4);
+      },
+    ],
   ];
   const rows: PropertyRow[] = [];
   for (const [name, make] of kinds) {
     const t0 = performance.now();
     const v = make();
     if (!v) {
-      rows.push({ step: `input on a ${name} buffer`, ok: true, ms: 0, detail: 'not available in this context (needs cross-origin isolation)' });
+      rows.push({
+        step: `input on a ${name} buffer`,
+        ok: true,
+        ms: 0,
+        detail: 'not available in this context (needs cross-origin isolation)',
+      });
       continue;
     }
     const o = await settle(() => prover.dft(v, { width: 2 }));
     const got = o.kind === 'returned' ? Array.from(o.value as Uint32Array).join(',') : o.kind === 'threw' ? errorText(o.error) : 'timeout';
-    rows.push({ step: `input on a ${name} buffer`, ok: got === want, ms: performance.now() - t0, detail: got === want ? 'same dft as a plain array' : got });
+    rows.push({
+      step: `input on a ${name} buffer`,
+      ok: got === want,
+      ms: performance.now() - t0,
+      detail: got === want ? 'same dft as a plain array' : got,
+    });
   }
   return rows;
 }

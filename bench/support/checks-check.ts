@@ -39,9 +39,19 @@ async function familyJob(p: Prover, family: Family, seed: number): Promise<{ ans
   const join = (...xs: ArrayLike<number>[]) => xs.map((x) => Array.from(x).join(',')).join('|');
   switch (family) {
     case 'field': {
-      const a = v(256), b = v(256);
-      const mul = await p.batchField('mul', a, b), pow = await p.batchField('pow7', a), inv = await p.batchField('ext4Inv', a);
-      return { answer: join(mul, pow, inv), right: same(mul, Array.from(a, (x, i) => bbMul(x, b[i]))) && same(pow, Array.from(a, bbPow7)) };
+      const a = v(256),
+        b = v(256);
+      const mul = await p.batchField('mul', a, b),
+        pow = await p.batchField('pow7', a),
+        inv = await p.batchField('ext4Inv', a);
+      return {
+        answer: join(mul, pow, inv),
+        right:
+          same(
+            mul,
+            Array.from(a, (x, i) => bbMul(x, b[i])),
+          ) && same(pow, Array.from(a, bbPow7)),
+      };
     }
     case 'ntt': {
       const x = v(128 * 4);
@@ -50,40 +60,62 @@ async function familyJob(p: Prover, family: Family, seed: number): Promise<{ ans
       const enc = await kept.read();
       kept.destroy();
       const idft = await p.idft(x, { width: 4 });
-      return { answer: join(lde, enc, idft), right: same(lde, ref.bitReverseRows(ref.cosetLde(x, 4, 1, 31), 4)) && same(enc, ref.encode(x, 4, 2)) && same(idft, ref.idft(x, 4)) };
+      return {
+        answer: join(lde, enc, idft),
+        right: same(lde, ref.bitReverseRows(ref.cosetLde(x, 4, 1, 31), 4)) && same(enc, ref.encode(x, 4, 2)) && same(idft, ref.idft(x, 4)),
+      };
     }
     case 'poseidon2': {
-      const s16 = v(64), s24 = v(24);
-      const a = await p.poseidon2(s16, { width: 16 }), b = await p.poseidon2(s24, { width: 24 });
-      return { answer: join(a, b), right: same(a, [0, 16, 32, 48].flatMap((o) => Array.from(poseidon2(s16.subarray(o, o + 16))))) && same(b, poseidon2(s24)) };
+      const s16 = v(64),
+        s24 = v(24);
+      const a = await p.poseidon2(s16, { width: 16 }),
+        b = await p.poseidon2(s24, { width: 24 });
+      return {
+        answer: join(a, b),
+        right:
+          same(
+            a,
+            [0, 16, 32, 48].flatMap((o) => Array.from(poseidon2(s16.subarray(o, o + 16)))),
+          ) && same(b, poseidon2(s24)),
+      };
     }
     case 'merkle': {
       const m = v(64 * 8);
       const { root, tree } = await p.merkleCommit(m, { width: 8 });
       const o = await tree.open(37);
       tree.dispose();
-      return { answer: join(root, o.row, ...o.siblings), right: same(root, merkleTree([{ values: m, width: 8 }]).root) && verifyMerklePath(root, 37, o.row, o.siblings) };
+      return {
+        answer: join(root, o.row, ...o.siblings),
+        right: same(root, merkleTree([{ values: m, width: 8 }]).root) && verifyMerklePath(root, 37, o.row, o.siblings),
+      };
     }
     case 'commit': {
       const c = v(32 * 4);
       const { root, tree } = await p.commit(c, { width: 4, addedBits: 2 });
       const o = await tree.open(100);
       tree.dispose();
-      return { answer: join(root, o.row), right: same(root, merkleTree([{ values: ref.encode(c, 4, 2), width: 4 }]).root) && same(o.row, ref.encode(c, 4, 2).subarray(400, 404)) };
+      return {
+        answer: join(root, o.row),
+        right:
+          same(root, merkleTree([{ values: ref.encode(c, 4, 2), width: 4 }]).root) && same(o.row, ref.encode(c, 4, 2).subarray(400, 404)),
+      };
     }
     case 'grind': {
       const ch = new DuplexChallenger();
       ch.observeSlice(v(3));
       const twin = ch.clone();
       const w = await p.grind(ch, 8);
-      return { answer: `${w}|${ch.sample()}`, right: w === twin.grind(8) && ch.snapshot().state.join() === (twin.sample(), twin.snapshot().state.join()) };
+      return {
+        answer: `${w}|${ch.sample()}`,
+        right: w === twin.grind(8) && ch.snapshot().state.join() === (twin.sample(), twin.snapshot().state.join()),
+      };
     }
     case 'msm': {
       const pts = Array.from({ length: 64 }, (_, i) => G.BASE.multiply(BigInt(rng.nextField() + i + 1)));
       const ks = pts.map(() => (rng.next() << 150n) % bn254.fields.Fr.ORDER);
       const q = await p.msm(pts, ks);
       const bases = await p.msmBases(pts);
-      const q2 = await bases.msm(ks.map((k) => k * 3n % bn254.fields.Fr.ORDER));
+      const q2 = await bases.msm(ks.map((k) => (k * 3n) % bn254.fields.Fr.ORDER));
       bases.destroy();
       return { answer: `${q.toHex()}|${q2.toHex()}`, right: q.equals(pippenger(G, pts, ks)) && q2.equals(q.multiply(3n)) };
     }
@@ -129,38 +161,45 @@ export async function checkFamilies(prover: Prover): Promise<RuntimeRow[]> {
   const rows = [await checkFamilyAnswers(prover, 'gpu')];
   const worker = prover.info.worker ? {} : { worker: false };
 
-  rows.push(await timed('a family forced wrong is caught by its self-check and runs on the CPU', async () => {
-    const p = await createProver(worker);
-    try {
-      for (const f of FAMILIES) corrupt(p, f);
-      const bad: string[] = [];
-      for (const f of FAMILIES) {
-        if (!(await familyJob(p, f, SEED)).right) bad.push(`${f}: wrong answer`);
-        const c = p.capabilities()[f];
-        if (c.path !== 'cpu' || !/self-check/.test(c.reason ?? '')) bad.push(`${f}: ${c.path} (${c.reason})`);
+  rows.push(
+    await timed('a family forced wrong is caught by its self-check and runs on the CPU', async () => {
+      const p = await createProver(worker);
+      try {
+        for (const f of FAMILIES) corrupt(p, f);
+        const bad: string[] = [];
+        for (const f of FAMILIES) {
+          if (!(await familyJob(p, f, SEED)).right) bad.push(`${f}: wrong answer`);
+          const c = p.capabilities()[f];
+          if (c.path !== 'cpu' || !/self-check/.test(c.reason ?? '')) bad.push(`${f}: ${c.path} (${c.reason})`);
+        }
+        return bad.length ? bad.join('; ') : `ok: all ${FAMILIES.length} families moved; e.g. ntt: ${p.capabilities().ntt.reason}`;
+      } finally {
+        p.destroy();
       }
-      return bad.length ? bad.join('; ') : `ok: all ${FAMILIES.length} families moved; e.g. ntt: ${p.capabilities().ntt.reason}`;
-    } finally {
-      p.destroy();
-    }
-  }));
+    }),
+  );
 
-  rows.push(await timed("check 'sample' catches a family forced wrong with CHECK_FAILED; the next job is right", async () => {
-    const p = await createProver({ ...worker, selfCheck: false });
-    try {
-      for (const f of FAMILIES) corrupt(p, f);
-      const bad: string[] = [];
-      for (const f of FAMILIES) {
-        const first = await familyJob(p, f, SEED).then(() => 'resolved', (e: unknown) => (isProverError(e) ? e.code : String(e)));
-        if (first !== 'CHECK_FAILED') bad.push(`${f}: first job ${first}`);
-        const c = p.capabilities()[f];
-        if (c.path !== 'cpu' || !/run-time check/.test(c.reason ?? '')) bad.push(`${f}: ${c.path} (${c.reason})`);
-        if (!(await familyJob(p, f, SEED)).right) bad.push(`${f}: next job wrong`);
+  rows.push(
+    await timed("check 'sample' catches a family forced wrong with CHECK_FAILED; the next job is right", async () => {
+      const p = await createProver({ ...worker, selfCheck: false });
+      try {
+        for (const f of FAMILIES) corrupt(p, f);
+        const bad: string[] = [];
+        for (const f of FAMILIES) {
+          const first = await familyJob(p, f, SEED).then(
+            () => 'resolved',
+            (e: unknown) => (isProverError(e) ? e.code : String(e)),
+          );
+          if (first !== 'CHECK_FAILED') bad.push(`${f}: first job ${first}`);
+          const c = p.capabilities()[f];
+          if (c.path !== 'cpu' || !/run-time check/.test(c.reason ?? '')) bad.push(`${f}: ${c.path} (${c.reason})`);
+          if (!(await familyJob(p, f, SEED)).right) bad.push(`${f}: next job wrong`);
+        }
+        return bad.length ? bad.join('; ') : `ok: all ${FAMILIES.length} families; e.g. merkle: ${p.capabilities().merkle.reason}`;
+      } finally {
+        p.destroy();
       }
-      return bad.length ? bad.join('; ') : `ok: all ${FAMILIES.length} families; e.g. merkle: ${p.capabilities().merkle.reason}`;
-    } finally {
-      p.destroy();
-    }
-  }));
+    }),
+  );
   return rows;
 }

@@ -12,7 +12,11 @@ import { inputValues, type SeededInput } from './hash-vectors.js';
 import { expectCode, type CheckRow } from './poseidon2-check.js';
 
 type CommitCase = {
-  log_h: number; width: number; added_bits: number; input: SeededInput; root: number[];
+  log_h: number;
+  width: number;
+  added_bits: number;
+  input: SeededInput;
+  root: number[];
   opening: { index: number; opened_values: number[][]; proof: number[][] };
 };
 
@@ -31,8 +35,13 @@ export async function checkCommit(prover: Prover, vectors: { cases: CommitCase[]
       o.siblings.length === c.opening.proof.length && o.siblings.every((s, l) => same(s, c.opening.proof[l])) ? '' : 'siblings differ',
       verifyMerklePath(root, c.opening.index, o.row, o.siblings) ? '' : 'opening does not verify',
     ].filter(Boolean);
-    rows.push({ step: `commit 2^${c.log_h} x ${c.width} +${c.added_bits}`, ok: problems.length === 0, n: 2 ** (c.log_h + c.added_bits), ms: performance.now() - t0,
-      detail: problems.length ? problems.join('; ') : 'root and opening equal Plonky3 encode + MerkleTreeMmcs' });
+    rows.push({
+      step: `commit 2^${c.log_h} x ${c.width} +${c.added_bits}`,
+      ok: problems.length === 0,
+      n: 2 ** (c.log_h + c.added_bits),
+      ms: performance.now() - t0,
+      detail: problems.length ? problems.join('; ') : 'root and opening equal Plonky3 encode + MerkleTreeMmcs',
+    });
   }
   return rows;
 }
@@ -53,23 +62,39 @@ export async function checkCommitNttMatrix(prover: Prover, vectors: { cases: Com
     other.destroy();
     tree.dispose();
     if (!same(root, c.root)) bad.push(`${tag}: root differs`);
-    if (!same(o.row, c.opening.opened_values[0]) || !o.siblings.every((s, l) => same(s, c.opening.proof[l]))) bad.push(`${tag}: opening after destroy() differs`);
+    if (!same(o.row, c.opening.opened_values[0]) || !o.siblings.every((s, l) => same(s, c.opening.proof[l])))
+      bad.push(`${tag}: opening after destroy() differs`);
     n++;
   }
   const m = await prover.encode(new Uint32Array(8), { width: 2, addedBits: 1, gpu: true });
-  const width = await expectCode(prover, 'merkleCommit NttMatrix width mismatch', 'INVALID_ARGUMENT', () => prover.merkleCommit(m, { width: 4 }));
+  const width = await expectCode(prover, 'merkleCommit NttMatrix width mismatch', 'INVALID_ARGUMENT', () =>
+    prover.merkleCommit(m, { width: 4 }),
+  );
   m.destroy();
   const gone = await expectCode(prover, 'merkleCommit destroyed NttMatrix', 'DESTROYED', () => prover.merkleCommit(m));
   for (const r of [width, gone]) if (!r.ok) bad.push(`${r.step}: ${r.detail}`);
-  return { step: 'commit NttMatrix in place', ok: bad.length === 0 && n > 0, n, ms: performance.now() - t0,
-    detail: bad.length ? bad.join('; ') : `${n} encode(gpu) -> merkleCommit(NttMatrix) roots and openings (after destroy) equal Plonky3; width mismatch and destroyed handle rejected` };
+  return {
+    step: 'commit NttMatrix in place',
+    ok: bad.length === 0 && n > 0,
+    n,
+    ms: performance.now() - t0,
+    detail: bad.length
+      ? bad.join('; ')
+      : `${n} encode(gpu) -> merkleCommit(NttMatrix) roots and openings (after destroy) equal Plonky3; width mismatch and destroyed handle rejected`,
+  };
 }
 
 export async function checkCommitErrors(prover: Prover): Promise<CheckRow[]> {
   return [
     await expectCode(prover, 'commit height 3', 'INVALID_LENGTH', () => prover.commit(new Uint32Array(3), { width: 1, addedBits: 1 })),
-    await expectCode(prover, 'commit addedBits -1', 'INVALID_ARGUMENT', () => prover.commit(new Uint32Array(4), { width: 1, addedBits: -1 })),
-    await expectCode(prover, 'commit addedBits 26 at height 4', 'TOO_LARGE', () => prover.commit(new Uint32Array(4), { width: 1, addedBits: 26 })),
-    await expectCode(prover, 'commit non-canonical', 'NON_CANONICAL', () => prover.commit(new Uint32Array([5, 2013265921]), { width: 1, addedBits: 1 })),
+    await expectCode(prover, 'commit addedBits -1', 'INVALID_ARGUMENT', () =>
+      prover.commit(new Uint32Array(4), { width: 1, addedBits: -1 }),
+    ),
+    await expectCode(prover, 'commit addedBits 26 at height 4', 'TOO_LARGE', () =>
+      prover.commit(new Uint32Array(4), { width: 1, addedBits: 26 }),
+    ),
+    await expectCode(prover, 'commit non-canonical', 'NON_CANONICAL', () =>
+      prover.commit(new Uint32Array([5, 2013265921]), { width: 1, addedBits: 1 }),
+    ),
   ];
 }

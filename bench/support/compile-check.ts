@@ -16,7 +16,8 @@ import { seededPoints, seededScalar } from './msm-check.js';
 import type { CheckRow } from './poseidon2-check.js';
 
 const G = bn254.G1.Point;
-const equal = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.prototype.every.call(a, (x: number, i: number) => x === b[i]);
+const equal = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+  a.length === b.length && Array.prototype.every.call(a, (x: number, i: number) => x === b[i]);
 
 /**
  * Run `first` (compiles what it needs), then `second` at another size; the row fails when the
@@ -28,7 +29,13 @@ async function secondSize(prover: Prover, step: string, first: () => Promise<unk
   const before = prover.stats().pipelines;
   const right = await second();
   const added = prover.stats().pipelines - before;
-  return { step, ok: added === 0 && right, n: 1, ms: performance.now() - t0, detail: `${added} new pipelines at the second size; result ${right ? 'equals the reference' : 'WRONG'}` };
+  return {
+    step,
+    ok: added === 0 && right,
+    n: 1,
+    ms: performance.now() - t0,
+    detail: `${added} new pipelines at the second size; result ${right ? 'equals the reference' : 'WRONG'}`,
+  };
 }
 
 /** A job that waits for its pipelines says so in its progress ('compiling'); once compiled, it does not. */
@@ -44,7 +51,13 @@ async function compilingReported(prover: Prover, rng: SplitMix64): Promise<Check
   const first = await stages();
   const again = await stages();
   const ok = first.seen.includes('compiling') && !again.seen.includes('compiling') && first.right && again.right;
-  return { step: "a job waiting for a compile reports 'compiling'", ok, n: 1, ms: performance.now() - t0, detail: `first call: ${first.seen.join(' > ')}; again: ${again.seen.join(' > ')}` };
+  return {
+    step: "a job waiting for a compile reports 'compiling'",
+    ok,
+    n: 1,
+    ms: performance.now() - t0,
+    detail: `first call: ${first.seen.join(' > ')}; again: ${again.seen.join(' > ')}`,
+  };
 }
 
 export async function checkCompileOnce(prover: Prover, seed = 0x29): Promise<CheckRow[]> {
@@ -53,42 +66,69 @@ export async function checkCompileOnce(prover: Prover, seed = 0x29): Promise<Che
   // Sizes with the same pass kinds (radix-32 first and middle passes, the same remainder radix last),
   // so the second may reuse every pipeline: at width 8 2^11 and 2^16 rows (idft 32·32·2, dft 32·32·4,
   // one more radix 32 each); at width 1 the first pass is staged from 2^12 rows, so 2^13 and 2^18.
-  for (const [width, a, b] of [[8, 11, 16], [1, 13, 18]]) {
+  for (const [width, a, b] of [
+    [8, 11, 16],
+    [1, 13, 18],
+  ]) {
     const opts = { width, addedBits: 1, shift: 31 };
-    rows.push(await secondSize(prover, `lde second size x${width}`,
-      () => prover.lde(rng.fieldArray(2 ** a * width), opts),
-      async () => {
-        const x = rng.fieldArray(2 ** b * width);
-        return equal(await prover.lde(x, opts), cosetLde(x, width, 1, 31));
-      }));
+    rows.push(
+      await secondSize(
+        prover,
+        `lde second size x${width}`,
+        () => prover.lde(rng.fieldArray(2 ** a * width), opts),
+        async () => {
+          const x = rng.fieldArray(2 ** b * width);
+          return equal(await prover.lde(x, opts), cosetLde(x, width, 1, 31));
+        },
+      ),
+    );
   }
   // After the family's first call (whose pipelines the router requested ahead): a new width compiles.
   rows.push(await compilingReported(prover, rng));
-  rows.push(await secondSize(prover, 'merkleCommit second size',
-    () => prover.merkleCommit(rng.fieldArray(2 ** 6 * 8), { width: 8 }),
-    async () => {
-      const x = rng.fieldArray(2 ** 10 * 8);
-      const { root, tree } = await prover.merkleCommit(x, { width: 8 });
-      tree.dispose();
-      return equal(root, merkleTree([{ values: x, width: 8 }]).root);
-    }));
+  rows.push(
+    await secondSize(
+      prover,
+      'merkleCommit second size',
+      () => prover.merkleCommit(rng.fieldArray(2 ** 6 * 8), { width: 8 }),
+      async () => {
+        const x = rng.fieldArray(2 ** 10 * 8);
+        const { root, tree } = await prover.merkleCommit(x, { width: 8 });
+        tree.dispose();
+        return equal(root, merkleTree([{ values: x, width: 8 }]).root);
+      },
+    ),
+  );
   // 2^6 points take 4-bit windows, 2^8 6-bit ones: the window size is in the uniforms.
   const pts = seededPoints(rng, 2 ** 8);
   const scalars = pts.map(() => seededScalar(rng));
-  rows.push(await secondSize(prover, 'msm second size (another window size)',
-    () => prover.msm(pts.slice(0, 2 ** 6), scalars.slice(0, 2 ** 6)),
-    async () => (await prover.msm(pts, scalars)).equals(pippenger(G, pts, scalars))));
+  rows.push(
+    await secondSize(
+      prover,
+      'msm second size (another window size)',
+      () => prover.msm(pts.slice(0, 2 ** 6), scalars.slice(0, 2 ** 6)),
+      async () => (await prover.msm(pts, scalars)).equals(pippenger(G, pts, scalars)),
+    ),
+  );
   // After the NTT family's warm-up, sizes it did not run need no pipeline of their own.
-  rows.push(await secondSize(prover, 'ntt sizes after warmUp',
-    () => prover.warmUp(['ntt']),
-    async () => {
-      let ok = true;
-      for (const [log, width] of [[9, 8], [13, 8], [15, 1]]) {
-        const x = rng.fieldArray(2 ** log * width);
-        ok &&= equal(await prover.dft(x, { width }), dft(x, width));
-        ok &&= (await prover.lde(x, { width, addedBits: 1, shift: 7 })).length === 2 * x.length;
-      }
-      return ok;
-    }));
+  rows.push(
+    await secondSize(
+      prover,
+      'ntt sizes after warmUp',
+      () => prover.warmUp(['ntt']),
+      async () => {
+        let ok = true;
+        for (const [log, width] of [
+          [9, 8],
+          [13, 8],
+          [15, 1],
+        ]) {
+          const x = rng.fieldArray(2 ** log * width);
+          ok &&= equal(await prover.dft(x, { width }), dft(x, width));
+          ok &&= (await prover.lde(x, { width, addedBits: 1, shift: 7 })).length === 2 * x.length;
+        }
+        return ok;
+      },
+    ),
+  );
   return rows;
 }

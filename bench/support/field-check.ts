@@ -87,8 +87,8 @@ function opSpecs(F: Monty31Params): Record<FieldOp, OpSpec> {
     add: { ext: false, ref: (a, b, i) => [ref.add(a[i], b[i])], big: (a, b, i, g) => (big(a[i]) + big(b[i])) % P === big(g[0]) },
     sub: { ext: false, ref: (a, b, i) => [ref.sub(a[i], b[i])], big: (a, b, i, g) => (big(a[i]) - big(b[i]) + P) % P === big(g[0]) },
     mul: { ext: false, ref: (a, b, i) => [ref.mul(a[i], b[i])], big: (a, b, i, g) => (big(a[i]) * big(b[i])) % P === big(g[0]) },
-    square: { ext: false, ref: (a, _b, i) => [ref.square(a[i])], big: (a, _b, i, g) => (big(a[i]) ** 2n) % P === big(g[0]) },
-    pow7: { ext: false, ref: (a, _b, i) => [pow7(a[i])], big: (a, _b, i, g) => (big(a[i]) ** 7n) % P === big(g[0]) },
+    square: { ext: false, ref: (a, _b, i) => [ref.square(a[i])], big: (a, _b, i, g) => big(a[i]) ** 2n % P === big(g[0]) },
+    pow7: { ext: false, ref: (a, _b, i) => [pow7(a[i])], big: (a, _b, i, g) => big(a[i]) ** 7n % P === big(g[0]) },
     inv: {
       ext: false,
       ref: (a, _b, i) => [a[i] === 0 ? 0 : ref.inv(a[i])],
@@ -115,7 +115,13 @@ function opSpecs(F: Monty31Params): Record<FieldOp, OpSpec> {
 export const FIELD_CHECK_OPS = Object.keys(opSpecs(BABY_BEAR)) as FieldOp[];
 
 /** Check one op on `count` random elements plus the edge pairs, over `field` (BabyBear by default). */
-export async function checkFieldOp(prover: Prover, op: FieldOp, count = 1 << 16, seed = 0x5eed, field: FieldName = 'babybear'): Promise<FieldCheckRow> {
+export async function checkFieldOp(
+  prover: Prover,
+  op: FieldOp,
+  count = 1 << 16,
+  seed = 0x5eed,
+  field: FieldName = 'babybear',
+): Promise<FieldCheckRow> {
   const F = MONTY31_FIELDS[field];
   const spec = opSpecs(F)[op];
   const [a, b] = makeInputs(count, seed + FIELD_CHECK_OPS.indexOf(op), spec.ext, F);
@@ -124,7 +130,8 @@ export async function checkFieldOp(prover: Prover, op: FieldOp, count = 1 << 16,
   const ms = performance.now() - t0;
   const width = spec.ext ? 4 : 1;
   const n = a.length / width;
-  let mismatchRef = 0, mismatchBigInt = 0;
+  let mismatchRef = 0,
+    mismatchBigInt = 0;
   let first: string | undefined;
   for (let i = 0; i < n; i++) {
     const g = Array.from(got.subarray(i * width, (i + 1) * width));

@@ -14,8 +14,20 @@ import { median } from './stats.js';
 import { seededScalar, type MsmCheckRow } from './msm-check.js';
 
 /** Edge values: 0, 1, p-1, p-2, values with all-ones or single-bit 13-bit limbs, 2^255 mod p. */
-export const FQ13_EDGES = [0n, 1n, 2n, FQ_P - 1n, FQ_P - 2n, 1n << 253n, (1n << 13n) - 1n, 1n << 13n, (1n << 247n) - 1n,
-  (1n << 256n) % FQ_P, FQ_P >> 1n, (1n << 32n) - 1n];
+export const FQ13_EDGES = [
+  0n,
+  1n,
+  2n,
+  FQ_P - 1n,
+  FQ_P - 2n,
+  1n << 253n,
+  (1n << 13n) - 1n,
+  1n << 13n,
+  (1n << 247n) - 1n,
+  (1n << 256n) % FQ_P,
+  FQ_P >> 1n,
+  (1n << 32n) - 1n,
+];
 
 export async function checkFq13(ctx: GpuContext, count: number, seed = 0x13): Promise<MsmCheckRow> {
   const rng = new SplitMix64(seed);
@@ -23,19 +35,32 @@ export async function checkFq13(ctx: GpuContext, count: number, seed = 0x13): Pr
   for (const a of FQ13_EDGES) for (const b of FQ13_EDGES) pairs.push([a, b]);
   for (let i = 0; i < count; i++) pairs.push([seededScalar(rng, FQ_P), seededScalar(rng, FQ_P)]);
   const words = new Uint32Array(16 * pairs.length);
-  pairs.forEach(([a, b], i) => { words.set(toLimbs(a), 16 * i); words.set(toLimbs(b), 16 * i + 8); });
+  pairs.forEach(([a, b], i) => {
+    words.set(toLimbs(a), 16 * i);
+    words.set(toLimbs(b), 16 * i + 8);
+  });
   const t0 = performance.now();
   const out = await fq13Check(ctx, words);
   const ms = performance.now() - t0;
-  let bad = 0; let first = '';
+  let bad = 0;
+  let first = '';
   const names = ['a·b', 'a·a', 'round trip', 'a·b by fq_mul13 (8x32 Montgomery)'];
   pairs.forEach(([a, b], i) => {
     [(a * b) % FQ_P, (a * a) % FQ_P, a, (a * b) % FQ_P].forEach((w, k) => {
       const got = fromLimbs(out, 32 * i + 8 * k);
-      if (got !== w) { bad++; first ||= `pair ${i} ${names[k]}: a=${a} b=${b} got ${got} want ${w}`; }
+      if (got !== w) {
+        bad++;
+        first ||= `pair ${i} ${names[k]}: a=${a} b=${b} got ${got} want ${w}`;
+      }
     });
   });
-  return { step: 'fq13 mul (20x13-bit) vs bigint', ok: bad === 0, n: pairs.length, ms, detail: bad ? `${bad} wrong; ${first}` : `${pairs.length} pairs x 4 outputs equal bigint` };
+  return {
+    step: 'fq13 mul (20x13-bit) vs bigint',
+    ok: bad === 0,
+    n: pairs.length,
+    ms,
+    detail: bad ? `${bad} wrong; ${first}` : `${pairs.length} pairs x 4 outputs equal bigint`,
+  };
 }
 
 /** Start values of thread i of the bench job (as the WGSL writes them) and its bigint replay. */
@@ -43,7 +68,10 @@ function benchRef(i: number, iters: number): bigint {
   const w = (ws: number[]) => fromLimbs(ws);
   let x = w([i, 1, 2, 3, 4, 5, 6, 7]);
   let y = w([(i ^ 0x9e3779b9) >>> 0, 7, 6, 5, 4, 3, 2, 1]);
-  for (let k = 0; k < iters; k++) { x = (x * y) % FQ_P; y = (y * x) % FQ_P; }
+  for (let k = 0; k < iters; k++) {
+    x = (x * y) % FQ_P;
+    y = (y * x) % FQ_P;
+  }
   return x;
 }
 
@@ -64,7 +92,8 @@ export interface FqBenchRow {
  */
 export async function benchFqLayouts(ctx: GpuContext, threads: number, iters: number, reps: number): Promise<FqBenchRow[]> {
   const runs: Awaited<ReturnType<typeof fqMulBench>>[] = [];
-  for (const layout of ['8x32', '20x13', '8x32 via 20x13', '8x32 via 20x13, 32 sites'] as FqLayout[]) runs.push(await fqMulBench(ctx, layout, threads, iters, reps));
+  for (const layout of ['8x32', '20x13', '8x32 via 20x13', '8x32 via 20x13, 32 sites'] as FqLayout[])
+    runs.push(await fqMulBench(ctx, layout, threads, iters, reps));
   return runs.map((r) => {
     let diff = 0;
     for (let k = 0; k < r.out.length; k++) if (r.out[k] !== runs[0].out[k]) diff++;
@@ -73,14 +102,26 @@ export async function benchFqLayouts(ctx: GpuContext, threads: number, iters: nu
     const ms = median(r.ms);
     const ok = refBad === 0 && diff === 0;
     return {
-      layout: r.layout, threads, mulsPerThread: 2 * iters, ms: +ms.toFixed(3),
-      gmulsPerS: +((threads * 2 * iters) / (ms / 1e3) / 1e9).toFixed(5), ok,
-      detail: ok ? 'equals bigint (64 threads) and the 8x32 layout (all threads)' : `${refBad} threads != bigint, ${diff} words differ from 8x32`,
+      layout: r.layout,
+      threads,
+      mulsPerThread: 2 * iters,
+      ms: +ms.toFixed(3),
+      gmulsPerS: +((threads * 2 * iters) / (ms / 1e3) / 1e9).toFixed(5),
+      ok,
+      detail: ok
+        ? 'equals bigint (64 threads) and the 8x32 layout (all threads)'
+        : `${refBad} threads != bigint, ${diff} words differ from 8x32`,
     };
   });
 }
 
-export interface FqInvBenchRow { threads: number; iters: number; usPerInv: number; ok: boolean; detail: string }
+export interface FqInvBenchRow {
+  threads: number;
+  iters: number;
+  usPerInv: number;
+  ok: boolean;
+  detail: string;
+}
 
 /**
  * One inversion's latency (safegcd, bn254_inv.gen.wgsl): a warp of threads each runs `iters`
@@ -94,6 +135,11 @@ export async function benchFqInv(ctx: GpuContext, threads: number, iters: number
     return x;
   };
   const bad = Array.from({ length: Math.min(threads, 16) }, (_, i) => i).filter((i) => fromLimbs(r.out, 8 * i) !== ref(i)).length;
-  return { threads, iters, usPerInv: +(median(r.ms) * 1e3 / iters).toFixed(2), ok: bad === 0,
-    detail: bad === 0 ? 'equals bigint (16 threads)' : `${bad} threads != bigint` };
+  return {
+    threads,
+    iters,
+    usPerInv: +((median(r.ms) * 1e3) / iters).toFixed(2),
+    ok: bad === 0,
+    detail: bad === 0 ? 'equals bigint (16 threads)' : `${bad} threads != bigint`,
+  };
 }

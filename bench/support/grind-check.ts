@@ -23,10 +23,18 @@ export async function checkGrind(prover: Prover, vectors: { cases: GrindCase[] }
       ch.observeSlice(c.observe.values);
       const w = await prover.grind(ch, c.bits);
       const next = ch.sample();
-      if (w !== c.witness || next !== c.next_sample) bad.push(`${c.id ?? ''} bits ${c.bits}: w=${w} (plonky3 ${c.witness}) next=${next} (plonky3 ${c.next_sample})`);
+      if (w !== c.witness || next !== c.next_sample)
+        bad.push(`${c.id ?? ''} bits ${c.bits}: w=${w} (plonky3 ${c.witness}) next=${next} (plonky3 ${c.next_sample})`);
     }
-    rows.push({ step: `grind prefix ${len}`, ok: bad.length === 0, n: group.length, ms: performance.now() - t0,
-      detail: bad.length ? bad[0] : `${group.length} witnesses (bits ${Math.min(...group.map((c) => c.bits))}..${Math.max(...group.map((c) => c.bits))}) and next samples equal Plonky3` });
+    rows.push({
+      step: `grind prefix ${len}`,
+      ok: bad.length === 0,
+      n: group.length,
+      ms: performance.now() - t0,
+      detail: bad.length
+        ? bad[0]
+        : `${group.length} witnesses (bits ${Math.min(...group.map((c) => c.bits))}..${Math.max(...group.map((c) => c.bits))}) and next samples equal Plonky3`,
+    });
   }
   return rows;
 }
@@ -39,6 +47,12 @@ export async function checkGrindErrors(prover: Prover): Promise<CheckRow[]> {
     await expectCode(prover, 'grind bits -1', 'INVALID_ARGUMENT', () => prover.grind(ch, -1)),
     await expectCode(prover, 'grind bits 2.5', 'INVALID_ARGUMENT', () => prover.grind(ch, 2.5)),
     await expectCode(prover, 'grind without a DuplexChallenger', 'INVALID_ARGUMENT', () => prover.grind({} as DuplexChallenger, 4)),
-    { step: 'grind bits 0 returns 0', ok: zeroBits === 0 && ch.sample() === new DuplexChallenger().sample(), n: 1, ms: 0, detail: `w=${zeroBits}, challenger untouched` },
+    {
+      step: 'grind bits 0 returns 0',
+      ok: zeroBits === 0 && ch.sample() === new DuplexChallenger().sample(),
+      n: 1,
+      ms: 0,
+      detail: `w=${zeroBits}, challenger untouched`,
+    },
   ];
 }

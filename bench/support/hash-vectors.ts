@@ -18,7 +18,8 @@ export interface SeededInput {
 /** The input's values: explicit when present, else h·w successive field elements from SplitMix64(seed). */
 export function inputValues(inp: SeededInput): Uint32Array {
   if (inp.values) return Uint32Array.from(inp.values);
-  if (inp.seed === undefined || inp.height === undefined || inp.width === undefined) throw new Error('vector input has neither values nor seed/height/width');
+  if (inp.seed === undefined || inp.height === undefined || inp.width === undefined)
+    throw new Error('vector input has neither values nor seed/height/width');
   return new SplitMix64(inp.seed).fieldArray(inp.height * inp.width);
 }
 

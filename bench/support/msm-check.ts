@@ -19,7 +19,13 @@ import { SplitMix64 } from './splitmix.js';
 const G = bn254.G1.Point;
 type Pt = InstanceType<typeof G>;
 
-export interface MsmCheckRow { step: string; ok: boolean; n: number; ms: number; detail: string }
+export interface MsmCheckRow {
+  step: string;
+  ok: boolean;
+  n: number;
+  ms: number;
+  detail: string;
+}
 
 export function seededScalar(rng: SplitMix64, mod = FR_R): bigint {
   let k = 0n;
@@ -58,27 +64,45 @@ export function packScalars(ks: readonly bigint[], endian: 'le' | 'be' = 'le'): 
 /** WGSL fq_mul/add/sub/inv on `count` random pairs plus edge values, against bigint. */
 export async function checkFq(ctx: GpuContext, count: number, seed = 0xf9): Promise<MsmCheckRow> {
   const rng = new SplitMix64(seed);
-  const edges = [0n, 1n, 2n, FQ_P - 1n, FQ_P - 2n, (1n << 253n), (1n << 32n) - 1n, FQ_P >> 1n];
+  const edges = [0n, 1n, 2n, FQ_P - 1n, FQ_P - 2n, 1n << 253n, (1n << 32n) - 1n, FQ_P >> 1n];
   const pairs: [bigint, bigint][] = [];
   for (const a of edges) for (const b of edges) pairs.push([a, b]);
   for (let i = 0; i < count; i++) pairs.push([seededScalar(rng, FQ_P), seededScalar(rng, FQ_P)]);
   const words = new Uint32Array(16 * pairs.length);
-  pairs.forEach(([a, b], i) => { words.set(toLimbs(a), 16 * i); words.set(toLimbs(b), 16 * i + 8); });
+  pairs.forEach(([a, b], i) => {
+    words.set(toLimbs(a), 16 * i);
+    words.set(toLimbs(b), 16 * i + 8);
+  });
   const t0 = performance.now();
   const out = await fqCheck(ctx, words);
   const ms = performance.now() - t0;
-  let bad = 0; let first = '';
+  let bad = 0;
+  let first = '';
   pairs.forEach(([a, b], i) => {
     const want = [(a * b) % FQ_P, (a + b) % FQ_P, (a - b + FQ_P) % FQ_P, a === 0n ? 0n : invMod(a, FQ_P)];
     want.forEach((w, k) => {
       const got = fromLimbs(out, 32 * i + 8 * k);
-      if (got !== w) { bad++; first ||= `pair ${i} op ${k}: a=${a} b=${b} got ${got} want ${w}`; }
+      if (got !== w) {
+        bad++;
+        first ||= `pair ${i} op ${k}: a=${a} b=${b} got ${got} want ${w}`;
+      }
     });
   });
-  return { step: 'fq mul/add/sub/inv', ok: bad === 0, n: pairs.length, ms, detail: bad ? `${bad} wrong; ${first}` : `${pairs.length} pairs equal bigint` };
+  return {
+    step: 'fq mul/add/sub/inv',
+    ok: bad === 0,
+    n: pairs.length,
+    ms,
+    detail: bad ? `${bad} wrong; ${first}` : `${pairs.length} pairs equal bigint`,
+  };
 }
 
-export interface MsmCase { name: string; points: Pt[]; scalars: bigint[]; packed?: boolean }
+export interface MsmCase {
+  name: string;
+  points: Pt[];
+  scalars: bigint[];
+  packed?: boolean;
+}
 
 /** The issue's edge cases and seeded random inputs up to n = 2^logn. */
 export function msmCases(logn: number, seed = 0x45): MsmCase[] {
@@ -94,7 +118,11 @@ export function msmCases(logn: number, seed = 0x45): MsmCase[] {
   cases.push({ name: 'scalars 1 and r-1', points: p, scalars: p.map((_, i) => (i % 2 ? FR_R - 1n : 1n)) });
   cases.push({ name: 'identity points', points: p.map((q, i) => (i % 3 === 0 ? G.ZERO : q)), scalars: rand(n) });
   cases.push({ name: 'repeated point', points: Array(n).fill(p[0]), scalars: rand(n) });
-  cases.push({ name: 'P and -P, same scalars', points: p.map((q, i) => (i % 2 ? p[i - 1].negate() : q)), scalars: rand(n).map((k, i, a) => (i % 2 ? a[i - 1] : k)) });
+  cases.push({
+    name: 'P and -P, same scalars',
+    points: p.map((q, i) => (i % 2 ? p[i - 1].negate() : q)),
+    scalars: rand(n).map((k, i, a) => (i % 2 ? a[i - 1] : k)),
+  });
   cases.push({ name: 'P and -P, different scalars', points: p.map((q, i) => (i % 2 ? p[i - 1].negate() : q)), scalars: rand(n) });
   cases.push({ name: 'sparse (90% zeros)', points: pts, scalars: rand(N).map((k, i) => (i % 10 === 3 ? k : 0n)) });
   const k = seededScalar(rng);
@@ -106,7 +134,9 @@ export function msmCases(logn: number, seed = 0x45): MsmCase[] {
 
 /** Hex of a result for a failure message; a wrong MSM can be off the curve, where toHex throws. */
 function hex(p: Pt): string {
-  try { return p.toHex(); } catch {
+  try {
+    return p.toHex();
+  } catch {
     const a = p.toAffine();
     return `(off the curve: x ${a.x.toString(16)}, y ${a.y.toString(16)})`;
   }
@@ -118,17 +148,32 @@ export async function checkMsmCase(prover: Prover, c: MsmCase): Promise<MsmCheck
   const ms = performance.now() - t0;
   const want = pippenger(G, c.points, c.scalars);
   const ok = got.equals(want);
-  return { step: `msm ${c.name}`, ok, n: c.points.length, ms, detail: ok ? 'equals noble pippenger' : `gpu ${hex(got)} != noble ${want.toHex()}` };
+  return {
+    step: `msm ${c.name}`,
+    ok,
+    n: c.points.length,
+    ms,
+    detail: ok ? 'equals noble pippenger' : `gpu ${hex(got)} != noble ${want.toHex()}`,
+  };
 }
 
-interface ArkCase { id: string; n: number; points: { x: string; y: string }[]; scalars: string[]; result: { x: string; y: string } }
+interface ArkCase {
+  id: string;
+  n: number;
+  points: { x: string; y: string }[];
+  scalars: string[];
+  result: { x: string; y: string };
+}
 
 export async function checkArkworks(prover: Prover, cases: readonly ArkCase[]): Promise<MsmCheckRow[]> {
   const rows: MsmCheckRow[] = [];
   for (const c of cases) {
     const pts = c.points.map((p) => (p.x === '0' && p.y === '0' ? G.ZERO : G.fromAffine({ x: BigInt(p.x), y: BigInt(p.y) })));
     const t0 = performance.now();
-    const got = await prover.msm(pts, c.scalars.map((s) => BigInt(s)));
+    const got = await prover.msm(
+      pts,
+      c.scalars.map((s) => BigInt(s)),
+    );
     const want = c.result.x === '0' && c.result.y === '0' ? G.ZERO : G.fromAffine({ x: BigInt(c.result.x), y: BigInt(c.result.y) });
     const ok = got.equals(want);
     rows.push({ step: `arkworks ${c.id}`, ok, n: c.n, ms: performance.now() - t0, detail: ok ? 'equals ark-bn254' : `got ${got.toHex()}` });
@@ -137,13 +182,17 @@ export async function checkArkworks(prover: Prover, cases: readonly ArkCase[]): 
 }
 
 async function expectCode(code: string, f: () => Promise<unknown>): Promise<string | null> {
-  try { await f(); return `no error (wanted ${code})`; } catch (e) {
+  try {
+    await f();
+    return `no error (wanted ${code})`;
+  } catch (e) {
     return isProverError(e) && e.code === code ? null : `got ${(e as Error).message} (wanted ${code})`;
   }
 }
 
 export async function checkMsmErrors(prover: Prover): Promise<MsmCheckRow[]> {
-  const g = G.BASE, g2 = G.BASE.double();
+  const g = G.BASE,
+    g2 = G.BASE.double();
   const badPt = packPoints([g, g2]);
   badPt[63] ^= 1; // y + 1: not on the curve
   const bigP = packPoints([g]);
@@ -189,10 +238,11 @@ export const LOW_MEMORY_MIN_C = 5;
  */
 export function lowMemoryCases(n: number): LowMemoryCase[] {
   const c = Math.max(LOW_MEMORY_MIN_C, msmPlan(n).c);
-  const T = windowCount(c), M = 1 << (c - 1);
+  const T = windowCount(c),
+    M = 1 << (c - 1);
   const rows = [
     { nwin: 1, staged: true, riders: true, wgInv: true, mul13: true, pairBytes: 2 * 192 * T },
-    { nwin: 2, staged: false, riders: true, wgInv: true, mul13: true, pairBytes: 192 * T * M / RED_SEG1 },
+    { nwin: 2, staged: false, riders: true, wgInv: true, mul13: true, pairBytes: (192 * T * M) / RED_SEG1 },
     { nwin: 2, staged: false, riders: false, wgInv: true, mul13: true, pairBytes: undefined },
     { nwin: 3, staged: true, riders: false, wgInv: false, mul13: false, pairBytes: 2 * 192 * T },
   ];
@@ -200,7 +250,12 @@ export function lowMemoryCases(n: number): LowMemoryCase[] {
     name: `msm low memory, ${expect.nwin} window(s) per batch${expect.staged ? ', staged reduction' : ''}${expect.riders ? ', riders' : ''}${expect.wgInv ? '' : ', 8x32 per-thread-inversion walker'}`,
     // scratchBytes sized for exactly nwin windows (n entries + M bucket sums of 96 bytes each).
     tuning: {
-      c, lowMemory: true, scratchBytes: expect.nwin * (4 * n + 96 * M), mul13: expect.mul13, wgInv: expect.wgInv, riders: expect.riders,
+      c,
+      lowMemory: true,
+      scratchBytes: expect.nwin * (4 * n + 96 * M),
+      mul13: expect.mul13,
+      wgInv: expect.wgInv,
+      riders: expect.riders,
       ...(pairBytes ? { pairBytes } : {}),
     },
     expect,
@@ -212,7 +267,7 @@ export function lowMemoryShapeError(plan: MsmPlan, e: LowMemoryCase['expect']): 
   const bad: string[] = [];
   if (plan.planes >= 8) bad.push(`ring of ${plan.planes} planes (want < 8)`);
   if (plan.nwin !== e.nwin) bad.push(`nwin ${plan.nwin} (want ${e.nwin})`);
-  if ((plan.seg1 < plan.seg) !== e.staged) bad.push(`segments ${plan.seg1}/${plan.seg} (want ${e.staged ? '' : 'not '}staged)`);
+  if (plan.seg1 < plan.seg !== e.staged) bad.push(`segments ${plan.seg1}/${plan.seg} (want ${e.staged ? '' : 'not '}staged)`);
   if (plan.mul13 !== e.mul13) bad.push(`mul13 ${plan.mul13}`);
   if (plan.wgInv !== e.wgInv) bad.push(`wgInv ${plan.wgInv}`);
   if (plan.riders !== e.riders) bad.push(`riders ${plan.riders}`);
@@ -246,9 +301,16 @@ export async function checkMsmLowMemory(prover: Prover, n: number, seed = 0x10e)
       const plan = r.plans[0];
       const shape = lowMemoryShapeError(plan, k.expect);
       const equal = r.point.equals(want);
-      rows.push({ step: k.name, ok: equal && !shape, n, ms: performance.now() - t0,
-        detail: equal && !shape ? `equals noble (c=${plan.c}, ${plan.batches} batches, ring of ${plan.planes} planes, segments ${plan.seg1} -> ${plan.seg})`
-          : `${shape ? `plan: ${shape}; ` : ''}gpu ${r.point.toHex()} ${equal ? '==' : '!='} noble ${want.toHex()}` });
+      rows.push({
+        step: k.name,
+        ok: equal && !shape,
+        n,
+        ms: performance.now() - t0,
+        detail:
+          equal && !shape
+            ? `equals noble (c=${plan.c}, ${plan.batches} batches, ring of ${plan.planes} planes, segments ${plan.seg1} -> ${plan.seg})`
+            : `${shape ? `plan: ${shape}; ` : ''}gpu ${r.point.toHex()} ${equal ? '==' : '!='} noble ${want.toHex()}`,
+      });
     }
   } finally {
     h.destroy();
@@ -261,7 +323,10 @@ export async function checkMsmLowMemory(prover: Prover, n: number, seed = 0x10e)
  * the last workgroup with entries also has threads without any (idle from the first step), and
  * `ragged` when the last slice is short (its slot finishes a step before the others).
  */
-export function walkOccupancy(plan: MsmPlan, scalars: readonly bigint[]): { total: number; L: number; liveThreads: number; mixed: boolean; ragged: boolean } {
+export function walkOccupancy(
+  plan: MsmPlan,
+  scalars: readonly bigint[],
+): { total: number; L: number; liveThreads: number; mixed: boolean; ragged: boolean } {
   const { offsets } = bucketCsr(scalars, plan.c, 0, Math.min(plan.nwin, plan.T));
   const total = offsets[offsets.length - 1];
   const L = Math.max(1, Math.ceil(total / (plan.walkThreads * plan.S)));
@@ -290,19 +355,39 @@ export async function checkMsmWgInv(prover: Prover, logn: number, seed = 0x3c1):
     { name: 'random n=777', c: { name: '', points: pts.slice(0, 777), scalars: rand(777) }, S: 2, mul13: false, idle: true },
     { name: 'random n=1000', c: { name: '', points: pts.slice(0, 1000), scalars: rand(1000) }, S: 1, mul13: true, idle: true },
   ];
-  const edges = ['identity points', 'repeated point', 'P and -P, same scalars', 'P and -P, different scalars', 'sparse (90% zeros)', 'all scalars equal'];
-  msmCases(Math.min(logn, 8), seed).filter((c) => edges.includes(c.name)).forEach((c, i) => {
-    runs.push({ name: c.name, c, S: 1, mul13: i % 2 === 0 }, { name: c.name, c, S: 2, mul13: i % 2 === 1 });
-  });
+  const edges = [
+    'identity points',
+    'repeated point',
+    'P and -P, same scalars',
+    'P and -P, different scalars',
+    'sparse (90% zeros)',
+    'all scalars equal',
+  ];
+  msmCases(Math.min(logn, 8), seed)
+    .filter((c) => edges.includes(c.name))
+    .forEach((c, i) => {
+      runs.push({ name: c.name, c, S: 1, mul13: i % 2 === 0 }, { name: c.name, c, S: 2, mul13: i % 2 === 1 });
+    });
   const info = prover.info;
   let big = WALK_WG_LARGE;
   while (big > WALK_WG && (big > info.maxWorkgroupThreads || walkTreeBytes(big) > info.maxComputeWorkgroupStorageSize)) big /= 2;
-  const chains = msmCases(Math.min(logn, 8), seed + 1).filter((c) => ['all scalars equal', 'P and -P, same scalars', 'repeated point'].includes(c.name));
-  runs.push({ name: `random n=${N}`, c: { name: '', points: pts.slice(0, N), scalars: rand(N) }, S: 4, mul13: true, walkWg: big, slice: 2 },
-    ...chains.map((c) => ({ name: c.name, c, S: 4, mul13: true, walkWg: big, slice: 2 })));
+  const chains = msmCases(Math.min(logn, 8), seed + 1).filter((c) =>
+    ['all scalars equal', 'P and -P, same scalars', 'repeated point'].includes(c.name),
+  );
+  runs.push(
+    { name: `random n=${N}`, c: { name: '', points: pts.slice(0, N), scalars: rand(N) }, S: 4, mul13: true, walkWg: big, slice: 2 },
+    ...chains.map((c) => ({ name: c.name, c, S: 4, mul13: true, walkWg: big, slice: 2 })),
+  );
   // S = 8 (the default for 2^20 at WALK_WG): chains of up to 8 slots merge in 3 rounds.
   const equal = chains.find((c) => c.name === 'all scalars equal');
-  runs.push({ name: `random n=${N}`, c: { name: '', points: pts.slice(0, N), scalars: rand(N) }, S: 8, mul13: true, walkWg: WALK_WG, slice: 1 });
+  runs.push({
+    name: `random n=${N}`,
+    c: { name: '', points: pts.slice(0, N), scalars: rand(N) },
+    S: 8,
+    mul13: true,
+    walkWg: WALK_WG,
+    slice: 1,
+  });
   if (equal) runs.push({ name: equal.name, c: equal, S: 8, mul13: true, walkWg: WALK_WG, slice: 1 });
   const rows: MsmCheckRow[] = [];
   for (const r of runs) {
@@ -315,13 +400,25 @@ export async function checkMsmWgInv(prover: Prover, logn: number, seed = 0x3c1):
       const wide = r.walkWg ? { walkWg: r.walkWg, slice: r.slice } : {};
       const got = await h.msmProfiled(r.c.scalars, { wgInv: true, S: r.S, mul13: r.mul13, c: msmPlan(r.c.points.length).c, ...wide });
       const plan = got.plans[0];
-      const occ = walkOccupancy(plan, r.c.points.map((p, i) => (p.is0() ? 0n : r.c.scalars[i])));
-      const planOk = plan.wgInv && plan.S === r.S && plan.mul13 === r.mul13 && (!r.idle || occ.mixed) && plan.walkWg === (r.walkWg ?? WALK_WG);
+      const occ = walkOccupancy(
+        plan,
+        r.c.points.map((p, i) => (p.is0() ? 0n : r.c.scalars[i])),
+      );
+      const planOk =
+        plan.wgInv && plan.S === r.S && plan.mul13 === r.mul13 && (!r.idle || occ.mixed) && plan.walkWg === (r.walkWg ?? WALK_WG);
       const ok = got.point.equals(want) && planOk;
       const shape = `${plan.walkThreads / plan.walkWg} workgroups of ${plan.walkWg}, ${occ.liveThreads} threads with entries (${occ.total} in slices of ${occ.L})`;
-      rows.push({ step: `msm wgInv S=${r.S}${r.mul13 ? '' : ' 8x32'}${r.walkWg && r.walkWg !== WALK_WG ? ' wide' : ''} ${r.name}`, ok, n: r.c.points.length, ms: performance.now() - t0,
-        detail: ok ? `equals noble: ${shape}` : planOk ? `gpu ${hex(got.point)} != noble ${want.toHex()} (${shape})`
-          : `plan wgInv ${plan.wgInv} S ${plan.S} mul13 ${plan.mul13}; ${shape}${r.idle && !occ.mixed ? ': no workgroup mixes live and idle threads' : ''}` });
+      rows.push({
+        step: `msm wgInv S=${r.S}${r.mul13 ? '' : ' 8x32'}${r.walkWg && r.walkWg !== WALK_WG ? ' wide' : ''} ${r.name}`,
+        ok,
+        n: r.c.points.length,
+        ms: performance.now() - t0,
+        detail: ok
+          ? `equals noble: ${shape}`
+          : planOk
+            ? `gpu ${hex(got.point)} != noble ${want.toHex()} (${shape})`
+            : `plan wgInv ${plan.wgInv} S ${plan.S} mul13 ${plan.mul13}; ${shape}${r.idle && !occ.mixed ? ': no workgroup mixes live and idle threads' : ''}`,
+      });
     } finally {
       h.destroy();
     }

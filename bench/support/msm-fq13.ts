@@ -49,9 +49,16 @@ export interface FqBenchResult {
  * ones for at least `warmMs` (an idle H100 runs at 345 MHz until loaded: with one untimed submit
  * the layout timed first read slow, as the benches' warmUp() found).
  */
-export async function fqMulBench(ctx: GpuContext, layout: FqLayout, threads: number, iters: number, reps: number, warmMs = WARM_MS): Promise<FqBenchResult> {
+export async function fqMulBench(
+  ctx: GpuContext,
+  layout: FqLayout,
+  threads: number,
+  iters: number,
+  reps: number,
+  warmMs = WARM_MS,
+): Promise<FqBenchResult> {
   const [kernel, entry] = BENCH[layout];
-  return { layout, ...await timeJob(ctx, kernel, entry, `fq bench ${layout}`, { n: threads, iters }, threads, reps, warmMs) };
+  return { layout, ...(await timeJob(ctx, kernel, entry, `fq bench ${layout}`, { n: threads, iters }, threads, reps, warmMs)) };
 }
 
 /**
@@ -63,7 +70,16 @@ export function fqInvBench(ctx: GpuContext, threads: number, iters: number, reps
 }
 
 /** One dispatch of `threads` threads (params `prm`), timed reps times after warming up; 8 words out per thread. */
-async function timeJob(ctx: GpuContext, kernel: KernelName, entry: string, label: string, params: { n: number; iters: number }, threads: number, reps: number, warmMs: number): Promise<{ ms: number[]; out: Uint32Array }> {
+async function timeJob(
+  ctx: GpuContext,
+  kernel: KernelName,
+  entry: string,
+  label: string,
+  params: { n: number; iters: number },
+  threads: number,
+  reps: number,
+  warmMs: number,
+): Promise<{ ms: number[]; out: Uint32Array }> {
   const buf = ctx.pool.acquire(threads * 32, storageUsage(), label);
   const bad = ctx.upload(new Uint32Array(1), 'fq bench unused');
   const prm = uploadParams(ctx, CHECK_PARAMS, params);

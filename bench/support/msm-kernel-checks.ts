@@ -53,11 +53,21 @@ export async function runPairCheck(ctx: GpuContext, kernel: KernelName, entry: s
  * a point) into all 16 half-planes; returns them (16 slots of ceil(n / 2) words) and the first
  * scalar >= r (-1: none).
  */
-export async function splitCheck(ctx: GpuContext, words: Uint32Array, be: boolean, points: Uint32Array, n: number): Promise<{ planes: Uint32Array; bad: number }> {
+export async function splitCheck(
+  ctx: GpuContext,
+  words: Uint32Array,
+  be: boolean,
+  points: Uint32Array,
+  n: number,
+): Promise<{ planes: Uint32Array; bad: number }> {
   const slotWords = halfPlaneWords(n);
-  const bufs = [ctx.upload(words, 'split check scalars'), ctx.upload(points, 'split check points'), ctx.pool.acquire(4 * slotWords * SCALAR_HALVES, storageUsage(), 'split check planes'),
+  const bufs = [
+    ctx.upload(words, 'split check scalars'),
+    ctx.upload(points, 'split check points'),
+    ctx.pool.acquire(4 * slotWords * SCALAR_HALVES, storageUsage(), 'split check planes'),
     ctx.upload(Uint32Array.of(0xffffffff), 'split check flag'),
-    uploadParams(ctx, SPLIT_PARAMS, { n, hlo: 0, hhi: SCALAR_HALVES - 1, planes: SCALAR_HALVES, be: be ? 1 : 0, base0: 0 })];
+    uploadParams(ctx, SPLIT_PARAMS, { n, hlo: 0, hhi: SCALAR_HALVES - 1, planes: SCALAR_HALVES, be: be ? 1 : 0, base0: 0 }),
+  ];
   try {
     const [pipe] = await ctx.pipelines.all([MSM_SPLIT_PIPELINE]);
     const enc = ctx.device.createCommandEncoder({ label: 'split check' });
@@ -65,7 +75,10 @@ export async function splitCheck(ctx: GpuContext, words: Uint32Array, be: boolea
     dispatch(pass, ctx, pipe, bindGroup(ctx, SPLIT_B, bufs), slotWords, SPLIT_WG);
     pass.end();
     ctx.submit(enc, 'split check');
-    const [planes, flag] = await ctx.readRanges([{ buffer: bufs[2], word: 0, count: slotWords * SCALAR_HALVES }, { buffer: bufs[3], word: 0, count: 1 }]);
+    const [planes, flag] = await ctx.readRanges([
+      { buffer: bufs[2], word: 0, count: slotWords * SCALAR_HALVES },
+      { buffer: bufs[3], word: 0, count: 1 },
+    ]);
     return { planes, bad: flag[0] === 0xffffffff ? -1 : flag[0] };
   } finally {
     for (const b of bufs) ctx.pool.release(b);

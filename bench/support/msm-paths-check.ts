@@ -23,7 +23,17 @@ const G = bn254.G1.Point;
 type Pt = InstanceType<typeof G>;
 
 /** Scalars that sit on the split's edges: zero, one, r - 1, the top limb of r, halves all ones. */
-const EDGES = [0n, 1n, FR_R - 1n, FR_R - 2n, (FR_R >> 224n) << 224n, ((FR_R >> 224n) << 224n) - 1n, (1n << 253n) + 0xffffn, (1n << 240n) - 1n, 0xffff0000ffffn];
+const EDGES = [
+  0n,
+  1n,
+  FR_R - 1n,
+  FR_R - 2n,
+  (FR_R >> 224n) << 224n,
+  ((FR_R >> 224n) << 224n) - 1n,
+  (1n << 253n) + 0xffffn,
+  (1n << 240n) - 1n,
+  0xffff0000ffffn,
+];
 
 /**
  * msm_split against encodeScalars at n = 1, 2, 7 and 300, both byte orders, every fifth point the
@@ -33,24 +43,38 @@ const EDGES = [0n, 1n, FR_R - 1n, FR_R - 2n, (FR_R >> 224n) << 224n, ((FR_R >> 2
 export async function checkMsmSplit(ctx: GpuContext, seed = 0x5b1): Promise<MsmCheckRow[]> {
   const rng = new SplitMix64(seed);
   const rows: MsmCheckRow[] = [];
-  const pointWords = (n: number) => Uint32Array.from({ length: 16 * n }, (_, w) => (Math.floor(w / 16) % 5 === 3 ? 0 : w % 16 === 0 ? 1 : 0));
+  const pointWords = (n: number) =>
+    Uint32Array.from({ length: 16 * n }, (_, w) => (Math.floor(w / 16) % 5 === 3 ? 0 : w % 16 === 0 ? 1 : 0));
   for (const n of [1, 2, 7, 300]) {
     for (const endian of ['le', 'be'] as const) {
       const xs = Array.from({ length: n }, (_, i) => (i < EDGES.length ? EDGES[(i + n) % EDGES.length] : seededScalar(rng)));
       const t0 = performance.now();
       const { words, be } = scalarWords(packScalars(xs, endian), n, endian);
       const got = await splitCheck(ctx, words, be, pointWords(n), n);
-      const want = encodeScalars(xs.map((k, i) => (i % 5 === 3 ? 0n : k)), n);
+      const want = encodeScalars(
+        xs.map((k, i) => (i % 5 === 3 ? 0n : k)),
+        n,
+      );
       const slot = Math.ceil(n / 2);
-      let bad = 0, first = '';
+      let bad = 0,
+        first = '';
       for (let h = 0; h < 16; h++) {
         for (let i = 0; i < n; i++) {
           const half = (got.planes[h * slot + (i >> 1)] >>> (16 * (i & 1))) & 0xffff;
-          if (half !== want[h * n + i]) { bad++; first ||= `scalar ${i} half ${h}: gpu ${half} host ${want[h * n + i]}`; }
+          if (half !== want[h * n + i]) {
+            bad++;
+            first ||= `scalar ${i} half ${h}: gpu ${half} host ${want[h * n + i]}`;
+          }
         }
       }
       const ok = bad === 0 && got.bad === -1;
-      rows.push({ step: `msm split ${endian} n=${n}`, ok, n, ms: performance.now() - t0, detail: ok ? 'half-planes equal the host encoder\'s' : `${bad} halves differ (${first}); flag ${got.bad}` });
+      rows.push({
+        step: `msm split ${endian} n=${n}`,
+        ok,
+        n,
+        ms: performance.now() - t0,
+        detail: ok ? "half-planes equal the host encoder's" : `${bad} halves differ (${first}); flag ${got.bad}`,
+      });
     }
   }
   const xs = Array.from({ length: 300 }, () => seededScalar(rng));
@@ -63,7 +87,12 @@ export async function checkMsmSplit(ctx: GpuContext, seed = 0x5b1): Promise<MsmC
 }
 
 async function codeOf(f: () => Promise<unknown>): Promise<string> {
-  try { await f(); return 'no error'; } catch (e) { return isProverError(e) ? e.code : (e as Error).message; }
+  try {
+    await f();
+    return 'no error';
+  } catch (e) {
+    return isProverError(e) ? e.code : (e as Error).message;
+  }
 }
 
 type Form = 'bigint' | 'le' | 'be' | 'u32';
@@ -86,9 +115,14 @@ export async function checkMsmPaths(prover: Prover, logn: number, seed = 0x9a7):
   const cases = msmCases(Math.min(logn, 6), seed).filter((c) => !c.packed && !c.name.startsWith('random'));
   const lead = seededPoints(rng, 3);
   const srs: Pt[] = [...lead];
-  const offsets = cases.map((c) => { const o = srs.length; srs.push(...c.points); return o; });
+  const offsets = cases.map((c) => {
+    const o = srs.length;
+    srs.push(...c.points);
+    return o;
+  });
   const rows: MsmCheckRow[] = [];
-  const row = (step: string, ok: boolean, n: number, t0: number, detail: string) => rows.push({ step, ok, n, ms: performance.now() - t0, detail });
+  const row = (step: string, ok: boolean, n: number, t0: number, detail: string) =>
+    rows.push({ step, ok, n, ms: performance.now() - t0, detail });
   const h = await prover.msmBases(packPoints(srs));
   try {
     for (const [k, c] of cases.entries()) {
@@ -100,15 +134,35 @@ export async function checkMsmPaths(prover: Prover, logn: number, seed = 0x9a7):
       const rev = [...c.scalars].reverse();
       const batch = await h.msmBatch([scalars, asForm(rev, form).scalars], { ...opts, offset: offsets[k] });
       const ok = got.equals(want) && batch.length === 2 && batch[0].equals(want) && batch[1].equals(pippenger(G, c.points, rev));
-      row(`msm slice+batch ${c.name}`, ok, c.points.length, t0, ok ? `at offset ${offsets[k]} (${form} scalars), alone and in a batch of 2, equals noble` : `alone ${got.equals(want)}, batch ${batch.map((p, i) => p.equals(i ? pippenger(G, c.points, rev) : want)).join('/')}`);
+      row(
+        `msm slice+batch ${c.name}`,
+        ok,
+        c.points.length,
+        t0,
+        ok
+          ? `at offset ${offsets[k]} (${form} scalars), alone and in a batch of 2, equals noble`
+          : `alone ${got.equals(want)}, batch ${batch.map((p, i) => p.equals(i ? pippenger(G, c.points, rev) : want)).join('/')}`,
+      );
     }
     const all = srs.map((_, i) => (i % 7 === 0 ? FR_R - 1n : seededScalar(rng)));
     let t0 = performance.now();
     const parts = await h.msmProfiled(all, { parts: 3 });
     const whole = pippenger(G, srs, all);
-    row('msm job in 3 parts', parts.point.equals(whole) && parts.plans.length === 3, srs.length, t0, `${parts.plans.length} runs; ${parts.point.equals(whole) ? 'equals' : 'differs from'} noble`);
+    row(
+      'msm job in 3 parts',
+      parts.point.equals(whole) && parts.plans.length === 3,
+      srs.length,
+      t0,
+      `${parts.plans.length} runs; ${parts.point.equals(whole) ? 'equals' : 'differs from'} noble`,
+    );
     const s = h.stats();
-    row('msm bases stats', s.n === srs.length && s.basesBytes === 64 * srs.length && s.peakBytes > s.basesBytes && s.runs === 1, srs.length, performance.now(), JSON.stringify(s));
+    row(
+      'msm bases stats',
+      s.n === srs.length && s.basesBytes === 64 * srs.length && s.peakBytes > s.basesBytes && s.runs === 1,
+      srs.length,
+      performance.now(),
+      JSON.stringify(s),
+    );
     // Errors, each leaving the handle and the prover usable.
     t0 = performance.now();
     const tooFar = await codeOf(() => h.msm([1n, 2n, 3n, 4n, 5n], { offset: srs.length - 3 }));
@@ -121,7 +175,13 @@ export async function checkMsmPaths(prover: Prover, logn: number, seed = 0x9a7):
     const notOnCurve = await codeOf(() => prover.msmBases(offCurve));
     const codes = [tooFar, badAlone, badInBatch, badOneShot, notOnCurve];
     const wantCodes = ['INVALID_LENGTH', 'NON_CANONICAL', 'NON_CANONICAL', 'NON_CANONICAL', 'NOT_ON_CURVE'];
-    row('msm errors: slice past the end, packed scalar >= r (alone, batch, one-shot), off-curve bases', codes.join() === wantCodes.join(), 3, t0, codes.join(', '));
+    row(
+      'msm errors: slice past the end, packed scalar >= r (alone, batch, one-shot), off-curve bases',
+      codes.join() === wantCodes.join(),
+      3,
+      t0,
+      codes.join(', '),
+    );
     t0 = performance.now();
     const after = await h.msm([5n, 7n], { offset: 1 });
     row('msm handle usable after errors', after.equals(lead[1].multiply(5n).add(lead[2].multiply(7n))), 2, t0, '5·P1 + 7·P2');

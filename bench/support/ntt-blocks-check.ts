@@ -36,7 +36,12 @@ function row(step: string, bad: string[], n: number, t0: number, ok: string): Nt
  * lowered to `maxWords`: each of dft, idft, lde and encode on shapes [log h, width] against
  * src/ref, with at least two blocks and a short last block.
  */
-export async function checkNttColumnBlocks(ctx: GpuContext, shapes: Array<[number, number]>, maxWords: number, seed = 0xb10c): Promise<NttCheckRow> {
+export async function checkNttColumnBlocks(
+  ctx: GpuContext,
+  shapes: Array<[number, number]>,
+  maxWords: number,
+  seed = 0xb10c,
+): Promise<NttCheckRow> {
   const t0 = performance.now();
   const rng = new SplitMix64(seed);
   const bad: string[] = [];
@@ -45,7 +50,8 @@ export async function checkNttColumnBlocks(ctx: GpuContext, shapes: Array<[numbe
     const x = rng.fieldArray(2 ** logH * width);
     for (const [spec, want] of refJobs(x, logH, width)) {
       const cols = columnsPerBlock(width, outputHeight(spec), maxWords);
-      if (cols >= width || width % cols === 0) bad.push(`${spec.op} 2^${logH}x${width}: ${cols} columns a block is not several blocks with a short last one`);
+      if (cols >= width || width % cols === 0)
+        bad.push(`${spec.op} 2^${logH}x${width}: ${cols} columns a block is not several blocks with a short last one`);
       const got = await ctx.run(() => runNttColumnBlocks(ctx, spec, x, maxWords));
       if (!same(got, want)) bad.push(`${spec.op} 2^${logH}x${width} in blocks of ${cols} columns != src/ref`);
       n++;
@@ -78,7 +84,13 @@ export async function checkNttLongColumns(ctx: GpuContext, maxWords: number, see
     const tag = `${spec.op} ${spec.height}x${spec.width} -> ${outputHeight(spec)}${spec.bitReversed ? ' bit-reversed' : ''}`;
     if (!same(got, refNtt(spec, x))) bad.push(`${tag} != src/ref`);
   }
-  return row('ntt long columns', bad, specs.length, t0, `${specs.length} jobs with columns past ${maxWords} values (four-step pieces) equal src/ref`);
+  return row(
+    'ntt long columns',
+    bad,
+    specs.length,
+    t0,
+    `${specs.length} jobs with columns past ${maxWords} values (four-step pieces) equal src/ref`,
+  );
 }
 
 /**
@@ -106,5 +118,11 @@ export async function checkNttApiBlocks(ctx: GpuContext, maxWords: number, seed 
   }
   const wide = rng.fieldArray((maxWords / 4) * 12);
   if (!same(await api.dft(wide, { width: 12 }), ref.dft(wide, 12))) bad.push('dft 12 columns past one binding != src/ref');
-  return row('ntt api past one binding', bad, 3, t0, `lde -> NttMatrix in row blocks -> read and idft, and a wide dft, with bindings of ${maxWords} values, equal src/ref`);
+  return row(
+    'ntt api past one binding',
+    bad,
+    3,
+    t0,
+    `lde -> NttMatrix in row blocks -> read and idft, and a wide dft, with bindings of ${maxWords} values, equal src/ref`,
+  );
 }

@@ -36,10 +36,14 @@ export interface NttCheckRow {
 export async function runCase(prover: Prover, c: DftCase, input: Uint32Array): Promise<Uint32Array> {
   const w = { width: c.width };
   switch (c.op) {
-    case 'dft': return prover.dft(input, w);
-    case 'idft': return prover.idft(input, w);
-    case 'coset_lde': return prover.lde(input, { ...w, addedBits: c.added_bits!, shift: c.shift! });
-    case 'encode': return prover.encode(input, { ...w, addedBits: c.added_bits! });
+    case 'dft':
+      return prover.dft(input, w);
+    case 'idft':
+      return prover.idft(input, w);
+    case 'coset_lde':
+      return prover.lde(input, { ...w, addedBits: c.added_bits!, shift: c.shift! });
+    case 'encode':
+      return prover.encode(input, { ...w, addedBits: c.added_bits! });
   }
 }
 
@@ -54,8 +58,13 @@ export async function checkNttVectors(prover: Prover, cases: DftCase[], op: DftO
   }
   const ok = bad.length === 0 && mine.length > 0;
   return {
-    step: `ntt vectors ${op}`, ok, n: mine.length, ms: performance.now() - t0,
-    detail: ok ? `${mine.length} Plonky3 cases equal (log h ≤ ${maxLogH})` : `${bad.length} of ${mine.length} differ; first: ${bad[0] ?? 'no cases'}`,
+    step: `ntt vectors ${op}`,
+    ok,
+    n: mine.length,
+    ms: performance.now() - t0,
+    detail: ok
+      ? `${mine.length} Plonky3 cases equal (log h ≤ ${maxLogH})`
+      : `${bad.length} of ${mine.length} differ; first: ${bad[0] ?? 'no cases'}`,
   };
 }
 
@@ -91,7 +100,10 @@ export async function checkNttProperties(prover: Prover, shapes: Array<[number, 
     n += 4;
   }
   return {
-    step: 'ntt properties', ok: bad.length === 0, n, ms: performance.now() - t0,
+    step: 'ntt properties',
+    ok: bad.length === 0,
+    n,
+    ms: performance.now() - t0,
     detail: bad.length === 0 ? `${n} properties hold on ${shapes.length} random shapes` : bad.join('; '),
   };
 }
@@ -135,7 +147,10 @@ export async function checkNttErrors(prover: Prover): Promise<NttCheckRow> {
   const still = await prover.dft(x8, { width: 2 });
   if (!same(still, ref.dft(x8, 2))) bad.push('prover gives a wrong dft after the errors');
   return {
-    step: 'ntt bad input', ok: bad.length === 0, n: cases.length + 2, ms: performance.now() - t0,
+    step: 'ntt bad input',
+    ok: bad.length === 0,
+    n: cases.length + 2,
+    ms: performance.now() - t0,
     detail: bad.length === 0 ? `${cases.length} bad inputs rejected with their codes; prover still correct` : bad.join('; '),
   };
 }
@@ -152,7 +167,8 @@ export async function checkNttStaged(ctx: GpuContext, shapes: Array<[number, num
   const t0 = performance.now();
   const rng = new SplitMix64(seed);
   const bad: string[] = [];
-  let n = 0, staged = 0;
+  let n = 0,
+    staged = 0;
   for (const [si, [logH, width, maxRadix]] of shapes.entries()) {
     const x = rng.fieldArray(2 ** logH * width);
     const jobs = refJobs(x, logH, width);
@@ -168,11 +184,14 @@ export async function checkNttStaged(ctx: GpuContext, shapes: Array<[number, num
       if (!same(on, off)) bad.push(`${tag}: staged != unstaged`);
       n += 2;
     }
-    if (si === 0) bad.push(...await checkPerPass(ctx, jobs[2][0], { maxRadix, stageBelowWidth: Infinity }, x, jobs[2][1])); // lde
+    if (si === 0) bad.push(...(await checkPerPass(ctx, jobs[2][0], { maxRadix, stageBelowWidth: Infinity }, x, jobs[2][1]))); // lde
   }
   if (staged === 0) bad.push('no pass ran the staged kernel');
   return {
-    step: 'ntt staged first pass', ok: bad.length === 0, n, ms: performance.now() - t0,
+    step: 'ntt staged first pass',
+    ok: bad.length === 0,
+    n,
+    ms: performance.now() - t0,
     detail: bad.length === 0 ? `${n} outputs equal src/ref and the unstaged path; ${staged} staged passes` : bad.join('; '),
   };
 }
@@ -207,7 +226,9 @@ export async function checkNttTables(ctx: GpuContext, shapes: Array<[number, num
   const t0 = performance.now();
   const rng = new SplitMix64(seed);
   const bad: string[] = [];
-  let n = 0, tables = 0, splits = 0;
+  let n = 0,
+    tables = 0,
+    splits = 0;
   for (const [logH, width, maxRadix] of shapes) {
     const x = rng.fieldArray(2 ** logH * width);
     for (const [job, want] of refJobs(x, logH, width)) {
@@ -225,8 +246,14 @@ export async function checkNttTables(ctx: GpuContext, shapes: Array<[number, num
   }
   if (tables === 0 || splits === 0) bad.push(`${tables} table and ${splits} split-table passes: both kernels must run`);
   return {
-    step: 'ntt twiddle options', ok: bad.length === 0, n, ms: performance.now() - t0,
-    detail: bad.length === 0 ? `${n} outputs equal src/ref (${TWIDDLE_OPTIONS.map((o) => o[0]).join(', ')}); ${tables} table and ${splits} split-table passes` : bad.join('; '),
+    step: 'ntt twiddle options',
+    ok: bad.length === 0,
+    n,
+    ms: performance.now() - t0,
+    detail:
+      bad.length === 0
+        ? `${n} outputs equal src/ref (${TWIDDLE_OPTIONS.map((o) => o[0]).join(', ')}); ${tables} table and ${splits} split-table passes`
+        : bad.join('; '),
   };
 }
 
@@ -248,19 +275,40 @@ export async function checkNttFusedLde(ctx: GpuContext, shapes: Array<[number, n
     if (!same(got, ref.cosetLde(x, width, addedBits, 31))) bad.push(`2^${logH}x${width} +${addedBits}: fused lde != src/ref`);
   }
   return {
-    step: 'ntt fused lde', ok: bad.length === 0, n: shapes.length, ms: performance.now() - t0,
+    step: 'ntt fused lde',
+    ok: bad.length === 0,
+    n: shapes.length,
+    ms: performance.now() - t0,
     detail: bad.length === 0 ? `${shapes.length} fused ldes equal src/ref` : bad.join('; '),
   };
 }
 
 /** nttToGpu with per-pass timestamp writes (the bench's NTT_PASS_PROFILE): one labelled compute pass per NTT pass, same output. */
-async function checkPerPass(ctx: GpuContext, job: NttJob, tuning: Partial<NttTuning>, x: Uint32Array, want: Uint32Array): Promise<string[]> {
+async function checkPerPass(
+  ctx: GpuContext,
+  job: NttJob,
+  tuning: Partial<NttTuning>,
+  x: Uint32Array,
+  want: Uint32Array,
+): Promise<string[]> {
   const labels: string[] = [];
-  const got = await ctx.run(() => runNtt(ctx, job, x, (label) => { labels.push(label); return undefined; }, tuning));
+  const got = await ctx.run(() =>
+    runNtt(
+      ctx,
+      job,
+      x,
+      (label) => {
+        labels.push(label);
+        return undefined;
+      },
+      tuning,
+    ),
+  );
   const bad: string[] = [];
   const plan = planOn(ctx, job, tuning);
   if (!same(got, want)) bad.push(`per-pass ${job.op}: output != src/ref`);
-  if (labels.join() !== plan.steps.map((s) => s.label).join() || !labels[0].endsWith('ns=1 staged')) bad.push(`per-pass ${job.op}: compute passes ${labels.join(', ')}`);
+  if (labels.join() !== plan.steps.map((s) => s.label).join() || !labels[0].endsWith('ns=1 staged'))
+    bad.push(`per-pass ${job.op}: compute passes ${labels.join(', ')}`);
   return bad;
 }
 
@@ -281,7 +329,10 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
     for (const [job, want] of refJobs(x, logH, width)) {
       const tuning = twoLevelAt(twoLevel);
       const plan = planOn(ctx, job, tuning);
-      if (plan.twoLevel !== twoLevel) { bad.push(`${job.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`); continue; }
+      if (plan.twoLevel !== twoLevel) {
+        bad.push(`${job.op} 2^${logH}x${width}: two-level 2^${twoLevel} does not fit this adapter`);
+        continue;
+      }
       for (const s of plan.steps) if (s.pass.sub > 0) seen.add(s.twiddles);
       if (plan.passes.some((p) => (p.flags & NTT_FLAG_HALF) !== 0)) seen.add(`folded ${job.op}`);
       if (plan.fold) seen.add('scale in tables');
@@ -290,11 +341,16 @@ export async function checkNttTwoLevel(ctx: GpuContext, shapes: Array<[number, n
       n++;
     }
   }
-  for (const s of ['staged', 'table', 'split']) if (!seen.has(s)) bad.push(`no two-level pass with ${s === 'staged' ? 'no' : s} twiddles ran`);
-  for (const op of ['encode', 'lde']) if (!seen.has(`folded ${op}`)) bad.push(`no ${op} with its padded radix-2 pass folded into the next pass's loads (foldPadding) ran`);
+  for (const s of ['staged', 'table', 'split'])
+    if (!seen.has(s)) bad.push(`no two-level pass with ${s === 'staged' ? 'no' : s} twiddles ran`);
+  for (const op of ['encode', 'lde'])
+    if (!seen.has(`folded ${op}`)) bad.push(`no ${op} with its padded radix-2 pass folded into the next pass's loads (foldPadding) ran`);
   if (!seen.has('scale in tables')) bad.push('no lde with its scale folded into its tables (scaleFold) ran');
   return {
-    step: 'ntt two-level passes', ok: bad.length === 0, n, ms: performance.now() - t0,
+    step: 'ntt two-level passes',
+    ok: bad.length === 0,
+    n,
+    ms: performance.now() - t0,
     detail: bad.length === 0 ? `${n} outputs equal src/ref (twiddles: ${[...seen].join(', ')})` : bad.join('; '),
   };
 }

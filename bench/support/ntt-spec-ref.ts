@@ -7,7 +7,13 @@ import type { NttJob } from '../../src/kernels/ntt/job.js';
 
 export function refNtt(spec: NttJob, x: Uint32Array): Uint32Array {
   const w = spec.width;
-  const y = spec.op === 'dft' ? ref.dft(x, w) : spec.op === 'idft' ? ref.idft(x, w)
-    : spec.op === 'encode' ? ref.encode(x, w, spec.addedBits!) : ref.cosetLde(x, w, spec.addedBits!, spec.shift!);
+  const y =
+    spec.op === 'dft'
+      ? ref.dft(x, w)
+      : spec.op === 'idft'
+        ? ref.idft(x, w)
+        : spec.op === 'encode'
+          ? ref.encode(x, w, spec.addedBits!)
+          : ref.cosetLde(x, w, spec.addedBits!, spec.shift!);
   return spec.bitReversed ? ref.bitReverseRows(y, w) : y;
 }

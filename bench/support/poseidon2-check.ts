@@ -21,7 +21,14 @@ export interface CheckRow {
   ms: number;
 }
 
-type Case = { kind: string; set: string; width: Poseidon2Width; id?: string; input: SeededInput; output: number[] } & Partial<ConstantsCase>;
+type Case = {
+  kind: string;
+  set: string;
+  width: Poseidon2Width;
+  id?: string;
+  input: SeededInput;
+  output: number[];
+} & Partial<ConstantsCase>;
 
 const firstDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return i;
@@ -43,8 +50,13 @@ export async function checkPoseidon2(prover: Prover, vectors: { cases: Case[] },
       const want = cs.flatMap((c) => c.output);
       const d = firstDiff(got, want);
       const bad = d < 0 ? undefined : cs[Math.floor(d / width)];
-      rows.push({ step: `poseidon2 ${set} w${width}`, ok: d < 0, n: cs.length, ms: performance.now() - t0,
-        detail: d < 0 ? `${cs.length} Plonky3 vectors equal` : `vector ${bad?.id}: lane ${d % width} gpu=${got[d]} plonky3=${want[d]}` });
+      rows.push({
+        step: `poseidon2 ${set} w${width}`,
+        ok: d < 0,
+        n: cs.length,
+        ms: performance.now() - t0,
+        detail: d < 0 ? `${cs.length} Plonky3 vectors equal` : `vector ${bad?.id}: lane ${d % width} gpu=${got[d]} plonky3=${want[d]}`,
+      });
     }
   }
   for (const width of [16, 24] as const) {
@@ -54,8 +66,13 @@ export async function checkPoseidon2(prover: Prover, vectors: { cases: Case[] },
     const t0 = performance.now();
     const got = await prover.poseidon2(states, { width });
     const d = firstDiff(got, poseidon2Batch(states, width));
-    rows.push({ step: `poseidon2 random w${width}`, ok: d < 0, n: random, ms: performance.now() - t0,
-      detail: d < 0 ? `${random} states equal src/ref` : `state ${Math.floor(d / width)} lane ${d % width} differs` });
+    rows.push({
+      step: `poseidon2 random w${width}`,
+      ok: d < 0,
+      n: random,
+      ms: performance.now() - t0,
+      detail: d < 0 ? `${random} states equal src/ref` : `state ${Math.floor(d / width)} lane ${d % width} differs`,
+    });
   }
   return rows;
 }
@@ -72,18 +89,41 @@ export async function expectCode(prover: Prover, step: string, code: string, f: 
   const zero = new Uint32Array(16);
   const after = await prover.poseidon2(zero, { width: 16 });
   const usable = after[0] === poseidon2Batch(zero, 16)[0];
-  return { step: `error: ${step}`, ok: got === code && usable, n: 1, ms: performance.now() - t0, detail: `expected ${code}, got ${got}; usable after: ${usable}` };
+  return {
+    step: `error: ${step}`,
+    ok: got === code && usable,
+    n: 1,
+    ms: performance.now() - t0,
+    detail: `expected ${code}, got ${got}; usable after: ${usable}`,
+  };
 }
 
 export async function checkPoseidon2Errors(prover: Prover): Promise<CheckRow[]> {
   const s16 = new Uint32Array(16);
-  const good = { externalInitial: Array.from({ length: 4 }, () => Array(16).fill(1)), internal: Array(13).fill(2), externalFinal: Array.from({ length: 4 }, () => Array(16).fill(3)) };
+  const good = {
+    externalInitial: Array.from({ length: 4 }, () => Array(16).fill(1)),
+    internal: Array(13).fill(2),
+    externalFinal: Array.from({ length: 4 }, () => Array(16).fill(3)),
+  };
   return [
-    await expectCode(prover, 'poseidon2 length not a multiple of width', 'INVALID_LENGTH', () => prover.poseidon2(new Uint32Array(17), { width: 16 })),
-    await expectCode(prover, 'poseidon2 non-canonical', 'NON_CANONICAL', () => prover.poseidon2(s16.map((_, i) => (i === 5 ? BB_P : 0)), { width: 16 })),
+    await expectCode(prover, 'poseidon2 length not a multiple of width', 'INVALID_LENGTH', () =>
+      prover.poseidon2(new Uint32Array(17), { width: 16 }),
+    ),
+    await expectCode(prover, 'poseidon2 non-canonical', 'NON_CANONICAL', () =>
+      prover.poseidon2(
+        s16.map((_, i) => (i === 5 ? BB_P : 0)),
+        { width: 16 },
+      ),
+    ),
     await expectCode(prover, 'poseidon2 width 20', 'INVALID_ARGUMENT', () => prover.poseidon2(new Uint32Array(20), { width: 20 as 16 })),
-    await expectCode(prover, 'poseidon2 constants: 12 internal', 'INVALID_LENGTH', () => prover.poseidon2(s16, { width: 16, constants: { ...good, internal: good.internal.slice(1) } })),
-    await expectCode(prover, 'poseidon2 constants for width 16 at width 24', 'INVALID_LENGTH', () => prover.poseidon2(new Uint32Array(24), { width: 24, constants: good })),
-    await expectCode(prover, 'poseidon2 constants non-canonical', 'NON_CANONICAL', () => prover.poseidon2(s16, { width: 16, constants: { ...good, internal: [...good.internal.slice(1), BB_P] } })),
+    await expectCode(prover, 'poseidon2 constants: 12 internal', 'INVALID_LENGTH', () =>
+      prover.poseidon2(s16, { width: 16, constants: { ...good, internal: good.internal.slice(1) } }),
+    ),
+    await expectCode(prover, 'poseidon2 constants for width 16 at width 24', 'INVALID_LENGTH', () =>
+      prover.poseidon2(new Uint32Array(24), { width: 24, constants: good }),
+    ),
+    await expectCode(prover, 'poseidon2 constants non-canonical', 'NON_CANONICAL', () =>
+      prover.poseidon2(s16, { width: 16, constants: { ...good, internal: [...good.internal.slice(1), BB_P] } }),
+    ),
   ];
 }

@@ -30,8 +30,16 @@ export async function checkPoseidon2KoalaBear(prover: Prover, vectors: { cases: 
     const got = await prover.poseidon2(Uint32Array.from(cs.flatMap((c) => c.input!)), { width, field });
     const want = cs.flatMap((c) => c.output!);
     const d = cs.length === 0 ? 0 : firstDiff(got, want);
-    rows.push({ step: `poseidon2 koalabear w${width}`, ok: d < 0, n: cs.length, ms: performance.now() - t0,
-      detail: d < 0 ? `${cs.length} p3-koala-bear vectors equal` : `vector ${cs[Math.floor(d / width)]?.id}: lane ${d % width} gpu=${got[d]} crate=${want[d]}` });
+    rows.push({
+      step: `poseidon2 koalabear w${width}`,
+      ok: d < 0,
+      n: cs.length,
+      ms: performance.now() - t0,
+      detail:
+        d < 0
+          ? `${cs.length} p3-koala-bear vectors equal`
+          : `vector ${cs[Math.floor(d / width)]?.id}: lane ${d % width} gpu=${got[d]} crate=${want[d]}`,
+    });
   }
   for (const width of [16, 24] as const) {
     const states = new SplitMix64(0x4b42 + width).fieldArray(random * width, KOALA_BEAR.p);
@@ -41,19 +49,39 @@ export async function checkPoseidon2KoalaBear(prover: Prover, vectors: { cases: 
     const t0 = performance.now();
     const got = await prover.poseidon2(states, { width, field });
     const d = firstDiff(got, poseidon2Batch(states, width, undefined, KOALA_BEAR));
-    rows.push({ step: `poseidon2 koalabear random w${width}`, ok: d < 0, n: random, ms: performance.now() - t0,
-      detail: d < 0 ? `${random} states equal src/ref` : `state ${Math.floor(d / width)} lane ${d % width} differs` });
+    rows.push({
+      step: `poseidon2 koalabear random w${width}`,
+      ok: d < 0,
+      n: random,
+      ms: performance.now() - t0,
+      detail: d < 0 ? `${random} states equal src/ref` : `state ${Math.floor(d / width)} lane ${d % width} differs`,
+    });
   }
   return rows;
 }
 
 export async function checkPoseidon2KoalaBearErrors(prover: Prover): Promise<CheckRow[]> {
   const s16 = new Uint32Array(16);
-  const babyBearShaped = { externalInitial: Array.from({ length: 4 }, () => Array(16).fill(1)), internal: Array(13).fill(2), externalFinal: Array.from({ length: 4 }, () => Array(16).fill(3)) };
+  const babyBearShaped = {
+    externalInitial: Array.from({ length: 4 }, () => Array(16).fill(1)),
+    internal: Array(13).fill(2),
+    externalFinal: Array.from({ length: 4 }, () => Array(16).fill(3)),
+  };
   return [
-    await expectCode(prover, 'poseidon2 unknown field', 'INVALID_ARGUMENT', () => prover.poseidon2(s16, { width: 16, field: 'goldilocks' as 'koalabear' })),
-    await expectCode(prover, 'poseidon2 koalabear non-canonical', 'NON_CANONICAL', () => prover.poseidon2(s16.map((_, i) => (i === 3 ? KOALA_BEAR.p : 0)), { width: 16, field: 'koalabear' })),
-    await expectCode(prover, 'poseidon2 koalabear constants with 13 internal', 'INVALID_LENGTH', () => prover.poseidon2(s16, { width: 16, field: 'koalabear', constants: babyBearShaped })),
-    await expectCode(prover, 'batchField unknown field', 'INVALID_ARGUMENT', () => prover.batchField('mul', s16, s16, { field: 'mersenne31' as 'koalabear' })),
+    await expectCode(prover, 'poseidon2 unknown field', 'INVALID_ARGUMENT', () =>
+      prover.poseidon2(s16, { width: 16, field: 'goldilocks' as 'koalabear' }),
+    ),
+    await expectCode(prover, 'poseidon2 koalabear non-canonical', 'NON_CANONICAL', () =>
+      prover.poseidon2(
+        s16.map((_, i) => (i === 3 ? KOALA_BEAR.p : 0)),
+        { width: 16, field: 'koalabear' },
+      ),
+    ),
+    await expectCode(prover, 'poseidon2 koalabear constants with 13 internal', 'INVALID_LENGTH', () =>
+      prover.poseidon2(s16, { width: 16, field: 'koalabear', constants: babyBearShaped }),
+    ),
+    await expectCode(prover, 'batchField unknown field', 'INVALID_ARGUMENT', () =>
+      prover.batchField('mul', s16, s16, { field: 'mersenne31' as 'koalabear' }),
+    ),
   ];
 }

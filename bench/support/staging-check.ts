@@ -58,7 +58,8 @@ export async function checkStreamedUploads(gpu: GPU, rows = 1 << 13, width = 33)
         if (streamed.root.join() !== plain.root.join()) return `root ${streamed.root.join()} vs plain upload ${plain.root.join()}`;
         const i = rows - 3;
         const [a, b] = [await streamed.tree.open(i), await plain.tree.open(i)];
-        if (a.row.join() !== b.row.join() || a.siblings.map((d) => d.join()).join() !== b.siblings.map((d) => d.join()).join()) return `opening ${i} differs`;
+        if (a.row.join() !== b.row.join() || a.siblings.map((d) => d.join()).join() !== b.siblings.map((d) => d.join()).join())
+          return `opening ${i} differs`;
         return `ok: root and opening ${i} equal the plain upload's`;
       } finally {
         streamed.tree.dispose();
@@ -75,9 +76,12 @@ export async function checkStreamedUploads(gpu: GPU, rows = 1 << 13, width = 33)
         return 'no error';
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
-        if (!isProverError(e) || e.code !== 'NON_CANONICAL' || !message.startsWith(`${name}[${at}] = ${BB_P} `)) return `${isProverError(e) ? e.code : 'raw'}: ${message}`;
+        if (!isProverError(e) || e.code !== 'NON_CANONICAL' || !message.startsWith(`${name}[${at}] = ${BB_P} `))
+          return `${isProverError(e) ? e.code : 'raw'}: ${message}`;
         const after = ctx.pool.stats().bytesInUse;
-        return after === before ? `ok: NON_CANONICAL at ${name}[${at}] (chunk 12 of ${chunks}); pool unchanged` : `pool bytes in use ${before} -> ${after}`;
+        return after === before
+          ? `ok: NON_CANONICAL at ${name}[${at}] (chunk 12 of ${chunks}); pool unchanged`
+          : `pool bytes in use ${before} -> ${after}`;
       }
     };
     await row('merkleCommit: a value >= p in a later chunk', () => expectBad(() => merkle.merkleCommit(bad, { width }), 'matrix'));

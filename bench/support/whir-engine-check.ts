@@ -38,7 +38,10 @@ function firstDiff(a: EfVec, b: EfVec): string | null {
 class Pair {
   readonly bad: string[] = [];
   steps = 0;
-  constructor(readonly gpu: SumcheckEngine, readonly cpu: SumcheckEngine) {}
+  constructor(
+    readonly gpu: SumcheckEngine,
+    readonly cpu: SumcheckEngine,
+  ) {}
 
   private same(what: string, g: Ext4, c: Ext4): void {
     this.steps++;
@@ -51,7 +54,11 @@ class Pair {
     return c;
   }
 
-  async addClaims(what: string, eq: Parameters<SumcheckEngine['addClaims']>[0], sel: Parameters<SumcheckEngine['addClaims']>[1]): Promise<void> {
+  async addClaims(
+    what: string,
+    eq: Parameters<SumcheckEngine['addClaims']>[0],
+    sel: Parameters<SumcheckEngine['addClaims']>[1],
+  ): Promise<void> {
     await this.gpu.addClaims(eq, sel);
     await this.cpu.addClaims(eq, sel);
     this.same(`sum after ${what}`, this.gpu.sum, this.cpu.sum);
@@ -67,7 +74,8 @@ class Pair {
       await this.cpu.bind(c, r);
       this.same(`${what} round ${i} sum`, this.gpu.sum, this.cpu.sum);
       this.steps++;
-      if (this.gpu.numVariables !== this.cpu.numVariables) this.bad.push(`${what} round ${i}: ${this.gpu.numVariables} variables vs CPU ${this.cpu.numVariables}`);
+      if (this.gpu.numVariables !== this.cpu.numVariables)
+        this.bad.push(`${what} round ${i}: ${this.gpu.numVariables} variables vs CPU ${this.cpu.numVariables}`);
     }
   }
 
@@ -79,7 +87,13 @@ class Pair {
 }
 
 /** One engine run at 2^m values: the WHIR open sequence, compared step by step. */
-export async function checkEngineAt(ctx: GpuContext, m: number, options: GpuEngineOptions, label: string, seed = 0x5c0 + m): Promise<CheckRow> {
+export async function checkEngineAt(
+  ctx: GpuContext,
+  m: number,
+  options: GpuEngineOptions,
+  label: string,
+  seed = 0x5c0 + m,
+): Promise<CheckRow> {
   const t0 = performance.now();
   const rng = new SplitMix64(seed);
   const table = rng.fieldArray(2 ** m);
@@ -90,7 +104,11 @@ export async function checkEngineAt(ctx: GpuContext, m: number, options: GpuEngi
     const values: Ext4[] = [];
     for (const [i, p] of points.entries()) values.push(await pair.evaluate(`initial ${i}`, p));
     const alphas = efPowers(ext(rng), points.length);
-    await pair.addClaims('initial eq claims', points.map((point, i) => ({ point, coeff: alphas[i], value: values[i] })), []);
+    await pair.addClaims(
+      'initial eq claims',
+      points.map((point, i) => ({ point, coeff: alphas[i], value: values[i] })),
+      [],
+    );
     const k0 = Math.min(m, 3);
     await pair.rounds('initial', k0, rng);
     const m1 = m - k0;
@@ -101,19 +119,36 @@ export async function checkEngineAt(ctx: GpuContext, m: number, options: GpuEngi
       const selects = Math.min(2 ** (m1 + 1), 200);
       const gammas = efPowers(ext(rng), 2 + selects);
       const logDomain = m1 + 2;
-      await pair.addClaims('round eq + select claims', [{ point: ood, coeff: gammas[1], value: oodValue }],
-        Array.from({ length: selects }, (_, j) => ({ x: domainPoint(logDomain, Number(rng.next() % BigInt(2 ** logDomain))), coeff: gammas[2 + j], value: ext(rng) })));
+      await pair.addClaims(
+        'round eq + select claims',
+        [{ point: ood, coeff: gammas[1], value: oodValue }],
+        Array.from({ length: selects }, (_, j) => ({
+          x: domainPoint(logDomain, Number(rng.next() % BigInt(2 ** logDomain))),
+          coeff: gammas[2 + j],
+          value: ext(rng),
+        })),
+      );
       const k1 = Math.min(m1, 4);
       await pair.rounds('round 1', k1, rng);
       await pair.evals(`after ${k0 + k1} rounds`);
-      if (m1 - k1 >= 1) await pair.evaluate('final', Array.from({ length: m1 - k1 }, () => ext(rng)));
+      if (m1 - k1 >= 1)
+        await pair.evaluate(
+          'final',
+          Array.from({ length: m1 - k1 }, () => ext(rng)),
+        );
     }
   } finally {
     pair.gpu.dispose();
     pair.cpu.dispose();
   }
   const ok = pair.bad.length === 0;
-  return { step: `whir engine 2^${m} ${label}`, ok, n: pair.steps, ms: performance.now() - t0, detail: ok ? `${pair.steps} outputs equal CpuSumcheckEngine` : pair.bad.slice(0, 3).join('; ') };
+  return {
+    step: `whir engine 2^${m} ${label}`,
+    ok,
+    n: pair.steps,
+    ms: performance.now() - t0,
+    detail: ok ? `${pair.steps} outputs equal CpuSumcheckEngine` : pair.bad.slice(0, 3).join('; '),
+  };
 }
 
 /** A device that binds only `bytes` per storage buffer refuses larger tables with TOO_LARGE. */
@@ -152,18 +187,33 @@ export async function checkEngineCommit(ctx: GpuContext, m = 9, k = 2, addedBits
     else {
       if (fromGpu.root.join() !== fromHost.root.join()) bad.push(`root ${fromGpu.root.join()} vs host path ${fromHost.root.join()}`);
       const [a, b] = [await fromGpu.tree.open(5), await fromHost.tree.open(5)];
-      if (a.row.join() !== b.row.join() || a.siblings.map((d) => d.join()).join() !== b.siblings.map((d) => d.join()).join()) bad.push('opening 5 differs');
+      if (a.row.join() !== b.row.join() || a.siblings.map((d) => d.join()).join() !== b.siblings.map((d) => d.join()).join())
+        bad.push('opening 5 differs');
       fromGpu.tree.dispose();
     }
     fromHost.tree.dispose();
   } finally {
     engine.dispose();
   }
-  return { step: 'whir engine round commit from the GPU buffer', ok: bad.length === 0, n: 1, ms: performance.now() - t0, detail: bad.length ? bad.join('; ') : `2^${m - k} values as rows of ${4 * 2 ** k}, blow-up 2^${addedBits}: root and opening equal the evals() path` };
+  return {
+    step: 'whir engine round commit from the GPU buffer',
+    ok: bad.length === 0,
+    n: 1,
+    ms: performance.now() - t0,
+    detail: bad.length
+      ? bad.join('; ')
+      : `2^${m - k} values as rows of ${4 * 2 ** k}, blow-up 2^${addedBits}: root and opening equal the evals() path`,
+  };
 }
 
 /** prover.commit's path from a host array: encode + Merkle, one submission. */
-function hostCommit(ctx: GpuContext, sched: Scheduler, host: Uint32Array, width: number, addedBits: number): Promise<{ root: Uint32Array; tree: MerkleTree }> {
+function hostCommit(
+  ctx: GpuContext,
+  sched: Scheduler,
+  host: Uint32Array,
+  width: number,
+  addedBits: number,
+): Promise<{ root: Uint32Array; tree: MerkleTree }> {
   return sched.run('host commit', {}, async () => {
     const enc = ctx.device.createCommandEncoder();
     const codeword = await encodeToGpu(ctx, host, width, addedBits, { encoder: enc });
@@ -205,7 +255,15 @@ export async function checkKeptTable(ctx: GpuContext, m = 12, width = 16, addedB
   const after = await kept.table.read();
   kept.table.release();
   if (after.join() !== table.join()) bad.push('the kept table changed while the engine used it');
-  return { step: `whir table commit kept for the engine 2^${m}`, ok: bad.length === 0, n: pair.steps + 2, ms: performance.now() - t0, detail: bad.length ? bad.slice(0, 3).join('; ') : `root equals the host path's; ${pair.steps} engine outputs equal CpuSumcheckEngine; table unchanged` };
+  return {
+    step: `whir table commit kept for the engine 2^${m}`,
+    ok: bad.length === 0,
+    n: pair.steps + 2,
+    ms: performance.now() - t0,
+    detail: bad.length
+      ? bad.slice(0, 3).join('; ')
+      : `root equals the host path's; ${pair.steps} engine outputs equal CpuSumcheckEngine; table unchanged`,
+  };
 }
 
 /** Sizes of the check: 2^1 .. 2^13 on the GPU throughout, and with the default CPU handoff where it happens (2^11, 2^13). */

@@ -9,7 +9,12 @@ import type { Prover, WhirOpening, WhirOptions } from '../../src/index.js';
 import { proofToJson, rootToJson } from '../../src/whir/proof-json.js';
 import type { JobProgress } from '../../src/sched/job.js';
 
-export interface WhirCase { n: number; fold: number; rate: number; /** rsInitialReduction (whir-p3-metal's schedule); absent: p3-whir's default rates. */ rs?: number }
+export interface WhirCase {
+  n: number;
+  fold: number;
+  rate: number;
+  /** rsInitialReduction (whir-p3-metal's schedule); absent: p3-whir's default rates. */ rs?: number;
+}
 
 /** The prover.whir options of a case. */
 export function whirOptions(c: WhirCase): WhirOptions {
@@ -23,15 +28,33 @@ export function explicitRates(prover: Prover, c: WhirCase): number[] {
 
 /** The oracle's proof file (`verify FILE`; with `point` added, an open_at proof). */
 export interface WhirEnvelope {
-  n: number; fold: number; rate: number; sec: number; pow: number; soundness: string;
-  rates: number[]; foldingFactors: number[];
+  n: number;
+  fold: number;
+  rate: number;
+  sec: number;
+  pow: number;
+  soundness: string;
+  rates: number[];
+  foldingFactors: number[];
   /** rootToJson / proofToJson: p3-whir's serde JSON. */
-  commitment: unknown; proof: unknown;
+  commitment: unknown;
+  proof: unknown;
 }
 
 /** The oracle's proof file: the configuration (p3-whir defaults: 90 bits, 16 PoW bits, CapacityBound), the root and the proof. */
 export function whirEnvelope({ n, fold, rate }: WhirCase, root: Uint32Array, opening: WhirOpening, rates: number[] = []): WhirEnvelope {
-  return { n, fold, rate, sec: 90, pow: 16, soundness: 'CapacityBound', rates, foldingFactors: [], commitment: rootToJson(root), proof: proofToJson(opening.proof) };
+  return {
+    n,
+    fold,
+    rate,
+    sec: 90,
+    pow: 16,
+    soundness: 'CapacityBound',
+    rates,
+    foldingFactors: [],
+    commitment: rootToJson(root),
+    proof: proofToJson(opening.proof),
+  };
 }
 
 /** The progress stages an open of a schedule with `rounds` rounds reports, in order (commit reports 'commit'). */
@@ -71,7 +94,13 @@ export interface TimedWhir {
  * (they fire as a phase starts, on the caller's thread, so through the worker each boundary
  * carries one message's latency, well under a millisecond).
  */
-export async function timedWhir(prover: Prover, c: WhirCase, evals: Uint32Array, signal?: AbortSignal, onStage?: (stage: string) => void): Promise<TimedWhir> {
+export async function timedWhir(
+  prover: Prover,
+  c: WhirCase,
+  evals: Uint32Array,
+  signal?: AbortSignal,
+  onStage?: (stage: string) => void,
+): Promise<TimedWhir> {
   const whir = prover.whir(whirOptions(c));
   const marks: { stage: string; t: number }[] = [];
   const onProgress = (p: JobProgress) => {

@@ -40,7 +40,12 @@ function sampleRows(height: number, seed: number): number[] {
 export function nttCase(logn: number, width: number): BenchCase<Uint32Array, Uint32Array> {
   const height = 2 ** logn;
   return {
-    kernel: 'ntt dft', family: 'ntt', size: `2^${logn} x ${width}`, logn, elements: height * width, cpuMaxLogn: 16,
+    kernel: 'ntt dft',
+    family: 'ntt',
+    size: `2^${logn} x ${width}`,
+    logn,
+    elements: height * width,
+    cpuMaxLogn: 16,
     nativeKey: { bench: 'dft', op: 'dft', log_n: logn, width },
     input: () => new SplitMix64(0x17).fieldArray(height * width),
     gpu: (p, x) => p.dft(x, { width, ...OFF }),
@@ -58,7 +63,8 @@ export function nttCase(logn: number, width: number): BenchCase<Uint32Array, Uin
           zj = bbMul(zj, z);
         }
         for (let col = 0; col < width; col++) {
-          if (out[i * width + col] !== acc[col]) return { ok: false, full: false, detail: `row ${i} col ${col}: GPU ${out[i * width + col]}, direct evaluation ${acc[col]}` };
+          if (out[i * width + col] !== acc[col])
+            return { ok: false, full: false, detail: `row ${i} col ${col}: GPU ${out[i * width + col]}, direct evaluation ${acc[col]}` };
         }
       }
       return { ok: true, full: false, detail: `${SAMPLES + 2} rows equal direct evaluation (the CPU path is not run past this size)` };
@@ -84,7 +90,12 @@ async function profileNtt(x: Uint32Array, height: number, width: number): Promis
 export function poseidon2Case(logn: number): BenchCase<Uint32Array, Uint32Array> {
   const n = 2 ** logn;
   return {
-    kernel: 'poseidon2 w16', family: 'poseidon2', size: `2^${logn} states`, logn, elements: n, cpuMaxLogn: 14,
+    kernel: 'poseidon2 w16',
+    family: 'poseidon2',
+    size: `2^${logn} states`,
+    logn,
+    elements: n,
+    cpuMaxLogn: 14,
     nativeKey: { bench: 'poseidon2', width: 16, count: n },
     input: () => new SplitMix64(0x29).fieldArray(16 * n),
     gpu: (p, x) => p.poseidon2(x, { width: 16, ...OFF }),
@@ -93,14 +104,18 @@ export function poseidon2Case(logn: number): BenchCase<Uint32Array, Uint32Array>
     async sampled(out, x) {
       for (const i of sampleRows(n, 0x5b)) {
         const want = poseidon2(x.subarray(16 * i, 16 * i + 16));
-        if (want.some((v, k) => v !== out[16 * i + k])) return { ok: false, full: false, detail: `state ${i} differs from src/ref poseidon2` };
+        if (want.some((v, k) => v !== out[16 * i + k]))
+          return { ok: false, full: false, detail: `state ${i} differs from src/ref poseidon2` };
       }
       return { ok: true, full: false, detail: `${SAMPLES + 2} states equal src/ref poseidon2` };
     },
   };
 }
 
-interface Committed { root: Uint32Array; tree: MerkleTree }
+interface Committed {
+  root: Uint32Array;
+  tree: MerkleTree;
+}
 
 function sameRoot(g: Committed, c: Committed, reference: string): Verdict {
   const ok = g.root.length === c.root.length && g.root.every((v, i) => v === c.root[i]);
@@ -111,18 +126,29 @@ function sameRoot(g: Committed, c: Committed, reference: string): Verdict {
 async function openingsVerify(t: Committed, height: number, width: number, rowOf?: (i: number) => ArrayLike<number>): Promise<Verdict> {
   for (const i of sampleRows(height, 0x5c)) {
     const o = await t.tree.open(i);
-    if (!verifyMerklePath(t.root, i, o.row, o.siblings, { width, height })) return { ok: false, full: false, detail: `opening of row ${i} does not verify` };
+    if (!verifyMerklePath(t.root, i, o.row, o.siblings, { width, height }))
+      return { ok: false, full: false, detail: `opening of row ${i} does not verify` };
     const want = rowOf?.(i);
-    if (want && Array.from(want).some((v, k) => v !== o.row[k])) return { ok: false, full: false, detail: `opened row ${i} is not the committed row` };
+    if (want && Array.from(want).some((v, k) => v !== o.row[k]))
+      return { ok: false, full: false, detail: `opened row ${i} is not the committed row` };
   }
-  return { ok: true, full: false, detail: `${SAMPLES + 2} openings verify against the root${rowOf ? ' and hold the input rows' : ''} (the CPU path is not run past this size)` };
+  return {
+    ok: true,
+    full: false,
+    detail: `${SAMPLES + 2} openings verify against the root${rowOf ? ' and hold the input rows' : ''} (the CPU path is not run past this size)`,
+  };
 }
 
 /** Merkle commitment of a 2^logn x 8 matrix (Plonky3 MerkleTreeMmcs). */
 export function merkleCase(logn: number, width = 8): BenchCase<Uint32Array, Committed> {
   const height = 2 ** logn;
   return {
-    kernel: 'merkle commit', family: 'merkle', size: `2^${logn} x ${width}`, logn, elements: height, cpuMaxLogn: 13,
+    kernel: 'merkle commit',
+    family: 'merkle',
+    size: `2^${logn} x ${width}`,
+    logn,
+    elements: height,
+    cpuMaxLogn: 13,
     nativeKey: { bench: 'merkle', log_n: logn, width },
     input: () => new SplitMix64(0x3d).fieldArray(height * width),
     gpu: (p, x) => p.merkleCommit(x, { width, ...OFF }),
@@ -137,7 +163,12 @@ export function merkleCase(logn: number, width = 8): BenchCase<Uint32Array, Comm
 export function commitCase(logn: number, width = 8): BenchCase<Uint32Array, Committed> {
   const height = 2 ** logn;
   return {
-    kernel: 'commit', family: 'commit', size: `2^${logn} x ${width} -> 2^${logn + 1}`, logn, elements: height * width, cpuMaxLogn: 12,
+    kernel: 'commit',
+    family: 'commit',
+    size: `2^${logn} x ${width} -> 2^${logn + 1}`,
+    logn,
+    elements: height * width,
+    cpuMaxLogn: 12,
     input: () => new SplitMix64(0x4e).fieldArray(height * width),
     gpu: (p, x) => p.commit(x, { width, addedBits: 1, ...OFF }),
     cpu: (c, x) => c.commit(x, { width, addedBits: 1 }),
@@ -152,13 +183,22 @@ export function grindCase(bits: number): BenchCase<DuplexChallenger, number> {
   const base = new DuplexChallenger();
   base.observeSlice(new SplitMix64(0x5f).fieldArray(8));
   return {
-    kernel: 'grind', family: 'grind', size: `${bits} bits`, logn: bits, elements: 2 ** bits, cpuMaxLogn: 12,
+    kernel: 'grind',
+    family: 'grind',
+    size: `${bits} bits`,
+    logn: bits,
+    elements: 2 ** bits,
+    cpuMaxLogn: 12,
     nativeKey: { bench: 'grind', bits },
     // grind advances the challenger it is given: each call gets a fresh copy of the same transcript.
     input: () => base,
     gpu: (p, ch) => p.grind(ch.clone(), bits, OFF),
     cpu: (c, ch) => c.grind(ch.clone(), bits),
-    equal: (g, c) => ({ ok: g === c, full: true, detail: g === c ? `witness ${g} equals the CPU path's (Plonky3's serial order)` : `witness ${g}, CPU path ${c}` }),
+    equal: (g, c) => ({
+      ok: g === c,
+      full: true,
+      detail: g === c ? `witness ${g} equals the CPU path's (Plonky3's serial order)` : `witness ${g}, CPU path ${c}`,
+    }),
     sampled: async (g, ch) => {
       const ok = ch.clone().checkWitness(bits, g);
       return { ok, full: true, detail: `witness ${g} ${ok ? 'passes' : 'fails'} check_witness(${bits})` };
@@ -172,7 +212,12 @@ type Pt = InstanceType<typeof bn254.G1.Point>;
 export function msmCase(logn: number): BenchCase<{ pts: Pt[]; ks: bigint[] }, Pt> {
   const n = 2 ** logn;
   return {
-    kernel: 'msm bn254', family: 'msm', size: `2^${logn} points`, logn, elements: n, cpuMaxLogn: 12,
+    kernel: 'msm bn254',
+    family: 'msm',
+    size: `2^${logn} points`,
+    logn,
+    elements: n,
+    cpuMaxLogn: 12,
     nativeKey: { bench: 'msm', log_n: logn },
     input() {
       const rng = new SplitMix64(0xb1);
@@ -181,7 +226,11 @@ export function msmCase(logn: number): BenchCase<{ pts: Pt[]; ks: bigint[] }, Pt
     },
     gpu: (p, x) => p.msm(x.pts, x.ks, OFF),
     cpu: (c, x) => c.msm(x.pts, x.ks),
-    equal: (g, c) => ({ ok: g.equals(c), full: true, detail: g.equals(c) ? 'equals the CPU path (noble pippenger)' : 'differs from the CPU path (noble pippenger)' }),
+    equal: (g, c) => ({
+      ok: g.equals(c),
+      full: true,
+      detail: g.equals(c) ? 'equals the CPU path (noble pippenger)' : 'differs from the CPU path (noble pippenger)',
+    }),
     sampled: async (g, x) => {
       const ok = g.equals(pippenger(bn254.G1.Point, x.pts, x.ks));
       return { ok, full: true, detail: `${ok ? 'equals' : 'differs from'} noble pippenger (the CPU path is not timed at this size)` };

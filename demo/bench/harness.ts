@@ -91,7 +91,12 @@ export function benchOptions(params: URLSearchParams, defaults: { reps: number }
   return { reps: num('reps') ?? defaults.reps, iters: num('iters') ?? 1, cpuMaxLogn: num('cpuMax'), profile: params.get('passes') !== '0' };
 }
 
-async function time<O>(run: () => Promise<O>, release: ((o: O) => void) | undefined, o: BenchOptions, elements: number): Promise<PathTiming> {
+async function time<O>(
+  run: () => Promise<O>,
+  release: ((o: O) => void) | undefined,
+  o: BenchOptions,
+  elements: number,
+): Promise<PathTiming> {
   const reps: number[] = [];
   for (let r = 0; r < o.reps; r++) {
     const t0 = performance.now();
@@ -106,7 +111,12 @@ async function time<O>(run: () => Promise<O>, release: ((o: O) => void) | undefi
 }
 
 /** Check, then time GPU and CPU; posts a 'check' row and a summary row named after the case. */
-export async function runBench<I, O>(c: BenchCase<I, O>, cpu: Backend, { prover, report }: ModeContext, o: BenchOptions): Promise<BenchSummary | null> {
+export async function runBench<I, O>(
+  c: BenchCase<I, O>,
+  cpu: Backend,
+  { prover, report }: ModeContext,
+  o: BenchOptions,
+): Promise<BenchSummary | null> {
   const name = `${c.kernel} ${c.size}`;
   const input = c.input();
   let t0 = performance.now();
@@ -116,7 +126,9 @@ export async function runBench<I, O>(c: BenchCase<I, O>, cpu: Backend, { prover,
   // A family whose self-check failed runs on the CPU path: its "GPU" times would be the CPU's.
   const path = prover.capabilities()[c.family];
   if (path.path !== 'gpu') {
-    report(`${name}: on the GPU`, 'fail', 0, { detail: `the ${c.family} family runs on the CPU path (${path.reason ?? 'no reason given'}): nothing to time on the GPU` });
+    report(`${name}: on the GPU`, 'fail', 0, {
+      detail: `the ${c.family} family runs on the CPU path (${path.reason ?? 'no reason given'}): nothing to time on the GPU`,
+    });
     c.release?.(first);
     return null;
   }
@@ -141,11 +153,22 @@ export async function runBench<I, O>(c: BenchCase<I, O>, cpu: Backend, { prover,
   const cpuTime = runCpu ? await time(() => c.cpu(cpu, input), c.release, o, c.elements) : null;
   const prof = o.profile && c.profile ? await c.profile(prover, input) : null;
   const summary: BenchSummary = {
-    kernel: c.kernel, size: c.size, logn: c.logn, elements: c.elements, check, firstCallMs, gpu, cpu: cpuTime,
+    kernel: c.kernel,
+    size: c.size,
+    logn: c.logn,
+    elements: c.elements,
+    check,
+    firstCallMs,
+    gpu,
+    cpu: cpuTime,
     gpuSpeedup: cpuTime ? cpuTime.perIterMs / gpu.perIterMs : null,
-    passes: prof?.passes ?? [], passSource: prof?.source ?? null, nativeKey: c.nativeKey ?? null,
+    passes: prof?.passes ?? [],
+    passSource: prof?.source ?? null,
+    nativeKey: c.nativeKey ?? null,
   };
-  const vs = cpuTime ? `CPU ${cpuTime.perIterMs.toFixed(2)} ms (${fmtRate(cpuTime.elementsPerS)}/s), GPU/CPU speedup ${summary.gpuSpeedup!.toFixed(2)}x` : `CPU not run past 2^${cpuMax}`;
+  const vs = cpuTime
+    ? `CPU ${cpuTime.perIterMs.toFixed(2)} ms (${fmtRate(cpuTime.elementsPerS)}/s), GPU/CPU speedup ${summary.gpuSpeedup!.toFixed(2)}x`
+    : `CPU not run past 2^${cpuMax}`;
   // 'info': a measurement; the check above is the row that passes or fails.
   report(name, 'info', gpu.perIterMs, {
     detail: `GPU ${gpu.perIterMs.toFixed(2)} ms (${fmtRate(gpu.elementsPerS)} elements/s, median of ${o.reps}); ${vs}`,

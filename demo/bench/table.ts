@@ -32,15 +32,32 @@ export function passText(b: BenchSummary): string {
 export type NativeLookup = (b: BenchSummary) => number | undefined;
 
 /** CPU: the library's CPU path in the same browser; GPU speedup: its time per call over the GPU's (above 1x the GPU wins). */
-export const BENCH_COLUMNS = ['kernel', 'size', 'check', 'GPU median ms', 'GPU ms/call', 'GPU elem/s', 'CPU ms/call', 'CPU elem/s', 'GPU speedup', 'native ms', 'GPU passes (ms)'] as const;
+export const BENCH_COLUMNS = [
+  'kernel',
+  'size',
+  'check',
+  'GPU median ms',
+  'GPU ms/call',
+  'GPU elem/s',
+  'CPU ms/call',
+  'CPU elem/s',
+  'GPU speedup',
+  'native ms',
+  'GPU passes (ms)',
+] as const;
 
 /** One table row of cells, in BENCH_COLUMNS order. */
 export function benchCells(b: BenchSummary, native?: NativeLookup): string[] {
   const n = native?.(b);
   return [
-    b.kernel, b.size, b.check.ok ? (b.check.full ? 'full' : 'sampled') : 'FAIL',
-    fmtMs(b.gpu.medianMs), fmtMs(b.gpu.perIterMs), fmtRate(b.gpu.elementsPerS),
-    b.cpu ? fmtMs(b.cpu.perIterMs) : '-', b.cpu ? fmtRate(b.cpu.elementsPerS) : '-',
+    b.kernel,
+    b.size,
+    b.check.ok ? (b.check.full ? 'full' : 'sampled') : 'FAIL',
+    fmtMs(b.gpu.medianMs),
+    fmtMs(b.gpu.perIterMs),
+    fmtRate(b.gpu.elementsPerS),
+    b.cpu ? fmtMs(b.cpu.perIterMs) : '-',
+    b.cpu ? fmtRate(b.cpu.elementsPerS) : '-',
     b.gpuSpeedup === null ? '-' : `${b.gpuSpeedup.toFixed(2)}x`,
     n === undefined ? '-' : fmtMs(n),
     passText(b) || '-',

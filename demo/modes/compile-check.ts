@@ -7,5 +7,8 @@ import { checkCompileOnce } from '../../bench/support/compile-check.js';
 export async function compileCheck({ prover, report }: ModeContext): Promise<void> {
   for (const r of await checkCompileOnce(prover)) report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
   const c = prover.stats().compiled;
-  report('compiled', 'info', c.pipelineMs, { detail: `${c.modules} modules, ${c.wgslChars} characters of WGSL, ${c.pipelines} pipelines, ${c.pipelineMs} ms of pipeline creation summed`, ...c });
+  report('compiled', 'info', c.pipelineMs, {
+    detail: `${c.modules} modules, ${c.wgslChars} characters of WGSL, ${c.pipelines} pipelines, ${c.pipelineMs} ms of pipeline creation summed`,
+    ...c,
+  });
 }

@@ -27,7 +27,9 @@ export async function errorsCheck({ prover, params, report }: ModeContext): Prom
     // After each failure the prover must still work: 3 * 5 = 15.
     const after = await prover.batchField('mul', new Uint32Array([3]), new Uint32Array([5]));
     const ok = got === code && after[0] === 15;
-    report(`error: ${name}`, ok ? 'ok' : 'fail', performance.now() - t0, { detail: `expected ${code}, got ${got}; usable after: ${after[0] === 15}` });
+    report(`error: ${name}`, ok ? 'ok' : 'fail', performance.now() - t0, {
+      detail: `expected ${code}, got ${got}; usable after: ${after[0] === 15}`,
+    });
   }
   const seed = params.has('seed') ? Number(params.get('seed')) : Math.floor(Math.random() * 2 ** 31);
   for (const r of await checkBadInputs(prover, seed, Number(params.get('runs') ?? 300))) {

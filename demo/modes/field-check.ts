@@ -15,7 +15,10 @@ export async function fieldCheck({ prover, params, report }: ModeContext): Promi
     const r = await checkFieldOp(prover, op, count, undefined, given);
     const ok = r.mismatchRef === 0 && r.mismatchBigInt === 0;
     report(`${prefix} ${op}`, ok ? 'ok' : 'fail', performance.now() - t0, {
-      n: r.n, gpuMs: r.ms, mismatchRef: r.mismatchRef, mismatchBigInt: r.mismatchBigInt,
+      n: r.n,
+      gpuMs: r.ms,
+      mismatchRef: r.mismatchRef,
+      mismatchBigInt: r.mismatchBigInt,
       detail: ok ? `${r.n} elements equal ref and BigInt` : r.first,
     });
   }

@@ -42,7 +42,17 @@ export const msmBench = benchMode((p) => sizes(p, 'logn', 10).map((n) => msmCase
  * Every family once at a small size, 3 reps: the short table `npm start` prints. `&scale=k` adds k
  * to every log size (a real GPU: scale=6 runs ntt 2^16 ... msm 2^14).
  */
-export const allBench = benchMode((p) => {
-  const s = int(p, 'scale', 0);
-  return [nttCase(12 + s, 1), poseidon2Case(10 + s), merkleCase(10 + s, 8), commitCase(9 + s, 8), grindCase(Math.min(8 + s, 20)), msmCase(8 + s)];
-}, { reps: 3 });
+export const allBench = benchMode(
+  (p) => {
+    const s = int(p, 'scale', 0);
+    return [
+      nttCase(12 + s, 1),
+      poseidon2Case(10 + s),
+      merkleCase(10 + s, 8),
+      commitCase(9 + s, 8),
+      grindCase(Math.min(8 + s, 20)),
+      msmCase(8 + s),
+    ];
+  },
+  { reps: 3 },
+);

@@ -5,7 +5,19 @@
 // GPU work excluded: on a CPU adapter, the host share a phone's CPU pays).
 import type { ModeContext } from '../autorun.js';
 import { GpuContext } from '../../src/gpu/context.js';
-import { checkArkworks, checkFq, checkMsmCase, checkMsmErrors, checkMsmLowMemory, checkMsmWgInv, msmCases, packScalars, seededPoints, seededScalar, type MsmCheckRow } from '../../bench/support/msm-check.js';
+import {
+  checkArkworks,
+  checkFq,
+  checkMsmCase,
+  checkMsmErrors,
+  checkMsmLowMemory,
+  checkMsmWgInv,
+  msmCases,
+  packScalars,
+  seededPoints,
+  seededScalar,
+  type MsmCheckRow,
+} from '../../bench/support/msm-check.js';
 import ark from '../../test/vectors/msm_arkworks.json' with { type: 'json' };
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 import { checkFq13 } from '../../bench/support/fq-layout-check.js';
@@ -50,7 +62,13 @@ export async function msmBenchGpu({ prover, params, report }: ModeContext): Prom
       const byPass: Record<string, number> = {};
       for (const p of r.profiles[0]?.passes ?? []) byPass[p.label] = (byPass[p.label] ?? 0) + (p.ms ?? 0);
       report(`msm 2^${logn} rep ${rep}`, 'info', ms, {
-        n, plan: r.plans[0], gpuMs: r.profiles[0]?.gpuMs ?? null, source: r.profiles[0]?.source, passes: byPass, poolBytes: r.poolBytes, hostMs: r.hostMs,
+        n,
+        plan: r.plans[0],
+        gpuMs: r.profiles[0]?.gpuMs ?? null,
+        source: r.profiles[0]?.source,
+        passes: byPass,
+        poolBytes: r.poolBytes,
+        hostMs: r.hostMs,
         detail: `host-side calls ${r.hostMs.toFixed(2)} ms (GPU work excluded); pool ${r.poolBytes} B (plan estimate ${r.plans[0].poolBytes} B), ${r.plans.length} run(s), ${r.plans[0].planes} scalar half-planes, c=${r.plans[0].c}, ${r.plans[0].batches} batches`,
       });
     }

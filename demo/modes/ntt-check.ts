@@ -8,20 +8,47 @@
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../bench/support/dft-vectors.js';
-import { checkNttErrors, checkNttFusedLde, checkNttProperties, checkNttStaged, checkNttTables, checkNttTwoLevel, checkNttVectors, type NttCheckRow } from '../../bench/support/ntt-check.js';
+import {
+  checkNttErrors,
+  checkNttFusedLde,
+  checkNttProperties,
+  checkNttStaged,
+  checkNttTables,
+  checkNttTwoLevel,
+  checkNttVectors,
+  type NttCheckRow,
+} from '../../bench/support/ntt-check.js';
 import { checkNttApiBlocks, checkNttColumnBlocks, checkNttLongColumns } from '../../bench/support/ntt-blocks-check.js';
 import type { Prover } from '../../src/index.js';
 import { GpuContext } from '../../src/gpu/context.js';
 
 // Random shapes for the properties: 1 row, odd widths, several passes.
-const SHAPES: Array<[number, number]> = [[0, 1], [1, 2], [5, 3], [9, 1], [11, 5]];
+const SHAPES: Array<[number, number]> = [
+  [0, 1],
+  [1, 2],
+  [5, 3],
+  [9, 1],
+  [11, 5],
+];
 // [log h, width, maxRadix] with h·width ≥ 4096, the least at which a first pass stages.
-const STAGED_SHAPES: Array<[number, number, number]> = [[12, 1, 32], [11, 2, 32], [9, 8, 32]];
+const STAGED_SHAPES: Array<[number, number, number]> = [
+  [12, 1, 32],
+  [11, 2, 32],
+  [9, 8, 32],
+];
 // Middle passes that read twiddle tables: 2^11 = 32·32·2 (one at Ns = 32), and radix 4 (Ns = 4..64).
-const TABLE_SHAPES: Array<[number, number, number]> = [[11, 1, 32], [10, 3, 4]];
+const TABLE_SHAPES: Array<[number, number, number]> = [
+  [11, 1, 32],
+  [10, 3, 4],
+];
 // [log h, width, two-level log]: 2^12 = 16·16·16 (none, table, split twiddles), odd width, R = 8,
 // and 2^10 = 32·32 (one R = 32 pass, the last) with an lde whose idft [1024] cannot fuse.
-const TWO_LEVEL_SHAPES: Array<[number, number, number]> = [[12, 1, 4], [9, 3, 4], [8, 2, 6], [10, 1, 10]];
+const TWO_LEVEL_SHAPES: Array<[number, number, number]> = [
+  [12, 1, 4],
+  [9, 3, 4],
+  [8, 2, 6],
+  [10, 1, 10],
+];
 
 async function checkAll(prover: Prover, maxLogH: number, shapes: Array<[number, number]>, emit: (r: NttCheckRow) => void): Promise<void> {
   const cases = (vectors as { cases: DftCase[] }).cases;
@@ -39,10 +66,26 @@ export async function nttCheck({ prover, params, report }: ModeContext): Promise
   try {
     emit(await checkNttStaged(ctx, STAGED_SHAPES));
     emit(await checkNttTables(ctx, TABLE_SHAPES));
-    emit(await checkNttFusedLde(ctx, [[9, 4, 1], [14, 1, 1], [8, 4, 2], [7, 8, 3]]));
+    emit(
+      await checkNttFusedLde(ctx, [
+        [9, 4, 1],
+        [14, 1, 1],
+        [8, 4, 2],
+        [7, 8, 3],
+      ]),
+    );
     emit(await checkNttTwoLevel(ctx, TWO_LEVEL_SHAPES));
     // past one binding (lowered to 2^12 values): 2^8 x 22 (lde/encode 2^9 x 22: blocks of 8, 8, 6 columns)
-    emit(await checkNttColumnBlocks(ctx, [[8, 22], [9, 13]], 2 ** 12));
+    emit(
+      await checkNttColumnBlocks(
+        ctx,
+        [
+          [8, 22],
+          [9, 13],
+        ],
+        2 ** 12,
+      ),
+    );
     // one column past it: four-step pieces (7 jobs, outputs 2^13-2^14), and the API (row-blocked NttMatrix)
     emit(await checkNttLongColumns(ctx, 2 ** 12));
     emit(await checkNttApiBlocks(ctx, 2 ** 12));

@@ -16,13 +16,20 @@ export async function readmeCheck({ report }: ModeContext): Promise<void> {
   const t0 = performance.now();
   const r = await useExample(createProver);
   const trace = Uint32Array.from({ length: 16 * 8 }, (_, i) => i);
-  const a = Uint32Array.from([1, 2, 3, 4]), b = Uint32Array.from([5, 6, 7, 2013265920]);
+  const a = Uint32Array.from([1, 2, 3, 4]),
+    b = Uint32Array.from([5, 6, 7, 2013265920]);
   const lde = ref.cosetLde(trace, 8, 1, 31);
   const pcsRoot = merkleTree([{ values: ref.bitReverseRows(lde, 8), width: 8 }]).root;
   const ch = new DuplexChallenger();
   ch.observeSlice(pcsRoot);
   const checks: [string, boolean][] = [
-    ['batchField mul', same(r.c, Array.from(a, (v, i) => bbMul(v, b[i])))],
+    [
+      'batchField mul',
+      same(
+        r.c,
+        Array.from(a, (v, i) => bbMul(v, b[i])),
+      ),
+    ],
     ['msm = 8G', r.q.equals(bn254.G1.Point.BASE.multiply(8n))],
     ['lde = coset_lde_batch', same(r.lde, lde)],
     ['poseidon2', same(r.out, poseidon2(new Uint32Array(16)))],
@@ -36,6 +43,7 @@ export async function readmeCheck({ report }: ModeContext): Promise<void> {
     ['every family on the GPU', Object.values(r.paths).every((f) => f.path === 'gpu')],
   ];
   const bad = checks.filter(([, ok]) => !ok).map(([n]) => n);
-  report('README Use example runs as written', bad.length ? 'fail' : 'ok', performance.now() - t0,
-    { detail: bad.length ? `wrong: ${bad.join(', ')}` : `${checks.length} results equal src/ref and noble` });
+  report('README Use example runs as written', bad.length ? 'fail' : 'ok', performance.now() - t0, {
+    detail: bad.length ? `wrong: ${bad.join(', ')}` : `${checks.length} results equal src/ref and noble`,
+  });
 }

@@ -19,7 +19,10 @@ export async function transferBench({ params, report }: ModeContext): Promise<vo
       const t0 = performance.now();
       const data = new SplitMix64(mb).fieldArray(mb << 18);
       const gbs = (ms: number) => +(data.byteLength / ms / 1e6).toFixed(3);
-      const writeBuffer = await medianTime(async () => { ctx.pool.release(ctx.upload(data)); await settle(); }, reps);
+      const writeBuffer = await medianTime(async () => {
+        ctx.pool.release(ctx.upload(data));
+        await settle();
+      }, reps);
       const ring = await medianTime(async () => {
         const dst = ctx.pool.acquire(data.byteLength, storageUsage(), 'transfer probe');
         await ctx.staging.write(dst, 0, data); // the ring itself (uploadAsync takes writeBuffer in a browser)
@@ -34,7 +37,10 @@ export async function transferBench({ params, report }: ModeContext): Promise<vo
       const same = out.every((v, i) => v === data[i]);
       report(`transfer ${mb} MB`, same ? 'ok' : 'fail', performance.now() - t0, {
         n: data.length,
-        uploadWriteBufferGBs: gbs(writeBuffer), uploadRingGBs: gbs(ring), readbackFreshGBs: gbs(fresh), readbackIntoOutGBs: gbs(into),
+        uploadWriteBufferGBs: gbs(writeBuffer),
+        uploadRingGBs: gbs(ring),
+        readbackFreshGBs: gbs(fresh),
+        readbackIntoOutGBs: gbs(into),
         detail: same
           ? `up: writeBuffer ${gbs(writeBuffer)} GB/s, staging ring ${gbs(ring)}; down: fresh array ${gbs(fresh)}, into out ${gbs(into)} (medians of ${reps})`
           : 'the readback differs from the upload',

@@ -50,7 +50,11 @@ export async function whirCheck({ prover, params, report }: ModeContext): Promis
   const size = proofSize(envelope.proof);
   report('envelope', 'info', run.commitMs + run.openMs, {
     detail: `n=${c.n} fold=${c.fold} rate=${c.rate} seed=${seed}: commit ${run.commitMs.toFixed(0)} ms, open ${run.openMs.toFixed(0)} ms, proof ${size.jsonBytes} B JSON`,
-    envelope, seed, commitMs: run.commitMs, openMs: run.openMs, ...size,
+    envelope,
+    seed,
+    commitMs: run.commitMs,
+    openMs: run.openMs,
+    ...size,
   });
 
   const t0 = performance.now();
@@ -74,12 +78,20 @@ export async function whirCheck({ prover, params, report }: ModeContext): Promis
     const ok = atVerdict.ok && !asDrawn.ok && opening.pointSource === 'given' && JSON.stringify(opening.point) === JSON.stringify(point);
     report('given point', ok ? 'ok' : 'fail', ms, {
       detail: `open_at: ${JSON.stringify(atVerdict)}, read as a drawn-point proof: ${JSON.stringify(asDrawn)}, trace ${opening.trace?.split('\n').length ?? 0} lines`,
-      envelope: { ...whirEnvelope(c, root, opening), point }, point, trace: opening.trace, verdict: atVerdict,
+      envelope: { ...whirEnvelope(c, root, opening), point },
+      point,
+      trace: opening.trace,
+      verdict: atVerdict,
     });
   }
 
   const capabilities = prover.capabilities();
-  report('capabilities', 'info', 0, { detail: Object.entries(capabilities).map(([f, p]) => `${f}: ${p.path}`).join(', '), capabilities });
+  report('capabilities', 'info', 0, {
+    detail: Object.entries(capabilities)
+      .map(([f, p]) => `${f}: ${p.path}`)
+      .join(', '),
+    capabilities,
+  });
 }
 
 export async function whirBench({ prover, params, report }: ModeContext): Promise<void> {
@@ -91,7 +103,9 @@ export async function whirBench({ prover, params, report }: ModeContext): Promis
   // The first proof (the warm-up's, or run 0's) must verify before anything is timed.
   const verifies = async (run: TimedWhir) => {
     const t0 = performance.now();
-    const verdict = await prover.whir({ numVariables: c.n, foldingFactor: c.fold, startingLogInvRate: c.rate }).verify(run.root, run.opening);
+    const verdict = await prover
+      .whir({ numVariables: c.n, foldingFactor: c.fold, startingLogInvRate: c.rate })
+      .verify(run.root, run.opening);
     report('check: the proof verifies', verdict.ok ? 'ok' : 'fail', performance.now() - t0, { detail: JSON.stringify(verdict), verdict });
     return verdict.ok;
   };
@@ -108,14 +122,31 @@ export async function whirBench({ prover, params, report }: ModeContext): Promis
     size = proofSize(whirEnvelope(c, run.root, run.opening).proof);
     const row = { commitMs: run.commitMs, openMs: run.openMs, totalMs: run.commitMs + run.openMs, phases: run.phases };
     all.push(row);
-    report(`run ${r}`, 'info', row.totalMs, { detail: `commit ${run.commitMs.toFixed(1)} ms, open ${run.openMs.toFixed(1)} ms`, ...row, ...size });
+    report(`run ${r}`, 'info', row.totalMs, {
+      detail: `commit ${run.commitMs.toFixed(1)} ms, open ${run.openMs.toFixed(1)} ms`,
+      ...row,
+      ...size,
+    });
   }
   const med = (f: (x: (typeof all)[number]) => number) => median(all.map(f));
   const phases = Object.fromEntries(Object.keys(all[0]?.phases ?? {}).map((k) => [k, med((x) => x.phases[k] ?? 0)]));
-  const summary = { n: c.n, fold: c.fold, rate: c.rate, runs, commitMs: med((x) => x.commitMs), openMs: med((x) => x.openMs), totalMs: med((x) => x.totalMs), ...size, phases };
+  const summary = {
+    n: c.n,
+    fold: c.fold,
+    rate: c.rate,
+    runs,
+    commitMs: med((x) => x.commitMs),
+    openMs: med((x) => x.openMs),
+    totalMs: med((x) => x.totalMs),
+    ...size,
+    phases,
+  };
   report('median', 'ok', summary.totalMs, {
-    detail: `n=${c.n} fold=${c.fold} rate=${c.rate}: commit ${summary.commitMs.toFixed(1)} ms, open ${summary.openMs.toFixed(1)} ms, end to end ${summary.totalMs.toFixed(1)} ms, ` +
-      `proof ${size.jsonBytes} B JSON (~${size.valueBytes} B of values); ${Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} (medians of ${runs})`,
+    detail:
+      `n=${c.n} fold=${c.fold} rate=${c.rate}: commit ${summary.commitMs.toFixed(1)} ms, open ${summary.openMs.toFixed(1)} ms, end to end ${summary.totalMs.toFixed(1)} ms, ` +
+      `proof ${size.jsonBytes} B JSON (~${size.valueBytes} B of values); ${Object.entries(phases)
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join(', ')} (medians of ${runs})`,
     ...summary,
   });
 }

@@ -26,7 +26,10 @@ export async function workerBench({ prover, params, report }: ModeContext): Prom
       ['dft 2^12 x 8', (p, transfer) => p.dft(values(1 << 15, 1), { width: 8, transfer } as never)],
       ['lde 2^14 x 1 -> 2^15', (p, transfer) => p.lde(values(1 << 14, 2), { width: 1, addedBits: 1, shift: 31, transfer } as never)],
       ['poseidon2 2^12 states', (p, transfer) => p.poseidon2(values(16 << 12, 3), { width: 16, transfer } as never)],
-      ['merkleCommit 2^12 x 8', async (p, transfer) => (await p.merkleCommit(values(8 << 12, 4), { width: 8, transfer } as never)).tree.dispose()],
+      [
+        'merkleCommit 2^12 x 8',
+        async (p, transfer) => (await p.merkleCommit(values(8 << 12, 4), { width: 8, transfer } as never)).tree.dispose(),
+      ],
       ['batchField mul 2^18', (p, transfer) => p.batchField('mul', values(1 << 18, 5), values(1 << 18, 6), { transfer } as never)],
       ['msm 2^10 (noble points)', (p) => p.msm(pts, ks)],
     ];
@@ -34,9 +37,13 @@ export async function workerBench({ prover, params, report }: ModeContext): Prom
       for (const transfer of name.startsWith('msm') ? [false] : [false, true]) {
         await job(inWorker, transfer);
         await job(inThread, transfer);
-        const w: number[] = [], t: number[] = [];
+        const w: number[] = [],
+          t: number[] = [];
         for (let r = 0; r < reps; r++) {
-          for (const [p, into] of [[inWorker, w], [inThread, t]] as const) {
+          for (const [p, into] of [
+            [inWorker, w],
+            [inThread, t],
+          ] as const) {
             const t0 = performance.now();
             await job(p, transfer);
             into.push(performance.now() - t0);
@@ -45,7 +52,8 @@ export async function workerBench({ prover, params, report }: ModeContext): Prom
         const [mw, mt] = [median(w), median(t)];
         report(`${name}${transfer ? ', transfer' : ''}`, 'info', mw, {
           detail: `worker ${mw.toFixed(1)} ms, in-thread ${mt.toFixed(1)} ms: ${(mw / mt).toFixed(3)}x (medians of ${reps})`,
-          worker: mw, thread: mt,
+          worker: mw,
+          thread: mt,
         });
       }
     }

@@ -49,6 +49,7 @@ export function renderChart(el: HTMLElement, sourceEl: HTMLElement, rows: BenchS
   sourceEl.textContent = [...sources].join(' + ');
   const legend = document.createElement('div');
   legend.className = 'legend';
-  legend.innerHTML = '<span><i></i>GPU</span>' + (sources.has('wall clock') ? '<span><i class="cpu"></i>CPU path in this browser</span>' : '');
+  legend.innerHTML =
+    '<span><i></i>GPU</span>' + (sources.has('wall clock') ? '<span><i class="cpu"></i>CPU path in this browser</span>' : '');
   el.replaceChildren(...groups, legend);
 }

@@ -7,8 +7,14 @@ import type { ProverInfo, PoolStats } from '../../src/index.js';
 
 /** The limits that size the prover's jobs (blocks, workgroups, bindings). */
 const LIMITS = [
-  'maxStorageBufferBindingSize', 'maxBufferSize', 'maxComputeWorkgroupStorageSize', 'maxComputeInvocationsPerWorkgroup',
-  'maxComputeWorkgroupSizeX', 'maxComputeWorkgroupsPerDimension', 'maxStorageBuffersPerShaderStage', 'maxBindGroups',
+  'maxStorageBufferBindingSize',
+  'maxBufferSize',
+  'maxComputeWorkgroupStorageSize',
+  'maxComputeInvocationsPerWorkgroup',
+  'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupsPerDimension',
+  'maxStorageBuffersPerShaderStage',
+  'maxBindGroups',
 ] as const;
 
 export function fmtBytes(n: number): string {
@@ -19,13 +25,15 @@ export function fmtBytes(n: number): string {
 }
 
 function fill(dl: HTMLElement, pairs: Array<[string, string]>): void {
-  dl.replaceChildren(...pairs.flatMap(([k, v]) => {
-    const dt = document.createElement('dt');
-    dt.textContent = k;
-    const dd = document.createElement('dd');
-    dd.textContent = v;
-    return [dt, dd];
-  }));
+  dl.replaceChildren(
+    ...pairs.flatMap(([k, v]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = k;
+      const dd = document.createElement('dd');
+      dd.textContent = v;
+      return [dt, dd];
+    }),
+  );
 }
 
 const isBytes = (k: string) => /Size$/.test(k) && k !== 'maxComputeWorkgroupSizeX';
@@ -39,11 +47,21 @@ export async function showAdapter(): Promise<void> {
     return;
   }
   const i = adapter.info;
-  fill(adapterEl, [['vendor', i.vendor || '-'], ['architecture', i.architecture || '-'], ['device', i.device || '-'], ['description', i.description || '-']]);
+  fill(adapterEl, [
+    ['vendor', i.vendor || '-'],
+    ['architecture', i.architecture || '-'],
+    ['device', i.device || '-'],
+    ['description', i.description || '-'],
+  ]);
   const features = [...adapter.features].sort();
-  document.getElementById('features')!.replaceChildren(...features.map((f) => Object.assign(document.createElement('li'), { textContent: f })));
+  document
+    .getElementById('features')!
+    .replaceChildren(...features.map((f) => Object.assign(document.createElement('li'), { textContent: f })));
   const limits = adapter.limits as unknown as Record<string, number>;
-  fill(document.getElementById('limits')!, LIMITS.map((k) => [k.replace(/^max/, ''), isBytes(k) ? fmtBytes(limits[k]) : String(limits[k])]));
+  fill(
+    document.getElementById('limits')!,
+    LIMITS.map((k) => [k.replace(/^max/, ''), isBytes(k) ? fmtBytes(limits[k]) : String(limits[k])]),
+  );
 }
 
 /** The prover's own view, from a run's adapter row: where it runs and the limits its device got. */
@@ -56,7 +74,10 @@ export function showProverInfo(info: ProverInfo): void {
     ['granted workgroup memory', fmtBytes(info.maxComputeWorkgroupStorageSize)],
   ];
   for (const [k, v] of extra) {
-    dl.append(Object.assign(document.createElement('dt'), { textContent: k }), Object.assign(document.createElement('dd'), { textContent: v }));
+    dl.append(
+      Object.assign(document.createElement('dt'), { textContent: k }),
+      Object.assign(document.createElement('dd'), { textContent: v }),
+    );
   }
 }
 
@@ -65,6 +86,8 @@ export function showPool(s: PoolStats & { pipelines?: number; compiled?: { pipel
     ['held', fmtBytes(s.bytesHeld)],
     ['peak in use', fmtBytes(s.peakBytesInUse)],
     ['buffers', String(s.buffers)],
-    ...(s.compiled ? [['pipelines compiled', `${s.compiled.pipelines} (${(s.compiled.pipelineMs / 1000).toFixed(1)} s summed)`] as [string, string]] : []),
+    ...(s.compiled
+      ? [['pipelines compiled', `${s.compiled.pipelines} (${(s.compiled.pipelineMs / 1000).toFixed(1)} s summed)`] as [string, string]]
+      : []),
   ]);
 }

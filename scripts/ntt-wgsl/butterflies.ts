@@ -57,11 +57,13 @@ export function butterflies(R: number, twiddles: 'none' | 'running' | 'table' | 
   // roots ω_32^e used by the butterflies: compile-time constants (BB_ROOTS_32, src/params/wgsl-consts.ts)
   const roots = new Set<number>();
   for (let half = R >> 1; half >= 1; half >>= 1) for (let i = 1; i < half; i++) roots.add(i * (MAX_RADIX / (2 * half)));
-  for (const e of [...roots].sort((a, b) => a - b)) L.push(`${ind}const rt${e} = BB_ROOTS_32[${e}]; const rp${e} = BB_ROOTS_32_PLAIN[${e}]; const rq${e} = BB_ROOTS_32_SHOUP[${e}];`);
+  for (const e of [...roots].sort((a, b) => a - b))
+    L.push(`${ind}const rt${e} = BB_ROOTS_32[${e}]; const rp${e} = BB_ROOTS_32_PLAIN[${e}]; const rq${e} = BB_ROOTS_32_SHOUP[${e}];`);
   for (let half = R >> 1; half >= 1; half >>= 1) {
     for (let b = 0; b < R; b += 2 * half) {
       for (let i = 0; i < half; i++) {
-        const x = b + i, y = b + i + half;
+        const x = b + i,
+          y = b + i + half;
         const e = i * (MAX_RADIX / (2 * half));
         const d = i === 0 ? `bb_sub(v${x}, v${y})` : `ntt_root_mul(bb_sub(v${x}, v${y}), rt${e}, rp${e}, rq${e})`;
         L.push(`${ind}{ let d = ${d}; v${x} = bb_add(v${x}, v${y}); v${y} = d; }`);

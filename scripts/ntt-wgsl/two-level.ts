@@ -27,10 +27,13 @@ function innerTwiddles(R: number, x: string, ind: string): string[] {
  * test/unit/ntt-two-level.test.ts runs the same index maths on the CPU (src/kernels/ntt/passes.ts tile2Word, tile2Out).
  */
 export function twoLevelEntry(R: number, tw: 'none' | 'table' | 'split'): string {
-  const logR = Math.round(Math.log2(R)), T = R * R;
+  const logR = Math.round(Math.log2(R)),
+    T = R * R;
   const L: string[] = [];
   L.push(`@compute @workgroup_size(NTT_TL * ${R}u)`);
-  L.push(`fn ntt_pass2_r${R}${tw === 'none' ? '' : `_${tw}`}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,`);
+  L.push(
+    `fn ntt_pass2_r${R}${tw === 'none' ? '' : `_${tw}`}(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u,`,
+  );
   L.push(`    @builtin(num_workgroups) nwg: vec3u) {`);
   L.push(`  let m = ntt_n() >> ${2 * logR}u;`);
   L.push(`  let g0 = (wid.x + wid.y * nwg.x) * NTT_TG;`);

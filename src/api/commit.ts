@@ -29,7 +29,11 @@ export interface CommitMethods {
  * A commit call, checked: coefficient columns (height a power of two) and the blow-up. With
  * `gpuScans` (the GPU path) a large array's values are range-checked on the GPU after upload.
  */
-export function requireCommitJob(coeffs: unknown, options: unknown, gpuScans = false): { coeffs: Uint32Array; width: number; height: number; addedBits: number } {
+export function requireCommitJob(
+  coeffs: unknown,
+  options: unknown,
+  gpuScans = false,
+): { coeffs: Uint32Array; width: number; height: number; addedBits: number } {
   const o = requireOptions<{ width: number; addedBits: number }>('commit options', options, false);
   const width = requireRowWidth(o.width);
   const values = requireFieldArray('coeffs', coeffs, gpuScans);

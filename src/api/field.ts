@@ -4,7 +4,16 @@
  */
 import { ProverError } from '../errors.js';
 import { FIELD_OPS, runFieldOp, type FieldOp } from '../kernels/field.js';
-import { fieldRecord, optionalOut, ownEntry, requireFieldArray, requireFieldName, requireLength, requireMultipleOf, show } from '../validate.js';
+import {
+  fieldRecord,
+  optionalOut,
+  ownEntry,
+  requireFieldArray,
+  requireFieldName,
+  requireLength,
+  requireMultipleOf,
+  show,
+} from '../validate.js';
 import type { FieldName } from '../params/fields.js';
 import { maxBindingWords, type ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
@@ -61,7 +70,10 @@ export function fieldMethods({ ctx, sched, alive }: ApiEnv): FieldMethods {
       const f = requireFieldJob(op, a, b, job, true);
       const maxWords = maxBindingWords(ctx);
       if (f.a.length > maxWords) {
-        throw new ProverError('TOO_LARGE', `batchField: ${f.a.length} values exceed this device's ${maxWords}-value binding limit; split the batch`);
+        throw new ProverError(
+          'TOO_LARGE',
+          `batchField: ${f.a.length} values exceed this device's ${maxWords}-value binding limit; split the batch`,
+        );
       }
       return sched.run(`batchField ${f.op}`, jobOpts, () => runFieldOp(ctx, f.op, f.a, f.b, f.out, f.field));
     },

@@ -21,9 +21,14 @@ export interface GrindMethods {
 }
 
 /** A grind call, checked (the GPU and CPU paths share it): its job options, a DuplexChallenger and 0..30 bits. */
-export function requireGrindJob(challenger: unknown, bits: unknown, job: unknown): { challenger: DuplexChallenger; bits: number; jobOpts: JobOptions } {
+export function requireGrindJob(
+  challenger: unknown,
+  bits: unknown,
+  job: unknown,
+): { challenger: DuplexChallenger; bits: number; jobOpts: JobOptions } {
   const jobOpts = requireJobOptions('grind job options', job);
-  if (!(challenger instanceof DuplexChallenger)) throw new ProverError('INVALID_ARGUMENT', 'grind: challenger must be a DuplexChallenger from webgpu-prover');
+  if (!(challenger instanceof DuplexChallenger))
+    throw new ProverError('INVALID_ARGUMENT', 'grind: challenger must be a DuplexChallenger from webgpu-prover');
   requireBits(bits as number);
   return { challenger, bits: bits as number, jobOpts };
 }
@@ -37,7 +42,11 @@ export function grindMethods({ ctx, sched, alive }: ApiEnv): GrindMethods {
       const { base, slot } = grindBaseState(challenger);
       const w = await sched.run(`grind ${bits} bits`, jobOpts, () => runGrind(ctx, base, slot, bits));
       // The CPU twin re-checks the GPU's answer and advances the transcript exactly as Plonky3.
-      if (!challenger.clone().checkWitness(bits, w)) throw new ProverError('CHECK_FAILED', `grind: the GPU's witness ${w} fails check_witness(${bits}); the grind family runs on the CPU from now on. Please report your GPU and browser.`);
+      if (!challenger.clone().checkWitness(bits, w))
+        throw new ProverError(
+          'CHECK_FAILED',
+          `grind: the GPU's witness ${w} fails check_witness(${bits}); the grind family runs on the CPU from now on. Please report your GPU and browser.`,
+        );
       challenger.checkWitness(bits, w);
       return w;
     },

@@ -10,5 +10,12 @@ import type { NttMatrix } from './ntt.js';
  */
 export function isNttMatrix(v: unknown): v is NttMatrix {
   const m = v as NttMatrix;
-  return typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && typeof m.read === 'function' && typeof m.destroy === 'function' && typeof m.height === 'number';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !ArrayBuffer.isView(v) &&
+    typeof m.read === 'function' &&
+    typeof m.destroy === 'function' &&
+    typeof m.height === 'number'
+  );
 }

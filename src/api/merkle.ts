@@ -57,7 +57,10 @@ export interface MerkleMethods {
    * @example const { root, tree } = await prover.merkleCommit(values, { width: 8 });
    * @example const { root } = await prover.merkleCommit(await prover.lde(trace, { width: 8, addedBits: 1, shift: 31, bitReversedOutput: true, gpu: true }));
    */
-  merkleCommit(matrix: Uint32Array | NttMatrix, options?: { width?: number } & JobOptions): Promise<{ root: Uint32Array; tree: MerkleTree }>;
+  merkleCommit(
+    matrix: Uint32Array | NttMatrix,
+    options?: { width?: number } & JobOptions,
+  ): Promise<{ root: Uint32Array; tree: MerkleTree }>;
 }
 
 /** A list of row indices of a tree of `height` rows. */
@@ -78,7 +81,11 @@ export function requireTreeHeight(height: number): void {
 }
 
 /** A merkleCommit of host values, checked: the rows (height a power of two) and their width. */
-export function requireMerkleJob(matrix: unknown, width: unknown, gpuScans = false): { values: Uint32Array; width: number; height: number } {
+export function requireMerkleJob(
+  matrix: unknown,
+  width: unknown,
+  gpuScans = false,
+): { values: Uint32Array; width: number; height: number } {
   const w = requireRowWidth(width);
   const values = requireFieldArray('matrix', matrix, gpuScans);
   requireMultipleOf('matrix', values, w, `rows of ${w} values`);
@@ -91,7 +98,10 @@ export function requireTreeShape(ctx: GpuContext, height: number, width: number)
   requireTreeHeight(height);
   const max = maxBindingWords(ctx);
   if (height * width > max || height * DIGEST > max) {
-    throw new ProverError('TOO_LARGE', `a ${height} x ${width} matrix exceeds this device's ${max}-value binding limit; commit fewer rows or columns`);
+    throw new ProverError(
+      'TOO_LARGE',
+      `a ${height} x ${width} matrix exceeds this device's ${max}-value binding limit; commit fewer rows or columns`,
+    );
   }
 }
 
@@ -101,8 +111,13 @@ export function requireTreeShape(ctx: GpuContext, height: number, width: number)
  * input's range-check flags with it), wrap it as a MerkleTree. A bad input value frees the tree
  * and throws NON_CANONICAL.
  */
-export async function commitOnGpu(ctx: GpuContext, sched: Scheduler, plan: GpuMerkle, enc?: GPUCommandEncoder,
-  opts: { leavesDone?: boolean; input?: CheckedUpload } = {}): Promise<{ root: Uint32Array; tree: MerkleTree }> {
+export async function commitOnGpu(
+  ctx: GpuContext,
+  sched: Scheduler,
+  plan: GpuMerkle,
+  enc?: GPUCommandEncoder,
+  opts: { leavesDone?: boolean; input?: CheckedUpload } = {},
+): Promise<{ root: Uint32Array; tree: MerkleTree }> {
   try {
     enc ??= ctx.device.createCommandEncoder({ label: 'merkle commit' });
     if (opts.leavesDone) plan.encodeUpper(enc);
@@ -149,7 +164,13 @@ function wrapTree(ctx: GpuContext, sched: Scheduler, plan: GpuMerkle, root: Uint
 }
 
 /** Commit an NttMatrix's rows where they are; the tree holds a reference to them until disposed. */
-async function commitNttMatrix(ctx: GpuContext, sched: Scheduler, m: NttMatrixRows, width: number | undefined, job: JobOptions): Promise<{ root: Uint32Array; tree: MerkleTree }> {
+async function commitNttMatrix(
+  ctx: GpuContext,
+  sched: Scheduler,
+  m: NttMatrixRows,
+  width: number | undefined,
+  job: JobOptions,
+): Promise<{ root: Uint32Array; tree: MerkleTree }> {
   if (width !== undefined && width !== m.width) {
     throw new ProverError('INVALID_ARGUMENT', `width ${show(width)} does not match the NttMatrix's ${m.width} columns; leave width out`);
   }
@@ -165,7 +186,9 @@ export function merkleMethods({ ctx, sched, alive }: ApiEnv): MerkleMethods {
     async merkleCommit(matrix, options) {
       alive();
       // An NttMatrix exists only once the NTT's code has loaded: a page that only hashes never loads it.
-      const gpuRows = isNttMatrix(matrix) ? (await loadPart("webgpu-prover's ntt code", () => import('./ntt.js'))).nttMatrixRows(ctx, matrix) : undefined;
+      const gpuRows = isNttMatrix(matrix)
+        ? (await loadPart("webgpu-prover's ntt code", () => import('./ntt.js'))).nttMatrixRows(ctx, matrix)
+        : undefined;
       const opts = requireOptions<{ width: number }>('merkleCommit options', options, gpuRows !== undefined);
       const jobOpts = requireJobOptions('merkleCommit options', opts);
       if (gpuRows) return commitNttMatrix(ctx, sched, gpuRows, opts.width, jobOpts);

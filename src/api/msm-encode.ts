@@ -48,7 +48,10 @@ const POINTS_WHAT = 'an array of bn254 G1 points or a Uint8Array of 64-byte affi
 export function pointCount(points: unknown): number {
   if (isBytes(points)) {
     if (points.length === 0 || points.length % 64 !== 0) {
-      throw new ProverError('INVALID_LENGTH', `packed points have ${points.length} bytes; need a nonzero multiple of 64 (x, y as 32-byte big-endian)`);
+      throw new ProverError(
+        'INVALID_LENGTH',
+        `packed points have ${points.length} bytes; need a nonzero multiple of 64 (x, y as 32-byte big-endian)`,
+      );
     }
     return points.length / 64;
   }
@@ -68,7 +71,8 @@ export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number
     const words = new Uint32Array(16 * n);
     const b = plainView(points);
     for (let i = 0, o = 0; i < n; i++, o += 64) {
-      if (!below(b, o, P_BE) || !below(b, o + 32, P_BE)) throw new ProverError('NON_CANONICAL', `point ${i}: coordinate >= p; encode x, y reduced mod p`);
+      if (!below(b, o, P_BE) || !below(b, o + 32, P_BE))
+        throw new ProverError('NON_CANONICAL', `point ${i}: coordinate >= p; encode x, y reduced mod p`);
       let any = 0;
       // Word k of a coordinate (LE) is BE bytes [28 - 4k, 32 - 4k) of it.
       for (let k = 0; k < 16; k++) {
@@ -83,16 +87,26 @@ export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number
   }
   const pts = points as readonly unknown[];
   for (let i = 0; i < n; i++) {
-    if (!(pts[i] instanceof G1)) throw new ProverError('INVALID_ARGUMENT', `points[${i}] is ${show(pts[i])}, not a bn254.G1.Point; build points with bn254.G1.Point from @noble/curves`);
+    if (!(pts[i] instanceof G1))
+      throw new ProverError(
+        'INVALID_ARGUMENT',
+        `points[${i}] is ${show(pts[i])}, not a bn254.G1.Point; build points with bn254.G1.Point from @noble/curves`,
+      );
   }
   const ps = pts as readonly G1Point[];
   // One inversion for all Z (Montgomery's batch trick), not one per point: 2^14 projective noble
   // points took 414 ms with a toAffine each (bench/encode-points-probe.ts).
-  const invZ = FpInvertBatch(G1.Fp, ps.map((p) => p.Z));
+  const invZ = FpInvertBatch(
+    G1.Fp,
+    ps.map((p) => p.Z),
+  );
   const words = new Uint32Array(16 * n);
   for (let i = 0; i < n; i++) {
     const p = ps[i];
-    if (p.is0()) { identity.push(i); continue; }
+    if (p.is0()) {
+      identity.push(i);
+      continue;
+    }
     const a = p.toAffine(invZ[i]);
     words.set(toLimbs(a.x), 16 * i);
     words.set(toLimbs(a.y), 16 * i + 8);
@@ -120,12 +134,13 @@ const swapLow = (w: number) => ((w & 0xff) << 8) | ((w >>> 8) & 0xff); // BE byt
 const swapHigh = (w: number) => ((w >>> 8) & 0xff00) | (w >>> 24); // BE bytes 2, 3
 const bswap = (w: number) => (((w & 0xff) << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24)) >>> 0;
 
-const SCALARS_WHAT = 'a bigint[], or a Uint8Array or Uint32Array of 32-byte scalars (little-endian; endian: \'be\' for big-endian)';
+const SCALARS_WHAT = "a bigint[], or a Uint8Array or Uint32Array of 32-byte scalars (little-endian; endian: 'be' for big-endian)";
 
 /** The number of scalars `scalars` holds: INVALID_ARGUMENT for a wrong type or a sparse array, INVALID_LENGTH for a byte length that is not whole scalars. */
 export function scalarCount(scalars: unknown): number {
   if (isBytes(scalars) || isTypedArray(scalars, 'Uint32Array')) {
-    if (scalars.byteLength % 32 !== 0) throw new ProverError('INVALID_LENGTH', `packed scalars have ${scalars.byteLength} bytes; need 32 per scalar`);
+    if (scalars.byteLength % 32 !== 0)
+      throw new ProverError('INVALID_LENGTH', `packed scalars have ${scalars.byteLength} bytes; need 32 per scalar`);
     return scalars.byteLength / 32;
   }
   return requireDenseArray('scalars', scalars, SCALARS_WHAT).length;
@@ -156,7 +171,8 @@ export function scalarWords(scalars: MsmScalars, n: number, endian: ScalarEndian
   const words = new Uint32Array(8 * n);
   for (let i = 0; i < n; i++) {
     const k = ks[i];
-    if (typeof k !== 'bigint') throw new ProverError('INVALID_ARGUMENT', `scalars[${i}] is ${show(k)}, not a bigint; convert with BigInt(...)`);
+    if (typeof k !== 'bigint')
+      throw new ProverError('INVALID_ARGUMENT', `scalars[${i}] is ${show(k)}, not a bigint; convert with BigInt(...)`);
     if (k < 0n || k >= FR_R) throw new ProverError('NON_CANONICAL', `scalars[${i}] is not in [0, r); reduce it mod r`);
     // Four 64-bit pieces, each split in two: ~3x faster than eight shifts of the whole bigint.
     for (let q = 0; q < 4; q++) {
@@ -220,19 +236,32 @@ export interface MsmOptions extends JobOptions {
 }
 
 /** A checked MSM call: its job options, offset and byte order. */
-export interface MsmCall { job: JobOptions; offset: number; endian: ScalarEndian }
+export interface MsmCall {
+  job: JobOptions;
+  offset: number;
+  endian: ScalarEndian;
+}
 
 /** The options of an MSM call over `n` bases, checked (the CPU path takes them the same way). */
 export function requireMsmOptions(o: unknown, n: number): MsmCall {
   const job = requireJobOptions('msm options', o);
   const { offset, endian } = (o ?? {}) as MsmOptions;
-  return { job, offset: offset === undefined ? 0 : requireInt('msm options.offset', offset, 0, n - 1, `the first of the ${n} bases the scalars go with`), endian: requireEndian(endian) };
+  return {
+    job,
+    offset:
+      offset === undefined ? 0 : requireInt('msm options.offset', offset, 0, n - 1, `the first of the ${n} bases the scalars go with`),
+    endian: requireEndian(endian),
+  };
 }
 
 /** INVALID_LENGTH unless m scalars from `offset` fit n bases. */
 export function requireSlice(m: number, offset: number, n: number): void {
   if (m === 0) throw new ProverError('INVALID_LENGTH', 'msm needs at least one scalar; pass a non-empty vector');
-  if (offset + m > n) throw new ProverError('INVALID_LENGTH', `${m} scalars from offset ${offset} pass the end of the ${n} bases; pass at most ${n - offset}`);
+  if (offset + m > n)
+    throw new ProverError(
+      'INVALID_LENGTH',
+      `${m} scalars from offset ${offset} pass the end of the ${n} bases; pass at most ${n - offset}`,
+    );
 }
 
 /** The scalar vectors of a batch: a dense non-empty array. */
@@ -241,4 +270,3 @@ export function requireBatch(list: unknown): readonly MsmScalars[] {
   if (v.length === 0) throw new ProverError('INVALID_LENGTH', 'msmBatch needs at least one scalar vector');
   return v;
 }
-

@@ -12,7 +12,20 @@ import { windowCount } from '../params/msm-layout.js';
 import { MAX_PARTS } from '../kernels/msm/runs.js';
 import { optionalBoolean, requireInt, requireOptions, requirePow2 } from '../validate.js';
 
-const FIELDS = ['c', 'S', 'slice', 'mul13', 'wgInv', 'riders', 'pairBytes', 'scratchBytes', 'lowMemory', 'walkWg', 'fixWg', 'parts'] as const;
+const FIELDS = [
+  'c',
+  'S',
+  'slice',
+  'mul13',
+  'wgInv',
+  'riders',
+  'pairBytes',
+  'scratchBytes',
+  'lowMemory',
+  'walkWg',
+  'fixWg',
+  'parts',
+] as const;
 
 /**
  * Window sizes the plan considers (pickC): one window's digit (c + 1 bits) must fit the two
@@ -42,13 +55,22 @@ export function requireMsmTuning(t: unknown, limits: WorkgroupLimits): MsmTuning
   if (o.pairBytes !== undefined) {
     // Every window keeps at least one (W, S) pair of 192 bytes; the most windows any c has is at c = 4.
     const least = 192 * windowCount(out.c ?? MSM_C_RANGE[0]);
-    out.pairBytes = requireInt('tuning.pairBytes', o.pairBytes, least, MAX_BYTES, `at least one 192-byte pair for each of ${least / 192} windows`);
+    out.pairBytes = requireInt(
+      'tuning.pairBytes',
+      o.pairBytes,
+      least,
+      MAX_BYTES,
+      `at least one 192-byte pair for each of ${least / 192} windows`,
+    );
   }
   if (o.scratchBytes !== undefined) out.scratchBytes = requireInt('tuning.scratchBytes', o.scratchBytes, 1, MAX_BYTES);
   if (o.walkWg !== undefined) {
     const wg = requirePow2('tuning.walkWg', o.walkWg, MSM_MIN_WG, limits.threads);
     if (walkTreeBytes(wg) > limits.tileBytes) {
-      throw new ProverError('TOO_LARGE', `tuning.walkWg ${wg} needs ${walkTreeBytes(wg)} bytes of workgroup memory; this device has ${limits.tileBytes}; pick a smaller walkWg`);
+      throw new ProverError(
+        'TOO_LARGE',
+        `tuning.walkWg ${wg} needs ${walkTreeBytes(wg)} bytes of workgroup memory; this device has ${limits.tileBytes}; pick a smaller walkWg`,
+      );
     }
     out.walkWg = wg;
   }

@@ -9,7 +9,20 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
 import { foldWindows } from '../kernels/msm/fold.js';
-import { pointCount, pointWords, requireBatch, requireMsmOptions, requireSlice, scalarCount, scalarWords, type G1Point, type MsmCall, type MsmOptions, type MsmPoints, type MsmScalars } from './msm-encode.js';
+import {
+  pointCount,
+  pointWords,
+  requireBatch,
+  requireMsmOptions,
+  requireSlice,
+  scalarCount,
+  scalarWords,
+  type G1Point,
+  type MsmCall,
+  type MsmOptions,
+  type MsmPoints,
+  type MsmScalars,
+} from './msm-encode.js';
 import { requireMsmTuning } from './msm-tuning.js';
 import { uploadBases } from '../kernels/msm/bases.js';
 import { startMsm, type MsmRunResult } from '../kernels/msm/run.js';
@@ -130,11 +143,21 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
      * Vectors of m scalar words each over bases [offset, offset + m), as one job: each vector's
      * runs in turn, the next submitted while one is on the GPU; the folds run after the job.
      */
-    const run = async (vectors: readonly { words: Uint32Array; be: boolean }[], offset: number, m: number, tuning: MsmTuning, profile: boolean, job: JobOptions): Promise<MsmRunInfo[]> => {
+    const run = async (
+      vectors: readonly { words: Uint32Array; be: boolean }[],
+      offset: number,
+      m: number,
+      tuning: MsmTuning,
+      profile: boolean,
+      job: JobOptions,
+    ): Promise<MsmRunInfo[]> => {
       alive();
       if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed; call prover.msmBases(points) again');
       let hostMs = 0;
-      const timed = <T>(t0: number, v: T) => { hostMs += performance.now() - t0; return v; };
+      const timed = <T>(t0: number, v: T) => {
+        hostMs += performance.now() - t0;
+        return v;
+      };
       const plan = timed(performance.now(), planFor(tuning, offset, m));
       const results = await sched.run('msm', job, async () => {
         const pending: Promise<MsmRunResult>[][] = [];
@@ -146,7 +169,10 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
           for (const r of plan.runs) {
             if (inFlight.length >= IN_FLIGHT) await inFlight.shift();
             const t0 = performance.now();
-            const started = timed(t0, await startMsm(ctx, chunks[r.chunk].buf, r.base0, { words: v.words, start: r.start, be: v.be }, r.plan, profile)).result;
+            const started = timed(
+              t0,
+              await startMsm(ctx, chunks[r.chunk].buf, r.base0, { words: v.words, start: r.start, be: v.be }, r.plan, profile),
+            ).result;
             each.push(started);
             inFlight.push(started);
           }
@@ -156,18 +182,26 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
       });
       // The folds are CPU work (~3 ms each): outside the job, so the next queued job's GPU work starts.
       const t0 = performance.now();
-      return results.map((runs, vi) => {
-        let point = G1.ZERO;
-        for (const [k, r] of runs.entries()) {
-          if (r.bad >= 0) {
-            const i = plan.runs[k].start + r.bad;
-            const at = vectors.length > 1 ? `scalars[${vi}][${i}]` : `scalar ${i}`;
-            throw new ProverError('NON_CANONICAL', `${at} is >= r; reduce it mod r`);
+      return results
+        .map((runs, vi) => {
+          let point = G1.ZERO;
+          for (const [k, r] of runs.entries()) {
+            if (r.bad >= 0) {
+              const i = plan.runs[k].start + r.bad;
+              const at = vectors.length > 1 ? `scalars[${vi}][${i}]` : `scalar ${i}`;
+              throw new ProverError('NON_CANONICAL', `${at} is >= r; reduce it mod r`);
+            }
+            point = point.add(foldWindows(r.windows, plan.runs[k].plan));
           }
-          point = point.add(foldWindows(r.windows, plan.runs[k].plan));
-        }
-        return { point, plans: plan.runs.map((r) => r.plan), profiles: runs.map((r) => r.profile), poolBytes: Math.max(...runs.map((r) => r.poolBytes)), hostMs: 0 };
-      }).map((info, _, all) => ({ ...info, hostMs: (hostMs + performance.now() - t0) / all.length }));
+          return {
+            point,
+            plans: plan.runs.map((r) => r.plan),
+            profiles: runs.map((r) => r.profile),
+            poolBytes: Math.max(...runs.map((r) => r.poolBytes)),
+            hostMs: 0,
+          };
+        })
+        .map((info, _, all) => ({ ...info, hostMs: (hostMs + performance.now() - t0) / all.length }));
     };
     /** Checked words of one vector for a call with these options. */
     const vector = (scalars: MsmScalars, call: MsmCall, what = 'scalars') => {
@@ -200,7 +234,11 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
         const vs = requireBatch(list).map((s, i) => vector(s, call, `scalars[${i}]`));
         const m = vs[0].m;
         const other = vs.findIndex((v) => v.m !== m);
-        if (other >= 0) throw new ProverError('INVALID_LENGTH', `scalars[${other}] has ${vs[other].m} scalars, scalars[0] ${m}; msmBatch takes vectors of one length`);
+        if (other >= 0)
+          throw new ProverError(
+            'INVALID_LENGTH',
+            `scalars[${other}] has ${vs[other].m} scalars, scalars[0] ${m}; msmBatch takes vectors of one length`,
+          );
         return (await run(vs, call.offset, m, {}, false, call.job)).map((r) => r.point);
       },
       stats() {
@@ -221,7 +259,11 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
       alive();
       const n = pointCount(points);
       const call = requireMsmOptions(opts, n);
-      if (call.offset !== 0) throw new ProverError('INVALID_ARGUMENT', 'prover.msm takes no offset (its points are the whole vector); use prover.msmBases(points) and bases.msm(scalars, { offset })');
+      if (call.offset !== 0)
+        throw new ProverError(
+          'INVALID_ARGUMENT',
+          'prover.msm takes no offset (its points are the whole vector); use prover.msmBases(points) and bases.msm(scalars, { offset })',
+        );
       const part = jobParts('msm', call.job);
       // Check the scalars before the (slower) bases upload so bad input fails fast.
       const v = scalarWords(scalars, n, call.endian);

@@ -17,7 +17,16 @@ import { checkLongColumn } from '../kernels/ntt/long.js';
 import { uploadField } from '../kernels/canonical.js';
 import { outputHeight, type NttOp, type NttJob } from '../kernels/ntt/job.js';
 import { BB_P, BB_TWO_ADICITY } from '../params/babybear.js';
-import { optionalBoolean, optionalOut, requireAddedBits, requireCanonical, requireFieldArray, requireInt, requireOptions, show } from '../validate.js';
+import {
+  optionalBoolean,
+  optionalOut,
+  requireAddedBits,
+  requireCanonical,
+  requireFieldArray,
+  requireInt,
+  requireOptions,
+  show,
+} from '../validate.js';
 import type { ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import type { Scheduler } from '../sched/scheduler.js';
@@ -104,7 +113,13 @@ class GpuMatrix implements NttMatrix {
   private live = true;
   /** The handle's own reference plus one per stage still reading it (a Merkle tree's openings). */
   private refs = 1;
-  private constructor(private readonly ctx: GpuContext, private readonly sched: Scheduler, private readonly parts: NttGpuResult[], readonly height: number, readonly width: number) {}
+  private constructor(
+    private readonly ctx: GpuContext,
+    private readonly sched: Scheduler,
+    private readonly parts: NttGpuResult[],
+    readonly height: number,
+    readonly width: number,
+  ) {}
 
   static of(ctx: GpuContext, sched: Scheduler, result: NttGpuResult): GpuMatrix {
     return new GpuMatrix(ctx, sched, [result], result.height, result.width);
@@ -184,7 +199,10 @@ class GpuMatrix implements NttMatrix {
       throw new ProverError('DEVICE_LOST', 'this NttMatrix was on a GPU device that was lost (its memory went with it); compute it again');
     }
     if (this.ctx !== ctx) {
-      throw new ProverError('INVALID_ARGUMENT', 'this NttMatrix belongs to another prover; pass it to the prover that made it, or read() it and pass the values');
+      throw new ProverError(
+        'INVALID_ARGUMENT',
+        'this NttMatrix belongs to another prover; pass it to the prover that made it, or read() it and pass the values',
+      );
     }
   }
 
@@ -218,14 +236,23 @@ export function nttMatrixRows(ctx: GpuContext, m: unknown): NttMatrixRows | unde
  * An NTT call's spec, checked without the device's limits (the GPU and CPU paths share it).
  * `matrix` is the input's shape when it is an NttMatrix; otherwise `values` must be whole rows.
  */
-export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeOptions>, matrix?: { height: number; width: number }, gpuScans = false): { spec: NttJob; values?: Uint32Array; out?: Uint32Array } {
+export function requireNttSpec(
+  op: NttOp,
+  values: unknown,
+  opts: Partial<NttLdeOptions>,
+  matrix?: { height: number; width: number },
+  gpuScans = false,
+): { spec: NttJob; values?: Uint32Array; out?: Uint32Array } {
   let width: number;
   let height: number;
   let v: Uint32Array | undefined;
   if (matrix) {
     ({ width, height } = matrix);
     if (opts.width !== undefined && opts.width !== width) {
-      throw new ProverError('INVALID_ARGUMENT', `${op}: width ${show(opts.width)} does not match the NttMatrix's ${width} columns; leave width out`);
+      throw new ProverError(
+        'INVALID_ARGUMENT',
+        `${op}: width ${show(opts.width)} does not match the NttMatrix's ${width} columns; leave width out`,
+      );
     }
   } else {
     width = requireInt('width', opts.width, 1, NTT_MAX_WIDTH, 'the number of columns');
@@ -237,7 +264,8 @@ export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeO
     if ((height & (height - 1)) !== 0) {
       throw new ProverError('INVALID_LENGTH', `${op}: height ${height} (= ${v.length} / ${width}) is not a power of two; pad the columns`);
     }
-    if (height > 2 ** BB_TWO_ADICITY) throw new ProverError('TOO_LARGE', `${op}: height ${height} exceeds 2^${BB_TWO_ADICITY}; split the transform`);
+    if (height > 2 ** BB_TWO_ADICITY)
+      throw new ProverError('TOO_LARGE', `${op}: height ${height} exceeds 2^${BB_TWO_ADICITY}; split the transform`);
   }
   optionalBoolean('gpu', opts.gpu);
   const bitReversed = optionalBoolean('bitReversedOutput', opts.bitReversedOutput) === true;
@@ -250,12 +278,26 @@ export function requireNttSpec(op: NttOp, values: unknown, opts: Partial<NttLdeO
     }
     shift = requireInt('shift', s, 1, BB_P - 1, 'a nonzero canonical BabyBear value; Plonky3 uses 31');
   }
-  const spec: NttJob = { op, height, width, bitReversed, ...(addedBits === undefined ? {} : { addedBits }), ...(shift === undefined ? {} : { shift }) };
+  const spec: NttJob = {
+    op,
+    height,
+    width,
+    bitReversed,
+    ...(addedBits === undefined ? {} : { addedBits }),
+    ...(shift === undefined ? {} : { shift }),
+  };
   const outValues = outputHeight(spec) * width;
   if (outValues > NTT_MAX_RESULT_VALUES) {
-    throw new ProverError('TOO_LARGE', `${op}: an output of ${outputHeight(spec)} x ${width} = ${outValues} values exceeds ${NTT_MAX_RESULT_VALUES}, the largest result this prover returns; use fewer columns per call`);
+    throw new ProverError(
+      'TOO_LARGE',
+      `${op}: an output of ${outputHeight(spec)} x ${width} = ${outValues} values exceeds ${NTT_MAX_RESULT_VALUES}, the largest result this prover returns; use fewer columns per call`,
+    );
   }
-  if (opts.out !== undefined && opts.gpu) throw new ProverError('INVALID_ARGUMENT', `${op}: out and gpu: true exclude each other (a result kept on the GPU is not written to an array)`);
+  if (opts.out !== undefined && opts.gpu)
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      `${op}: out and gpu: true exclude each other (a result kept on the GPU is not written to an array)`,
+    );
   return { spec, values: v, out: optionalOut(opts.out, outValues) };
 }
 
@@ -287,13 +329,13 @@ export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
       const maxWords = nttMaxWords(ctx);
       if (nttSplit(outputHeight(spec), spec.width, maxWords).mode !== 'whole' || (fromGpu && !gpuInput)) {
         // Past one binding: blocks through the host, and a GPU-resident result in row blocks.
-        const x = fromGpu ? await values.readAll() : values as Uint32Array;
+        const x = fromGpu ? await values.readAll() : (values as Uint32Array);
         if (!fromGpu) requireCanonical('values', x); // its blocks skip uploadField's GPU check
         const res = await runNttColumnBlocks(ctx, spec, x, maxWords);
         if (out) out.set(res);
-        return opts.gpu ? GpuMatrix.fromHost(ctx, sched, res, outputHeight(spec), spec.width, maxWords) : out ?? res;
+        return opts.gpu ? GpuMatrix.fromHost(ctx, sched, res, outputHeight(spec), spec.width, maxWords) : (out ?? res);
       }
-      const input = gpuInput ?? await uploadField(ctx, values as Uint32Array, 'values', 'ntt input');
+      const input = gpuInput ?? (await uploadField(ctx, values as Uint32Array, 'values', 'ntt input'));
       let result: NttGpuResult | undefined;
       try {
         const enc = ctx.device.createCommandEncoder({ label: `ntt ${op}` });

@@ -44,7 +44,11 @@ export interface Poseidon2Methods {
 }
 
 /** Validate width and constants (shared with merkle/grind options). */
-export function requirePoseidon2Options(options: Poseidon2Options | undefined): { width: Poseidon2Width; field: FieldName; constants?: Poseidon2Constants } {
+export function requirePoseidon2Options(options: Poseidon2Options | undefined): {
+  width: Poseidon2Width;
+  field: FieldName;
+  constants?: Poseidon2Constants;
+} {
   const o = requireOptions<Poseidon2Options>('poseidon2 options', options, false);
   const width = o.width;
   if (width !== 16 && width !== 24) throw new ProverError('INVALID_ARGUMENT', `poseidon2: width must be 16 or 24, got ${show(width)}`);
@@ -58,7 +62,11 @@ export function requirePoseidon2Options(options: Poseidon2Options | undefined): 
 }
 
 /** A poseidon2 call, checked: the states (whole states of `width` canonical values) and the permutation. */
-export function requirePoseidon2Job(states: unknown, options: Poseidon2Options | undefined, gpuScans = false): { states: Uint32Array; width: Poseidon2Width; field: FieldName; constants?: Poseidon2Constants; out?: Uint32Array } {
+export function requirePoseidon2Job(
+  states: unknown,
+  options: Poseidon2Options | undefined,
+  gpuScans = false,
+): { states: Uint32Array; width: Poseidon2Width; field: FieldName; constants?: Poseidon2Constants; out?: Uint32Array } {
   const { width, field, constants } = requirePoseidon2Options(options);
   const s = requireFieldArray('states', states, gpuScans, fieldRecord(field));
   requireMultipleOf('states', s, width, `k states of ${width} values`);
@@ -71,9 +79,14 @@ export function poseidon2Methods({ ctx, sched, alive }: ApiEnv): Poseidon2Method
       alive();
       const { states, width, field, constants, out } = requirePoseidon2Job(given, options, true);
       if (states.length > maxBindingWords(ctx)) {
-        throw new ProverError('TOO_LARGE', `poseidon2: ${states.length} values exceed this device's ${maxBindingWords(ctx)}-value binding limit; split the batch`);
+        throw new ProverError(
+          'TOO_LARGE',
+          `poseidon2: ${states.length} values exceed this device's ${maxBindingWords(ctx)}-value binding limit; split the batch`,
+        );
       }
-      return sched.run('poseidon2', requireJobOptions('poseidon2 options', options), () => runPoseidon2(ctx, states, width, constants, out, field));
+      return sched.run('poseidon2', requireJobOptions('poseidon2 options', options), () =>
+        runPoseidon2(ctx, states, width, constants, out, field),
+      );
     },
   };
 }

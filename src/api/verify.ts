@@ -19,7 +19,11 @@ function isList(v: unknown): v is ArrayLike<unknown> {
 }
 
 function requireList(name: string, v: unknown): ArrayLike<unknown> {
-  if (!isList(v)) throw new ProverError('INVALID_ARGUMENT', `verifyMerklePath: ${name} must be an array or typed array of BabyBear values, got ${show(v)}`);
+  if (!isList(v))
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      `verifyMerklePath: ${name} must be an array or typed array of BabyBear values, got ${show(v)}`,
+    );
   return v;
 }
 
@@ -50,11 +54,15 @@ export interface MerkleVerifyOptions {
 
 function readOptions(o: unknown): MerkleVerifyOptions {
   if (o === undefined) return {};
-  if (typeof o !== 'object' || o === null) throw new ProverError('INVALID_ARGUMENT', `verifyMerklePath: options must be { width, height, constants }, got ${show(o)}`);
+  if (typeof o !== 'object' || o === null)
+    throw new ProverError('INVALID_ARGUMENT', `verifyMerklePath: options must be { width, height, constants }, got ${show(o)}`);
   // Earlier releases took the constants themselves as the fifth argument.
   if (Object.hasOwn(o, 'externalInitial')) return { constants: o as Poseidon2Constants };
   const { width, height, constants } = o as MerkleVerifyOptions;
-  for (const [k, v] of [['width', width], ['height', height]] as const) {
+  for (const [k, v] of [
+    ['width', width],
+    ['height', height],
+  ] as const) {
     if (v !== undefined && (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1)) {
       throw new ProverError('INVALID_ARGUMENT', `verifyMerklePath: ${k} must be a positive integer, got ${show(v)}`);
     }
@@ -73,13 +81,17 @@ function readOptions(o: unknown): MerkleVerifyOptions {
  * @example verifyMerklePath(root, 5, row, siblings, { width: 8, height: 1024 }) // from merkleCommit and tree.open(5)
  */
 export function verifyMerklePath(
-  root: ArrayLike<number>, index: number, row: ArrayLike<number>, siblings: readonly ArrayLike<number>[],
+  root: ArrayLike<number>,
+  index: number,
+  row: ArrayLike<number>,
+  siblings: readonly ArrayLike<number>[],
   options?: MerkleVerifyOptions | Poseidon2Constants,
 ): boolean {
   const r = requireList('root', root);
   const values = requireList('row', row);
   if (typeof index !== 'number') throw new ProverError('INVALID_ARGUMENT', `verifyMerklePath: index must be a number, got ${show(index)}`);
-  if (!Array.isArray(siblings)) throw new ProverError('INVALID_ARGUMENT', `verifyMerklePath: siblings must be an array of digests, got ${show(siblings)}`);
+  if (!Array.isArray(siblings))
+    throw new ProverError('INVALID_ARGUMENT', `verifyMerklePath: siblings must be an array of digests, got ${show(siblings)}`);
   const sibs: ArrayLike<unknown>[] = [];
   for (let l = 0; l < siblings.length; l++) sibs.push(requireList(`siblings[${l}]`, Object.hasOwn(siblings, l) ? siblings[l] : undefined));
   const { width, height, constants } = readOptions(options);

@@ -11,7 +11,8 @@ import type { Jobs } from '../prover.js';
 
 /** A noble point, known by its class's BASE (this module must not load noble: the page's client imports it). */
 type NoblePoint = { add(q: NoblePoint): NoblePoint; constructor: { BASE?: NoblePoint } };
-const isPoint = (v: object): v is NoblePoint => typeof (v as { add?: unknown }).add === 'function' && (v.constructor as { BASE?: unknown }).BASE !== undefined;
+const isPoint = (v: object): v is NoblePoint =>
+  typeof (v as { add?: unknown }).add === 'function' && (v.constructor as { BASE?: unknown }).BASE !== undefined;
 
 /** Prover[CORRUPT_FAMILY](family): that family's GPU results are wrong from now on. */
 export const CORRUPT_FAMILY = Symbol.for('webgpu-prover.test.corruptFamily');
@@ -37,9 +38,11 @@ function corrupt(v: unknown): unknown {
 
 /** `gpu`'s job methods, whose results are corrupted while their family is in `families`. */
 export function corrupting(gpu: Jobs, families: ReadonlySet<Family>): Jobs {
-  const wrap = (m: FamilyMethod) => async (...args: unknown[]) => {
-    const out = await (gpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
-    return families.has(METHOD_FAMILY[m]) ? corrupt(out) : out;
-  };
+  const wrap =
+    (m: FamilyMethod) =>
+    async (...args: unknown[]) => {
+      const out = await (gpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
+      return families.has(METHOD_FAMILY[m]) ? corrupt(out) : out;
+    };
   return Object.fromEntries(FAMILY_METHODS.map((m) => [m, wrap(m)])) as unknown as Jobs;
 }

@@ -30,18 +30,15 @@ const off = { check: 'off' } as const;
 
 /** Each family's known-answer job on a path, as a string to compare between paths. */
 export const KNOWN_ANSWER: Record<Family, (p: Jobs) => Promise<string>> = {
-  field: async (p) => digest(
-    await p.batchField('mul', values(64, 1), values(64, 2), off),
-    await p.batchField('ext4Inv', values(16, 3), undefined, off),
-  ),
-  ntt: async (p) => digest(
-    await p.lde(values(KNOWN_NTT.lde.height * KNOWN_NTT.lde.options.width, 4), { ...KNOWN_NTT.lde.options, ...off }),
-    await p.idft(values(KNOWN_NTT.idft.height * KNOWN_NTT.idft.options.width, 5), { ...KNOWN_NTT.idft.options, ...off }),
-  ),
-  poseidon2: async (p) => digest(
-    await p.poseidon2(values(32, 6), { width: 16, ...off }),
-    await p.poseidon2(values(24, 7), { width: 24, ...off }),
-  ),
+  field: async (p) =>
+    digest(await p.batchField('mul', values(64, 1), values(64, 2), off), await p.batchField('ext4Inv', values(16, 3), undefined, off)),
+  ntt: async (p) =>
+    digest(
+      await p.lde(values(KNOWN_NTT.lde.height * KNOWN_NTT.lde.options.width, 4), { ...KNOWN_NTT.lde.options, ...off }),
+      await p.idft(values(KNOWN_NTT.idft.height * KNOWN_NTT.idft.options.width, 5), { ...KNOWN_NTT.idft.options, ...off }),
+    ),
+  poseidon2: async (p) =>
+    digest(await p.poseidon2(values(32, 6), { width: 16, ...off }), await p.poseidon2(values(24, 7), { width: 24, ...off })),
   merkle: async (p) => {
     const { root, tree } = await p.merkleCommit(values(16 * 8, 8), { width: 8, ...off });
     try {

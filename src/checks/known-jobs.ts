@@ -16,4 +16,3 @@ export const KNOWN_NTT = {
 } as const;
 /** Points in the msm family's known-answer job. */
 export const KNOWN_MSM_POINTS = 32;
-

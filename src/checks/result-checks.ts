@@ -42,7 +42,8 @@ export interface CheckPaths {
 
 const NTT_OPS = new Set(['dft', 'idft', 'lde', 'encode']);
 const pick = (n: number) => Math.floor(Math.random() * n);
-const equal = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.prototype.every.call(a, (v: number, i: number) => v === b[i]);
+const equal = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+  a.length === b.length && Array.prototype.every.call(a, (v: number, i: number) => v === b[i]);
 const differ = (what: string) => `${what} differs from the CPU reference`;
 
 /**
@@ -72,7 +73,9 @@ let sampleBases: G1Point[] | undefined;
 /** A small MSM with fresh random scalars on the GPU path against noble's pippenger (the self-check's size: no new pipelines). */
 async function smallMsm(gpu: Jobs): Promise<string | undefined> {
   // noble loads with the MSM's first check, not with the checks of every family.
-  const [{ bn254 }, { pippenger }] = await loadPart("noble's BN254", () => Promise.all([import('@noble/curves/bn254.js'), import('@noble/curves/abstract/curve.js')]));
+  const [{ bn254 }, { pippenger }] = await loadPart("noble's BN254", () =>
+    Promise.all([import('@noble/curves/bn254.js'), import('@noble/curves/abstract/curve.js')]),
+  );
   const G1 = bn254.G1.Point;
   const n = 32;
   sampleBases ??= Array.from({ length: n }, (_, i) => G1.BASE.multiply(BigInt(1 + pick(2 ** 30)) * BigInt(i + 1)));
@@ -84,7 +87,9 @@ async function smallMsm(gpu: Jobs): Promise<string | undefined> {
 export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise<string | undefined> {
   const { method, args, result } = call;
   if (method === 'batchField') {
-    const [{ requireFieldJob }, { fieldRange }] = await code('field', () => Promise.all([import('../api/field.js'), import('../cpu/field.js')]));
+    const [{ requireFieldJob }, { fieldRange }] = await code('field', () =>
+      Promise.all([import('../api/field.js'), import('../cpu/field.js')]),
+    );
     const f = requireFieldJob(args[0], args[1], args[2], args[3], true); // validated by the job: no second scan
     const out = result as Uint32Array;
     const step = f.op.startsWith('ext4') ? 4 : 1;
@@ -99,11 +104,16 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
   if (NTT_OPS.has(method)) {
     const values = args[0];
     if (!(values instanceof Uint32Array)) return undefined; // an input on the GPU: checked at 'full' only
-    const [{ readMatrixRows, requireNttSpec }, { nttEntry }] = await code('ntt', () => Promise.all([import('../api/ntt.js'), import('./ntt-entry.js')]));
+    const [{ readMatrixRows, requireNttSpec }, { nttEntry }] = await code('ntt', () =>
+      Promise.all([import('../api/ntt.js'), import('./ntt-entry.js')]),
+    );
     const { spec } = requireNttSpec(method as NttOp, values, args[1] as NttLdeOptions, undefined, true);
     const outH = result instanceof Uint32Array ? result.length / spec.width : (result as NttMatrix).height;
     const rows = [pick(outH), pick(outH)];
-    const got = result instanceof Uint32Array ? rows.map((r) => result.subarray(r * spec.width, (r + 1) * spec.width)) : await readMatrixRows(result as NttMatrix, rows);
+    const got =
+      result instanceof Uint32Array
+        ? rows.map((r) => result.subarray(r * spec.width, (r + 1) * spec.width))
+        : await readMatrixRows(result as NttMatrix, rows);
     if (!got) return undefined;
     for (const [k, r] of rows.entries()) {
       const c = pick(spec.width);
@@ -117,19 +127,26 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
     const out = result as Uint32Array;
     for (let k = 0; k < 2; k++) {
       const i = pick(states.length / width) * width;
-      if (!equal(poseidon2(states.subarray(i, i + width), constants, MONTY31_FIELDS[field]), out.subarray(i, i + width))) return differ(`poseidon2 state ${i / width}`);
+      if (!equal(poseidon2(states.subarray(i, i + width), constants, MONTY31_FIELDS[field]), out.subarray(i, i + width)))
+        return differ(`poseidon2 state ${i / width}`);
     }
     return undefined;
   }
   if (method === 'merkleCommit' || method === 'commit') {
     const { root, tree } = result as { root: Uint32Array; tree: MerkleTree };
-    const commitCode = method === 'commit' ? await code('commit', () => Promise.all([import('../api/commit.js'), import('./ntt-entry.js')])) : undefined;
+    const commitCode =
+      method === 'commit' ? await code('commit', () => Promise.all([import('../api/commit.js'), import('./ntt-entry.js')])) : undefined;
     const job = commitCode?.[0].requireCommitJob(args[0], args[1], true);
     for (let k = 0; k < 2; k++) {
       const i = pick(tree.height);
       const o = await openAndVerify(tree, root, i);
       if (typeof o === 'string') return o;
-      if (args[0] instanceof Uint32Array && method === 'merkleCommit' && !equal(o.row, args[0].subarray(i * tree.width, (i + 1) * tree.width))) return differ(`the committed row ${i}`);
+      if (
+        args[0] instanceof Uint32Array &&
+        method === 'merkleCommit' &&
+        !equal(o.row, args[0].subarray(i * tree.width, (i + 1) * tree.width))
+      )
+        return differ(`the committed row ${i}`);
       if (job) {
         const c = pick(job.width);
         const spec = { op: 'encode' as const, height: job.height, width: job.width, addedBits: job.addedBits, bitReversed: false };
@@ -159,20 +176,25 @@ function grindCheck(call: CheckedCall, smallest: boolean): string | undefined {
 export async function fullCheck(call: CheckedCall, paths: CheckPaths): Promise<string | undefined> {
   const { method, args, result } = call;
   const cpu = paths.cpu as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-  const host = async (v: unknown) => (isNttMatrix(v) ? v.read() : v as Uint32Array);
+  const host = async (v: unknown) => (isNttMatrix(v) ? v.read() : (v as Uint32Array));
   if (method === 'batchField' || method === 'poseidon2' || NTT_OPS.has(method)) {
     // The CPU's own result: never into the caller's `out` (that holds the result under test).
-    const own = (o: unknown) => (o ? { ...(o as object), gpu: false, out: undefined, signal: undefined, onProgress: undefined } : undefined);
+    const own = (o: unknown) =>
+      o ? { ...(o as object), gpu: false, out: undefined, signal: undefined, onProgress: undefined } : undefined;
     const matrix = isNttMatrix(args[0]) ? args[0] : undefined;
-    const opts = method === 'batchField' ? [args[1], args[2], own(args[3])] : [{ ...own(args[1]), ...(matrix ? { width: matrix.width } : {}) }];
+    const opts =
+      method === 'batchField' ? [args[1], args[2], own(args[3])] : [{ ...own(args[1]), ...(matrix ? { width: matrix.width } : {}) }];
     const input = matrix ? await matrix.read() : args[0];
-    const expected = await cpu[method](input, ...opts) as Uint32Array;
+    const expected = (await cpu[method](input, ...opts)) as Uint32Array;
     return equal(expected, await host(result)) ? undefined : differ(`the ${method} result`);
   }
   if (method === 'merkleCommit' || method === 'commit') {
     const input = isNttMatrix(args[0]) ? await args[0].read() : args[0];
     const width = isNttMatrix(args[0]) ? args[0].width : (args[1] as { width: number }).width;
-    const expected = await cpu[method](input, { ...(args[1] as object), width, signal: undefined, onProgress: undefined }) as { root: Uint32Array; tree: MerkleTree };
+    const expected = (await cpu[method](input, { ...(args[1] as object), width, signal: undefined, onProgress: undefined })) as {
+      root: Uint32Array;
+      tree: MerkleTree;
+    };
     expected.tree.dispose();
     return equal(expected.root, (result as { root: Uint32Array }).root) ? undefined : differ(`the ${method} root`);
   }
@@ -182,8 +204,10 @@ export async function fullCheck(call: CheckedCall, paths: CheckPaths): Promise<s
     // The call's offset and byte order, none of its job options (signal, progress).
     const { offset, endian } = (args[method === 'msm' ? 2 : 1] ?? {}) as MsmOptions;
     const scalars = args[method === 'msm' ? 1 : 0] as MsmScalars;
-    const expected = method === 'msm' ? await paths.cpu.msm(args[0] as MsmPoints, scalars, { endian })
-      : await (await paths.cpu.msmBases(call.points!)).msm(scalars, { offset, endian });
+    const expected =
+      method === 'msm'
+        ? await paths.cpu.msm(args[0] as MsmPoints, scalars, { endian })
+        : await (await paths.cpu.msmBases(call.points!)).msm(scalars, { offset, endian });
     return expected.equals(result as G1Point) ? undefined : differ('the MSM');
   }
   return undefined;

@@ -47,7 +47,15 @@ const ext = (v: Uint32Array, i: number): Ext4 => [v[i], v[i + 1], v[i + 2], v[i 
 const isZero = (e: Ext4) => e.every((x) => x === 0);
 
 /** One op on elements [from, to) of a and b into out (for ext4 ops, from and to are multiples of 4). */
-export function fieldRange(op: FieldOp, a: Uint32Array, b: Uint32Array | undefined, out: Uint32Array, from: number, to: number, field: FieldName = 'babybear'): void {
+export function fieldRange(
+  op: FieldOp,
+  a: Uint32Array,
+  b: Uint32Array | undefined,
+  out: Uint32Array,
+  from: number,
+  to: number,
+  field: FieldName = 'babybear',
+): void {
   const t = tableOf(field);
   const f = t.base[op];
   if (f) {

@@ -11,7 +11,15 @@ import { grindBaseState, type DuplexChallenger } from '../ref/challenger.js';
 import { BB_P } from '../params/babybear.js';
 import { MONTY31_FIELDS } from '../params/fields.js';
 import { requirePoseidon2Job, type Poseidon2Methods } from '../api/poseidon2.js';
-import { requireMerkleJob, requireRowIndices, requireRowWidth, requireTreeHeight, type MerkleMethods, type MerkleOpening, type MerkleTree } from '../api/merkle.js';
+import {
+  requireMerkleJob,
+  requireRowIndices,
+  requireRowWidth,
+  requireTreeHeight,
+  type MerkleMethods,
+  type MerkleOpening,
+  type MerkleTree,
+} from '../api/merkle.js';
 import type { CommitMethods } from '../api/commit.js';
 import { requireGrindJob, type GrindMethods } from '../api/grind.js';
 import { requireInt, requireOptions, show } from '../validate.js';
@@ -123,7 +131,10 @@ export function cpuHashMethods({ sched, alive }: CpuEnv): Poseidon2Methods & Mer
       let shape: { values?: Uint32Array; width: number; height: number };
       if (m) {
         if (opts.width !== undefined && opts.width !== m.width) {
-          throw new ProverError('INVALID_ARGUMENT', `width ${show(opts.width)} does not match the NttMatrix's ${m.width} columns; leave width out`);
+          throw new ProverError(
+            'INVALID_ARGUMENT',
+            `width ${show(opts.width)} does not match the NttMatrix's ${m.width} columns; leave width out`,
+          );
         }
         shape = { width: requireRowWidth(m.width), height: m.height };
         requireTreeHeight(m.height);

@@ -8,7 +8,21 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { pippenger } from '@noble/curves/abstract/curve.js';
 import { ProverError } from '../errors.js';
 import { fromLimbs } from '../params/bn254.js';
-import { encodePoints, firstScalarAtLeastR, pointCount, requireBatch, requireMsmOptions, requireSlice, scalarAt, scalarCount, scalarWords, type G1Point, type MsmPoints, type MsmScalars, type ScalarEndian } from '../api/msm-encode.js';
+import {
+  encodePoints,
+  firstScalarAtLeastR,
+  pointCount,
+  requireBatch,
+  requireMsmOptions,
+  requireSlice,
+  scalarAt,
+  scalarCount,
+  scalarWords,
+  type G1Point,
+  type MsmPoints,
+  type MsmScalars,
+  type ScalarEndian,
+} from '../api/msm-encode.js';
 import type { MsmBases, MsmMethods } from '../api/msm.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import { cpuSteps } from './queue.js';
@@ -79,7 +93,11 @@ export function cpuMsmMethods({ sched, alive }: CpuEnv): MsmMethods {
         }
       });
       const other = ks.findIndex((k) => k.length !== ks[0].length);
-      if (other >= 0) throw new ProverError('INVALID_LENGTH', `scalars[${other}] has ${ks[other].length} scalars, scalars[0] ${ks[0].length}; msmBatch takes vectors of one length`);
+      if (other >= 0)
+        throw new ProverError(
+          'INVALID_LENGTH',
+          `scalars[${other}] has ${ks[other].length} scalars, scalars[0] ${ks[0].length}; msmBatch takes vectors of one length`,
+        );
       const pts = points.slice(call.offset, call.offset + ks[0].length);
       return sched.run('msm', call.job, async (control) => {
         const out: G1Point[] = [];
@@ -92,7 +110,13 @@ export function cpuMsmMethods({ sched, alive }: CpuEnv): MsmMethods {
       msm: async (scalars, opts) => (await run([scalars], opts, false))[0],
       msmBatch: (list, opts) => run(requireBatch(list), opts, true),
       // The CPU path has no plan or GPU passes to report.
-      msmProfiled: async (scalars, _tuning, opts) => ({ point: (await run([scalars], opts, false))[0], plans: [], profiles: [], poolBytes: 0, hostMs: 0 }),
+      msmProfiled: async (scalars, _tuning, opts) => ({
+        point: (await run([scalars], opts, false))[0],
+        plans: [],
+        profiles: [],
+        poolBytes: 0,
+        hostMs: 0,
+      }),
       stats: () => ({ n, basesBytes: 0, precomputedBytes: 0, peakBytes: 0, runs: 0 }),
       destroy() {
         live = false;
@@ -110,7 +134,11 @@ export function cpuMsmMethods({ sched, alive }: CpuEnv): MsmMethods {
       alive();
       const n = pointCount(points);
       const call = requireMsmOptions(opts, n);
-      if (call.offset !== 0) throw new ProverError('INVALID_ARGUMENT', 'prover.msm takes no offset (its points are the whole vector); use prover.msmBases(points) and bases.msm(scalars, { offset })');
+      if (call.offset !== 0)
+        throw new ProverError(
+          'INVALID_ARGUMENT',
+          'prover.msm takes no offset (its points are the whole vector); use prover.msmBases(points) and bases.msm(scalars, { offset })',
+        );
       const ks = cpuScalars(scalars, n, call.endian);
       const pts = cpuPoints(points);
       return sched.run('msm', call.job, (control) => cpuMsm(pts, ks, cpuSteps(control)));

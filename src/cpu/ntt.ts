@@ -18,7 +18,12 @@ import type { CpuEnv } from './env.js';
 /** An NttMatrix of the CPU path: its values, row-major. */
 export class CpuMatrix implements NttMatrix {
   private values: Uint32Array | undefined;
-  constructor(private readonly sched: Scheduler, values: Uint32Array, readonly height: number, readonly width: number) {
+  constructor(
+    private readonly sched: Scheduler,
+    values: Uint32Array,
+    readonly height: number,
+    readonly width: number,
+  ) {
     this.values = values;
   }
 
@@ -54,10 +59,14 @@ function column(v: Uint32Array, h: number, w: number, c: number): Uint32Array {
 /** One column through the reference transform of `spec`. */
 function transformColumn(spec: NttJob, col: Uint32Array): Uint32Array {
   switch (spec.op) {
-    case 'dft': return ref.dft(col, 1);
-    case 'idft': return ref.idft(col, 1);
-    case 'lde': return ref.cosetLde(col, 1, spec.addedBits!, spec.shift!);
-    case 'encode': return ref.encode(col, 1, spec.addedBits!);
+    case 'dft':
+      return ref.dft(col, 1);
+    case 'idft':
+      return ref.idft(col, 1);
+    case 'lde':
+      return ref.cosetLde(col, 1, spec.addedBits!, spec.shift!);
+    case 'encode':
+      return ref.encode(col, 1, spec.addedBits!);
   }
 }
 

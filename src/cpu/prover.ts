@@ -53,7 +53,16 @@ export function cpuProver(): Backend {
   };
   return {
     info: { ...CPU_INFO },
-    stats: () => ({ bytesHeld: 0, bytesInUse: 0, peakBytesInUse: 0, buffers: 0, pipelines: 0, compiled: { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 }, jobs: sched.stats(), deviceLosses: 0 }),
+    stats: () => ({
+      bytesHeld: 0,
+      bytesInUse: 0,
+      peakBytesInUse: 0,
+      buffers: 0,
+      pipelines: 0,
+      compiled: { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 },
+      jobs: sched.stats(),
+      deviceLosses: 0,
+    }),
     warmUp: async () => {},
     lost: new Promise<string>(() => {}),
     destroy() {

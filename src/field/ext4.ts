@@ -49,7 +49,8 @@ function build(F: Monty31Params): Ext4Ops {
     const d = sub(mul(n0, n0), w(mul(n1, n1)));
     if (d === 0) throw new RangeError(`${F.label} ext4: inverse of zero`);
     const dInv = baseInv(d);
-    const m0 = mul(n0, dInv), m1 = mul(neg(n1), dInv); // N^-1 = m0 + m1 Y
+    const m0 = mul(n0, dInv),
+      m1 = mul(neg(n1), dInv); // N^-1 = m0 + m1 Y
     // (A - B X)(m0 + m1 Y): A·M and -B·M in F_p², then X-coefficient pairs.
     const am0 = add(mul(a0, m0), w(mul(a2, m1)));
     const am1 = add(mul(a0, m1), mul(a2, m0));

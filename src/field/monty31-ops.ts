@@ -36,13 +36,20 @@ export interface Monty31Ops {
 
 /** High 32 bits of a·b for a, b < 2^31 from 16-bit halves (same split as u32x_mulhi31). */
 export function mulhi31(a: number, b: number): number {
-  const al = a & 0xffff, ah = a >>> 16, bl = b & 0xffff, bh = b >>> 16;
+  const al = a & 0xffff,
+    ah = a >>> 16,
+    bl = b & 0xffff,
+    bh = b >>> 16;
   const mid = al * bh + ah * bl + ((al * bl) >>> 16); // < 2^32 because a, b < 2^31
   return ah * bh + Math.floor(mid / 65536);
 }
 
 function build(F: Monty31Params): Monty31Ops {
-  const P = F.p, MU = F.mu, R2 = F.r2, HI = F.shiftHi, LO = F.shiftLo;
+  const P = F.p,
+    MU = F.mu,
+    R2 = F.r2,
+    HI = F.shiftHi,
+    LO = F.shiftLo;
   const INV_P = 1 / P;
   const name = F.label;
   const add = (a: number, b: number) => {
@@ -76,8 +83,10 @@ function build(F: Monty31Params): Monty31Ops {
   };
   // t·p = (t << HI) - (t << LO) + t as 64-bit (hi, lo) pairs.
   const mulhiP = (t: number) => {
-    const loA = (t << HI) >>> 0, hiA = t >>> (32 - HI);
-    const loB = (t << LO) >>> 0, hiB = t >>> (32 - LO);
+    const loA = (t << HI) >>> 0,
+      hiA = t >>> (32 - HI);
+    const loB = (t << LO) >>> 0,
+      hiB = t >>> (32 - LO);
     const loD = (loA - loB) >>> 0;
     const hiD = hiA - hiB - (loA < loB ? 1 : 0);
     const loE = (loD + t) >>> 0;
@@ -92,7 +101,15 @@ function build(F: Monty31Params): Monty31Ops {
     return hi >= u ? hi - u : hi - u + P;
   };
   return Object.freeze({
-    field: F, add, sub, reduce, mul, pow, inv, mulhiP, montMul,
+    field: F,
+    add,
+    sub,
+    reduce,
+    mul,
+    pow,
+    inv,
+    mulhiP,
+    montMul,
     neg: (a: number) => (a === 0 ? 0 : P - a),
     square: (a: number) => mul(a, a),
     batchInv(xs: ArrayLike<number>): Uint32Array {

@@ -46,7 +46,10 @@ export interface JobHooks {
 }
 
 /** A workgroup's limits: threads (1-D: the smaller of maxComputeInvocationsPerWorkgroup and maxComputeWorkgroupSizeX) and workgroup-memory bytes. */
-export interface WorkgroupLimits { threads: number; tileBytes: number }
+export interface WorkgroupLimits {
+  threads: number;
+  tileBytes: number;
+}
 
 /**
  * Large uploads take the staging ring in Node, where Dawn runs in the process: 5-6 GB/s against
@@ -117,7 +120,10 @@ export class GpuContext {
   /** What one workgroup may use on this device (NTT staged and two-level passes, the MSM walker). */
   get workgroup(): WorkgroupLimits {
     const lim = this.device.limits;
-    return { threads: Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX), tileBytes: lim.maxComputeWorkgroupStorageSize };
+    return {
+      threads: Math.min(lim.maxComputeInvocationsPerWorkgroup, lim.maxComputeWorkgroupSizeX),
+      tileBytes: lim.maxComputeWorkgroupStorageSize,
+    };
   }
 
   private checkAlive(): void {
@@ -183,7 +189,10 @@ export class GpuContext {
     this.device.queue.submit([enc.finish()]);
     if (job?.gpuDone) {
       const at = performance.now();
-      this.device.queue.onSubmittedWorkDone().then(() => job.gpuDone!(stage, at, performance.now()), () => {});
+      this.device.queue.onSubmittedWorkDone().then(
+        () => job.gpuDone!(stage, at, performance.now()),
+        () => {},
+      );
     }
   }
 
@@ -198,7 +207,10 @@ export class GpuContext {
    * where given, of exactly `count` values; else a new one): large reads through the staging
    * ring, small ones through one pooled staging buffer and one submission.
    */
-  async readRanges(ranges: ReadonlyArray<{ buffer: GPUBuffer; word: number; count: number }>, outs?: ReadonlyArray<Uint32Array | undefined>): Promise<Uint32Array[]> {
+  async readRanges(
+    ranges: ReadonlyArray<{ buffer: GPUBuffer; word: number; count: number }>,
+    outs?: ReadonlyArray<Uint32Array | undefined>,
+  ): Promise<Uint32Array[]> {
     const targets: ReadTarget[] = ranges.map((r, i) => ({ ...r, out: outs?.[i] ?? new Uint32Array(r.count), at: 0 }));
     const total = ranges.reduce((a, r) => a + r.count, 0);
     if (total === 0) return targets.map((t) => t.out);
@@ -273,7 +285,8 @@ export class GpuContext {
       throw failure;
     }
     if (oom) throw new ProverError('TOO_LARGE', `GPU out of memory: ${oom.message}. Use smaller batches.`);
-    if (validation) throw new ProverError('GPU_ERROR', `GPU validation error (a bug in webgpu-prover; please report): ${validation.message}`);
+    if (validation)
+      throw new ProverError('GPU_ERROR', `GPU validation error (a bug in webgpu-prover; please report): ${validation.message}`);
     this.checkAlive();
     return result as T;
   }

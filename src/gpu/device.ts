@@ -25,7 +25,11 @@ export interface DeviceOptions {
  * What the kernels may use, and `cpu`: the adapter is a software rasterizer (SwiftShader), where
  * barriers are coroutine switches, so workgroup-memory kernels pick small workgroups there.
  */
-export interface DeviceFeatures { timestamps: boolean; subgroups: boolean; cpu: boolean }
+export interface DeviceFeatures {
+  timestamps: boolean;
+  subgroups: boolean;
+  cpu: boolean;
+}
 
 export interface AcquiredDevice {
   /** The entry point the adapter came from (callers must keep it alive as long as the device: see GpuContext.gpu). */
@@ -54,21 +58,26 @@ function inNode(): boolean {
  * Not "above": that warning can reach the terminal after our error does.
  */
 function nodeNoAdapter(reason: string | undefined): string {
-  const why = reason ? `Dawn's reason: ${reason}` : "Dawn prints its reason, if it has one, on stderr";
-  return `No WebGPU adapter: Dawn (the 'webgpu' package) found no usable GPU driver: Vulkan on Linux, ` +
+  const why = reason ? `Dawn's reason: ${reason}` : 'Dawn prints its reason, if it has one, on stderr';
+  return (
+    `No WebGPU adapter: Dawn (the 'webgpu' package) found no usable GPU driver: Vulkan on Linux, ` +
     `Metal on macOS, D3D12 on Windows (${why}). On Linux install the Vulkan loader and a Vulkan driver ` +
     "(Debian/Ubuntu: apt-get install libvulkan1 mesa-vulkan-drivers, or your GPU vendor's driver); " +
-    'on macOS or Windows update the GPU driver. Or run in a browser with WebGPU.';
+    'on macOS or Windows update the GPU driver. Or run in a browser with WebGPU.'
+  );
 }
 
 export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOptions = {}): Promise<AcquiredDevice> {
   const node = inNode();
   if (!gpu || typeof gpu.requestAdapter !== 'function') {
-    throw new ProverError('NO_WEBGPU', node
-      ? "WebGPU is not available: Node has no navigator.gpu. Install the 'webgpu' package (Dawn) and pass its GPU object: " +
-        "import { create, globals } from 'webgpu'; Object.assign(globalThis, globals); createProver({ gpu: create([]) })."
-      : 'WebGPU is not available: in a browser use Chrome/Edge 113+, Safari 26+ or Firefox 141+ over https or localhost; ' +
-        "in Node pass { gpu: create([]) } from the 'webgpu' package.");
+    throw new ProverError(
+      'NO_WEBGPU',
+      node
+        ? "WebGPU is not available: Node has no navigator.gpu. Install the 'webgpu' package (Dawn) and pass its GPU object: " +
+            "import { create, globals } from 'webgpu'; Object.assign(globalThis, globals); createProver({ gpu: create([]) })."
+        : 'WebGPU is not available: in a browser use Chrome/Edge 113+, Safari 26+ or Firefox 141+ over https or localhost; ' +
+            "in Node pass { gpu: create([]) } from the 'webgpu' package.",
+    );
   }
   let adapter: GPUAdapter | null = null;
   try {
@@ -82,9 +91,10 @@ export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOpt
     throw new ProverError('NO_WEBGPU', node ? nodeNoAdapter(reason) : `requestAdapter failed: ${reason}`, { cause });
   }
   if (!adapter) {
-    throw new ProverError('NO_WEBGPU', node
-      ? nodeNoAdapter(undefined)
-      : 'No WebGPU adapter: the GPU may be blocklisted or disabled; check chrome://gpu or enable WebGPU.');
+    throw new ProverError(
+      'NO_WEBGPU',
+      node ? nodeNoAdapter(undefined) : 'No WebGPU adapter: the GPU may be blocklisted or disabled; check chrome://gpu or enable WebGPU.',
+    );
   }
   const { requiredLimits, requiredFeatures } = deviceRequest(adapter, opts.limits);
   let device: GPUDevice;

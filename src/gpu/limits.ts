@@ -41,7 +41,10 @@ export const OPTIONAL_FEATURES = ['timestamp-query', 'subgroups'] as const;
 export function requireLimitsOption(v: unknown): LimitsOption | undefined {
   if (v === undefined || v === 'adapter' || v === 'default') return v;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw new ProverError('INVALID_ARGUMENT', `limits must be 'adapter', 'default' or an object of limits ({ maxStorageBufferBindingSize: 268435456 }), got ${show(v)}`);
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      `limits must be 'adapter', 'default' or an object of limits ({ maxStorageBufferBindingSize: 268435456 }), got ${show(v)}`,
+    );
   }
   const o = requireOptions<LimitOverrides>('limits', v, false, LIMIT_NAMES) as Record<string, unknown>;
   for (const name of LIMIT_NAMES) {
@@ -49,7 +52,10 @@ export function requireLimitsOption(v: unknown): LimitsOption | undefined {
     if (x === undefined || x === 'adapter') continue;
     const floor = SPEC_DEFAULT_LIMITS[name];
     if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < floor) {
-      throw new ProverError('INVALID_ARGUMENT', `limits.${name} must be 'adapter' or an integer of at least WebGPU's default ${floor} (every device grants that), got ${show(x)}`);
+      throw new ProverError(
+        'INVALID_ARGUMENT',
+        `limits.${name} must be 'adapter' or an integer of at least WebGPU's default ${floor} (every device grants that), got ${show(x)}`,
+      );
     }
   }
   return o as LimitOverrides;
@@ -78,7 +84,10 @@ export function deviceRequest(adapter: Pick<GPUAdapter, 'limits' | 'features'>, 
     if (want === undefined) continue;
     const max = offered[name];
     if (want !== 'adapter' && typeof max === 'number' && want > max) {
-      throw new ProverError('INVALID_ARGUMENT', `limits.${name} is ${want}, above this adapter's ${max}; ask for at most ${max}, or 'adapter'`);
+      throw new ProverError(
+        'INVALID_ARGUMENT',
+        `limits.${name} is ${want}, above this adapter's ${max}; ask for at most ${max}, or 'adapter'`,
+      );
     }
     requiredLimits[name] = want === 'adapter' ? max : want;
   }

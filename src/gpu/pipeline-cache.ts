@@ -52,10 +52,16 @@ export class PipelineCache {
    * `onWait` runs when a caller must wait for a compile (a pipeline not ready yet): GpuContext
    * reports it as the running job's 'compiling' progress stage.
    */
-  constructor(private readonly device: GPUDevice, private readonly onWait?: () => void) {}
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly onWait?: () => void,
+  ) {}
 
   static key(kernel: string, entryPoint: string, plan: PlanConsts): string {
-    const consts = Object.keys(plan).sort().map((k) => `${k}=${plan[k]}`).join(',');
+    const consts = Object.keys(plan)
+      .sort()
+      .map((k) => `${k}=${plan[k]}`)
+      .join(',');
     return `${kernel}#${entryPoint}{${consts}}`;
   }
 
@@ -82,8 +88,15 @@ export class PipelineCache {
    * point never reads (a segment length the fix-up ignores) makes no second pipeline. The kernel's
    * family module is loaded first (its first pipeline waits for that chunk).
    */
-  async get(kernel: KernelName, entryPoint: string, plan: PlanConsts = {}, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>, ahead = false, field: FieldName = 'babybear'): Promise<GPUComputePipeline> {
+  async get(
+    kernel: KernelName,
+    entryPoint: string,
+    plan: PlanConsts = {},
+    bindings?: readonly BindingKind[],
+    overrides?: Readonly<Record<string, number>>,
+    ahead = false,
+    field: FieldName = 'babybear',
+  ): Promise<GPUComputePipeline> {
     await loadKernel(kernel);
     const { pipeline, ready } = this.build(kernel, entryPoint, plan, bindings, overrides, field);
     if (!ready && !ahead) this.onWait?.();
@@ -101,8 +114,14 @@ export class PipelineCache {
     return code;
   }
 
-  private build(kernel: KernelName, entryPoint: string, plan: PlanConsts, bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>, field: FieldName = 'babybear'): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
+  private build(
+    kernel: KernelName,
+    entryPoint: string,
+    plan: PlanConsts,
+    bindings?: readonly BindingKind[],
+    overrides?: Readonly<Record<string, number>>,
+    field: FieldName = 'babybear',
+  ): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
     const planKey = PipelineCache.key(kernel, entryPoint, plan) + (field === 'babybear' ? '' : `@${field}`);
     const code = this.source(kernel, entryPoint, plan, field);
     const key = `${code}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
@@ -120,14 +139,17 @@ export class PipelineCache {
       const compute: GPUProgrammableStage = overrides ? { module, entryPoint, constants: overrides } : { module, entryPoint };
       p = this.device.createComputePipelineAsync({ layout, compute, label: planKey });
       this.compiled.pipelines++;
-      p.then(() => {
-        this.compiled.pipelineMs += performance.now() - t0;
-        this.ready.add(key);
-      }, () => {
-        // A failed compile must not poison the cache: drop it so the next call retries and reports.
-        this.pipelines.delete(key);
-        this.compiled.pipelines--;
-      });
+      p.then(
+        () => {
+          this.compiled.pipelineMs += performance.now() - t0;
+          this.ready.add(key);
+        },
+        () => {
+          // A failed compile must not poison the cache: drop it so the next call retries and reports.
+          this.pipelines.delete(key);
+          this.compiled.pipelines--;
+        },
+      );
       this.pipelines.set(key, p);
     }
     return { pipeline: p, ready: this.ready.has(key) };

@@ -32,7 +32,11 @@ export class Profiler {
   private resolveBuf: GPUBuffer | null = null;
   private readBuf: GPUBuffer | null = null;
 
-  constructor(private readonly device: GPUDevice, timestamps: boolean, private readonly maxPasses = 32) {
+  constructor(
+    private readonly device: GPUDevice,
+    timestamps: boolean,
+    private readonly maxPasses = 32,
+  ) {
     if (timestamps) {
       this.querySet = device.createQuerySet({ type: 'timestamp', count: 2 * maxPasses });
       const bytes = 2 * maxPasses * 8;
@@ -74,8 +78,10 @@ export class Profiler {
     await this.readBuf!.mapAsync(GPUMapMode.READ);
     const t = new BigUint64Array(this.readBuf!.getMappedRange().slice(0));
     this.readBuf!.unmap();
-    const passes = this.labels.map((label, i) =>
-      ({ label, ms: i < this.maxPasses ? Math.max(0, Number(t[2 * i + 1] - t[2 * i])) / 1e6 : null }));
+    const passes = this.labels.map((label, i) => ({
+      label,
+      ms: i < this.maxPasses ? Math.max(0, Number(t[2 * i + 1] - t[2 * i])) / 1e6 : null,
+    }));
     // Some drivers reset or reorder timestamps across passes: a negative span is reported as 0.
     const gpuMs = passes.reduce((s, p) => s + (p.ms ?? 0), 0);
     return { passes, gpuMs, wallMs, source: 'timestamp-query' };

@@ -45,7 +45,11 @@ export class StagingRing {
   readonly chunkWords: number;
 
   /** `submit` is the context's own (a job boundary: an aborted job stops there); `chunkBytes` a multiple of 256 (tests use small ones). */
-  constructor(private readonly device: GPUDevice, private readonly submit: (enc: GPUCommandEncoder, stage: string) => void, private readonly chunkBytes = CHUNK_BYTES) {
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly submit: (enc: GPUCommandEncoder, stage: string) => void,
+    private readonly chunkBytes = CHUNK_BYTES,
+  ) {
     this.chunkWords = chunkBytes / 4;
   }
 
@@ -57,7 +61,12 @@ export class StagingRing {
   private slot(list: Slot[], next: number, upload: boolean): Slot {
     if (list.length < SLOTS && next >= list.length) {
       const usage = upload ? GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC : GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
-      const buf = this.device.createBuffer({ size: this.chunkBytes, usage, mappedAtCreation: upload, label: upload ? 'staging up' : 'staging down' });
+      const buf = this.device.createBuffer({
+        size: this.chunkBytes,
+        usage,
+        mappedAtCreation: upload,
+        label: upload ? 'staging up' : 'staging down',
+      });
       list.push({ buf, ready: Promise.resolve() });
     }
     return list[next % list.length];
@@ -92,7 +101,8 @@ export class StagingRing {
   /** Copy every target's words into its `out`, chunks copied on the GPU ahead of the one being read. */
   async read(targets: readonly ReadTarget[]): Promise<void> {
     const chunks: { t: ReadTarget; from: number; n: number }[] = [];
-    for (const t of targets) for (let k = 0; k < t.count; k += this.chunkWords) chunks.push({ t, from: k, n: Math.min(this.chunkWords, t.count - k) });
+    for (const t of targets)
+      for (let k = 0; k < t.count; k += this.chunkWords) chunks.push({ t, from: k, n: Math.min(this.chunkWords, t.count - k) });
     const inFlight: { slot: Slot; c: (typeof chunks)[number]; release: () => void }[] = [];
     let next = 0;
     const issue = async () => {

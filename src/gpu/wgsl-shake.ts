@@ -13,7 +13,11 @@
  */
 
 /** One module-scope declaration: its name ('' for none) and its text with attributes. */
-interface Decl { name: string; text: string; refs: string[] }
+interface Decl {
+  name: string;
+  text: string;
+  refs: string[];
+}
 
 const DECL_NAME = /^\s*(?:@[\w]+(?:\([^)]*\))?\s*)*(?:fn|struct|const|override|alias|var(?:<[^>]*>)?)\s+([A-Za-z_]\w*)/;
 const IDENT = /[A-Za-z_]\w*/g;
@@ -74,5 +78,10 @@ export function shakeToEntry(code: string, entry: string): string {
     keep.add(i);
     for (const ref of decls[i].refs) for (const j of byName.get(ref) ?? []) if (!keep.has(j)) stack.push(j);
   }
-  return decls.filter((_, i) => keep.has(i)).map((d) => d.text).join('\n') + '\n';
+  return (
+    decls
+      .filter((_, i) => keep.has(i))
+      .map((d) => d.text)
+      .join('\n') + '\n'
+  );
 }

@@ -11,10 +11,17 @@
  * (src/wgsl/<family>.gen.ts), fetched through import() the first time one of its kernels is
  * needed (`loadKernel`, awaited by PipelineCache before it builds a pipeline), so bundlers put it
  * in its own chunk and a page that only commits with Merkle never downloads the MSM's or NTT's
- * WGSL (docs/architecture.md, "The published package").
+ * WGSL (docs/internals.md, "The published package").
  * @module
  */
-import { DEV_KERNELS, FAMILY_SOURCES, KERNEL_FAMILY, type GeneratedKernel, type KernelFamily, type KernelName } from '../wgsl/kernels.gen.js';
+import {
+  DEV_KERNELS,
+  FAMILY_SOURCES,
+  KERNEL_FAMILY,
+  type GeneratedKernel,
+  type KernelFamily,
+  type KernelName,
+} from '../wgsl/kernels.gen.js';
 import { wgslParamConsts, type WgslConst } from '../params/wgsl-consts.js';
 import type { FieldName } from '../params/fields.js';
 import { shakeToEntry } from './wgsl-shake.js';

@@ -17,7 +17,8 @@ const CANON_WG = 256;
 const CANON_GROUPS = 4096;
 const BINDINGS = ['read-only-storage', 'storage'] as const;
 
-const pipelineOf = async (ctx: GpuContext, field: FieldName = 'babybear') => ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS, undefined, false, field);
+const pipelineOf = async (ctx: GpuContext, field: FieldName = 'babybear') =>
+  ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS, undefined, false, field);
 
 /**
  * Compile the check's one small pipeline now, in the background (at prover creation): a large
@@ -51,8 +52,15 @@ export interface CheckedUpload {
  * job whose flags name a bad value drops its result and calls `check`, which throws. `into`: as
  * for ctx.uploadAsync. `field`: whose p bounds the values (BabyBear by default).
  */
-export async function uploadChecked(ctx: GpuContext, data: Uint32Array, name: string, label: string, afterChunk?: AfterChunk, into?: GPUBuffer,
-  field: FieldName = 'babybear'): Promise<CheckedUpload> {
+export async function uploadChecked(
+  ctx: GpuContext,
+  data: Uint32Array,
+  name: string,
+  label: string,
+  afterChunk?: AfterChunk,
+  into?: GPUBuffer,
+  field: FieldName = 'babybear',
+): Promise<CheckedUpload> {
   if (data.byteLength <= HOST_SCAN_MAX_BYTES) {
     const buffer = await ctx.uploadAsync(data, label, afterChunk, into);
     return { buffer, flags: null, check: () => {}, releaseFlags: () => {} };
@@ -105,7 +113,13 @@ export async function uploadChecked(ctx: GpuContext, data: Uint32Array, name: st
  * Upload `data` and check its range before returning (uploadChecked, then its flags read back at
  * once): for jobs that do not read the flags with their result.
  */
-export async function uploadField(ctx: GpuContext, data: Uint32Array, name: string, label: string, field: FieldName = 'babybear'): Promise<GPUBuffer> {
+export async function uploadField(
+  ctx: GpuContext,
+  data: Uint32Array,
+  name: string,
+  label: string,
+  field: FieldName = 'babybear',
+): Promise<GPUBuffer> {
   const up = await uploadChecked(ctx, data, name, label, undefined, undefined, field);
   try {
     if (up.flags) up.check((await ctx.readRanges([up.flags]))[0]);

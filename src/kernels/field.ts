@@ -29,21 +29,37 @@ export type FieldOp = keyof typeof FIELD_OPS;
  * Run `op` element-wise on the GPU over `field` (the same kernel, built with that field's
  * constants). Inputs must already be validated (canonical in that field, equal lengths).
  */
-export async function runFieldOp(ctx: GpuContext, op: FieldOp, a: Uint32Array, b?: Uint32Array, into?: Uint32Array, field: FieldName = 'babybear'): Promise<Uint32Array> {
+export async function runFieldOp(
+  ctx: GpuContext,
+  op: FieldOp,
+  a: Uint32Array,
+  b?: Uint32Array,
+  into?: Uint32Array,
+  field: FieldName = 'babybear',
+): Promise<Uint32Array> {
   const spec = FIELD_OPS[op];
   const n = a.length;
   if (n === 0) return new Uint32Array(0);
   const bindings = ['read-only-storage', 'read-only-storage', 'storage'] as const;
   const pipeline = await ctx.pipelines.get('field_check', spec.entry, { FIELD_WG }, bindings, undefined, false, field);
   const bufA = await uploadField(ctx, a, 'a', 'field a', field);
-  const bufB = b ? await uploadField(ctx, b, 'b', 'field b', field).catch((e: unknown) => { ctx.pool.release(bufA); throw e; }) : bufA;
+  const bufB = b
+    ? await uploadField(ctx, b, 'b', 'field b', field).catch((e: unknown) => {
+        ctx.pool.release(bufA);
+        throw e;
+      })
+    : bufA;
   const out = ctx.pool.acquire(n * 4, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'field out');
   try {
     // Bind exact sizes: pooled buffers are rounded up and arrayLength() must see n.
     const bind = (buffer: GPUBuffer) => ({ buffer, size: n * 4 });
     const group = ctx.device.createBindGroup({
       layout: ctx.pipelines.layout(bindings),
-      entries: [{ binding: 0, resource: bind(bufA) }, { binding: 1, resource: bind(bufB) }, { binding: 2, resource: bind(out) }],
+      entries: [
+        { binding: 0, resource: bind(bufA) },
+        { binding: 1, resource: bind(bufB) },
+        { binding: 2, resource: bind(out) },
+      ],
     });
     const enc = ctx.device.createCommandEncoder({ label: `field ${op}` });
     const pass = enc.beginComputePass({ label: `field ${op}` });

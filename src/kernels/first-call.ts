@@ -39,20 +39,28 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
   };
   const merkle = async () => (await import('./merkle.js')).merklePipelineRequests();
   switch (family) {
-    case 'ntt': return ntt();
-    case 'commit': return (await Promise.all([ntt(), merkle()])).flat();
-    case 'merkle': return merkle();
+    case 'ntt':
+      return ntt();
+    case 'commit':
+      return (await Promise.all([ntt(), merkle()])).flat();
+    case 'merkle':
+      return merkle();
     case 'poseidon2': {
       const { poseidon2PipelineRequest } = await import('./poseidon2.js');
       return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24)];
     }
-    case 'grind': return [(await import('./grind.js')).GRIND_PIPELINE];
+    case 'grind':
+      return [(await import('./grind.js')).GRIND_PIPELINE];
     case 'msm': {
-      const [{ MSM_BASES_PIPELINE, msmPipelineRequests }, { msmRuns }] = await Promise.all([import('./msm/pipelines.js'), import('./msm/runs.js')]);
+      const [{ MSM_BASES_PIPELINE, msmPipelineRequests }, { msmRuns }] = await Promise.all([
+        import('./msm/pipelines.js'),
+        import('./msm/runs.js'),
+      ]);
       const plans = call.msmPoints.flatMap((n) => msmRuns([{ start: 0, n }], 0, n, {}, ctx.workgroup).runs.map((r) => r.plan));
       return [MSM_BASES_PIPELINE, ...plans.flatMap((plan) => msmPipelineRequests(plan))];
     }
-    default: return [];
+    default:
+      return [];
   }
 }
 
@@ -68,7 +76,8 @@ export function nttCallSpec(method: string, args: readonly unknown[]): NttJob | 
   const [values, o] = args as [{ length?: number; width?: number; height?: number } | undefined, Record<string, unknown> | undefined];
   const width = typeof o?.width === 'number' ? o.width : values?.width;
   const height = ArrayBuffer.isView(values) ? (values.length ?? 0) / (width ?? 0) : values?.height;
-  if (!Number.isInteger(width) || width! < 1 || !Number.isInteger(height) || height! < 2 || (height! & (height! - 1)) !== 0) return undefined;
+  if (!Number.isInteger(width) || width! < 1 || !Number.isInteger(height) || height! < 2 || (height! & (height! - 1)) !== 0)
+    return undefined;
   const bitReversed = o?.bitReversedOutput === true;
   if (op === 'dft' || op === 'idft') return { op, height: height!, width: width!, bitReversed };
   if (!Number.isInteger(o?.addedBits)) return undefined;

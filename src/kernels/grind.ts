@@ -22,7 +22,12 @@ export function grindBatch(bits: number): number {
 }
 
 /** The search's pipeline: the same for every difficulty. */
-export const GRIND_PIPELINE: PipelineRequest = { kernel: 'grind', entryPoint: 'grind_search', plan: { P2_RC_VEC4: p2RcVec4(16), GR_WG }, bindings: BINDINGS };
+export const GRIND_PIPELINE: PipelineRequest = {
+  kernel: 'grind',
+  entryPoint: 'grind_search',
+  plan: { P2_RC_VEC4: p2RcVec4(16), GR_WG },
+  bindings: BINDINGS,
+};
 
 /**
  * The smallest w in [0, p) with canonical(Perm16(base with lane `slot` = w)[7]) & (2^bits - 1) == 0.

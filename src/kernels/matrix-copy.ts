@@ -16,7 +16,16 @@ const TILE = 64;
  * Copy columns [sc0, sc0 + cols) of `rows` rows of `src` (row length srcW) to columns
  * [dc0, dc0 + cols) of `dst` (row length dstW).
  */
-export function copyColumns(src: Uint32Array, srcW: number, sc0: number, dst: Uint32Array, dstW: number, dc0: number, rows: number, cols: number): void {
+export function copyColumns(
+  src: Uint32Array,
+  srcW: number,
+  sc0: number,
+  dst: Uint32Array,
+  dstW: number,
+  dc0: number,
+  rows: number,
+  cols: number,
+): void {
   if (cols === srcW && cols === dstW) {
     dst.set(src.subarray(sc0, sc0 + rows * cols), dc0);
   } else if (cols >= SHORT_RUN) {

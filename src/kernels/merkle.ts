@@ -68,9 +68,7 @@ export function merklePipelineRequests(): PipelineRequest[] {
  * has validated n, width and that the buffers fit the device's binding limit; the tree owns
  * the rows from here on and gives them back with `releaseRows` (also if planning fails).
  */
-export async function planMerkle(
-  ctx: GpuContext, rows: GPUBuffer, n: number, width: number, releaseRows: () => void,
-): Promise<GpuMerkle> {
+export async function planMerkle(ctx: GpuContext, rows: GPUBuffer, n: number, width: number, releaseRows: () => void): Promise<GpuMerkle> {
   let leavesPipe: GPUComputePipeline, nodesPipe: GPUComputePipeline;
   try {
     [leavesPipe, nodesPipe] = await ctx.pipelines.all(merklePipelineRequests());
@@ -107,7 +105,11 @@ export async function planMerkle(
       ],
     });
   };
-  const record = (enc: GPUCommandEncoder, list: ReadonlyArray<{ step: (typeof steps)[number]; from: number; to: number }>, label: string) => {
+  const record = (
+    enc: GPUCommandEncoder,
+    list: ReadonlyArray<{ step: (typeof steps)[number]; from: number; to: number }>,
+    label: string,
+  ) => {
     const pass = enc.beginComputePass({ label });
     for (const { step, from, to } of list) {
       pass.setPipeline(step.pipe);
@@ -119,7 +121,13 @@ export async function planMerkle(
   const upper = steps.slice(1).map((step) => ({ step, from: 0, to: 0 }));
   let released = false;
   return {
-    n, width, logN, rows, leaves, up, leafGroups,
+    n,
+    width,
+    logN,
+    rows,
+    leaves,
+    up,
+    leafGroups,
     encode(enc) {
       record(enc, [{ step: steps[0], from: 0, to: leafGroups }, ...upper], `merkle 2^${logN} x ${width}`);
     },
@@ -153,16 +161,22 @@ export async function openGpuMerkle(ctx: GpuContext, t: GpuMerkle, index: number
 const GATHER_MIN_OPENINGS = 8;
 
 /** Several openings in one readback (a protocol's queries: one GPU round trip instead of one each). */
-export async function openGpuMerkleMany(ctx: GpuContext, t: GpuMerkle, indices: readonly number[]): Promise<{ row: Uint32Array; siblings: Uint32Array[] }[]> {
+export async function openGpuMerkleMany(
+  ctx: GpuContext,
+  t: GpuMerkle,
+  indices: readonly number[],
+): Promise<{ row: Uint32Array; siblings: Uint32Array[] }[]> {
   if (indices.length >= GATHER_MIN_OPENINGS && t.logN > 0) return gatherOpenings(ctx, t, indices);
   const ranges = [];
   for (const index of indices) {
     ranges.push({ buffer: t.rows, word: index * t.width, count: t.width });
     for (let l = 0; l < t.logN; l++) {
       const sib = (index >> l) ^ 1;
-      ranges.push(l === 0
-        ? { buffer: t.leaves, word: sib * DIGEST, count: DIGEST }
-        : { buffer: t.up, word: upOffset(t.n, l) + sib * DIGEST, count: DIGEST });
+      ranges.push(
+        l === 0
+          ? { buffer: t.leaves, word: sib * DIGEST, count: DIGEST }
+          : { buffer: t.up, word: upOffset(t.n, l) + sib * DIGEST, count: DIGEST },
+      );
     }
   }
   const read = await ctx.readRanges(ranges);
@@ -171,7 +185,11 @@ export async function openGpuMerkleMany(ctx: GpuContext, t: GpuMerkle, indices: 
 }
 
 /** The openings packed on the GPU by merkle_gather.wgsl, then read back in one range. */
-async function gatherOpenings(ctx: GpuContext, t: GpuMerkle, indices: readonly number[]): Promise<{ row: Uint32Array; siblings: Uint32Array[] }[]> {
+async function gatherOpenings(
+  ctx: GpuContext,
+  t: GpuMerkle,
+  indices: readonly number[],
+): Promise<{ row: Uint32Array; siblings: Uint32Array[] }[]> {
   const pipeline = await ctx.pipelines.get('merkle_gather', 'mg_gather', { MG_WG }, GATHER_BINDINGS);
   const per = t.width + DIGEST * t.logN;
   const req = ctx.upload(Uint32Array.from([indices.length, t.width, t.logN, t.n, ...indices]), 'merkle gather request');

@@ -39,7 +39,12 @@ export function packConstants(width: Poseidon2Width, constants?: Poseidon2Consta
 }
 
 /** The round-constant uniform for `width` (binding 0 of every Poseidon2 kernel). */
-export function uploadConstants(ctx: GpuContext, width: Poseidon2Width, constants?: Poseidon2Constants, field: FieldName = 'babybear'): { buffer: GPUBuffer; size: number } {
+export function uploadConstants(
+  ctx: GpuContext,
+  width: Poseidon2Width,
+  constants?: Poseidon2Constants,
+  field: FieldName = 'babybear',
+): { buffer: GPUBuffer; size: number } {
   const words = packConstants(width, constants, field);
   return { buffer: ctx.uploadUniform(words, `p2 constants w${width}`), size: words.byteLength };
 }
@@ -66,7 +71,12 @@ export function poseidon2PipelineRequest(width: Poseidon2Width, field: FieldName
 }
 
 export async function poseidon2BatchJob(
-  ctx: GpuContext, width: Poseidon2Width, states: GPUBuffer, count: number, constants?: Poseidon2Constants, field: FieldName = 'babybear',
+  ctx: GpuContext,
+  width: Poseidon2Width,
+  states: GPUBuffer,
+  count: number,
+  constants?: Poseidon2Constants,
+  field: FieldName = 'babybear',
 ): Promise<Poseidon2BatchJob> {
   const [pipeline] = await ctx.pipelines.all([poseidon2PipelineRequest(width, field)]);
   const rc = uploadConstants(ctx, width, constants, field);
@@ -90,7 +100,14 @@ export async function poseidon2BatchJob(
 }
 
 /** Permute k = states.length / width canonical states on the GPU (inputs already validated). */
-export async function runPoseidon2(ctx: GpuContext, states: Uint32Array, width: Poseidon2Width, constants?: Poseidon2Constants, into?: Uint32Array, field: FieldName = 'babybear'): Promise<Uint32Array> {
+export async function runPoseidon2(
+  ctx: GpuContext,
+  states: Uint32Array,
+  width: Poseidon2Width,
+  constants?: Poseidon2Constants,
+  into?: Uint32Array,
+  field: FieldName = 'babybear',
+): Promise<Uint32Array> {
   const count = states.length / width;
   if (count === 0) return new Uint32Array(0);
   const buf = await uploadField(ctx, states, 'states', 'p2 states');

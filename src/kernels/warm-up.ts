@@ -48,11 +48,16 @@ export function familyRequests(ctx: Pick<GpuContext, 'workgroup' | 'limits'>, fa
       }
       return out;
     }
-    case 'merkle': return merklePipelineRequests();
-    case 'commit': return [...familyRequests(ctx, 'ntt'), ...merklePipelineRequests()];
-    case 'poseidon2': return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24)];
-    case 'grind': return [GRIND_PIPELINE];
-    case 'msm': return [MSM_BASES_PIPELINE, ...WARM_UP.msm.logs.flatMap((log) => msmPipelineRequests(msmPlan(2 ** log, {}, ctx.workgroup)))];
+    case 'merkle':
+      return merklePipelineRequests();
+    case 'commit':
+      return [...familyRequests(ctx, 'ntt'), ...merklePipelineRequests()];
+    case 'poseidon2':
+      return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24)];
+    case 'grind':
+      return [GRIND_PIPELINE];
+    case 'msm':
+      return [MSM_BASES_PIPELINE, ...WARM_UP.msm.logs.flatMap((log) => msmPipelineRequests(msmPlan(2 ** log, {}, ctx.workgroup)))];
   }
 }
 

@@ -21,17 +21,47 @@ export const WS_REDUCE_GROUPS = 1024;
 const WS_MAP_GROUPS = 4096;
 
 export type WsEntry =
-  | 'ws_from_monty' | 'ws_round_base' | 'ws_round_ext' | 'ws_bind_base' | 'ws_bind_ext'
-  | 'ws_reduce' | 'ws_eq_tabs' | 'ws_add_claims' | 'ws_eval_base' | 'ws_eval_ext';
+  | 'ws_from_monty'
+  | 'ws_round_base'
+  | 'ws_round_ext'
+  | 'ws_bind_base'
+  | 'ws_bind_ext'
+  | 'ws_reduce'
+  | 'ws_eq_tabs'
+  | 'ws_add_claims'
+  | 'ws_eval_base'
+  | 'ws_eval_ext';
 
 export const WS_ENTRIES: readonly WsEntry[] = [
-  'ws_from_monty', 'ws_round_base', 'ws_round_ext', 'ws_bind_base', 'ws_bind_ext',
-  'ws_reduce', 'ws_eq_tabs', 'ws_add_claims', 'ws_eval_base', 'ws_eval_ext',
+  'ws_from_monty',
+  'ws_round_base',
+  'ws_round_ext',
+  'ws_bind_base',
+  'ws_bind_ext',
+  'ws_reduce',
+  'ws_eq_tabs',
+  'ws_add_claims',
+  'ws_eval_base',
+  'ws_eval_ext',
 ];
 
 /** The buffers a pass binds, by the kernel's binding numbers (1..6; 0 is the uniform). */
-export interface WsBuffers { eIn?: GPUBuffer; wIn?: GPUBuffer; eOut?: GPUBuffer; wOut?: GPUBuffer; parts?: GPUBuffer; tabs?: GPUBuffer }
-const SLOTS: ReadonlyArray<[keyof WsBuffers, number]> = [['eIn', 1], ['wIn', 2], ['eOut', 3], ['wOut', 4], ['parts', 5], ['tabs', 6]];
+export interface WsBuffers {
+  eIn?: GPUBuffer;
+  wIn?: GPUBuffer;
+  eOut?: GPUBuffer;
+  wOut?: GPUBuffer;
+  parts?: GPUBuffer;
+  tabs?: GPUBuffer;
+}
+const SLOTS: ReadonlyArray<[keyof WsBuffers, number]> = [
+  ['eIn', 1],
+  ['wIn', 2],
+  ['eOut', 3],
+  ['wOut', 4],
+  ['parts', 5],
+  ['tabs', 6],
+];
 
 /** Which buffers each entry point reads or writes (its 'auto' layout holds exactly these). */
 const USES: Record<WsEntry, ReadonlyArray<keyof WsBuffers>> = {
@@ -100,7 +130,8 @@ export const WS_PARTS_BYTES = 2 * 16 * WS_REDUCE_GROUPS;
 /** Canonical Ext4 values from Montgomery words (4 per element). */
 export function extFromMontyWords(words: Uint32Array): Ext4[] {
   const out: Ext4[] = [];
-  for (let i = 0; i + 3 < words.length; i += 4) out.push([fromMonty(words[i]), fromMonty(words[i + 1]), fromMonty(words[i + 2]), fromMonty(words[i + 3])]);
+  for (let i = 0; i + 3 < words.length; i += 4)
+    out.push([fromMonty(words[i]), fromMonty(words[i + 1]), fromMonty(words[i + 2]), fromMonty(words[i + 3])]);
   return out;
 }
 
@@ -114,7 +145,12 @@ export class WsBatch {
   private readonly uniforms: GPUBuffer[] = [];
 
   /** With `encoder`, passes are recorded into the caller's encoder (submit it, then call `done`). */
-  constructor(private readonly ctx: GpuContext, private readonly pipes: WsPipelines, private readonly label: string, encoder?: GPUCommandEncoder) {
+  constructor(
+    private readonly ctx: GpuContext,
+    private readonly pipes: WsPipelines,
+    private readonly label: string,
+    encoder?: GPUCommandEncoder,
+  ) {
     this.enc = encoder ?? ctx.device.createCommandEncoder({ label });
   }
 

@@ -94,14 +94,23 @@ export function defineMonty31(name: FieldName, shape: { label: string; shiftHi: 
   while (!factors.every((q) => powModBig(g, (pBig - 1n) / q, pBig) !== 1n)) g++;
   if (powModBig(BigInt(ext4W), (pBig - 1n) / 2n, pBig) === 1n) throw new Error(`${name}: W = ${ext4W} must be a non-square`);
   return Object.freeze({
-    name, label, p, pBig, shiftHi, shiftLo, montyBits: 32, ext4W,
+    name,
+    label,
+    p,
+    pBig,
+    shiftHi,
+    shiftLo,
+    montyBits: 32,
+    ext4W,
     mu: Number(invMod2e32(pBig)),
     one: Number(R % pBig),
     r2: Number((R * R) % pBig),
     r3: Number((R * R * R) % pBig),
     twoAdicity,
     generator: Number(g),
-    twoAdicGenerators: Object.freeze(Array.from({ length: twoAdicity + 1 }, (_, bits) => Number(powModBig(g, (pBig - 1n) >> BigInt(bits), pBig)))),
+    twoAdicGenerators: Object.freeze(
+      Array.from({ length: twoAdicity + 1 }, (_, bits) => Number(powModBig(g, (pBig - 1n) >> BigInt(bits), pBig))),
+    ),
   });
 }
 
@@ -118,7 +127,10 @@ export function shoupQuotient(p: number, w: number): number {
   const a = w * 65536;
   let q1 = Math.floor(a / p);
   let r1 = a - q1 * p;
-  if (r1 < 0) { q1--; r1 += p; }
+  if (r1 < 0) {
+    q1--;
+    r1 += p;
+  }
   const b = r1 * 32768;
   let q2 = Math.floor(b / p);
   if (b - q2 * p < 0) q2--;

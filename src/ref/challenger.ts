@@ -16,7 +16,11 @@ const RATE = 8;
 export const MAX_SAMPLE_BITS = 30;
 
 /** A challenger's whole state: sponge, pending inputs, unread outputs. */
-export interface ChallengerState { state: Uint32Array; input: number[]; output: number[] }
+export interface ChallengerState {
+  state: Uint32Array;
+  input: number[];
+  output: number[];
+}
 
 export class DuplexChallenger {
   private state = new Uint32Array(WIDTH);
@@ -39,7 +43,10 @@ export class DuplexChallenger {
 
   /** Observe each value in order (a digest, a Merkle cap, a row); all are checked before any is absorbed. */
   observeSlice(xs: ArrayLike<number>): void {
-    const list = ArrayBuffer.isView(xs) && !(xs instanceof DataView) ? xs as unknown as ArrayLike<unknown> : requireDenseArray('observeSlice(xs)', xs, 'an array or typed array of canonical BabyBear values');
+    const list =
+      ArrayBuffer.isView(xs) && !(xs instanceof DataView)
+        ? (xs as unknown as ArrayLike<unknown>)
+        : requireDenseArray('observeSlice(xs)', xs, 'an array or typed array of canonical BabyBear values');
     for (let i = 0; i < list.length; i++) requireObservable(`observeSlice(xs): xs[${i}]`, list[i]);
     for (let i = 0; i < list.length; i++) this.observe(list[i] as number);
   }

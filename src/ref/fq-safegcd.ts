@@ -60,7 +60,13 @@ function ctz32(x: number): number {
   return x === 0 ? 32 : 31 - Math.clz32(x & -x);
 }
 
-export interface Divsteps { delta: number; u: number; v: number; q: number; r: number }
+export interface Divsteps {
+  delta: number;
+  u: number;
+  v: number;
+  q: number;
+  r: number;
+}
 
 /**
  * 14 divsteps on the low 32 bits of f (odd) and g (u32), δ given as the integer δ - 1/2. Runs of
@@ -70,39 +76,63 @@ export interface Divsteps { delta: number; u: number; v: number; q: number; r: n
  * used is still valid: after k steps g's low 32 - k >= 18 bits are known, and k <= 14.
  */
 export function sgDivsteps(delta0: number, f0: number, g0: number): Divsteps {
-  let delta = delta0, f = f0 >>> 0, g = g0 >>> 0;
-  let u = 1, v = 0, q = 0, r = 1, i = SG_BITS;
+  let delta = delta0,
+    f = f0 >>> 0,
+    g = g0 >>> 0;
+  let u = 1,
+    v = 0,
+    q = 0,
+    r = 1,
+    i = SG_BITS;
   for (;;) {
     const z = ctz32((g | (0xffffffff << i)) >>> 0);
-    g >>>= z; u = i32(u * 2 ** z); v = i32(v * 2 ** z); delta += z; i -= z;
+    g >>>= z;
+    u = i32(u * 2 ** z);
+    v = i32(v * 2 ** z);
+    delta += z;
+    i -= z;
     if (i === 0) break;
     if (delta >= 0) {
       // Case 1 (δ > 0, g odd) as a swap (f, g) <- (g, -f), after which it is case 2.
       delta = -delta - 1;
-      const t = f; f = g; g = (0 - t) >>> 0;
-      const tu = u, tv = v; u = q; v = r; q = -tu; r = -tv;
+      const t = f;
+      f = g;
+      g = (0 - t) >>> 0;
+      const tu = u,
+        tv = v;
+      u = q;
+      v = r;
+      q = -tu;
+      r = -tv;
     }
     const limit = Math.min(-delta, i);
     let x = f;
     for (let k = 0; k < 3; k++) x = Math.imul(x, (2 - Math.imul(f, x)) >>> 0) >>> 0;
     const w = (Math.imul(0 - g, x) & ((1 << limit) - 1)) >>> 0;
     g = (g + Math.imul(w, f)) >>> 0;
-    q = i32(q + w * u); r = i32(r + w * v);
+    q = i32(q + w * u);
+    r = i32(r + w * v);
   }
   return { delta, u, v, q, r };
 }
 
 /** (a, b) <- (u·a + v·b, q·a + r·b) / 2^14, exact (the low limb is zero by construction). */
 function updateFg(a: number[], b: number[], t: Divsteps): void {
-  let ca = i32(t.u * a[0] + t.v * b[0]), cb = i32(t.q * a[0] + t.r * b[0]);
+  let ca = i32(t.u * a[0] + t.v * b[0]),
+    cb = i32(t.q * a[0] + t.r * b[0]);
   if ((ca & MASK) !== 0 || (cb & MASK) !== 0) throw new Error('safegcd: f, g not divisible');
-  ca >>= SG_BITS; cb >>= SG_BITS;
+  ca >>= SG_BITS;
+  cb >>= SG_BITS;
   for (let i = 1; i < SG_LIMBS; i++) {
-    ca = i32(ca + i32(t.u * a[i] + t.v * b[i])); cb = i32(cb + i32(t.q * a[i] + t.r * b[i]));
-    a[i - 1] = ca & MASK; b[i - 1] = cb & MASK;
-    ca >>= SG_BITS; cb >>= SG_BITS;
+    ca = i32(ca + i32(t.u * a[i] + t.v * b[i]));
+    cb = i32(cb + i32(t.q * a[i] + t.r * b[i]));
+    a[i - 1] = ca & MASK;
+    b[i - 1] = cb & MASK;
+    ca >>= SG_BITS;
+    cb >>= SG_BITS;
   }
-  a[SG_LIMBS - 1] = ca; b[SG_LIMBS - 1] = cb;
+  a[SG_LIMBS - 1] = ca;
+  b[SG_LIMBS - 1] = cb;
 }
 
 /**
@@ -111,21 +141,29 @@ function updateFg(a: number[], b: number[], t: Divsteps): void {
  * of p that zeroes the low limb: |md| < 2^15, so every limb sum stays under 2^30.
  */
 function updateDe(d: number[], e: number[], t: Divsteps, P: number[]): void {
-  const dneg = d[SG_LIMBS - 1] < 0, eneg = e[SG_LIMBS - 1] < 0;
-  let md = (dneg ? t.u : 0) + (eneg ? t.v : 0), me = (dneg ? t.q : 0) + (eneg ? t.r : 0);
-  let cd = i32(t.u * d[0] + t.v * e[0]), ce = i32(t.q * d[0] + t.r * e[0]);
+  const dneg = d[SG_LIMBS - 1] < 0,
+    eneg = e[SG_LIMBS - 1] < 0;
+  let md = (dneg ? t.u : 0) + (eneg ? t.v : 0),
+    me = (dneg ? t.q : 0) + (eneg ? t.r : 0);
+  let cd = i32(t.u * d[0] + t.v * e[0]),
+    ce = i32(t.q * d[0] + t.r * e[0]);
   md -= (Math.imul(SG_PINV, cd) + md) & MASK;
   me -= (Math.imul(SG_PINV, ce) + me) & MASK;
-  cd = i32(cd + P[0] * md); ce = i32(ce + P[0] * me);
+  cd = i32(cd + P[0] * md);
+  ce = i32(ce + P[0] * me);
   if ((cd & MASK) !== 0 || (ce & MASK) !== 0) throw new Error('safegcd: d, e not divisible');
-  cd >>= SG_BITS; ce >>= SG_BITS;
+  cd >>= SG_BITS;
+  ce >>= SG_BITS;
   for (let i = 1; i < SG_LIMBS; i++) {
     cd = i32(cd + i32(i32(t.u * d[i] + t.v * e[i]) + P[i] * md));
     ce = i32(ce + i32(i32(t.q * d[i] + t.r * e[i]) + P[i] * me));
-    d[i - 1] = cd & MASK; e[i - 1] = ce & MASK;
-    cd >>= SG_BITS; ce >>= SG_BITS;
+    d[i - 1] = cd & MASK;
+    e[i - 1] = ce & MASK;
+    cd >>= SG_BITS;
+    ce >>= SG_BITS;
   }
-  d[SG_LIMBS - 1] = cd; e[SG_LIMBS - 1] = ce;
+  d[SG_LIMBS - 1] = cd;
+  e[SG_LIMBS - 1] = ce;
 }
 
 /** a <- s·a + k·P in one carry pass (s = ±1, k small): the final normalization's step. */
@@ -149,15 +187,20 @@ function low32(a: number[]): number {
  */
 export function fqInvSafegcd(x: bigint): { inv: bigint; batches: number } {
   const P = sgLimbs(FQ_P);
-  const f = [...P], g = sgLimbs(x), d = sgLimbs(0n), e = sgLimbs(SG_E0);
-  let delta = 0, batches = 0;
+  const f = [...P],
+    g = sgLimbs(x),
+    d = sgLimbs(0n),
+    e = sgLimbs(SG_E0);
+  let delta = 0,
+    batches = 0;
   for (; batches < SG_MAX_BATCHES; batches++) {
     if (g.every((l) => l === 0)) break;
     const t = sgDivsteps(delta, low32(f), low32(g));
     delta = t.delta;
     updateDe(d, e, t, P);
     updateFg(f, g, t);
-    const dv = sgValue(d), ev = sgValue(e);
+    const dv = sgValue(d),
+      ev = sgValue(e);
     if (dv <= -2n * FQ_P || dv >= FQ_P || ev <= -2n * FQ_P || ev >= FQ_P) throw new Error('safegcd: d, e left (-2p, p)');
   }
   // f = ±1: d·sign(f), then into [0, p) (from (-2p, 2p): add p while negative, then maybe subtract p).

@@ -78,7 +78,11 @@ export function merkleTree(matrices: Matrix[], capHeight = 0, constants?: Poseid
   const sorted = matrices.map((m, i) => ({ m, i, h: matrixHeight(m) })).sort((a, b) => b.h - a.h || a.i - b.i);
   const maxH = sorted[0].h;
   if (maxH === 0) throw new RangeError('merkleTree: empty matrix');
-  const rowsHash = (ms: typeof sorted, i: number) => hashRow(ms.flatMap(({ m }) => row(m, i)), constants);
+  const rowsHash = (ms: typeof sorted, i: number) =>
+    hashRow(
+      ms.flatMap(({ m }) => row(m, i)),
+      constants,
+    );
   const tallest = sorted.filter((x) => x.h === maxH);
   let layer: Uint32Array[] = Array.from({ length: maxH }, (_, i) => rowsHash(tallest, i));
   const layers = [layer];

@@ -109,7 +109,8 @@ export type ReducePair = { w: Affine; s: Affine };
 export function reduceWindowLevels(buckets: readonly Affine[], seg: number, levels: readonly number[]): Affine {
   let pairs: ReducePair[] = [];
   for (let k = 0; k < buckets.length / seg; k++) {
-    let run: Affine = null, acc: Affine = null;
+    let run: Affine = null,
+      acc: Affine = null;
     for (let t = seg - 1; t >= 0; t--) {
       run = affineAdd(run, buckets[k * seg + t]);
       acc = affineAdd(acc, run);
@@ -129,7 +130,9 @@ export function reduceWindowLevels(buckets: readonly Affine[], seg: number, leve
 export function reduceLevel(pairs: readonly ReducePair[], G: number): ReducePair[] {
   const out: ReducePair[] = [];
   for (let q = 0; q < pairs.length / G; q++) {
-    let wsum: Affine = null, run: Affine = null, acc: Affine = null;
+    let wsum: Affine = null,
+      run: Affine = null,
+      acc: Affine = null;
     for (let j = G - 1; j >= 0; j--) {
       wsum = affineAdd(wsum, pairs[q * G + j].w);
       run = affineAdd(run, pairs[q * G + j].s);

@@ -47,7 +47,8 @@ export function diagOps(width: Poseidon2Width, F: Monty31Params = BABY_BEAR): Di
  * so one conditional subtraction makes it canonical.
  */
 export function div2k(x: number, k: number, F: Monty31Params = BABY_BEAR): number {
-  const P = F.p, L = F.shiftLo;
+  const P = F.p,
+    L = F.shiftLo;
   const m = (0x100000000 - x) % 2 ** k;
   const r = (x + m) / 2 ** k + Math.floor(P / 2 ** L) * m * 2 ** (L - k);
   return r >= P ? r - P : r;

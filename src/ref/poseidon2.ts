@@ -27,9 +27,15 @@ function build(F: Monty31Params): FieldPoseidon2 {
   const { add, mul } = monty31Ops(F);
   /** x ← M4·x on s[o..o+4] with Plonky3's MDSMat4 addition chain ([[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]]). */
   const m4 = (s: State, o: number) => {
-    const x0 = s[o], x1 = s[o + 1], x2 = s[o + 2], x3 = s[o + 3];
-    const t01 = add(x0, x1), t23 = add(x2, x3), t0123 = add(t01, t23);
-    const t01123 = add(t0123, x1), t01233 = add(t0123, x3);
+    const x0 = s[o],
+      x1 = s[o + 1],
+      x2 = s[o + 2],
+      x3 = s[o + 3];
+    const t01 = add(x0, x1),
+      t23 = add(x2, x3),
+      t0123 = add(t01, t23);
+    const t01123 = add(t0123, x1),
+      t01233 = add(t0123, x3);
     s[o + 3] = add(t01233, add(x0, x0));
     s[o + 1] = add(t01123, add(x2, x2));
     s[o] = add(t01123, t01);
@@ -110,7 +116,12 @@ export function poseidon2(state: ArrayLike<number>, constants?: Poseidon2Constan
 }
 
 /** Permute a batch of k·width values (k states back to back); returns a new array. */
-export function poseidon2Batch(states: Uint32Array, width: Poseidon2Width, constants?: Poseidon2Constants, field?: Monty31Params): Uint32Array {
+export function poseidon2Batch(
+  states: Uint32Array,
+  width: Poseidon2Width,
+  constants?: Poseidon2Constants,
+  field?: Monty31Params,
+): Uint32Array {
   const p = field ? forField(field) : BB;
   const out = Uint32Array.from(states);
   for (let o = 0; o < out.length; o += width) p.permute(out.subarray(o, o + width), constants);

@@ -39,7 +39,9 @@ export interface JobOptions {
 
 /** The error an aborted job rejects with: `name === 'AbortError'` (the web's convention) and code ABORTED. */
 export function abortError(job: string, signal?: AbortSignal): ProverError {
-  return new ProverError('ABORTED', `${job} was aborted by its AbortSignal; call it again with a fresh signal if you still need it`, { cause: signal?.reason });
+  return new ProverError('ABORTED', `${job} was aborted by its AbortSignal; call it again with a fresh signal if you still need it`, {
+    cause: signal?.reason,
+  });
 }
 
 /** The job options of a call (undefined, or an object whose signal and onProgress have the right types). */
@@ -84,7 +86,10 @@ export class JobControl implements JobHooks {
   private total = 1;
   private readonly finished: { stage: string; submittedAt: number; doneAt: number }[] = [];
 
-  constructor(readonly job: string, private readonly opts: JobOptions) {}
+  constructor(
+    readonly job: string,
+    private readonly opts: JobOptions,
+  ) {}
 
   get aborted(): boolean {
     return this.opts.signal?.aborted === true;
@@ -155,10 +160,12 @@ export function jobParts(job: string, opts: JobOptions): () => JobOptions {
     const cb = opts.onProgress;
     return {
       signal: opts.signal,
-      onProgress: cb && ((p) => {
-        if (p.stage === 'done') offset = base + p.total;
-        cb({ job, stage: p.stage === 'done' ? `${p.job} done` : p.stage, done: base + p.done, total: base + p.total });
-      }),
+      onProgress:
+        cb &&
+        ((p) => {
+          if (p.stage === 'done') offset = base + p.total;
+          cb({ job, stage: p.stage === 'done' ? `${p.job} done` : p.stage, done: base + p.done, total: base + p.total });
+        }),
     };
   };
 }

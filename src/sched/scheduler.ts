@@ -71,11 +71,16 @@ export class Scheduler {
       }
     });
     // The caller hears of an abort at once, even while the job waits behind others.
-    const aborted = signal && new Promise<never>((_, reject) => {
-      const onAbort = () => reject(abortError(name, signal));
-      signal.addEventListener('abort', onAbort, { once: true });
-      queued.then(() => signal.removeEventListener('abort', onAbort), () => signal.removeEventListener('abort', onAbort));
-    });
+    const aborted =
+      signal &&
+      new Promise<never>((_, reject) => {
+        const onAbort = () => reject(abortError(name, signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+        queued.then(
+          () => signal.removeEventListener('abort', onAbort),
+          () => signal.removeEventListener('abort', onAbort),
+        );
+      });
     aborted?.catch(() => {}); // an abort after the job settled rejects nobody's promise
     const settled = (aborted ? Promise.race([queued, aborted]) : queued).then(
       (out) => {

@@ -12,7 +12,18 @@ import type { EfVec, Ext4 } from './ext.js';
 const P = BB_P;
 
 /** out[o..o+4] = a·b for a at a[ao..], b = (b0..b3). W = 11 is folded in before one reduction. */
-function mulInto(out: EfVec, o: number, a0: number, a1: number, a2: number, a3: number, b0: number, b1: number, b2: number, b3: number): void {
+function mulInto(
+  out: EfVec,
+  o: number,
+  a0: number,
+  a1: number,
+  a2: number,
+  a3: number,
+  b0: number,
+  b1: number,
+  b2: number,
+  b3: number,
+): void {
   out[o] = red(mul(a0, b0) + 11 * (mul(a1, b3) + mul(a2, b2) + mul(a3, b1)));
   out[o + 1] = red(mul(a0, b1) + mul(a1, b0) + 11 * (mul(a2, b3) + mul(a3, b2)));
   out[o + 2] = red(mul(a0, b2) + mul(a1, b1) + mul(a2, b0) + 11 * mul(a3, b3));
@@ -48,8 +59,10 @@ export function foldExt(evals: EfVec, r: Ext4): EfVec {
   for (let j = 0; j < half; j++) {
     const lo = 8 * j;
     const hi = lo + 4;
-    const d0 = sub(evals[hi], evals[lo]), d1 = sub(evals[hi + 1], evals[lo + 1]);
-    const d2 = sub(evals[hi + 2], evals[lo + 2]), d3 = sub(evals[hi + 3], evals[lo + 3]);
+    const d0 = sub(evals[hi], evals[lo]),
+      d1 = sub(evals[hi + 1], evals[lo + 1]);
+    const d2 = sub(evals[hi + 2], evals[lo + 2]),
+      d3 = sub(evals[hi + 3], evals[lo + 3]);
     mulInto(scratch, 0, d0, d1, d2, d3, r0, r1, r2, r3);
     const o = 4 * j;
     out[o] = add(evals[lo], scratch[0]);
@@ -75,7 +88,10 @@ export function roundMessageBase(e: Uint32Array, w: EfVec): [Ext4, Ext4] {
     }
     if ((j & 0xffff) === 0xffff) for (let k = 0; k < 8; k++) s[k] = red(s[k]);
   }
-  return [[red(s[0]), red(s[1]), red(s[2]), red(s[3])], [red(s[4]), red(s[5]), red(s[6]), red(s[7])]];
+  return [
+    [red(s[0]), red(s[1]), red(s[2]), red(s[3])],
+    [red(s[4]), red(s[5]), red(s[6]), red(s[7])],
+  ];
 }
 
 /** [h(0), h(∞)] for extension evaluations against extension weights. */
@@ -86,14 +102,32 @@ export function roundMessageExt(e: EfVec, w: EfVec): [Ext4, Ext4] {
     const lo = 8 * j;
     const hi = lo + 4;
     mulInto(scratch, 0, e[lo], e[lo + 1], e[lo + 2], e[lo + 3], w[lo], w[lo + 1], w[lo + 2], w[lo + 3]);
-    s[0] += scratch[0]; s[1] += scratch[1]; s[2] += scratch[2]; s[3] += scratch[3];
-    mulInto(scratch, 0,
-      sub(e[hi], e[lo]), sub(e[hi + 1], e[lo + 1]), sub(e[hi + 2], e[lo + 2]), sub(e[hi + 3], e[lo + 3]),
-      sub(w[hi], w[lo]), sub(w[hi + 1], w[lo + 1]), sub(w[hi + 2], w[lo + 2]), sub(w[hi + 3], w[lo + 3]));
-    s[4] += scratch[0]; s[5] += scratch[1]; s[6] += scratch[2]; s[7] += scratch[3];
+    s[0] += scratch[0];
+    s[1] += scratch[1];
+    s[2] += scratch[2];
+    s[3] += scratch[3];
+    mulInto(
+      scratch,
+      0,
+      sub(e[hi], e[lo]),
+      sub(e[hi + 1], e[lo + 1]),
+      sub(e[hi + 2], e[lo + 2]),
+      sub(e[hi + 3], e[lo + 3]),
+      sub(w[hi], w[lo]),
+      sub(w[hi + 1], w[lo + 1]),
+      sub(w[hi + 2], w[lo + 2]),
+      sub(w[hi + 3], w[lo + 3]),
+    );
+    s[4] += scratch[0];
+    s[5] += scratch[1];
+    s[6] += scratch[2];
+    s[7] += scratch[3];
     if ((j & 0xffff) === 0xffff) for (let k = 0; k < 8; k++) s[k] = red(s[k]);
   }
-  return [[red(s[0]), red(s[1]), red(s[2]), red(s[3])], [red(s[4]), red(s[5]), red(s[6]), red(s[7])]];
+  return [
+    [red(s[0]), red(s[1]), red(s[2]), red(s[3])],
+    [red(s[4]), red(s[5]), red(s[6]), red(s[7])],
+  ];
 }
 
 /** weights += coeff·eq(point, ·), the eq table built in place variable by variable (MSB first). */
@@ -105,7 +139,10 @@ export function addEq(weights: EfVec, point: readonly Ext4[], coeff: Ext4): void
     const [p0, p1, p2, p3] = point[v];
     // Walk backwards so entry j is read before 2j and 2j+1 overwrite it.
     for (let j = len - 1; j >= 0; j--) {
-      const a0 = t[4 * j], a1 = t[4 * j + 1], a2 = t[4 * j + 2], a3 = t[4 * j + 3];
+      const a0 = t[4 * j],
+        a1 = t[4 * j + 1],
+        a2 = t[4 * j + 2],
+        a3 = t[4 * j + 3];
       mulInto(t, 8 * j + 4, a0, a1, a2, a3, p0, p1, p2, p3);
       t[8 * j] = sub(a0, t[8 * j + 4]);
       t[8 * j + 1] = sub(a1, t[8 * j + 5]);

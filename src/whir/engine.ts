@@ -11,9 +11,17 @@ import { addEqWeights, addSelectWeights, evalBase, evalExt } from './multilinear
 import { SumcheckState, type RoundMessage } from './sumcheck.js';
 
 /** weights += coeff·eq(point, ·) and sum += coeff·value. */
-export interface EqClaim { point: Ext4[]; coeff: Ext4; value: Ext4 }
+export interface EqClaim {
+  point: Ext4[];
+  coeff: Ext4;
+  value: Ext4;
+}
 /** weights[b] += coeff·x^b and sum += coeff·value. */
-export interface SelectClaim { x: number; coeff: Ext4; value: Ext4 }
+export interface SelectClaim {
+  x: number;
+  coeff: Ext4;
+  value: Ext4;
+}
 
 export interface SumcheckEngine {
   /** Variables not yet bound. */

@@ -59,15 +59,19 @@ export function whirInstance(prover: WhirMethods, options: WhirOptions): Whir {
       const r = requireFieldArray('verify(root)', root);
       requireLength('verify(root)', r, DIGEST, 'a root is one 8-value digest');
       if (typeof proof !== 'object' || proof === null || ArrayBuffer.isView(proof)) {
-        throw new ProverError('INVALID_ARGUMENT', `verify(root, proof): pass the opening whir.open returned, or a proof from parseProof, got ${show(proof)}`);
+        throw new ProverError(
+          'INVALID_ARGUMENT',
+          `verify(root, proof): pass the opening whir.open returned, or a proof from parseProof, got ${show(proof)}`,
+        );
       }
       const opening = 'proof' in proof ? proof : null;
       const given = point ?? (opening?.pointSource === 'given' ? opening.point : undefined);
-      const checked = given === undefined ? undefined : requireExtPoint(point ? 'verify options.point' : 'opening.point', given, schedule.numVariables);
+      const checked =
+        given === undefined ? undefined : requireExtPoint(point ? 'verify options.point' : 'opening.point', given, schedule.numVariables);
       // Loaded on the first verify: a page that never verifies a WHIR proof does not download the
       // verifier and its transcript (~30 kB); the worker client imports this facade.
       const { verifyWhir } = await loadPart("webgpu-prover's WHIR verifier", () => import('./verifier.js'));
-      return verifyWhir(schedule, r, opening ? opening.proof : proof as PcsProof, checked);
+      return verifyWhir(schedule, r, opening ? opening.proof : (proof as PcsProof), checked);
     },
   };
 }

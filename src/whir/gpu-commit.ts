@@ -22,7 +22,16 @@ import type { GpuSumcheckEngine } from './gpu-engine.js';
 type Committed = { root: Uint32Array; tree: MerkleTree };
 
 /** Record the encode of `height` rows of `width` canonical values in `src`, and the tree over it, then submit. */
-async function encodeAndCommit(ctx: GpuContext, sched: Scheduler, enc: GPUCommandEncoder, src: GPUBuffer, height: number, width: number, addedBits: number, input?: CheckedUpload): Promise<Committed> {
+async function encodeAndCommit(
+  ctx: GpuContext,
+  sched: Scheduler,
+  enc: GPUCommandEncoder,
+  src: GPUBuffer,
+  height: number,
+  width: number,
+  addedBits: number,
+  input?: CheckedUpload,
+): Promise<Committed> {
   const codeword = await encodeToGpu(ctx, src, width, addedBits, { height, encoder: enc });
   const plan = await planMerkle(ctx, codeword.buffer, height * 2 ** addedBits, width, () => codeword.release());
   return commitOnGpu(ctx, sched, plan, enc, { input });
@@ -34,8 +43,14 @@ async function encodeAndCommit(ctx: GpuContext, sched: Scheduler, enc: GPUComman
  * `evals` itself is not referenced after this returns.
  * @throws ProverError NON_CANONICAL (found by the GPU range check), TOO_LARGE, ABORTED, and the GPU's errors
  */
-export async function commitTable(ctx: GpuContext, sched: Scheduler, evals: Uint32Array, width: number, addedBits: number, job: JobOptions):
-  Promise<Committed & { table: GpuTable & { release(): void } }> {
+export async function commitTable(
+  ctx: GpuContext,
+  sched: Scheduler,
+  evals: Uint32Array,
+  width: number,
+  addedBits: number,
+  job: JobOptions,
+): Promise<Committed & { table: GpuTable & { release(): void } }> {
   const height = evals.length / width;
   requireTreeShape(ctx, height * 2 ** addedBits, width);
   return sched.run('whir commit', job, async () => {
@@ -70,7 +85,13 @@ export async function commitTable(ctx: GpuContext, sched: Scheduler, evals: Uint
  * rows of 2^k extension elements) with blow-up 2^addedBits. Null when the engine's tables are not
  * on the GPU (the caller reads evals() instead).
  */
-export async function commitEngineEvals(ctx: GpuContext, sched: Scheduler, engine: GpuSumcheckEngine, width: number, addedBits: number): Promise<Committed | null> {
+export async function commitEngineEvals(
+  ctx: GpuContext,
+  sched: Scheduler,
+  engine: GpuSumcheckEngine,
+  width: number,
+  addedBits: number,
+): Promise<Committed | null> {
   if (!engine.onGpu) return null;
   return sched.run('whir round commit', {}, async () => {
     const enc = ctx.device.createCommandEncoder({ label: 'whir evals + encode + commit' });

@@ -20,10 +20,15 @@
 import type { GpuContext } from '../gpu/context.js';
 import { storageUsage } from '../gpu/context.js';
 import { ProverError } from '../errors.js';
+import { extFromMontyWords, WS_PARTS_BYTES, WsBatch, wsPipelines, type WsPipelines } from '../kernels/whir-sumcheck.js';
 import {
-  extFromMontyWords, WS_PARTS_BYTES, WsBatch, wsPipelines, type WsPipelines,
-} from '../kernels/whir-sumcheck.js';
-import { CpuSumcheckEngine, hostValues, type EqClaim, type SelectClaim, type SumcheckEngine, type SumcheckEngineFactory } from './engine.js';
+  CpuSumcheckEngine,
+  hostValues,
+  type EqClaim,
+  type SelectClaim,
+  type SumcheckEngine,
+  type SumcheckEngineFactory,
+} from './engine.js';
 import { efAdd, efMul, type EfVec, type Ext4 } from './ext.js';
 import { claimTables, evalTables, type ClaimTables } from './gpu-tables.js';
 import { nextSum, SumcheckState, type RoundMessage } from './sumcheck.js';
@@ -54,11 +59,15 @@ export function gpuSumcheckEngine(ctx: GpuContext, options: GpuEngineOptions = {
   const cpuMaxVars = options.cpuMaxVars ?? GPU_ENGINE_CPU_MAX_VARS;
   return async (table) => {
     const m = Math.log2(table.length);
-    if (!Number.isInteger(m)) throw new ProverError('INVALID_LENGTH', `the sumcheck table has ${table.length} values; it needs a power of two`);
+    if (!Number.isInteger(m))
+      throw new ProverError('INVALID_LENGTH', `the sumcheck table has ${table.length} values; it needs a power of two`);
     if (m <= cpuMaxVars) return new CpuSumcheckEngine(await hostValues(table));
     const limit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
     if (gpuEngineBytes(m) > limit) {
-      throw new ProverError('TOO_LARGE', `a WHIR sumcheck over 2^${m} values needs ${gpuEngineBytes(m)}-byte GPU buffers; this device binds at most ${limit} bytes (2^${Math.floor(Math.log2(limit / 16))} values). Use fewer variables or a device with a larger maxStorageBufferBindingSize.`);
+      throw new ProverError(
+        'TOO_LARGE',
+        `a WHIR sumcheck over 2^${m} values needs ${gpuEngineBytes(m)}-byte GPU buffers; this device binds at most ${limit} bytes (2^${Math.floor(Math.log2(limit / 16))} values). Use fewer variables or a device with a larger maxStorageBufferBindingSize.`,
+      );
     }
     const pipes = await wsPipelines(ctx);
     // A table the commit left on this device is read in place; one from the host (or from a
@@ -95,7 +104,13 @@ export class GpuSumcheckEngine implements SumcheckEngine {
   private disposed = false;
 
   /** Use gpuSumcheckEngine(ctx) (it checks limits and compiles the pipelines); called inside ctx.run. */
-  constructor(private readonly ctx: GpuContext, private readonly pipes: WsPipelines, m: number, private readonly cpuMaxVars: number, base: { buffer: GPUBuffer; owned: boolean }) {
+  constructor(
+    private readonly ctx: GpuContext,
+    private readonly pipes: WsPipelines,
+    m: number,
+    private readonly cpuMaxVars: number,
+    base: { buffer: GPUBuffer; owned: boolean },
+  ) {
     this.m = m;
     this.base = base;
     const pool = ctx.pool;
@@ -127,7 +142,11 @@ export class GpuSumcheckEngine implements SumcheckEngine {
       const batch = this.batch('whir evaluate');
       const uploaded = await this.recordTables(batch, tables);
       try {
-        batch.pass(this.base ? 'ws_eval_base' : 'ws_eval_ext', { n: 2 ** this.m, ...tables.params }, { eIn: this.evalsIn, tabs: uploaded.tabs, parts: this.parts });
+        batch.pass(
+          this.base ? 'ws_eval_base' : 'ws_eval_ext',
+          { n: 2 ** this.m, ...tables.params },
+          { eIn: this.evalsIn, tabs: uploaded.tabs, parts: this.parts },
+        );
         this.messageReady = false;
         return extFromMontyWords((await batch.submit({ buffer: this.parts, words: 4 }))!)[0];
       } finally {
@@ -160,7 +179,11 @@ export class GpuSumcheckEngine implements SumcheckEngine {
     return this.job(async () => {
       const batch = this.batch('whir round message');
       if (!this.messageReady) {
-        batch.pass(this.base ? 'ws_round_base' : 'ws_round_ext', { n: 2 ** (this.m - 1) }, { eIn: this.evalsIn, wIn: this.w!, parts: this.parts });
+        batch.pass(
+          this.base ? 'ws_round_base' : 'ws_round_ext',
+          { n: 2 ** (this.m - 1) },
+          { eIn: this.evalsIn, wIn: this.w!, parts: this.parts },
+        );
       }
       const [h0, hInf] = extFromMontyWords((await batch.submit({ buffer: this.parts, words: 8 }))!);
       this.messageReady = true;
@@ -182,7 +205,11 @@ export class GpuSumcheckEngine implements SumcheckEngine {
       const wOut = this.wSpare ?? pool.acquire(16 * half, storageUsage(), 'whir weights');
       if (eOut !== this.eSpare && this.eSpare) freed.push(this.eSpare);
       const batch = this.batch('whir bind');
-      batch.pass(this.base ? 'ws_bind_base' : 'ws_bind_ext', { n: half, r }, { eIn: this.evalsIn, wIn: this.w!, eOut, wOut, parts: this.parts });
+      batch.pass(
+        this.base ? 'ws_bind_base' : 'ws_bind_ext',
+        { n: half, r },
+        { eIn: this.evalsIn, wIn: this.w!, eOut, wOut, parts: this.parts },
+      );
       // The packed base table is never an output (its bucket is a quarter of the extension one's):
       // free it if it is ours (a kept table belongs to the commitment).
       if (this.base?.owned) freed.push(this.base.buffer);
@@ -293,7 +320,12 @@ export class GpuSumcheckEngine implements SumcheckEngine {
       for (const b of held) ctx.pool.release(b);
       throw e;
     }
-    return { tabs, release: () => { for (const b of held) ctx.pool.release(b); } };
+    return {
+      tabs,
+      release: () => {
+        for (const b of held) ctx.pool.release(b);
+      },
+    };
   }
 
   private releaseBuffers(): void {

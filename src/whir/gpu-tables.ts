@@ -49,7 +49,11 @@ function montyPowersInto(out: Uint32Array, at: number, base: number, count: numb
  * in, then lo; written by ws_eq_tabs); the select coefficients, 4 each; per select claim H + Lo
  * base powers.
  */
-export function claimTables(m: number, eq: ReadonlyArray<{ point: Ext4[]; coeff: Ext4 }>, select: ReadonlyArray<{ x: number; coeff: Ext4 }>): ClaimTables {
+export function claimTables(
+  m: number,
+  eq: ReadonlyArray<{ point: Ext4[]; coeff: Ext4 }>,
+  select: ReadonlyArray<{ x: number; coeff: Ext4 }>,
+): ClaimTables {
   const loBits = loBitsOf(m);
   const hiN = 2 ** (m - loBits);
   const loN = 2 ** loBits;

@@ -8,9 +8,7 @@
 import { BB_TWO_ADIC_GENERATORS } from '../params/babybear.js';
 import { bbPow } from '../field/babybear.js';
 import { addEq, addSelect, foldBase, foldExt } from './ef-loops.js';
-import {
-  EF_ONE, EF_ZERO, efAdd, efGet, efMul, efScale, efSet, efSub, efSquare, type EfVec, type Ext4,
-} from './ext.js';
+import { EF_ONE, EF_ZERO, efAdd, efGet, efMul, efScale, efSet, efSub, efSquare, type EfVec, type Ext4 } from './ext.js';
 
 /** Point::expand_from_univariate: (z^(2^(m-1)), ..., z^2, z). */
 export function expandFromUnivariate(z: Ext4, m: number): Ext4[] {

@@ -43,7 +43,9 @@ export function prunedSiblings(indices: readonly number[], levels: number, paths
  * wrong length.
  */
 export function restoreRoot(
-  leafDigests: ReadonlyMap<number, Digest>, levels: number, siblings: readonly Digest[],
+  leafDigests: ReadonlyMap<number, Digest>,
+  levels: number,
+  siblings: readonly Digest[],
   compress: (left: Digest, right: Digest) => Digest,
 ): Digest | null {
   let nodes = [...leafDigests.entries()].sort((a, b) => a[0] - b[0]).map(([index, digest]) => ({ index, digest }));

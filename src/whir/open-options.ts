@@ -30,7 +30,11 @@ export interface WhirOpenOptions extends JobOptions {
 }
 
 /** The parsed options: the job's, the point (copied, canonical) or undefined, and the trace flag. */
-export function requireOpenOptions(name: string, given: unknown, numVariables: number): { job: JobOptions; point?: Ext4[]; trace: boolean } {
+export function requireOpenOptions(
+  name: string,
+  given: unknown,
+  numVariables: number,
+): { job: JobOptions; point?: Ext4[]; trace: boolean } {
   const job = requireJobOptions(name, given);
   if (given === undefined) return { job, trace: false };
   const { point, trace } = given as WhirOpenOptions;
@@ -51,7 +55,9 @@ export function requireExtPoint(name: string, v: unknown, n: number): Ext4[] {
   requireLength(name, list, n, `one extension element per variable; this configuration has ${n} variables`);
   return list.map((e, i) => {
     const at = `${name}[${i}]`;
-    const coeffs = isTypedArray(e, 'Uint32Array') ? Array.from(e) : requireDenseArray(at, e, 'an array of 4 canonical BabyBear coefficients [c0, c1, c2, c3]');
+    const coeffs = isTypedArray(e, 'Uint32Array')
+      ? Array.from(e)
+      : requireDenseArray(at, e, 'an array of 4 canonical BabyBear coefficients [c0, c1, c2, c3]');
     requireLength(at, coeffs, 4, 'an extension element has 4 coefficients [c0, c1, c2, c3]');
     return coeffs.map((c, j) => {
       if (typeof c !== 'number' || !Number.isInteger(c) || c < 0 || c > 0xffffffff) {

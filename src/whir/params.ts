@@ -13,7 +13,13 @@ import { BB_TWO_ADICITY } from '../params/babybear.js';
 import { ownEntry, requireDenseArray, requireInt, requireOptions, show } from '../validate.js';
 import type { FoldingFactorSpec, SoundnessAssumption, WhirParameters, WhirRoundSchedule, WhirSchedule } from './schedule.js';
 import {
-  asUsize, determineOodSamples, foldingPowBits, initialClaimsError, queries, queriesCombinationError, queriesError,
+  asUsize,
+  determineOodSamples,
+  foldingPowBits,
+  initialClaimsError,
+  queries,
+  queriesCombinationError,
+  queriesError,
 } from './security.js';
 
 /** Bit length of |BabyBear| = p < 2^31 (`F::bits()`). */
@@ -48,7 +54,11 @@ function rustF64(x: number): string {
  */
 export function foldingSchedule(spec: FoldingFactorSpec, numVariables: number): number[] {
   const err = (inner: string, what: string) => configError(`FoldingFactor(${inner})`, what);
-  const tooLarge = (f: number, n: number) => err(`TooLarge(${f}, ${n})`, `folding factor ${f} exceeds the ${n} variables left; use a smaller folding factor (or send a polynomial this small directly)`);
+  const tooLarge = (f: number, n: number) =>
+    err(
+      `TooLarge(${f}, ${n})`,
+      `folding factor ${f} exceeds the ${n} variables left; use a smaller folding factor (or send a polynomial this small directly)`,
+    );
   const zero = err('ZeroFactor', 'a folding factor is 0; every fold must fold at least one variable');
   const schedule: number[] = [];
   let remaining = numVariables;
@@ -99,7 +109,7 @@ export function foldingSchedule(spec: FoldingFactorSpec, numVariables: number): 
 export function defaultRoundLogInvRates(schedule: readonly number[], startingLogInvRate: number): number[] {
   const rates: number[] = [];
   let rate = startingLogInvRate;
-  for (const f of schedule.slice(0, schedule.length - 1)) rates.push(rate += f - 1);
+  for (const f of schedule.slice(0, schedule.length - 1)) rates.push((rate += f - 1));
   return rates;
 }
 
@@ -118,7 +128,10 @@ export function deriveWhirSchedule(numVariables: number, params: WhirParameters,
   const sec = p.securityLevel;
 
   if (p.startingLogInvRate === 0) {
-    throw configError('NonRedundantStartingRate { log_inv_rate: 0 }', 'startingLogInvRate must be >= 1 (rate <= 1/2); rate 1 adds no redundancy and the proximity test would make no queries');
+    throw configError(
+      'NonRedundantStartingRate { log_inv_rate: 0 }',
+      'startingLogInvRate must be >= 1 (rate <= 1/2); rate 1 adds no redundancy and the proximity test would make no queries',
+    );
   }
   const schedule = foldingSchedule(p.foldingFactor, n);
   const protocolSecurity = Math.max(0, sec - p.powBits);
@@ -153,7 +166,10 @@ export function deriveWhirSchedule(numVariables: number, params: WhirParameters,
   } else rates = [...p.roundLogInvRates];
   const zeroAt = rates.indexOf(0);
   if (zeroAt >= 0) {
-    throw configError(`NonRedundantRoundRate { round: ${zeroAt}, log_inv_rate: 0 }`, `roundLogInvRates[${zeroAt}] must be >= 1 (rate <= 1/2)`);
+    throw configError(
+      `NonRedundantRoundRate { round: ${zeroAt}, log_inv_rate: 0 }`,
+      `roundLogInvRates[${zeroAt}] must be >= 1 (rate <= 1/2)`,
+    );
   }
   if (p.foldingFactor.kind === 'PerRound' && p.foldingFactor.factors.length !== numRounds + 1) {
     throw configError(
@@ -182,7 +198,10 @@ export function deriveWhirSchedule(numVariables: number, params: WhirParameters,
     const nextRate = rates[round];
     const foldingFactor = schedule[round];
     if (nextRate > logInvRate + foldingFactor) {
-      throw configError(`RateGrowsDomain { round: ${round} }`, `roundLogInvRates[${round}] = ${nextRate} would grow the domain; it can be at most ${logInvRate + foldingFactor}`);
+      throw configError(
+        `RateGrowsDomain { round: ${round} }`,
+        `roundLogInvRates[${round}] = ${nextRate} would grow the domain; it can be at most ${logInvRate + foldingFactor}`,
+      );
     }
     // Queries test the codeword before this round's fold (old rate); OOD and folding use the new one.
     const numQueries = queries(s, protocolSecurity, logInvRate);
@@ -215,9 +234,17 @@ export function deriveWhirSchedule(numVariables: number, params: WhirParameters,
   const startingFoldingPowBits = asUsize(Math.ceil(startingFoldingPow));
 
   if (terminal.numQueries === 0 && rounds.every((r) => r.numQueries === 0)) {
-    throw configError('ZeroQueries', `powBits ${p.powBits} covers the whole ${sec}-bit target, so no query would be made; lower powBits below securityLevel`);
+    throw configError(
+      'ZeroQueries',
+      `powBits ${p.powBits} covers the whole ${sec}-bit target, so no query would be made; lower powBits below securityLevel`,
+    );
   }
-  const required = Math.max(startingFoldingPowBits, terminal.powBits, finalFoldingPowBits, ...rounds.map((r) => Math.max(r.powBits, r.foldingPowBits)));
+  const required = Math.max(
+    startingFoldingPowBits,
+    terminal.powBits,
+    finalFoldingPowBits,
+    ...rounds.map((r) => Math.max(r.powBits, r.foldingPowBits)),
+  );
   if (required > p.powBits) {
     throw configError(
       `PowBitsExceedBudget { required: ${required}, budget: ${p.powBits} }`,
@@ -226,7 +253,10 @@ export function deriveWhirSchedule(numVariables: number, params: WhirParameters,
   }
   const fieldBitsF = Math.min(WHIR_F_BITS, USIZE_BITS);
   if (required >= fieldBitsF) {
-    throw configError(`PowBitsExceedField { bits: ${required}, field_bits: ${fieldBitsF} }`, `a ${required}-bit proof-of-work cannot be sampled from a ${fieldBitsF}-bit field; lower securityLevel`);
+    throw configError(
+      `PowBitsExceedField { bits: ${required}, field_bits: ${fieldBitsF} }`,
+      `a ${required}-bit proof-of-work cannot be sampled from a ${fieldBitsF}-bit field; lower securityLevel`,
+    );
   }
 
   const result: WhirSchedule = {
@@ -301,7 +331,10 @@ function checkFoldingFactor(v: unknown): FoldingFactorSpec {
       return { kind: 'PerRound', factors: fs.map((f, i) => fold(`factors[${i}]`, f)) };
     }
     default:
-      throw new ProverError('INVALID_ARGUMENT', `params.foldingFactor.kind must be Constant, ConstantFromSecondRound or PerRound, got ${show(o.kind)}`);
+      throw new ProverError(
+        'INVALID_ARGUMENT',
+        `params.foldingFactor.kind must be Constant, ConstantFromSecondRound or PerRound, got ${show(o.kind)}`,
+      );
   }
 }
 
@@ -326,16 +359,31 @@ export interface WhirOptions {
   rsInitialReduction?: number;
 }
 
-const OPTION_NAMES = ['numVariables', 'foldingFactor', 'startingLogInvRate', 'securityLevel', 'powBits', 'soundness', 'roundLogInvRates', 'rsInitialReduction'] as const;
+const OPTION_NAMES = [
+  'numVariables',
+  'foldingFactor',
+  'startingLogInvRate',
+  'securityLevel',
+  'powBits',
+  'soundness',
+  'roundLogInvRates',
+  'rsInitialReduction',
+] as const;
 
 /** Maps the public options to `deriveWhirSchedule`'s arguments (validated; p3-whir's own errors come from deriving). */
 export function whirParameters(options: WhirOptions): { numVariables: number; params: WhirParameters } {
   const o = requireOptions<WhirOptions>('options', options, false, OPTION_NAMES);
   const numVariables = requireInt('numVariables', o.numVariables, 0, MAX_VARIABLES, 'log2 of the number of evaluations');
   const fold = (name: string, x: unknown) => requireInt(name, x, 0, MAX_VARIABLES, 'variables folded per round');
-  const foldingFactor: FoldingFactorSpec = typeof o.foldingFactor === 'number'
-    ? { kind: 'Constant', factor: fold('foldingFactor', o.foldingFactor) }
-    : { kind: 'PerRound', factors: requireDenseArray('foldingFactor', o.foldingFactor, 'a number or an array of numbers').map((f, i) => fold(`foldingFactor[${i}]`, f)) };
+  const foldingFactor: FoldingFactorSpec =
+    typeof o.foldingFactor === 'number'
+      ? { kind: 'Constant', factor: fold('foldingFactor', o.foldingFactor) }
+      : {
+          kind: 'PerRound',
+          factors: requireDenseArray('foldingFactor', o.foldingFactor, 'a number or an array of numbers').map((f, i) =>
+            fold(`foldingFactor[${i}]`, f),
+          ),
+        };
   const startingLogInvRate = requireInt('startingLogInvRate', o.startingLogInvRate, 0, MAX_RATE, 'log2 of the inverse code rate');
   const soundness = o.soundness ?? 'CapacityBound';
   if (!SOUNDNESS.includes(soundness)) {
@@ -344,14 +392,25 @@ export function whirParameters(options: WhirOptions): { numVariables: number; pa
   let roundLogInvRates: number[] = [];
   if (o.roundLogInvRates !== undefined) {
     if (o.rsInitialReduction !== undefined) {
-      throw new ProverError('INVALID_ARGUMENT', 'pass roundLogInvRates or rsInitialReduction, not both (rsInitialReduction derives the rates)');
+      throw new ProverError(
+        'INVALID_ARGUMENT',
+        'pass roundLogInvRates or rsInitialReduction, not both (rsInitialReduction derives the rates)',
+      );
     }
-    roundLogInvRates = requireDenseArray('roundLogInvRates', o.roundLogInvRates, 'an array of log inverse rates').map((r, i) => requireInt(`roundLogInvRates[${i}]`, r, 0, MAX_RATE));
+    roundLogInvRates = requireDenseArray('roundLogInvRates', o.roundLogInvRates, 'an array of log inverse rates').map((r, i) =>
+      requireInt(`roundLogInvRates[${i}]`, r, 0, MAX_RATE),
+    );
   } else if (o.rsInitialReduction !== undefined) {
     const schedule = foldingSchedule(foldingFactor, numVariables);
-    const r0 = requireInt('rsInitialReduction', o.rsInitialReduction, 0, startingLogInvRate + schedule[0] - 1, `log2 of round 0's domain reduction; at most startingLogInvRate + fold0 - 1 = ${startingLogInvRate + schedule[0] - 1} keeps round 0's rate >= 1`);
+    const r0 = requireInt(
+      'rsInitialReduction',
+      o.rsInitialReduction,
+      0,
+      startingLogInvRate + schedule[0] - 1,
+      `log2 of round 0's domain reduction; at most startingLogInvRate + fold0 - 1 = ${startingLogInvRate + schedule[0] - 1} keeps round 0's rate >= 1`,
+    );
     let rate = startingLogInvRate + 1 - r0;
-    for (const f of schedule.slice(0, -1)) roundLogInvRates.push(rate += f - 1);
+    for (const f of schedule.slice(0, -1)) roundLogInvRates.push((rate += f - 1));
   }
   return {
     numVariables,

@@ -84,7 +84,8 @@ function arr(v: Json, path: string): Json[] {
 }
 
 function field(v: Json, path: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= BB_P) throw bad(path, `is not a BabyBear value below p = ${BB_P} (Montgomery form)`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= BB_P)
+    throw bad(path, `is not a BabyBear value below p = ${BB_P} (Montgomery form)`);
   return fromMonty(v);
 }
 
@@ -123,13 +124,22 @@ function parseOpenings(v: Json, path: string): QueryOpenings {
   const kind = 'Base' in o ? 'Base' : 'Extension' in o ? 'Extension' : null;
   if (!kind) throw bad(path, 'is neither {"Base": ...} nor {"Extension": ...}');
   const inner = obj(o[kind], `${path}.${kind}`);
-  const siblingHashes = arr(obj(inner.proof, `${path}.${kind}.proof`).sibling_hashes, `${path}.${kind}.proof.sibling_hashes`)
-    .map((d, i) => parseDigest(d, `${path}.${kind}.proof.sibling_hashes[${i}]`));
+  const siblingHashes = arr(obj(inner.proof, `${path}.${kind}.proof`).sibling_hashes, `${path}.${kind}.proof.sibling_hashes`).map((d, i) =>
+    parseDigest(d, `${path}.${kind}.proof.sibling_hashes[${i}]`),
+  );
   const rows = arr(inner.rows, `${path}.${kind}.rows`);
   if (kind === 'Base') {
-    return { kind, siblingHashes, rows: rows.map((r, i) => Uint32Array.from(arr(r, `${path}.rows[${i}]`), (x, j) => field(x, `${path}.rows[${i}][${j}]`))) };
+    return {
+      kind,
+      siblingHashes,
+      rows: rows.map((r, i) => Uint32Array.from(arr(r, `${path}.rows[${i}]`), (x, j) => field(x, `${path}.rows[${i}][${j}]`))),
+    };
   }
-  return { kind, siblingHashes, rows: rows.map((r, i) => arr(r, `${path}.rows[${i}]`).map((x, j) => parseEf(x, `${path}.rows[${i}][${j}]`))) };
+  return {
+    kind,
+    siblingHashes,
+    rows: rows.map((r, i) => arr(r, `${path}.rows[${i}]`).map((x, j) => parseEf(x, `${path}.rows[${i}][${j}]`))),
+  };
 }
 
 /** Read a proof from its p3-whir JSON form (a string or the parsed value). */
@@ -148,7 +158,8 @@ export function parseProof(json: string | Json): PcsProof {
   if (evals.length !== 1) throw bad('evals', 'does not hold exactly one opening batch');
   const batch = obj(evals[0], 'evals[0]');
   const current = arr(batch.current, 'evals[0].current');
-  if (current.length !== 1 || arr(batch.next, 'evals[0].next').length !== 0) throw bad('evals[0]', 'is not one current evaluation with no next ones');
+  if (current.length !== 1 || arr(batch.next, 'evals[0].next').length !== 0)
+    throw bad('evals[0]', 'is not one current evaluation with no next ones');
   const finalPoly = arr(w.final_poly, 'whir.final_poly');
   return {
     whir: {

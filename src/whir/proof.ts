@@ -14,8 +14,7 @@ export interface SumcheckData {
 
 /** The opened rows of one commitment (draw order, repeats kept) and their pruned multiproof. */
 export type QueryOpenings =
-  | { kind: 'Base'; rows: Uint32Array[]; siblingHashes: Uint32Array[] }
-  | { kind: 'Extension'; rows: Ext4[][]; siblingHashes: Uint32Array[] };
+  { kind: 'Base'; rows: Uint32Array[]; siblingHashes: Uint32Array[] } | { kind: 'Extension'; rows: Ext4[][]; siblingHashes: Uint32Array[] };
 
 export interface WhirRoundProof {
   /** The round's codeword root (8 words); p3-whir always sends it. */

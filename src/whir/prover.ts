@@ -99,7 +99,12 @@ export function disposeCommitment(c: WhirCommitment): void {
 }
 
 /** Commit 2^n base-field evaluations: the message is the table as rows of 2^fold0 (suffix layout). */
-export async function whirCommit(schedule: WhirSchedule, backend: WhirBackend, evals: Uint32Array, transcript: WhirTranscript): Promise<WhirCommitment> {
+export async function whirCommit(
+  schedule: WhirSchedule,
+  backend: WhirBackend,
+  evals: Uint32Array,
+  transcript: WhirTranscript,
+): Promise<WhirCommitment> {
   const fold0 = schedule.foldingSchedule[0];
   const { codeword, table } = await backend.commitTable(evals, 2 ** fold0, schedule.params.startingLogInvRate);
   transcript.observeCommitment(codeword.root);
@@ -125,7 +130,13 @@ export interface WhirOpening {
  * Open a commitment at a point drawn from the transcript (the standalone-PCS convention), or at
  * `given` (p3-whir's `open_at`: the same transcript without the `opening_point` draw).
  */
-export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, given?: Ext4[]): Promise<WhirOpening> {
+export async function whirOpen(
+  schedule: WhirSchedule,
+  backend: WhirBackend,
+  committed: WhirCommitment,
+  transcript: WhirTranscript,
+  given?: Ext4[],
+): Promise<WhirOpening> {
   backend.phase('tables');
   const engine = await backend.sumcheck(committed.table);
   // The rounds' codewords; each is freed once the next round has opened it, and all of them here
@@ -140,20 +151,40 @@ export async function whirOpen(schedule: WhirSchedule, backend: WhirBackend, com
 }
 
 /** Draw a point (expanded from the univariate draw to m variables), evaluate there, answer. */
-async function drawnClaim(engine: SumcheckEngine, m: number, draw: () => Ext4, answer: (value: Ext4) => void): Promise<{ point: Ext4[]; value: Ext4 }> {
+async function drawnClaim(
+  engine: SumcheckEngine,
+  m: number,
+  draw: () => Ext4,
+  answer: (value: Ext4) => void,
+): Promise<{ point: Ext4[]; value: Ext4 }> {
   const point = expandFromUnivariate(draw(), m);
   const value = await engine.evaluate(point);
   answer(value);
   return { point, value };
 }
 
-async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed: WhirCommitment, transcript: WhirTranscript, engine: SumcheckEngine, given: Ext4[] | undefined, owned: CommittedCodeword[]): Promise<WhirOpening> {
+async function openWith(
+  schedule: WhirSchedule,
+  backend: WhirBackend,
+  committed: WhirCommitment,
+  transcript: WhirTranscript,
+  engine: SumcheckEngine,
+  given: Ext4[] | undefined,
+  owned: CommittedCodeword[],
+): Promise<WhirOpening> {
   const n = schedule.numVariables;
   backend.phase('claims');
   // Claims in α-power order: the opening first, then the OOD (virtual) claims drawn before it.
   const virtual: { point: Ext4[]; value: Ext4 }[] = [];
   for (let i = 0; i < schedule.commitmentOodSamples; i++) {
-    virtual.push(await drawnClaim(engine, n, () => transcript.virtualPoint(), (v) => transcript.virtualAnswer(v)));
+    virtual.push(
+      await drawnClaim(
+        engine,
+        n,
+        () => transcript.virtualPoint(),
+        (v) => transcript.virtualAnswer(v),
+      ),
+    );
   }
   const openingPoint = given ? given.map((c) => [...c] as Ext4) : expandFromUnivariate(transcript.openingPoint(), n);
   const openingValue = await engine.evaluate(openingPoint);
@@ -164,7 +195,10 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
   const alpha = transcript.batchingChallenge();
   const claims = [{ point: openingPoint, value: openingValue }, ...virtual];
   const alphas = efPowers(alpha, claims.length);
-  await engine.addClaims(claims.map((c, i) => ({ ...c, coeff: alphas[i] })), []);
+  await engine.addClaims(
+    claims.map((c, i) => ({ ...c, coeff: alphas[i] })),
+    [],
+  );
   backend.phase('initial fold');
   const initial = await runSumcheck(engine, transcript, schedule.foldingSchedule[0], schedule.startingFoldingPowBits);
 
@@ -177,13 +211,22 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
     const m = engine.numVariables;
     backend.phase(`round ${i} commit`);
     const width = 4 * 2 ** nextFold;
-    const codeword = (await backend.commitEngine?.(engine, width, round.logInvRate)) ?? await backend.commit(await engine.evals(), width, round.logInvRate);
+    const codeword =
+      (await backend.commitEngine?.(engine, width, round.logInvRate)) ??
+      (await backend.commit(await engine.evals(), width, round.logInvRate));
     owned.push(codeword);
     transcript.commitment(codeword.root);
 
     const ood: { point: Ext4[]; value: Ext4 }[] = [];
     for (let j = 0; j < round.oodSamples; j++) {
-      ood.push(await drawnClaim(engine, m, () => transcript.oodPoint(), (v) => transcript.oodAnswer(v)));
+      ood.push(
+        await drawnClaim(
+          engine,
+          m,
+          () => transcript.oodPoint(),
+          (v) => transcript.oodAnswer(v),
+        ),
+      );
     }
     backend.phase(`round ${i} grind`);
     const powWitness = await transcript.queryPow(i);
@@ -197,14 +240,24 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
     const gammas = efPowers(gamma, 1 + ood.length + indices.length);
     await engine.addClaims(
       ood.map((c, j) => ({ ...c, coeff: gammas[1 + j] })),
-      indices.map((index, j) => ({ x: domainPoint(round.logFoldedDomainSize, index), coeff: gammas[1 + ood.length + j], value: selectValues[j] })),
+      indices.map((index, j) => ({
+        x: domainPoint(round.logFoldedDomainSize, index),
+        coeff: gammas[1 + ood.length + j],
+        value: selectValues[j],
+      })),
     );
     backend.phase(`round ${i} fold`);
     const folded = await runSumcheck(engine, transcript, nextFold, round.foldingPowBits);
     foldingRandomness = folded.challenges;
     if (previous.kind === 'Extension') previous.codeword.dispose();
     previous = { codeword, kind: 'Extension' };
-    rounds.push({ commitment: codeword.root, oodAnswers: ood.map((c) => c.value), powWitness, openings: openings.proof, sumcheck: folded.data });
+    rounds.push({
+      commitment: codeword.root,
+      oodAnswers: ood.map((c) => c.value),
+      powWitness,
+      openings: openings.proof,
+      sumcheck: folded.data,
+    });
   }
 
   backend.phase('final');
@@ -213,9 +266,10 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
   const finalPowWitness = await transcript.queryPow(schedule.rounds.length);
   const finalIndices = transcript.queryIndices(schedule.rounds.length);
   const finalOpenings = await openRows(previous.codeword, previous.kind, finalIndices);
-  const finalSumcheck = schedule.finalSumcheckRounds > 0
-    ? (await runSumcheck(engine, transcript, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits)).data
-    : null;
+  const finalSumcheck =
+    schedule.finalSumcheckRounds > 0
+      ? (await runSumcheck(engine, transcript, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits)).data
+      : null;
   if (previous.kind === 'Extension') previous.codeword.dispose();
   transcript.finish();
 
@@ -239,7 +293,12 @@ async function openWith(schedule: WhirSchedule, backend: WhirBackend, committed:
 }
 
 /** `rounds` sumcheck rounds: message out, (grind,) challenge in, bind. Returns the challenges in sampling order. */
-async function runSumcheck(engine: SumcheckEngine, transcript: WhirTranscript, rounds: number, powBits: number): Promise<{ challenges: Ext4[]; data: SumcheckData }> {
+async function runSumcheck(
+  engine: SumcheckEngine,
+  transcript: WhirTranscript,
+  rounds: number,
+  powBits: number,
+): Promise<{ challenges: Ext4[]; data: SumcheckData }> {
   const phase = transcript.sumcheck(rounds, powBits);
   const data = emptySumcheck();
   const challenges: Ext4[] = [];
@@ -255,7 +314,11 @@ async function runSumcheck(engine: SumcheckEngine, transcript: WhirTranscript, r
 }
 
 /** Open `indices` (draw order, repeats kept) of a codeword: the rows and the pruned multiproof. */
-async function openRows(codeword: CommittedCodeword, kind: 'Base' | 'Extension', indices: number[]): Promise<{ proof: QueryOpenings; flat: Uint32Array[] }> {
+async function openRows(
+  codeword: CommittedCodeword,
+  kind: 'Base' | 'Extension',
+  indices: number[],
+): Promise<{ proof: QueryOpenings; flat: Uint32Array[] }> {
   const unique = [...new Set(indices)];
   const openings = await codeword.openMany(unique);
   const opened = new Map(unique.map((i, k) => [i, openings[k]] as const));

@@ -16,9 +16,12 @@ const LOG2_10 = 3.321928094887362347870319429489390175864831393;
 /** log2(1 / eta): eta is sqrt(rho)/20 under Johnson, rho/20 under capacity; none for unique decoding. */
 function logEtaOrZero(s: SoundnessAssumption, logInvRate: number): number {
   switch (s) {
-    case 'UniqueDecoding': return 0;
-    case 'JohnsonBound': return -(0.5 * logInvRate + LOG2_10 + 1);
-    case 'CapacityBound': return -(logInvRate + LOG2_10 + 1);
+    case 'UniqueDecoding':
+      return 0;
+    case 'JohnsonBound':
+      return -(0.5 * logInvRate + LOG2_10 + 1);
+    case 'CapacityBound':
+      return -(logInvRate + LOG2_10 + 1);
   }
 }
 
@@ -26,9 +29,12 @@ function logEtaOrZero(s: SoundnessAssumption, logInvRate: number): number {
 export function listSizeBits(s: SoundnessAssumption, logDegree: number, logInvRate: number): number {
   const logEta = logEtaOrZero(s, logInvRate);
   switch (s) {
-    case 'UniqueDecoding': return 0;
-    case 'JohnsonBound': return logInvRate / 2 - (1 + logEta);
-    case 'CapacityBound': return (logDegree + logInvRate) - logEta;
+    case 'UniqueDecoding':
+      return 0;
+    case 'JohnsonBound':
+      return logInvRate / 2 - (1 + logEta);
+    case 'CapacityBound':
+      return logDegree + logInvRate - logEta;
   }
 }
 
@@ -45,10 +51,17 @@ function johnsonLineCountLog2(logDegree: number, logInvRate: number, m: number):
 }
 
 /** Bits of security of the proximity gap for `numFunctions` (>= 2) functions. */
-export function proxGapsError(s: SoundnessAssumption, logDegree: number, logInvRate: number, fieldBits: number, numFunctions: number): number {
+export function proxGapsError(
+  s: SoundnessAssumption,
+  logDegree: number,
+  logInvRate: number,
+  fieldBits: number,
+  numFunctions: number,
+): number {
   const logEta = logEtaOrZero(s, logInvRate);
   switch (s) {
-    case 'UniqueDecoding': return fieldBits - ((logDegree + logInvRate) + Math.log2(numFunctions - 1));
+    case 'UniqueDecoding':
+      return fieldBits - (logDegree + logInvRate + Math.log2(numFunctions - 1));
     case 'JohnsonBound': {
       // m = max(ceil(sqrt(rho) / (2 eta)), 3); the exponent is LOG2_10 give or take an ulp, so pow
       // lands near 10 and the ceil depends on that ulp: keep the Rust expression as is.
@@ -56,7 +69,8 @@ export function proxGapsError(s: SoundnessAssumption, logDegree: number, logInvR
       const m = Math.max(Math.ceil(Math.pow(2, logSqrtRhoOver2Eta)), 3);
       return fieldBits - (johnsonLineCountLog2(logDegree, logInvRate, m) + Math.log2(numFunctions - 1));
     }
-    case 'CapacityBound': return fieldBits - (((logDegree + 2 * logInvRate) - logEta) + Math.log2(numFunctions - 1));
+    case 'CapacityBound':
+      return fieldBits - (logDegree + 2 * logInvRate - logEta + Math.log2(numFunctions - 1));
   }
 }
 
@@ -64,9 +78,12 @@ export function proxGapsError(s: SoundnessAssumption, logDegree: number, logInvR
 function log1Delta(s: SoundnessAssumption, logInvRate: number): number {
   const log21Over20 = Math.log2(21 / 20);
   switch (s) {
-    case 'UniqueDecoding': return Math.log2(1 + Math.pow(2, -logInvRate)) - 1;
-    case 'JohnsonBound': return log21Over20 - 0.5 * logInvRate;
-    case 'CapacityBound': return log21Over20 - logInvRate;
+    case 'UniqueDecoding':
+      return Math.log2(1 + Math.pow(2, -logInvRate)) - 1;
+    case 'JohnsonBound':
+      return log21Over20 - 0.5 * logInvRate;
+    case 'CapacityBound':
+      return log21Over20 - logInvRate;
   }
 }
 
@@ -93,28 +110,53 @@ function oodError(s: SoundnessAssumption, logDegree: number, logInvRate: number,
 }
 
 /** The least OOD sample count in 1..63 reaching `securityLevel`, 0 for unique decoding, undefined if none does. */
-export function determineOodSamples(s: SoundnessAssumption, securityLevel: number, logDegree: number, logInvRate: number, fieldBits: number): number | undefined {
+export function determineOodSamples(
+  s: SoundnessAssumption,
+  securityLevel: number,
+  logDegree: number,
+  logInvRate: number,
+  fieldBits: number,
+): number | undefined {
   if (s === 'UniqueDecoding') return 0;
   for (let k = 1; k < 64; k++) if (oodError(s, logDegree, logInvRate, fieldBits, k) >= securityLevel) return k;
   return undefined;
 }
 
 /** Bits of security of the random combination of OOD and query claims in one round. */
-export function queriesCombinationError(s: SoundnessAssumption, fieldBits: number, numVariables: number, logInvRate: number, oodSamples: number, numQueries: number): number {
+export function queriesCombinationError(
+  s: SoundnessAssumption,
+  fieldBits: number,
+  numVariables: number,
+  logInvRate: number,
+  oodSamples: number,
+  numQueries: number,
+): number {
   const listSize = listSizeBits(s, numVariables, logInvRate);
   const logCombination = Math.log2(oodSamples + numQueries);
   return fieldBits - (logCombination + listSize + 1);
 }
 
 /** The (fractional) PoW bits a folding sumcheck needs: the target minus its weaker error term. */
-export function foldingPowBits(s: SoundnessAssumption, securityLevel: number, fieldBits: number, numVariables: number, logInvRate: number): number {
+export function foldingPowBits(
+  s: SoundnessAssumption,
+  securityLevel: number,
+  fieldBits: number,
+  numVariables: number,
+  logInvRate: number,
+): number {
   const proxGaps = proxGapsError(s, numVariables, logInvRate, fieldBits, 2);
   const sumcheck = fieldBits - (listSizeBits(s, numVariables, logInvRate) + 1);
   return Math.max(0, securityLevel - Math.min(proxGaps, sumcheck));
 }
 
 /** Bits retained by batching `numClaims` initial claims with one challenge (Infinity for <= 1). */
-export function initialClaimsError(s: SoundnessAssumption, fieldBits: number, numVariables: number, logInvRate: number, numClaims: number): number {
+export function initialClaimsError(
+  s: SoundnessAssumption,
+  fieldBits: number,
+  numVariables: number,
+  logInvRate: number,
+  numClaims: number,
+): number {
   if (numClaims <= 1) return Infinity;
   return fieldBits - Math.log2(numClaims - 1) - listSizeBits(s, numVariables, logInvRate);
 }

@@ -6,9 +6,7 @@
  * h(r). Field arithmetic is exact, so any summation order gives Rust's values.
  * @module
  */
-import {
-  EF_ONE, EF_ZERO, efAdd, efGet, efMul, efSub, type EfVec, type Ext4,
-} from './ext.js';
+import { EF_ONE, EF_ZERO, efAdd, efGet, efMul, efSub, type EfVec, type Ext4 } from './ext.js';
 import { foldLastBase, foldLastExt } from './multilinear.js';
 import { roundMessageBase, roundMessageExt } from './ef-loops.js';
 
@@ -33,7 +31,11 @@ export class SumcheckState {
   private base: Uint32Array | null;
   private ext: EfVec | null;
 
-  constructor(evals: { base: Uint32Array } | { ext: EfVec }, public weights: EfVec, public sum: Ext4) {
+  constructor(
+    evals: { base: Uint32Array } | { ext: EfVec },
+    public weights: EfVec,
+    public sum: Ext4,
+  ) {
     this.base = 'base' in evals ? evals.base : null;
     this.ext = 'ext' in evals ? evals.ext : null;
   }

@@ -9,9 +9,7 @@
 import { DuplexChallenger } from '../ref/challenger.js';
 import { compress, hashRow } from '../ref/merkle.js';
 import { bbPow } from '../field/babybear.js';
-import {
-  EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efSub, efVecFromList, type Ext4,
-} from './ext.js';
+import { EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efSub, efVecFromList, type Ext4 } from './ext.js';
 import { domainPoint, eqAt, evalBase, evalExt, evalUnivariateExt, expandFromUnivariate } from './multilinear.js';
 import { restoreRoot } from './multiproof.js';
 import type { PcsProof, QueryOpenings, SumcheckData } from './proof.js';
@@ -37,7 +35,12 @@ class Reject extends Error {}
  * (`MultilinearPcs::verify`), or at `point` when given (`PrescribedPointPcs::verify_at`, with the
  * commitment observed first as the caller of verify_at does). Never throws on a bad proof.
  */
-export async function verifyWhir(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof, point?: readonly Ext4[]): Promise<WhirVerdict> {
+export async function verifyWhir(
+  schedule: WhirSchedule,
+  root: Uint32Array,
+  proof: PcsProof,
+  point?: readonly Ext4[],
+): Promise<WhirVerdict> {
   try {
     await replay(schedule, root, proof, point);
     return { ok: true };
@@ -53,7 +56,8 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
   const n = schedule.numVariables;
   if (w.rounds.length !== schedule.rounds.length) throw new Reject(`${w.rounds.length} rounds, the schedule has ${schedule.rounds.length}`);
   if (w.initialOodAnswers.length !== schedule.commitmentOodSamples) throw new Reject('wrong number of initial OOD answers');
-  if ((schedule.finalSumcheckRounds > 0) !== (w.finalSumcheck !== null)) throw new Reject('final sumcheck presence does not match the schedule');
+  if (schedule.finalSumcheckRounds > 0 !== (w.finalSumcheck !== null))
+    throw new Reject('final sumcheck presence does not match the schedule');
   w.rounds.forEach((r, i) => {
     if (shape.rounds[i].queryPowBits === 0 && r.powWitness !== 0) throw new Reject(`round ${i}: non-zero witness for a zero-bit PoW`);
   });
@@ -83,7 +87,8 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
   let claimed = ordered.reduce((s, c, i) => efAdd(s, efMul(alphas[i], c.value)), EF_ZERO);
 
   const sumcheck = async (data: SumcheckData, rounds: number, powBits: number, what: string): Promise<Ext4[]> => {
-    if (data.polynomialEvaluations.length !== rounds) throw new Reject(`${what}: ${data.polynomialEvaluations.length} sumcheck rounds, expected ${rounds}`);
+    if (data.polynomialEvaluations.length !== rounds)
+      throw new Reject(`${what}: ${data.polynomialEvaluations.length} sumcheck rounds, expected ${rounds}`);
     if (data.powWitnesses.length !== (powBits > 0 ? rounds : 0)) throw new Reject(`${what}: wrong number of sumcheck PoW witnesses`);
     const phase = t.sumcheck(rounds, powBits);
     const rs: Ext4[] = [];
@@ -96,7 +101,9 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
     return rs;
   };
 
-  const randomness: Ext4[][] = [await sumcheck(w.initialSumcheck, schedule.foldingSchedule[0], schedule.startingFoldingPowBits, 'initial fold')];
+  const randomness: Ext4[][] = [
+    await sumcheck(w.initialSumcheck, schedule.foldingSchedule[0], schedule.startingFoldingPowBits, 'initial fold'),
+  ];
   let previousRoot = root;
   for (let i = 0; i < schedule.rounds.length; i++) {
     const round = schedule.rounds[i];
@@ -110,7 +117,15 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
     });
     pending = rp.powWitness;
     await t.queryPow(i);
-    const select = stirClaims(t.queryIndices(i), rp.openings, previousRoot, shape.rounds[i].indexBits, round.logFoldedDomainSize, randomness[randomness.length - 1], `round ${i}`);
+    const select = stirClaims(
+      t.queryIndices(i),
+      rp.openings,
+      previousRoot,
+      shape.rounds[i].indexBits,
+      round.logFoldedDomainSize,
+      randomness[randomness.length - 1],
+      `round ${i}`,
+    );
     const gamma = t.roundBatching();
     const gammas = efPowers(gamma, 1 + eq.length + select.length);
     constraints.push({
@@ -118,7 +133,9 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
       eq: eq.map((c, j) => ({ point: c.point, coeff: gammas[1 + j] })),
       select: select.map((c, j) => ({ x: c.x, coeff: gammas[1 + eq.length + j] })),
     });
-    [...eq, ...select].forEach((c, j) => { claimed = efAdd(claimed, efMul(gammas[1 + j], c.value)); });
+    [...eq, ...select].forEach((c, j) => {
+      claimed = efAdd(claimed, efMul(gammas[1 + j], c.value));
+    });
     randomness.push(await sumcheck(rp.sumcheck, schedule.foldingSchedule[i + 1], round.foldingPowBits, `round ${i}`));
     previousRoot = rp.commitment;
   }
@@ -130,12 +147,23 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
   const last = schedule.rounds.length;
   await t.queryPow(last);
   const finalLogFolded = shape.finalIndexBits;
-  const finalSelect = stirClaims(t.queryIndices(last), w.finalOpenings, previousRoot, shape.finalIndexBits, finalLogFolded, randomness[randomness.length - 1], 'final');
+  const finalSelect = stirClaims(
+    t.queryIndices(last),
+    w.finalOpenings,
+    previousRoot,
+    shape.finalIndexBits,
+    finalLogFolded,
+    randomness[randomness.length - 1],
+    'final',
+  );
   const finalPoly = efVecFromList(w.finalPoly);
   finalSelect.forEach((c, j) => {
-    if (!efEquals(evalUnivariateExt(finalPoly, c.x), c.value)) throw new Reject(`final: opened row ${j} does not fold to the final polynomial`);
+    if (!efEquals(evalUnivariateExt(finalPoly, c.x), c.value))
+      throw new Reject(`final: opened row ${j} does not fold to the final polynomial`);
   });
-  const finalRs = w.finalSumcheck ? await sumcheck(w.finalSumcheck, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits, 'final fold') : [];
+  const finalRs = w.finalSumcheck
+    ? await sumcheck(w.finalSumcheck, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits, 'final fold')
+    : [];
   randomness.push(finalRs);
   t.finish();
 
@@ -144,12 +172,22 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
   let weight = EF_ZERO;
   for (const c of constraints) weight = efAdd(weight, constraintWeight(c, reversed.slice(0, c.numVariables)));
   const finalValue = evalExt(finalPoly, [...finalRs].reverse());
-  if (!efEquals(claimed, efMul(weight, finalValue))) throw new Reject('final sumcheck claim does not match the constraints times the final polynomial');
+  if (!efEquals(claimed, efMul(weight, finalValue)))
+    throw new Reject('final sumcheck claim does not match the constraints times the final polynomial');
 }
 
 /** Check the openings' multiproof against `root` and fold each row at the reversed folding randomness: one select claim per query. */
-function stirClaims(indices: number[], openings: QueryOpenings, root: Uint32Array, levels: number, logFolded: number, folding: Ext4[], what: string): { x: number; value: Ext4 }[] {
-  if (openings.rows.length !== indices.length) throw new Reject(`${what}: ${openings.rows.length} opened rows for ${indices.length} queries`);
+function stirClaims(
+  indices: number[],
+  openings: QueryOpenings,
+  root: Uint32Array,
+  levels: number,
+  logFolded: number,
+  folding: Ext4[],
+  what: string,
+): { x: number; value: Ext4 }[] {
+  if (openings.rows.length !== indices.length)
+    throw new Reject(`${what}: ${openings.rows.length} opened rows for ${indices.length} queries`);
   const flat = openings.kind === 'Base' ? openings.rows : openings.rows.map((r) => efVecFromList(r));
   const width = 2 ** folding.length * (openings.kind === 'Base' ? 1 : 4);
   const leaves = new Map<number, Uint32Array>();

@@ -18,7 +18,15 @@ import { verifyWhir } from './verifier.js';
 import type { LiveDevice } from '../device-recovery.js';
 import type { CheckMode } from '../sched/job.js';
 import { whirSchedule, type WhirOptions } from './params.js';
-import { disposeCommitment, openPhases, whirCommit, whirOpen, type CommittedCodeword, type WhirBackend, type WhirOpening } from './prover.js';
+import {
+  disposeCommitment,
+  openPhases,
+  whirCommit,
+  whirOpen,
+  type CommittedCodeword,
+  type WhirBackend,
+  type WhirOpening,
+} from './prover.js';
 import type { WhirSchedule } from './schedule.js';
 import { whirProverTranscript } from './transcript/whir-transcript.js';
 import { traceJsonl, tracePermutations } from './transcript/fs-prover.js';
@@ -61,7 +69,6 @@ export interface WhirMethods {
   whirCommit(options: WhirOptions, evals: Uint32Array, job?: JobOptions): Promise<{ root: Uint32Array; handle: WhirCommitment }>;
 }
 
-
 /** Where WHIR's own GPU work may run, and how its proofs are checked. */
 export interface WhirPaths {
   /** The live GPU device when the commit family runs on it, else null (the TypeScript engine). */
@@ -94,7 +101,7 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
       // The commit's few permutations (35 seed elements + 8 root values, 8 per permutation: 5) are kept,
       // so a traced open covers the whole transcript; an untraced one ignores them.
       const commitTrace = tracePermutations(challenger);
-      const backend = hostBackend(host, await paths.gpu?.() ?? null, job, 'whirCommit', 1);
+      const backend = hostBackend(host, (await paths.gpu?.()) ?? null, job, 'whirCommit', 1);
       backend.phase('commit');
       const committed = await whirCommit(schedule, backend, evals, whirProverTranscript(schedule, challenger));
       challenger.onPermute = undefined;
@@ -105,11 +112,12 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
         root: committed.codeword.root.slice(),
         async prove(given) {
           const { job: proveJob, point, trace } = requireOpenOptions('prove options', given, schedule.numVariables);
-          if (!live) throw new ProverError('DESTROYED', 'this WHIR commitment was already proved or disposed; commit again to make another proof');
+          if (!live)
+            throw new ProverError('DESTROYED', 'this WHIR commitment was already proved or disposed; commit again to make another proof');
           const mine = live;
           live = null;
           try {
-            const device = gpuEngineOk ? await paths.gpu?.() ?? null : null;
+            const device = gpuEngineOk ? ((await paths.gpu?.()) ?? null) : null;
             const attempt = async (gpu: LiveDevice | null) => {
               const ch = challenger.clone();
               // Grinding searches run on clones (untraced); only check_witness's real step is recorded, as in Rust.

@@ -36,7 +36,11 @@ const destroyedError = () => new ProverError('DESTROYED', 'This prover was destr
 /** A GPU handle living in the worker. */
 class RemoteHandle {
   dead = false;
-  constructor(readonly client: WorkerClient, readonly id: number, readonly kind: HandleKind) {}
+  constructor(
+    readonly client: WorkerClient,
+    readonly id: number,
+    readonly kind: HandleKind,
+  ) {}
 }
 
 class WorkerClient {
@@ -50,7 +54,12 @@ class WorkerClient {
     if (!this.destroyed) void this.remote.release(id).catch(() => {});
   });
 
-  constructor(private readonly worker: Worker, private readonly remote: Comlink.Remote<WorkerHost>, stats: Stats, capabilities: Capabilities) {
+  constructor(
+    private readonly worker: Worker,
+    private readonly remote: Comlink.Remote<WorkerHost>,
+    stats: Stats,
+    capabilities: Capabilities,
+  ) {
     this.lastStats = stats;
     this.lastCapabilities = capabilities;
     // An uncaught error in the worker may leave calls unanswered: fail them instead of hanging.
@@ -83,7 +92,9 @@ class WorkerClient {
     } catch (e) {
       return Promise.reject(e);
     }
-    const posted = this.inOrder(!curveLoaded() && (POINT_METHODS.has(method) || mayHoldPoints(args)), () => this.post(target, method, args));
+    const posted = this.inOrder(!curveLoaded() && (POINT_METHODS.has(method) || mayHoldPoints(args)), () =>
+      this.post(target, method, args),
+    );
     return posted.then((v) => (out ? intoOut(out, v, (x) => this.releaseHandles(x)) : v));
   }
 
@@ -92,7 +103,9 @@ class WorkerClient {
 
   private inOrder(needsCurve: boolean, post: () => Promise<unknown>): Promise<unknown> {
     if (needsCurve && !this.curveGate) {
-      const gate: Promise<void> = loadCurve().finally(() => { if (this.curveGate === gate) this.curveGate = undefined; });
+      const gate: Promise<void> = loadCurve().finally(() => {
+        if (this.curveGate === gate) this.curveGate = undefined;
+      });
       this.curveGate = gate;
     }
     const gate = this.curveGate;
@@ -102,7 +115,10 @@ class WorkerClient {
   }
 
   private post(target: number, method: string, args: unknown[]): Promise<unknown> {
-    const hooks: ArgHooks = { challengers: [], handleId: (v) => (v instanceof RemoteHandle ? (v.client === this ? v.id : 'foreign') : undefined) };
+    const hooks: ArgHooks = {
+      challengers: [],
+      handleId: (v) => (v instanceof RemoteHandle ? (v.client === this ? v.id : 'foreign') : undefined),
+    };
     let encoded: unknown[];
     try {
       encoded = encodeArgs(args, hooks);
@@ -136,26 +152,36 @@ class WorkerClient {
       // After the call is posted, so the worker has the job's controller when a later abort arrives.
       if (signal?.aborted) reject(abortError(method, signal));
       else signal?.addEventListener('abort', onAbort, { once: true });
-      posted.then((reply) => {
-        if (reply.stats) this.lastStats = reply.stats;
-        if (reply.capabilities) this.lastCapabilities = reply.capabilities;
-        // Rejected here already (an abort raced the job's end): free the handles it made.
-        if (rejected) {
-          if (reply.ok) this.releaseHandles(reply.value);
-          return;
-        }
-        reply.challengers.forEach((s, i) => hooks.challengers[i]?.restore(s));
-        if (reply.ok) resolve(this.decode(reply.value));
-        else reject(rebuild(reply.error));
-      }, (e: unknown) => {
-        // postMessage refused an argument (a Proxy, a class with private state): bad input.
-        reject(e instanceof Error && e.name === 'DataCloneError'
-          ? new ProverError('INVALID_ARGUMENT', `${method}: an argument cannot be sent to the prover's worker (${e.message}); pass plain arrays, typed arrays and option objects`)
-          : e);
-      }).finally(() => {
-        this.pending.delete(fail);
-        signal?.removeEventListener('abort', onAbort);
-      });
+      posted
+        .then(
+          (reply) => {
+            if (reply.stats) this.lastStats = reply.stats;
+            if (reply.capabilities) this.lastCapabilities = reply.capabilities;
+            // Rejected here already (an abort raced the job's end): free the handles it made.
+            if (rejected) {
+              if (reply.ok) this.releaseHandles(reply.value);
+              return;
+            }
+            reply.challengers.forEach((s, i) => hooks.challengers[i]?.restore(s));
+            if (reply.ok) resolve(this.decode(reply.value));
+            else reject(rebuild(reply.error));
+          },
+          (e: unknown) => {
+            // postMessage refused an argument (a Proxy, a class with private state): bad input.
+            reject(
+              e instanceof Error && e.name === 'DataCloneError'
+                ? new ProverError(
+                    'INVALID_ARGUMENT',
+                    `${method}: an argument cannot be sent to the prover's worker (${e.message}); pass plain arrays, typed arrays and option objects`,
+                  )
+                : e,
+            );
+          },
+        )
+        .finally(() => {
+          this.pending.delete(fail);
+          signal?.removeEventListener('abort', onAbort);
+        });
     });
   }
 
@@ -181,7 +207,10 @@ class WorkerClient {
 
   private handle(id: number, kind: HandleKind, props: Record<string, unknown>): object {
     const h = new RemoteHandle(this, id, kind);
-    const call = (method: string) => (...args: unknown[]) => this.call(id, method, args);
+    const call =
+      (method: string) =>
+      (...args: unknown[]) =>
+        this.call(id, method, args);
     const free = (method: string) => () => {
       if (h.dead) return;
       h.dead = true;
@@ -214,11 +243,14 @@ class WorkerClient {
 
 /** The caller's `out` (checked as in-thread: a Uint32Array, never with gpu: true), and the arguments without it. */
 function takeOut(args: unknown[]): { args: unknown[]; out?: Uint32Array } {
-  const i = args.findIndex((a) => typeof a === 'object' && a !== null && !ArrayBuffer.isView(a) && !Array.isArray(a) && (a as { out?: unknown }).out !== undefined);
+  const i = args.findIndex(
+    (a) => typeof a === 'object' && a !== null && !ArrayBuffer.isView(a) && !Array.isArray(a) && (a as { out?: unknown }).out !== undefined,
+  );
   if (i < 0) return { args };
   const opts = args[i] as { out: unknown; gpu?: unknown };
   const out = optionalOut(opts.out, isTypedArray(opts.out, 'Uint32Array') ? opts.out.length : 0);
-  if (opts.gpu === true) throw new ProverError('INVALID_ARGUMENT', 'out and gpu: true exclude each other (a result kept on the GPU is not written to an array)');
+  if (opts.gpu === true)
+    throw new ProverError('INVALID_ARGUMENT', 'out and gpu: true exclude each other (a result kept on the GPU is not written to an array)');
   const copy = [...args];
   copy[i] = { ...opts, out: undefined };
   return { args: copy, out };
@@ -261,16 +293,23 @@ export async function workerProver(worker: Worker, options: ProverOptions): Prom
   // fires 'error' and never answers: without this race createProver would never settle.
   let onError: (e: Event) => void = () => {};
   const failed = new Promise<never>((_, reject) => {
-    onError = (e) => reject(new ProverError('WORKER_FAILED',
-      `the prover's worker did not start${(e as ErrorEvent).message ? ` (${(e as ErrorEvent).message})` : ''}; ` +
-      "check that your bundler emitted webgpu-prover's worker (docs/worker.md), or pass { worker } with one you start, or { worker: false }"));
+    onError = (e) =>
+      reject(
+        new ProverError(
+          'WORKER_FAILED',
+          `the prover's worker did not start${(e as ErrorEvent).message ? ` (${(e as ErrorEvent).message})` : ''}; ` +
+            "check that your bundler emitted webgpu-prover's worker (docs/worker.md), or pass { worker } with one you start, or { worker: false }",
+        ),
+      );
     worker.addEventListener('error', onError, { once: true });
   });
-  const init = await Promise.race([remote.init(rest), failed]).catch((e: unknown) => {
-    remote[Comlink.releaseProxy]();
-    worker.terminate();
-    throw e;
-  }).finally(() => worker.removeEventListener('error', onError));
+  const init = await Promise.race([remote.init(rest), failed])
+    .catch((e: unknown) => {
+      remote[Comlink.releaseProxy]();
+      worker.terminate();
+      throw e;
+    })
+    .finally(() => worker.removeEventListener('error', onError));
   if (!init.ok) {
     remote[Comlink.releaseProxy]();
     worker.terminate();
@@ -278,7 +317,10 @@ export async function workerProver(worker: Worker, options: ProverOptions): Prom
   }
   const client = new WorkerClient(worker, remote, init.stats, init.capabilities);
   const info: ProverInfo = { ...init.info, worker: true };
-  const m = (name: string) => (...args: unknown[]) => client.call(0, name, args);
+  const m =
+    (name: string) =>
+    (...args: unknown[]) =>
+      client.call(0, name, args);
   const prover = {
     info,
     stats: () => client.stats(),

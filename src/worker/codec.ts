@@ -31,12 +31,17 @@ let loadingCurve: Promise<void> | undefined;
 
 /** Load noble's BN254 G1 once; until then no argument is taken for a point. */
 export function loadCurve(): Promise<void> {
-  loadingCurve ??= loadPart("noble's BN254", () => Promise.all([import('@noble/curves/bn254.js'), import('@noble/curves/abstract/curve.js')])).then(([b, c]) => {
-    curve = { G1: b.bn254.G1.Point, normalizeZ: c.normalizeZ };
-  }, (e: unknown) => {
-    loadingCurve = undefined; // a failed chunk fetch is retried by the next call
-    throw e;
-  });
+  loadingCurve ??= loadPart("noble's BN254", () =>
+    Promise.all([import('@noble/curves/bn254.js'), import('@noble/curves/abstract/curve.js')]),
+  ).then(
+    ([b, c]) => {
+      curve = { G1: b.bn254.G1.Point, normalizeZ: c.normalizeZ };
+    },
+    (e: unknown) => {
+      loadingCurve = undefined; // a failed chunk fetch is retried by the next call
+      throw e;
+    },
+  );
   return loadingCurve;
 }
 
@@ -98,7 +103,8 @@ export function packPoint(p: Point, out = new Uint8Array(64), at = 0): Uint8Arra
 }
 
 export function unpackPoint(b: Uint8Array): Point {
-  const x = fromBeBytes32(b), y = fromBeBytes32(b, 32);
+  const x = fromBeBytes32(b),
+    y = fromBeBytes32(b, 32);
   const { G1 } = requireCurve();
   return x === 0n && y === 0n ? G1.ZERO : G1.fromAffine({ x, y });
 }
@@ -125,11 +131,16 @@ function encode(v: unknown, hooks: ArgHooks, depth: number): unknown {
   if (typeof v !== 'object' || v === null) return v;
   if (ArrayBuffer.isView(v)) {
     // A view of a transferred (detached) buffer cannot be cloned; it reads as empty in-thread.
-    const detached = (v.buffer as ArrayBuffer & { detached?: boolean }).detached === true || (v.byteLength === 0 && v.buffer.byteLength === 0);
+    const detached =
+      (v.buffer as ArrayBuffer & { detached?: boolean }).detached === true || (v.byteLength === 0 && v.buffer.byteLength === 0);
     return detached ? { $detached: Object.prototype.toString.call(v).slice(8, -1) } : v;
   }
   const id = hooks.handleId(v);
-  if (id === 'foreign') throw new ProverError('INVALID_ARGUMENT', 'this handle belongs to another prover; pass it to the prover that made it, or read() it and pass the values');
+  if (id === 'foreign')
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      'this handle belongs to another prover; pass it to the prover that made it, or read() it and pass the values',
+    );
   if (id !== undefined) return { $h: id };
   if (v instanceof DuplexChallenger) {
     hooks.challengers.push(v);
@@ -142,7 +153,9 @@ function encode(v: unknown, hooks: ArgHooks, depth: number): unknown {
       // One batched inversion for all Z (normalizeZ), not one per point: 2^12 points took ~60 ms
       // of the page's thread with a toAffine each.
       const out = new Uint8Array(64 * v.length);
-      requireCurve().normalizeZ(G1, v as Point[]).forEach((p, i) => packPoint(p, out, 64 * i));
+      requireCurve()
+        .normalizeZ(G1, v as Point[])
+        .forEach((p, i) => packPoint(p, out, 64 * i));
       return { $points: out };
     }
     const out: unknown[] = new Array(v.length);

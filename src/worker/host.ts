@@ -21,12 +21,20 @@ function callable(kind: 'Prover' | HandleKind, method: string): boolean {
   return method === m.free || (m.calls as readonly string[]).includes(method);
 }
 
-export interface WireError { name: string; message: string; code?: string }
+export interface WireError {
+  name: string;
+  message: string;
+  code?: string;
+}
 
 export type Stats = ReturnType<Prover['stats']>;
 
 /** What every reply carries besides the answer: the prover's state after the call, for the client's mirrors. */
-export interface After { stats: Stats | undefined; capabilities: Capabilities | undefined; challengers: ChallengerState[] }
+export interface After {
+  stats: Stats | undefined;
+  capabilities: Capabilities | undefined;
+  challengers: ChallengerState[];
+}
 
 export type Reply = After & ({ ok: true; value: unknown } | { ok: false; error: WireError });
 
@@ -39,7 +47,9 @@ export class WorkerHost {
   /** Controllers of the jobs in progress; the client posts a job's abort after its call. */
   private readonly jobs = new Map<number, AbortController>();
 
-  async init(options: ProverOptions): Promise<{ ok: true; info: ProverInfo; stats: Stats; capabilities: Capabilities } | { ok: false; error: WireError }> {
+  async init(
+    options: ProverOptions,
+  ): Promise<{ ok: true; info: ProverInfo; stats: Stats; capabilities: Capabilities } | { ok: false; error: WireError }> {
     try {
       this.prover = await createLocalProver(options);
       return { ok: true, info: this.prover.info, stats: this.prover.stats(), capabilities: this.prover.capabilities() };
@@ -53,7 +63,11 @@ export class WorkerHost {
     if (aborted) controller.abort(); // the caller's signal had fired before the call
     this.jobs.set(jobId, controller);
     const challengers: DuplexChallenger[] = [];
-    const after = (): After => ({ stats: this.prover?.stats(), capabilities: this.prover?.capabilities(), challengers: challengers.map((c) => c.snapshot()) });
+    const after = (): After => ({
+      stats: this.prover?.stats(),
+      capabilities: this.prover?.capabilities(),
+      challengers: challengers.map((c) => c.snapshot()),
+    });
     try {
       const { obj, kind } = this.target(target);
       if (!callable(kind, method)) throw new ProverError('INVALID_ARGUMENT', `${kind} has no method ${method}`);

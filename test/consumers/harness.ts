@@ -8,7 +8,18 @@
  * @module
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
@@ -45,7 +56,9 @@ function newest(dir: string): number {
 export function packTarball(work: string): string {
   const built = existsSync(join(repo, 'dist/index.js')) ? statSync(join(repo, 'dist/index.js')).mtimeMs : 0;
   if (Math.max(newest(join(repo, 'src')), statSync(join(repo, 'package.json')).mtimeMs) > built) run('npm', ['run', 'build:dist'], repo);
-  const [{ filename }] = JSON.parse(run('npm', ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', work], repo)) as { filename: string }[];
+  const [{ filename }] = JSON.parse(run('npm', ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', work], repo)) as {
+    filename: string;
+  }[];
   run('tar', ['-xzf', join(work, filename), '-C', work], work);
   return join(work, 'package');
 }
@@ -69,7 +82,14 @@ export function makeFixture(work: string, unpacked: string, fixture: string, lin
     mkdirSync(dirname(join(dir, 'node_modules', dep)), { recursive: true });
     symlinkSync(join(repo, 'node_modules', dep), join(dir, 'node_modules', dep), 'dir');
   }
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${fixture}`, private: true, type: 'module', dependencies: { 'webgpu-prover': 'file:../package' } }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      { name: `consumer-${fixture}`, private: true, type: 'module', dependencies: { 'webgpu-prover': 'file:../package' } },
+      null,
+      2,
+    ),
+  );
   return dir;
 }
 
@@ -92,12 +112,25 @@ export function copyWithout(dist: string, to: string, drop: (path: string) => bo
  * (or none) is refused by the browser ("Failed to load module script ... MIME type").
  */
 const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.map': 'application/json', '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8', '.svg': 'image/svg+xml', '.ico': 'image/x-icon',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
 };
 
-export interface Served { url: string; root: string; server: Server; requests: string[]; close(): Promise<void> }
+export interface Served {
+  url: string;
+  root: string;
+  server: Server;
+  requests: string[];
+  close(): Promise<void>;
+}
 
 /** Serve `root` statically on the first free port from `firstPort` (5600-5699 by default). */
 export async function serve(root: string, firstPort = 5600): Promise<Served> {
@@ -107,7 +140,10 @@ export async function serve(root: string, firstPort = 5600): Promise<Served> {
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
     const ok = file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile();
     requests.push(`${ok ? 200 : 404} ${path}`);
-    if (!ok) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
+    if (!ok) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
     res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
     res.end(readFileSync(file));
   });
@@ -117,7 +153,8 @@ export async function serve(root: string, firstPort = 5600): Promise<Served> {
       server.listen(port, '127.0.0.1', () => ok(true));
     });
     // localhost, not 127.0.0.1, in the URL: both are secure contexts, localhost is what users type.
-    if (listening) return { url: `http://localhost:${port}`, root, server, requests, close: () => new Promise((ok) => server.close(() => ok())) };
+    if (listening)
+      return { url: `http://localhost:${port}`, root, server, requests, close: () => new Promise((ok) => server.close(() => ok())) };
   }
   throw new Error(`no free port in ${firstPort}-${firstPort + 99}`);
 }
@@ -132,10 +169,19 @@ export const MARKERS = { msm: 'is not on BN254 G1', noble: 'finalExponentiate' }
 /** What a page reported (test/consumers/app/checks.js) plus what the browser saw. */
 export interface PageResult {
   report: {
-    label: string; finished: boolean; steps: { name: string; t: number }[]; worker?: boolean; adapter?: string | null;
-    dft?: number[]; poseidon2?: number[]; msm?: { x: string; y: string } | null; msmIsNoblePoint?: boolean;
+    label: string;
+    finished: boolean;
+    steps: { name: string; t: number }[];
+    worker?: boolean;
+    adapter?: string | null;
+    dft?: number[];
+    poseidon2?: number[];
+    msm?: { x: string; y: string } | null;
+    msmIsNoblePoint?: boolean;
     merkle?: { root: number[]; row: number[]; siblings: number[][]; verified: boolean; tamperedVerified?: boolean };
-    field?: number[]; grind?: number; whirVerified?: boolean;
+    field?: number[];
+    grind?: number;
+    whirVerified?: boolean;
     error?: { code: string | null; name: string | null; message: string };
     afterError?: number[] | { code: string | null; message: string };
   } | null;
@@ -161,21 +207,34 @@ export interface PageResult {
  * `missingChunks`, wait for the page's report even when a script 404s (a build with a chunk
  * removed on purpose: the page must report the failure itself).
  */
-export async function openConsumer(page: Page, url: string, { timeoutMs = 120_000, root, missingChunks = false }: { timeoutMs?: number; root?: string; missingChunks?: boolean } = {}): Promise<PageResult> {
+export async function openConsumer(
+  page: Page,
+  url: string,
+  { timeoutMs = 120_000, root, missingChunks = false }: { timeoutMs?: number; root?: string; missingChunks?: boolean } = {},
+): Promise<PageResult> {
   const t0 = Date.now();
   const workers: string[] = [];
   const failed: string[] = [];
   const errors: string[] = [];
   const bodies: Promise<PageResult['scripts'][number] | undefined>[] = [];
   let stop: (reason: string) => void = () => {};
-  const stopped = new Promise<never>((_, reject) => { stop = (r) => reject(new Error(r)); });
+  const stopped = new Promise<never>((_, reject) => {
+    stop = (r) => reject(new Error(r));
+  });
   stopped.catch(() => {});
   const finished = () => page.evaluate(() => (window as unknown as { __consumer?: { finished: boolean } }).__consumer?.finished === true);
   page.on('worker', (w) => {
     workers.push(w.url());
     w.on('console', (m) => m.type() === 'error' && errors.push(`[worker] ${m.text()}`));
     // The page's destroy() closes its worker too, but only after it set finished (same task).
-    w.on('close', () => void finished().then((done) => done || stop(`worker ${w.url().slice(0, 100)} closed before the page finished`), () => {}));
+    w.on(
+      'close',
+      () =>
+        void finished().then(
+          (done) => done || stop(`worker ${w.url().slice(0, 100)} closed before the page finished`),
+          () => {},
+        ),
+    );
   });
   page.on('console', (m) => m.type() === 'error' && errors.push(`[console] ${m.text()}`));
   page.on('pageerror', (e) => errors.push(`[pageerror] ${e.message}`));
@@ -189,11 +248,13 @@ export async function openConsumer(page: Page, url: string, { timeoutMs = 120_00
       const holds = (b: Buffer) => (Object.keys(MARKERS) as (keyof typeof MARKERS)[]).filter((k) => b.includes(MARKERS[k]));
       const measure = (b: Buffer) => ({ path, bytes: b.length, gzip: gzipSync(b, { level: 9 }).length, wgsl: wgsl(b), holds: holds(b) });
       const file = root && normalize(join(root, path));
-      bodies.push(r.body().then(measure, (e: Error) => {
-        if (file && file.startsWith(root + sep) && existsSync(file)) return measure(readFileSync(file));
-        errors.push(`[harness] no body for ${path}: ${e.message}`);
-        return undefined;
-      }));
+      bodies.push(
+        r.body().then(measure, (e: Error) => {
+          if (file && file.startsWith(root + sep) && existsSync(file)) return measure(readFileSync(file));
+          errors.push(`[harness] no body for ${path}: ${e.message}`);
+          return undefined;
+        }),
+      );
     }
     if (r.status() < 400) return;
     failed.push(`${r.status()} ${r.url()}`);
@@ -203,13 +264,18 @@ export async function openConsumer(page: Page, url: string, { timeoutMs = 120_00
   let stoppedBy: string | undefined;
   try {
     await Promise.race([
-      page.waitForFunction(() => (window as unknown as { __consumer?: { finished: boolean } }).__consumer?.finished === true, null, { timeout: timeoutMs, polling: 200 }),
+      page.waitForFunction(() => (window as unknown as { __consumer?: { finished: boolean } }).__consumer?.finished === true, null, {
+        timeout: timeoutMs,
+        polling: 200,
+      }),
       stopped,
     ]);
   } catch (e) {
     stoppedBy = (e as Error).message.split('\n')[0];
   }
-  const report = await page.evaluate(() => (window as unknown as { __consumer?: PageResult['report'] }).__consumer ?? null) as PageResult['report'];
+  const report = (await page.evaluate(
+    () => (window as unknown as { __consumer?: PageResult['report'] }).__consumer ?? null,
+  )) as PageResult['report'];
   if (stoppedBy) errors.push(`[harness] stopped waiting: ${stoppedBy}`);
   const scripts = (await Promise.all(bodies)).filter((s) => s !== undefined);
   return { report, scripts, workers, failed, errors, ms: Date.now() - t0 };

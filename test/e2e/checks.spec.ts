@@ -7,7 +7,10 @@ import { chromiumArgs, findChromium } from '../../scripts/chromium.mjs';
 
 const ANSWERS = /^every family's answers are right on the (gpu|cpu) path$/;
 
-test('self-check and run-time checks catch a family forced wrong; fallback: cpu gives the GPU path\'s answers', async ({ page, baseURL }) => {
+test("self-check and run-time checks catch a family forced wrong; fallback: cpu gives the GPU path's answers", async ({
+  page,
+  baseURL,
+}) => {
   const gpu = await autorun(page, 'checks-check');
   expect(failures(gpu)).toEqual([]);
   const ok = gpu.rows.filter((r) => r.status === 'ok').map((r) => r.step);

@@ -9,7 +9,14 @@ test('a second size of a warm family creates no pipeline', async ({ page }) => {
   expect(failures(result)).toEqual([]);
   expect(result.status).toBe('ok');
   const steps = result.rows.filter((r) => r.status === 'ok').map((r) => r.step);
-  expect(steps).toEqual(['lde second size x8', 'lde second size x1', "a job waiting for a compile reports 'compiling'", 'merkleCommit second size', 'msm second size (another window size)', 'ntt sizes after warmUp']);
+  expect(steps).toEqual([
+    'lde second size x8',
+    'lde second size x1',
+    "a job waiting for a compile reports 'compiling'",
+    'merkleCommit second size',
+    'msm second size (another window size)',
+    'ntt sizes after warmUp',
+  ]);
   const compiled = result.rows.find((r) => r.step === 'compiled')!;
   expect(compiled.pipelines).toBeGreaterThan(0);
 });

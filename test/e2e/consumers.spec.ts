@@ -17,8 +17,17 @@ import { DuplexChallenger } from '../../src/ref/challenger.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { copyWithout, makeFixture, openConsumer, prepare, run, serve, type PageResult, type Served } from '../consumers/harness.js';
 import {
-  DFT_VALUES, DFT_WIDTH, POSEIDON2_STATE, MSM_SCALARS, MERKLE_VALUES, MERKLE_WIDTH, MERKLE_INDEX, FIELD_A, FIELD_B,
-  GRIND_OBSERVED, GRIND_BITS,
+  DFT_VALUES,
+  DFT_WIDTH,
+  POSEIDON2_STATE,
+  MSM_SCALARS,
+  MERKLE_VALUES,
+  MERKLE_WIDTH,
+  MERKLE_INDEX,
+  FIELD_A,
+  FIELD_B,
+  GRIND_OBSERVED,
+  GRIND_BITS,
 } from '../consumers/app/inputs.js';
 
 // Not serial: a broken bundler must not hide the others' results (workers: 1 keeps the order;
@@ -26,7 +35,9 @@ import {
 
 /** The answers, from the repo's references (src/ref) and @noble/curves, never from the package. */
 const G = bn254.G1.Point.BASE;
-const msmAffine = G.multiply(BigInt(MSM_SCALARS[0])).add(G.double().multiply(BigInt(MSM_SCALARS[1]))).toAffine();
+const msmAffine = G.multiply(BigInt(MSM_SCALARS[0]))
+  .add(G.double().multiply(BigInt(MSM_SCALARS[1])))
+  .toAffine();
 const EXPECTED = {
   dft: Array.from(dft(Uint32Array.from(DFT_VALUES), DFT_WIDTH)),
   poseidon2: Array.from(poseidon2(POSEIDON2_STATE)),
@@ -52,7 +63,11 @@ const servers: Served[] = [];
 /** Time one phase for the summary printed at the end (CI budget: the whole file < 2 min). */
 function timed<T>(what: string, f: () => T): T {
   const t0 = Date.now();
-  try { return f(); } finally { timings.push(`${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`); }
+  try {
+    return f();
+  } finally {
+    timings.push(`${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
 }
 
 test.beforeAll(() => {
@@ -72,12 +87,24 @@ async function serveDist(dir: string): Promise<Served> {
 }
 
 /** Open one page and require the full, correct answer from the bundler-emitted worker. */
-async function expectProves(page: Page, served: Pick<Served, 'url'> & { requests?: string[]; root?: string }, path: string, { msm = true, all = false }: { msm?: boolean; all?: boolean } = {}): Promise<PageResult> {
+async function expectProves(
+  page: Page,
+  served: Pick<Served, 'url'> & { requests?: string[]; root?: string },
+  path: string,
+  { msm = true, all = false }: { msm?: boolean; all?: boolean } = {},
+): Promise<PageResult> {
   const r = await openConsumer(page, `${served.url}${path}`, { root: served.root });
   const steps = r.report?.steps ?? [];
-  const split = steps.slice(1).map((s, i) => `${steps[i].name} ${((s.t - steps[i].t) / 1000).toFixed(1)}`).join(', ');
+  const split = steps
+    .slice(1)
+    .map((s, i) => `${steps[i].name} ${((s.t - steps[i].t) / 1000).toFixed(1)}`)
+    .join(', ');
   timings.push(`page ${path}: ${(r.ms / 1000).toFixed(1)} s (${split})`);
-  const diagnosis = JSON.stringify({ error: r.report?.error, errors: r.errors, failed: r.failed, workers: r.workers, steps: r.report?.steps }, null, 1);
+  const diagnosis = JSON.stringify(
+    { error: r.report?.error, errors: r.errors, failed: r.failed, workers: r.workers, steps: r.report?.steps },
+    null,
+    1,
+  );
   expect(r.report?.error, diagnosis).toBeUndefined();
   expect(r.report?.finished, diagnosis).toBe(true);
   expect(r.failed, diagnosis).toEqual([]);
@@ -118,12 +145,23 @@ async function expectFailsWithoutWorker(page: Page, dist: string, isWorker: (p: 
   timings.push(`page without worker (must fail): ${(r.ms / 1000).toFixed(1)} s`);
   expect(r.report?.worker).not.toBe(true);
   expect(r.report?.dft).toBeUndefined();
-  expect(r.failed.some((f) => f.startsWith('404 ') && dropped.some((d) => f.endsWith(d))), JSON.stringify(r.failed)).toBe(true);
+  expect(
+    r.failed.some((f) => f.startsWith('404 ') && dropped.some((d) => f.endsWith(d))),
+    JSON.stringify(r.failed),
+  ).toBe(true);
   // What the app sees: createProver() rejects with WORKER_FAILED (it listens for the Worker's
   // 'error' event), instead of never settling as it did before.
-  await page.waitForFunction(() => (window as unknown as { __consumer?: { error?: unknown } }).__consumer?.error !== undefined, null, { timeout: 10_000 }).catch(() => {});
+  await page
+    .waitForFunction(() => (window as unknown as { __consumer?: { error?: unknown } }).__consumer?.error !== undefined, null, {
+      timeout: 10_000,
+    })
+    .catch(() => {});
   const later = await page.evaluate(() => (window as unknown as { __consumer?: PageResult['report'] }).__consumer ?? null);
-  const state = later?.error ? `rejected: ${later.error.code ?? later.error.name}: ${later.error.message}` : later?.finished ? 'settled' : 'still pending 10 s after the 404';
+  const state = later?.error
+    ? `rejected: ${later.error.code ?? later.error.name}: ${later.error.message}`
+    : later?.finished
+      ? 'settled'
+      : 'still pending 10 s after the 404';
   timings.push(`  createProver() after the worker's 404: ${state}`);
   expect(later?.error?.code, state).toBe('WORKER_FAILED');
 }
@@ -139,7 +177,9 @@ async function expectMsmLoadFails(page: Page, dist: string, msmChunks: (p: strin
   expect(dropped.length, 'the build has MSM chunks to drop').toBeGreaterThan(0);
   const served = await serveDist(broken);
   const r = await openConsumer(page, `${served.url}/index.html`, { missingChunks: true });
-  timings.push(`page without the MSM's chunks (${dropped.join(', ')}): ${(r.ms / 1000).toFixed(1)} s, ${r.report?.error?.code}: ${r.report?.error?.message}`);
+  timings.push(
+    `page without the MSM's chunks (${dropped.join(', ')}): ${(r.ms / 1000).toFixed(1)} s, ${r.report?.error?.code}: ${r.report?.error?.message}`,
+  );
   const diagnosis = JSON.stringify({ error: r.report?.error, errors: r.errors, failed: r.failed, steps: r.report?.steps }, null, 1);
   expect(r.report?.finished, diagnosis).toBe(true);
   expect(r.report!.dft, diagnosis).toEqual(EXPECTED.dft);
@@ -147,7 +187,10 @@ async function expectMsmLoadFails(page: Page, dist: string, msmChunks: (p: strin
   expect(r.report!.msm, diagnosis).toBeUndefined();
   expect(r.report!.error, diagnosis).toMatchObject({ code: 'LOAD_FAILED', name: 'ProverError' });
   expect(r.report!.afterError, diagnosis).toEqual(EXPECTED.dft);
-  expect(r.failed.some((f) => f.startsWith('404 ') && dropped.some((d) => f.endsWith(d))), JSON.stringify(r.failed)).toBe(true);
+  expect(
+    r.failed.some((f) => f.startsWith('404 ') && dropped.some((d) => f.endsWith(d))),
+    JSON.stringify(r.failed),
+  ).toBe(true);
 }
 
 /** Bytes a page's scripts took (its own and its worker's), minified as served and gzipped. */
@@ -171,10 +214,13 @@ const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 /** Sizes of a build's scripts, and how many WGSL kernels each holds (what ships to the page). */
 function sizes(dist: string): string {
-  return readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.js')).map((p) => {
-    const text = readFileSync(join(dist, p), 'utf8');
-    return `${p} ${(text.length / 1024).toFixed(0)} KiB, ${text.split('@compute').length - 1} kernels`;
-  }).join('; ');
+  return readdirSync(dist, { recursive: true, encoding: 'utf8' })
+    .filter((p) => p.endsWith('.js'))
+    .map((p) => {
+      const text = readFileSync(join(dist, p), 'utf8');
+      return `${p} ${(text.length / 1024).toFixed(0)} KiB, ${text.split('@compute').length - 1} kernels`;
+    })
+    .join('; ');
 }
 
 /**
@@ -182,8 +228,15 @@ function sizes(dist: string): string {
  * app's own worker, and the same build without its worker file (must fail). `isWorker` names the
  * default worker's file in the build; `msmChunks`, where the build names them, the MSM's chunks.
  */
-function productionBuild(title: string, fixture: string, deps: string[], buildArgs: string[], built: string, isWorker: (p: string) => boolean,
-  { merkleDist = 'dist', compare = false, msmChunks }: { merkleDist?: string; compare?: boolean; msmChunks?: (p: string) => boolean } = {}): void {
+function productionBuild(
+  title: string,
+  fixture: string,
+  deps: string[],
+  buildArgs: string[],
+  built: string,
+  isWorker: (p: string) => boolean,
+  { merkleDist = 'dist', compare = false, msmChunks }: { merkleDist?: string; compare?: boolean; msmChunks?: (p: string) => boolean } = {},
+): void {
   test.describe(title, () => {
     let dir = '';
     let served: Served;
@@ -194,7 +247,8 @@ function productionBuild(title: string, fixture: string, deps: string[], buildAr
       timings.push(`  ${fixture} dist: ${sizes(join(dir, 'dist'))}`);
       served = await serveDist(join(dir, 'dist'));
       // A config that builds the Merkle page apart (CONSUMER_PAGE=merkle) says where it goes.
-      if (merkleDist !== 'dist') timed(`${fixture} build, Merkle page alone`, () => run('node', buildArgs, dir, { CONSUMER_PAGE: 'merkle' }));
+      if (merkleDist !== 'dist')
+        timed(`${fixture} build, Merkle page alone`, () => run('node', buildArgs, dir, { CONSUMER_PAGE: 'merkle' }));
       merkleServed = merkleDist === 'dist' ? served : await serveDist(join(dir, merkleDist));
     });
 
@@ -203,7 +257,9 @@ function productionBuild(title: string, fixture: string, deps: string[], buildAr
       everyFamily = await expectProves(page, served, compare ? '/index.html?all=1' : '/index.html', { all: compare });
     });
 
-    test(`a page that only commits with Merkle fetches the Merkle WGSL and no other family's${compare ? ', 3x fewer bytes than every family' : ''}`, async ({ page }) => {
+    test(`a page that only commits with Merkle fetches the Merkle WGSL and no other family's${compare ? ', 3x fewer bytes than every family' : ''}`, async ({
+      page,
+    }) => {
       const r = await openConsumer(page, `${merkleServed.url}/merkle.html`, { root: merkleServed.root });
       const diagnosis = JSON.stringify({ error: r.report?.error, errors: r.errors, failed: r.failed }, null, 1);
       expect(r.report?.error, diagnosis).toBeUndefined();
@@ -222,17 +278,21 @@ function productionBuild(title: string, fixture: string, deps: string[], buildAr
       if (!compare) return;
       expect(everyFamily, 'the every-family page ran first').toBeDefined();
       const all = downloaded(everyFamily!);
-      expect(all.wgsl).toEqual(expect.arrayContaining(['ntt_stockham', 'msm_walk', 'merkle', 'whir_sumcheck', 'grind', 'field_check', 'poseidon2_s16_batch']));
+      expect(all.wgsl).toEqual(
+        expect.arrayContaining(['ntt_stockham', 'msm_walk', 'merkle', 'whir_sumcheck', 'grind', 'field_check', 'poseidon2_s16_batch']),
+      );
       expect(all.wgsl.filter((k) => ['field_bench', 'msm_fq13'].includes(k))).toEqual([]);
       expect(all.holds, 'the markers are found where the code is').toEqual(['msm', 'noble']);
-      timings.push(`  ${fixture} bytes: ${line('every family', all)}`,
+      timings.push(
+        `  ${fixture} bytes: ${line('every family', all)}`,
         `  ${fixture} ratio: ${(all.bytes / merkle.bytes).toFixed(2)}x minified, ${(all.gzip / merkle.gzip).toFixed(2)}x gzipped; ` +
-        `WGSL alone ${(all.wgslBytes / merkle.wgslBytes).toFixed(1)}x (${kib(merkle.wgslBytes)} vs ${kib(all.wgslBytes)})`);
+          `WGSL alone ${(all.wgslBytes / merkle.wgslBytes).toFixed(1)}x (${kib(merkle.wgslBytes)} vs ${kib(all.wgslBytes)})`,
+      );
       expect(all.wgslBytes / merkle.wgslBytes).toBeGreaterThanOrEqual(3);
       // Whole pages, page and worker scripts: at least 3x fewer bytes minified and gzipped. Measured
       // 165 vs 970 KiB minified (5.9x), 66 vs 230 KiB gzipped (3.5x): each family's host code, WGSL
       // and noble load on first use; what every page pays is the client, the worker's core (device,
-      // scheduler, checks, router) and WHIR's parameter derivation (docs/architecture.md).
+      // scheduler, checks, router) and WHIR's parameter derivation (docs/internals.md).
       expect(all.bytes / merkle.bytes).toBeGreaterThanOrEqual(3);
       expect(all.gzip / merkle.gzip).toBeGreaterThanOrEqual(3);
     });
@@ -253,15 +313,24 @@ function productionBuild(title: string, fixture: string, deps: string[], buildAr
   });
 }
 
-productionBuild('Vite production build (vite build, served statically)', 'vite', ['vite'], ['node_modules/vite/bin/vite.js', 'build'], 'Vite emitted',
-  (p) => /(^|\/)worker-[^/]*\.js$/.test(p), { merkleDist: 'dist-merkle', compare: true, msmChunks: (p) => /(^|\/)msm[-.][^/]*\.js$/.test(p) });
+productionBuild(
+  'Vite production build (vite build, served statically)',
+  'vite',
+  ['vite'],
+  ['node_modules/vite/bin/vite.js', 'build'],
+  'Vite emitted',
+  (p) => /(^|\/)worker-[^/]*\.js$/.test(p),
+  { merkleDist: 'dist-merkle', compare: true, msmChunks: (p) => /(^|\/)msm[-.][^/]*\.js$/.test(p) },
+);
 
 test.describe('Vite dev server (dependency pre-bundling on)', () => {
   // vitejs/vite#8427 and #21422: the dev server's optimizer used to rewrite a dependency's worker
   // URL to a file it never wrote (404). Vite 8's Rolldown optimizer is meant to fix it, and this
   // fixture's config has no optimizeDeps.exclude, so a regression shows here.
   let dev: ViteDevServer | undefined;
-  test.afterAll(async () => { await dev?.close(); });
+  test.afterAll(async () => {
+    await dev?.close();
+  });
 
   test('createProver() with the defaults runs in the worker the dev server serves', async ({ page }) => {
     const dir = makeFixture(work, unpacked, 'vite', ['vite'], 'vite-dev');
@@ -275,23 +344,44 @@ test.describe('Vite dev server (dependency pre-bundling on)', () => {
 });
 
 // The default worker is the chunk webpack names after the Worker's `name` option.
-productionBuild('webpack 5 production build (webpack-cli, served statically)', 'webpack', ['webpack', 'webpack-cli'], ['node_modules/webpack-cli/bin/cli.js'], 'webpack emitted',
-  (p) => p === 'webgpu-prover.js');
+productionBuild(
+  'webpack 5 production build (webpack-cli, served statically)',
+  'webpack',
+  ['webpack', 'webpack-cli'],
+  ['node_modules/webpack-cli/bin/cli.js'],
+  'webpack emitted',
+  (p) => p === 'webgpu-prover.js',
+);
 
 test('a plain Node ESM script: NO_WEBGPU with the Node fix, CPU exports work', () => {
   const dir = makeFixture(work, unpacked, 'node', []);
   // One Plonky3 Merkle opening and one challenger script (test/vectors, made by Plonky3 itself).
-  type MerkleCase = { root: number[]; cap_height: number; inputs: unknown[]; openings: { index: number; opened_values: number[][]; proof: number[][] }[] };
-  const merkle = (JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/merkle.json'), 'utf8')) as { cases: MerkleCase[] }).cases
-    .find((c) => c.inputs.length === 1 && c.cap_height === 0 && c.root && c.openings[0]?.proof.length >= 3)!;
-  const challenger = (JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/challenger.json'), 'utf8')) as { cases: { id: string; script: object[]; results: unknown[] }[] }).cases.find((c) => c.id === 'chal-a')!;
+  type MerkleCase = {
+    root: number[];
+    cap_height: number;
+    inputs: unknown[];
+    openings: { index: number; opened_values: number[][]; proof: number[][] }[];
+  };
+  const merkle = (
+    JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/merkle.json'), 'utf8')) as { cases: MerkleCase[] }
+  ).cases.find((c) => c.inputs.length === 1 && c.cap_height === 0 && c.root && c.openings[0]?.proof.length >= 3)!;
+  const challenger = (
+    JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/challenger.json'), 'utf8')) as {
+      cases: { id: string; script: object[]; results: unknown[] }[];
+    }
+  ).cases.find((c) => c.id === 'chal-a')!;
   const o = merkle.openings[0];
   const vectors = join(dir, 'vectors.json');
-  writeFileSync(vectors, JSON.stringify({ merkle: { root: merkle.root, index: o.index, row: o.opened_values[0], proof: o.proof }, challenger }));
+  writeFileSync(
+    vectors,
+    JSON.stringify({ merkle: { root: merkle.root, index: o.index, row: o.opened_values[0], proof: o.proof }, challenger }),
+  );
   const out = JSON.parse(timed('node consumer', () => run('node', ['check.mjs', vectors], dir))) as Record<string, any>;
 
   expect(out.resolved).toBe(`file://${join(dir, 'node_modules/webgpu-prover/dist/index.js')}`);
-  expect(out.exports).toEqual(expect.arrayContaining(['createProver', 'ProverError', 'isProverError', 'verifyMerklePath', 'DuplexChallenger', 'babybear']));
+  expect(out.exports).toEqual(
+    expect.arrayContaining(['createProver', 'ProverError', 'isProverError', 'verifyMerklePath', 'DuplexChallenger', 'babybear']),
+  );
   expect(out.createProver.resolved).toBe(false);
   expect(out.createProver).toMatchObject({ isProverError: true, code: 'NO_WEBGPU', name: 'ProverError' });
   // The Node fix: install Dawn's 'webgpu' package and pass its GPU object.

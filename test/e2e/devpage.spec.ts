@@ -31,7 +31,11 @@ test('dev page: bench table, chart, device card and markdown at desktop and phon
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   // The form, the bench table and the chart (the rows and the device card follow below them).
   const chart = (await page.locator('#chart-card').boundingBox())!;
-  await page.screenshot({ path: `${dir}/devpage-phone.png`, fullPage: true, clip: { x: 0, y: 0, width: 390, height: chart.y + chart.height + 12 } });
+  await page.screenshot({
+    path: `${dir}/devpage-phone.png`,
+    fullPage: true,
+    clip: { x: 0, y: 0, width: 390, height: chart.y + chart.height + 12 },
+  });
 
   await page.click('#copy');
   await expect(page.locator('#copy')).toHaveText('Copied');
@@ -43,7 +47,9 @@ test('dev page: bench table, chart, device card and markdown at desktop and phon
 test('an unknown mode fails cleanly and lists the modes, the bench modes among them', async ({ page }) => {
   const result = await autorun(page, 'no-such-mode');
   expect(result.status).toBe('error');
-  expect(result.rows.find((r) => r.step === 'exception')?.detail).toMatch(/unknown autorun mode "no-such-mode"; modes: .*ntt-bench, poseidon2-bench, merkle-bench, grind-bench, commit-bench, msm-bench, all-bench/);
+  expect(result.rows.find((r) => r.step === 'exception')?.detail).toMatch(
+    /unknown autorun mode "no-such-mode"; modes: .*ntt-bench, poseidon2-bench, merkle-bench, grind-bench, commit-bench, msm-bench, all-bench/,
+  );
   expect(result.rows.at(-1)).toMatchObject({ step: 'done', status: 'done', detail: 'error' });
   await expect(page.locator('#status')).toHaveText('no-such-mode: error');
 });

@@ -13,7 +13,9 @@ test('every GPU field op equals the reference and BigInt on 2^16 inputs + edge p
   for (const r of checked) expect(r.n as number).toBeGreaterThanOrEqual(1 << 16);
 });
 
-test('KoalaBear: the same GPU field ops built with its constants equal src/field and BigInt (2^12 inputs + edge pairs)', async ({ page }) => {
+test('KoalaBear: the same GPU field ops built with its constants equal src/field and BigInt (2^12 inputs + edge pairs)', async ({
+  page,
+}) => {
   const result = await autorun(page, 'field-check', { field: 'koalabear', n: '4096' });
   expect(failures(result)).toEqual([]);
   expect(result.status).toBe('ok');

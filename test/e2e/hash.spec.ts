@@ -4,7 +4,8 @@
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
 
-const checked = (rows: Array<{ step: string; status: string }>, prefix: string) => rows.filter((r) => r.step.startsWith(prefix) && r.status === 'ok');
+const checked = (rows: Array<{ step: string; status: string }>, prefix: string) =>
+  rows.filter((r) => r.step.startsWith(prefix) && r.status === 'ok');
 
 test('Poseidon2 width 16/24, default and seeded-RNG constants, equals Plonky3 and src/ref', async ({ page }) => {
   const result = await autorun(page, 'poseidon2-check');

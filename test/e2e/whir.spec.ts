@@ -19,7 +19,12 @@ const cargo = hasCargo();
 if (!cargo) console.warn('whir e2e oracle checks skipped: cargo is not on PATH');
 
 /** (n, fold, rate, seed): seeds differ from the interop test's so the tables are new ones. */
-const CASES: [number, number, number, number][] = [[10, 2, 1, 9201], [12, 4, 2, 9202], [12, 1, 1, 9204], [14, 3, 1, 9205]];
+const CASES: [number, number, number, number][] = [
+  [10, 2, 1, 9201],
+  [12, 4, 2, 9202],
+  [12, 1, 1, 9204],
+  [14, 3, 1, 9205],
+];
 const dir = mkdtempSync(join(tmpdir(), 'whir-e2e-'));
 const row = (rows: Row[], step: string) => rows.find((r) => r.step === step)!;
 
@@ -39,7 +44,9 @@ test.describe('WHIR in the browser on the GPU path', () => {
       expect(result.rows[0].detail).toMatch(/in a Web Worker/);
       const env = row(result.rows, 'envelope');
       const envelope = env.envelope as Record<string, unknown>;
-      console.log(`whir n=${n} fold=${fold} rate=${rate}: commit ${(env.commitMs as number).toFixed(0)} ms, open ${(env.openMs as number).toFixed(0)} ms, proof ${env.jsonBytes} B JSON`);
+      console.log(
+        `whir n=${n} fold=${fold} rate=${rate}: commit ${(env.commitMs as number).toFixed(0)} ms, open ${(env.openMs as number).toFixed(0)} ms, proof ${env.jsonBytes} B JSON`,
+      );
 
       const ours = join(dir, `ts${n}-${fold}-${rate}.json`);
       writeFileSync(ours, JSON.stringify(envelope));
@@ -51,7 +58,21 @@ test.describe('WHIR in the browser on the GPU path', () => {
       const table = join(dir, `t${n}-${fold}-${rate}.bin`);
       writeFileSync(table, Buffer.from(evals.buffer, evals.byteOffset, evals.byteLength));
       const theirs = join(dir, `rs${n}-${fold}-${rate}.json`);
-      const p = oracle('prove', '--n', String(n), '--fold', String(fold), '--rate', String(rate), '--poly', table, '--out', theirs, '--threads', '1');
+      const p = oracle(
+        'prove',
+        '--n',
+        String(n),
+        '--fold',
+        String(fold),
+        '--rate',
+        String(rate),
+        '--poly',
+        table,
+        '--out',
+        theirs,
+        '--threads',
+        '1',
+      );
       expect(p.status, p.stderr).toBe(0);
       const rust = JSON.parse(readFileSync(theirs, 'utf8'));
       expect(envelope.commitment).toEqual(rust.commitment);
@@ -60,16 +81,26 @@ test.describe('WHIR in the browser on the GPU path', () => {
       expect(row(result.rows, 'ts verify').verdict).toEqual({ ok: true });
       const stages = row(result.rows, 'stages');
       expect(stages.stages).toEqual(stages.expected);
-      expect((stages.stages as string[]).slice(1)).toEqual(openStages((stages.stages as string[]).filter((s) => s.endsWith(' commit')).length));
+      expect((stages.stages as string[]).slice(1)).toEqual(
+        openStages((stages.stages as string[]).filter((s) => s.endsWith(' commit')).length),
+      );
       const caps = row(result.rows, 'capabilities').capabilities as Record<string, { path: string }>;
       expect(caps.commit.path).toBe('gpu');
       expect(caps.grind.path).toBe('gpu');
     });
   }
 
-  test('n=10 fold=2 rate=1 at a given point, through the worker: p3-whir open_at makes the same proof and trace, verify_at accepts it', async ({ page }) => {
+  test('n=10 fold=2 rate=1 at a given point, through the worker: p3-whir open_at makes the same proof and trace, verify_at accepts it', async ({
+    page,
+  }) => {
     const [n, fold, rate, seed] = CASES[0];
-    const result = await autorun(page, 'whir-check', { n: String(n), fold: String(fold), rate: String(rate), seed: String(seed), point: '1' });
+    const result = await autorun(page, 'whir-check', {
+      n: String(n),
+      fold: String(fold),
+      rate: String(rate),
+      seed: String(seed),
+      point: '1',
+    });
     expect(failures(result)).toEqual([]);
     expect(result.rows[0].detail).toMatch(/in a Web Worker/);
     expect((row(result.rows, 'capabilities').capabilities as Record<string, { path: string }>).commit.path).toBe('gpu');
@@ -88,7 +119,25 @@ test.describe('WHIR in the browser on the GPU path', () => {
     writeFileSync(pointFile, Buffer.from(flat.buffer));
     const theirs = join(dir, 'rs-point.json');
     const traceFile = join(dir, 'rs-point.jsonl');
-    const p = oracle('prove', '--n', String(n), '--fold', String(fold), '--rate', String(rate), '--poly', table, '--point', pointFile, '--out', theirs, '--trace', traceFile, '--threads', '1');
+    const p = oracle(
+      'prove',
+      '--n',
+      String(n),
+      '--fold',
+      String(fold),
+      '--rate',
+      String(rate),
+      '--poly',
+      table,
+      '--point',
+      pointFile,
+      '--out',
+      theirs,
+      '--trace',
+      traceFile,
+      '--threads',
+      '1',
+    );
     expect(p.status, p.stderr).toBe(0);
     const rust = JSON.parse(readFileSync(theirs, 'utf8'));
     expect(envelope.proof).toEqual(rust.proof);
@@ -127,5 +176,8 @@ test('whir-bench runs at n=10 and reports medians and the per-phase breakdown', 
   expect(med.commitMs as number).toBeGreaterThan(0);
   expect(med.openMs as number).toBeGreaterThan(0);
   expect(med.jsonBytes as number).toBeGreaterThan(med.valueBytes as number);
-  expect(Object.keys(med.phases as object)).toEqual(['commit', ...openStages(Object.keys(med.phases as object).filter((s) => s.endsWith(' commit')).length)]);
+  expect(Object.keys(med.phases as object)).toEqual([
+    'commit',
+    ...openStages(Object.keys(med.phases as object).filter((s) => s.endsWith(' commit')).length),
+  ]);
 });

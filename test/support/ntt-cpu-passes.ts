@@ -5,7 +5,15 @@
  */
 import { bbAdd, bbMul, bbPow } from '../../src/field/babybear.js';
 import { twoAdicGenerator } from '../../src/ref/ntt.js';
-import { NTT_FLAG_FOLDED_SCALE, NTT_FLAG_LAST, NTT_FLAG_ROTATE, tableQualifies, tile2Out, tile2Word, type NttPass } from '../../src/kernels/ntt/passes.js';
+import {
+  NTT_FLAG_FOLDED_SCALE,
+  NTT_FLAG_LAST,
+  NTT_FLAG_ROTATE,
+  tableQualifies,
+  tile2Out,
+  tile2Word,
+  type NttPass,
+} from '../../src/kernels/ntt/passes.js';
 import { innerTwiddleTable, passSplitTable, passTwiddleTable, splitTwiddle } from '../../src/kernels/ntt/tables.js';
 import { loadRow, storeOutput } from './ntt-store.js';
 
@@ -14,15 +22,23 @@ const POWERS = new Map<number, number[]>();
 function dftR(v: number[]): number[] {
   const R = v.length;
   let pw = POWERS.get(R);
-  if (!pw) { const w = twoAdicGenerator(Math.log2(R)); pw = Array.from({ length: R }, (_, e) => bbPow(w, e)); POWERS.set(R, pw); }
+  if (!pw) {
+    const w = twoAdicGenerator(Math.log2(R));
+    pw = Array.from({ length: R }, (_, e) => bbPow(w, e));
+    POWERS.set(R, pw);
+  }
   return v.map((_, s) => v.reduce((acc, x, r) => bbAdd(acc, bbMul(x, pw[(r * s) % R])), 0));
 }
 
 /** A register pass, by its definition (twiddles ω_{Ns·R}^(k·r) computed directly). */
 export function runRegisterPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null): void {
-  const R = p.radix, m = p.n / R, wr = twoAdicGenerator(Math.log2(p.ns * R));
+  const R = p.radix,
+    m = p.n / R,
+    wr = twoAdicGenerator(Math.log2(p.ns * R));
   for (let t = 0; t < m * w; t++) {
-    const col = t % w, j = Math.floor(t / w), k = j % p.ns;
+    const col = t % w,
+      j = Math.floor(t / w),
+      k = j % p.ns;
     const v = Array.from({ length: R }, (_, r) => bbMul(loadRow(p, src, w, j + r * m, col), bbPow(wr, k * r)));
     dftR(v).forEach((x, s) => storeOutput(p, dst, w, col, (j - k) * R + k, s, x, sc));
   }
@@ -33,12 +49,23 @@ export function runRegisterPass(p: NttPass, src: Uint32Array, dst: Uint32Array, 
  * (lid = j'·L + lane) load, pre-twiddle (pass table or split table, by the host's choice) and write
  * the tile; then the second half's threads read it, multiply by the inner table and store.
  */
-export function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null, G: number,
-  own: Uint32Array | null = null): void {
-  const R = p.sub, logR = Math.log2(R), T = R * R, m = p.n / T, L = G * w;
+export function runTwoLevelPass(
+  p: NttPass,
+  src: Uint32Array,
+  dst: Uint32Array,
+  w: number,
+  sc: Uint32Array | null,
+  G: number,
+  own: Uint32Array | null = null,
+): void {
+  const R = p.sub,
+    logR = Math.log2(R),
+    T = R * R,
+    m = p.n / T,
+    L = G * w;
   // `own`: the pass's table when the host binds its own (an lde's scale folded in: scaleFold).
-  const table = p.ns > 1 && tableQualifies(p) ? own ?? passTwiddleTable(p.ns, T, true) : null;
-  const split = p.ns > 1 && !table ? own ?? passSplitTable(p.ns, T) : null;
+  const table = p.ns > 1 && tableQualifies(p) ? (own ?? passTwiddleTable(p.ns, T, true)) : null;
+  const split = p.ns > 1 && !table ? (own ?? passSplitTable(p.ns, T)) : null;
   const folded = (p.flags & NTT_FLAG_FOLDED_SCALE) !== 0;
   const rotate = split !== null && (p.flags & NTT_FLAG_ROTATE) !== 0;
   const inner = innerTwiddleTable(R); // vec4 entries: the value first
@@ -50,7 +77,12 @@ export function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, 
   for (let g0 = 0; g0 < m; g0 += G) {
     tile.fill(-1);
     for (let lid = 0; lid < L * R; lid++) {
-      const lane = lid % L, jp = Math.floor(lid / L), c = Math.floor(lane / w), col = lane - c * w, j = g0 + c, k = j % p.ns;
+      const lane = lid % L,
+        jp = Math.floor(lid / L),
+        c = Math.floor(lane / w),
+        col = lane - c * w,
+        j = g0 + c,
+        k = j % p.ns;
       const v = Array.from({ length: R }, (_, r1) => {
         const r = rotate ? (jp + r1 * R + T - 1) % T : jp + r1 * R; // NTT_FLAG_ROTATE (split passes only)
         const x = loadRow(p, src, w, j + r * m, col);
@@ -66,7 +98,12 @@ export function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, 
     const staged = p.ns === 1 && !(p.flags & NTT_FLAG_LAST);
     const out = new Int32Array(L * T).fill(-1);
     for (let lid = 0; lid < L * R; lid++) {
-      const lane = lid % L, jp = Math.floor(lid / L), c = Math.floor(lane / w), col = lane - c * w, j = g0 + c, k = j % p.ns;
+      const lane = lid % L,
+        jp = Math.floor(lid / L),
+        c = Math.floor(lane / w),
+        col = lane - c * w,
+        j = g0 + c,
+        k = j % p.ns;
       const v = Array.from({ length: R }, (_, r2) => {
         const x = tile[tile2Word(jp + r2 * R, logR, L, lane)];
         return jp > 0 && r2 > 0 ? bbMul(x, inner[4 * ((r2 - 1) * R + jp)]) : x;
@@ -80,7 +117,8 @@ export function runTwoLevelPass(p: NttPass, src: Uint32Array, dst: Uint32Array, 
     }
     if (staged) {
       for (let x = 0; x < L * T; x++) {
-        const jl = Math.floor(x / (T * w)), s = Math.floor(x / w) % T;
+        const jl = Math.floor(x / (T * w)),
+          s = Math.floor(x / w) % T;
         dst[g0 * T * w + x] = out[tile2Out(s, L, jl * w + (x % w))];
       }
     }

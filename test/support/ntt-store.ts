@@ -8,7 +8,15 @@
  */
 import { montMul } from '../../src/field/babybear.js';
 import { reverseBits } from '../../src/ref/ntt.js';
-import { NTT_FLAG_BITREV, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_TW_LO_BITS, type NttPass } from '../../src/kernels/ntt/passes.js';
+import {
+  NTT_FLAG_BITREV,
+  NTT_FLAG_HALF,
+  NTT_FLAG_INVERSE,
+  NTT_FLAG_LAST,
+  NTT_FLAG_SCALE,
+  NTT_TW_LO_BITS,
+  type NttPass,
+} from '../../src/kernels/ntt/passes.js';
 
 /** Row `row` of column `col` as ntt_load reads it. */
 export function loadRow(p: NttPass, src: Uint32Array, w: number, row: number, col: number): number {
@@ -17,10 +25,20 @@ export function loadRow(p: NttPass, src: Uint32Array, w: number, row: number, co
   return r < p.inRows ? src[r * w + col] : 0;
 }
 
-export function storeOutput(p: NttPass, dst: Uint32Array, w: number, col: number, base: number, s: number, val: number, sc: Uint32Array | null): void {
+export function storeOutput(
+  p: NttPass,
+  dst: Uint32Array,
+  w: number,
+  col: number,
+  base: number,
+  s: number,
+  val: number,
+  sc: Uint32Array | null,
+): void {
   let dest = base + s * p.ns;
   if (p.flags & NTT_FLAG_LAST) {
-    if (p.flags & NTT_FLAG_SCALE) val = montMul(val, montMul(sc![dest % 2 ** NTT_TW_LO_BITS], sc![2 ** NTT_TW_LO_BITS + Math.floor(dest / 2 ** NTT_TW_LO_BITS)]));
+    if (p.flags & NTT_FLAG_SCALE)
+      val = montMul(val, montMul(sc![dest % 2 ** NTT_TW_LO_BITS], sc![2 ** NTT_TW_LO_BITS + Math.floor(dest / 2 ** NTT_TW_LO_BITS)]));
     if (p.flags & NTT_FLAG_BITREV) dest = reverseBits(dest, p.logN);
   }
   dst[dest * w + col] = val;

@@ -23,12 +23,29 @@ export interface TracePass {
   grid: number[];
 }
 
-export interface Trace { passes: TracePass[]; computePasses: number }
+export interface Trace {
+  passes: TracePass[];
+  computePasses: number;
+}
 
 /** A GpuContext and encoder that log what is recorded on them; `record` runs the job on them. */
-export async function traceNtt(device: TraceDevice, record: (ctx: GpuContext, enc: GPUCommandEncoder, input: GPUBuffer) => Promise<unknown>): Promise<Trace> {
+export async function traceNtt(
+  device: TraceDevice,
+  record: (ctx: GpuContext, enc: GPUCommandEncoder, input: GPUBuffer) => Promise<unknown>,
+): Promise<Trace> {
   const g = globalThis as Record<string, unknown>;
-  g.GPUBufferUsage ??= { MAP_READ: 1, MAP_WRITE: 2, COPY_SRC: 4, COPY_DST: 8, INDEX: 16, VERTEX: 32, UNIFORM: 64, STORAGE: 128, INDIRECT: 256, QUERY_RESOLVE: 512 };
+  g.GPUBufferUsage ??= {
+    MAP_READ: 1,
+    MAP_WRITE: 2,
+    COPY_SRC: 4,
+    COPY_DST: 8,
+    INDEX: 16,
+    VERTEX: 32,
+    UNIFORM: 64,
+    STORAGE: 128,
+    INDIRECT: 256,
+    QUERY_RESOLVE: 512,
+  };
   let nextId = 0;
   const buffer = (label: string, size: number) => ({ label: `${label}#${nextId++}`, size }) as unknown as GPUBuffer;
   const name = (b: GPUBuffer) => (b as unknown as { label: string }).label.replace(/#\d+$/, '');
@@ -42,10 +59,13 @@ export async function traceNtt(device: TraceDevice, record: (ctx: GpuContext, en
       createBindGroup(d: GPUBindGroupDescriptor) {
         const g = {};
         const entries = [...d.entries].sort((a, b) => a.binding - b.binding);
-        bindGroups.set(g, entries.map((e) => {
-          const r = e.resource as GPUBufferBinding;
-          return `${e.binding}:${name(r.buffer)}${r.size === undefined ? '' : `:${r.size}`}`;
-        }));
+        bindGroups.set(
+          g,
+          entries.map((e) => {
+            const r = e.resource as GPUBufferBinding;
+            return `${e.binding}:${name(r.buffer)}${r.size === undefined ? '' : `:${r.size}`}`;
+          }),
+        );
         return g;
       },
     },
@@ -67,9 +87,15 @@ export async function traceNtt(device: TraceDevice, record: (ctx: GpuContext, en
       computePasses++;
       let cur: Partial<TracePass> = {};
       return {
-        setPipeline(p: { request: PipelineRequest }) { cur = { label: d.label ?? '', pipeline: p.request }; },
-        setBindGroup(_i: number, group: object) { cur.bindings = bindGroups.get(group); },
-        dispatchWorkgroups(x: number, y = 1, z = 1) { passes.push({ ...cur, grid: [x, y, z] } as TracePass); },
+        setPipeline(p: { request: PipelineRequest }) {
+          cur = { label: d.label ?? '', pipeline: p.request };
+        },
+        setBindGroup(_i: number, group: object) {
+          cur.bindings = bindGroups.get(group);
+        },
+        dispatchWorkgroups(x: number, y = 1, z = 1) {
+          passes.push({ ...cur, grid: [x, y, z] } as TracePass);
+        },
         end() {},
       };
     },
@@ -80,13 +106,26 @@ export async function traceNtt(device: TraceDevice, record: (ctx: GpuContext, en
 
 /** WebGPU's default limits and an H100's (1024 threads, 48 KiB of workgroup memory, 4 GiB bindings). */
 export const TRACE_DEVICES: Record<string, TraceDevice> = {
-  default: { workgroup: { threads: 256, tileBytes: 16384 }, limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28, maxComputeWorkgroupsPerDimension: 65535 } },
-  h100: { workgroup: { threads: 1024, tileBytes: 49152 }, limits: { maxStorageBufferBindingSize: 2 ** 32 - 4, maxBufferSize: 2 ** 36, maxComputeWorkgroupsPerDimension: 65535 } },
+  default: {
+    workgroup: { threads: 256, tileBytes: 16384 },
+    limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28, maxComputeWorkgroupsPerDimension: 65535 },
+  },
+  h100: {
+    workgroup: { threads: 1024, tileBytes: 49152 },
+    limits: { maxStorageBufferBindingSize: 2 ** 32 - 4, maxBufferSize: 2 ** 36, maxComputeWorkgroupsPerDimension: 65535 },
+  },
 };
 
 /** The jobs traced: every op, register and two-level layouts, small and 2^24-2^25, widths 1-16, bit reversal, blow-ups 0-3. */
 export const TRACE_JOBS = (() => {
-  const jobs: Array<{ op: 'dft' | 'idft' | 'lde' | 'encode'; height: number; width: number; addedBits?: number; shift?: number; bitReversed?: boolean }> = [];
+  const jobs: Array<{
+    op: 'dft' | 'idft' | 'lde' | 'encode';
+    height: number;
+    width: number;
+    addedBits?: number;
+    shift?: number;
+    bitReversed?: boolean;
+  }> = [];
   for (const log of [0, 1, 3, 5, 10, 12, 14, 17, 20, 24]) {
     for (const width of [1, 2, 8, 16]) {
       if (log >= 24 && width > 8) continue;
@@ -107,8 +146,24 @@ export const TRACE_JOBS = (() => {
 
 /** Bench/A-B overrides traced on two jobs each (tuning changes the recording; these pin each knob's effect). */
 export const TRACE_OVERRIDES: Array<Record<string, number | boolean>> = [
-  { stagedFirstPass: false }, { stagedFirstPass: true }, { twiddleTables: false }, { shoup: false }, { splitTables: true },
-  { fuseLde: false }, { maxRadix: 16 }, { workgroup: 64 }, { twoLevel: 0 }, { twoLevel: 10 }, { twoLevel: 6 }, { twoLevel: 8 },
-  { foldPadding: false }, { foldScale: false }, { staticFlags: false }, { innerHalves: false }, { twoLevelGroups: 1 },
-  { twoLevelGroups: 32 }, { tableMax: 2 ** 10 }, { passLimit: 2 },
+  { stagedFirstPass: false },
+  { stagedFirstPass: true },
+  { twiddleTables: false },
+  { shoup: false },
+  { splitTables: true },
+  { fuseLde: false },
+  { maxRadix: 16 },
+  { workgroup: 64 },
+  { twoLevel: 0 },
+  { twoLevel: 10 },
+  { twoLevel: 6 },
+  { twoLevel: 8 },
+  { foldPadding: false },
+  { foldScale: false },
+  { staticFlags: false },
+  { innerHalves: false },
+  { twoLevelGroups: 1 },
+  { twoLevelGroups: 32 },
+  { tableMax: 2 ** 10 },
+  { passLimit: 2 },
 ];

@@ -91,7 +91,8 @@ describe('ext4 reference (x^4 = 11)', () => {
   it('mul by BigInt schoolbook; X · X^3 = 11', () => {
     expect(ref.ext4Mul([0, 1, 0, 0], [0, 0, 0, 1])).toEqual([11, 0, 0, 0]);
     for (let k = 0; k < 2000; k++) {
-      const a = el(), b = el();
+      const a = el(),
+        b = el();
       const c = new Array(7).fill(0n);
       for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) c[i + j] += BigInt(a[i]) * BigInt(b[j]);
       const want = [0, 1, 2, 3].map((i) => Number((c[i] + 11n * (c[i + 4] ?? 0n)) % P));
@@ -100,7 +101,14 @@ describe('ext4 reference (x^4 = 11)', () => {
   });
 
   it('inverse: a · a^-1 = 1, including single-coefficient elements', () => {
-    const cases: ref.Ext4[] = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [params.BB_P - 1, 0, 0, 0], [5, 0, 7, 0]];
+    const cases: ref.Ext4[] = [
+      [1, 0, 0, 0],
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, 0, 1],
+      [params.BB_P - 1, 0, 0, 0],
+      [5, 0, 7, 0],
+    ];
     for (let k = 0; k < 2000; k++) cases.push(el());
     for (const a of cases) expect(ref.ext4Mul(a, ref.ext4Inv(a))).toEqual([1, 0, 0, 0]);
     expect(() => ref.ext4Inv([0, 0, 0, 0])).toThrow(RangeError);
@@ -131,10 +139,16 @@ describe('Shoup multiply and min-reduced add/sub (WGSL u32 steps)', () => {
     expect(r).toBeLessThan(2 * P);
     return Math.min(r, (r - P) >>> 0);
   };
-  const add = (a: number, b: number) => { const s = (a + b) >>> 0; return Math.min(s, (s - P) >>> 0); };
-  const sub = (a: number, b: number) => { const d = (a - b) >>> 0; return Math.min(d, (d + P) >>> 0); };
+  const add = (a: number, b: number) => {
+    const s = (a + b) >>> 0;
+    return Math.min(s, (s - P) >>> 0);
+  };
+  const sub = (a: number, b: number) => {
+    const d = (a - b) >>> 0;
+    return Math.min(d, (d + P) >>> 0);
+  };
 
-  it('bb_mul_shoup equals x·w mod p, with w\' = bbShoupQuotient(w) < 2^31', () => {
+  it("bb_mul_shoup equals x·w mod p, with w' = bbShoupQuotient(w) < 2^31", () => {
     const rng = new SplitMix64(0x5400);
     const ws = [...EDGE_VALUES, ...rng.fieldArray(200)];
     const xs = [...EDGE_VALUES, ...rng.fieldArray(200)];
@@ -156,9 +170,10 @@ describe('Shoup multiply and min-reduced add/sub (WGSL u32 steps)', () => {
   it('min-reduced add and sub equal the reference on edge and random values', () => {
     const rng = new SplitMix64(0x5401);
     const vs = [...EDGE_VALUES, ...rng.fieldArray(300)];
-    for (const a of vs) for (const b of vs) {
-      expect(add(a, b)).toBe(ref.bbAdd(a, b));
-      expect(sub(a, b)).toBe(ref.bbSub(a, b));
-    }
+    for (const a of vs)
+      for (const b of vs) {
+        expect(add(a, b)).toBe(ref.bbAdd(a, b));
+        expect(sub(a, b)).toBe(ref.bbSub(a, b));
+      }
   });
 });

@@ -20,7 +20,12 @@ function run(cmd: string, args: string[], cwd = repo): string {
   return r.stdout;
 }
 
-interface PackResult { filename: string; size: number; unpackedSize: number; files: { path: string; size: number }[] }
+interface PackResult {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: { path: string; size: number }[];
+}
 
 let work: string; // temp dir: the tarball and the consumer project
 let packed: PackResult;
@@ -47,7 +52,10 @@ export async function use(): Promise<number> {
 `;
 
 /** Compile options per resolution mode; no `types`/`lib` beyond the defaults a new project has. */
-const RESOLUTIONS = { nodenext: ['--module', 'nodenext', '--moduleResolution', 'nodenext'], bundler: ['--module', 'esnext', '--moduleResolution', 'bundler'] };
+const RESOLUTIONS = {
+  nodenext: ['--module', 'nodenext', '--moduleResolution', 'nodenext'],
+  bundler: ['--module', 'esnext', '--moduleResolution', 'bundler'],
+};
 
 beforeAll(() => {
   // No `npm run gen` here: it rewrites tracked generated files that other test files read.
@@ -60,7 +68,9 @@ beforeAll(() => {
   mkdirSync(join(fixture, 'node_modules'), { recursive: true });
   run('tar', ['-xzf', join(work, packed.filename), '-C', work]);
   renameSync(join(work, 'package'), join(fixture, 'node_modules/webgpu-prover'));
-  const manifest = JSON.parse(readFileSync(join(fixture, 'node_modules/webgpu-prover/package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(fixture, 'node_modules/webgpu-prover/package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
   // What `npm install webgpu-prover` would add: its dependencies (theirs resolve from the repo
   // through the links' real paths), and typescript to compile with. Nothing else.
   for (const dep of [...Object.keys(manifest.dependencies ?? {}), 'typescript']) {
@@ -78,9 +88,16 @@ afterAll(() => {
 describe('packed tarball', () => {
   it('holds dist, the licences, the README and the changelog, and no dev-only files', () => {
     const paths = packed.files.map((f) => f.path).sort();
-    console.log(`${packed.filename}: ${(packed.size / 1024).toFixed(1)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${paths.length} files`);
-    for (const name of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/index.js', 'dist/index.d.ts']) expect(paths).toContain(name);
-    const unexpected = paths.filter((p) => !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/index.d.ts'].includes(p) && !/^dist\/.+\.js(\.map)?$/.test(p));
+    console.log(
+      `${packed.filename}: ${(packed.size / 1024).toFixed(1)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${paths.length} files`,
+    );
+    for (const name of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/index.js', 'dist/index.d.ts'])
+      expect(paths).toContain(name);
+    const unexpected = paths.filter(
+      (p) =>
+        !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'dist/index.d.ts'].includes(p) &&
+        !/^dist\/.+\.js(\.map)?$/.test(p),
+    );
     expect(unexpected).toEqual([]);
     // One declaration file: internal modules' declarations are not shipped.
     expect(paths.filter((p) => p.endsWith('.d.ts'))).toEqual(['dist/index.d.ts']);
@@ -93,7 +110,10 @@ describe('packed tarball', () => {
     const scripts = packed.files.map((f) => f.path).filter((p) => p.endsWith('.js'));
     expect(maps.length).toBe(scripts.length);
     for (const map of maps) {
-      const m = JSON.parse(readFileSync(join(fixture, 'node_modules/webgpu-prover', map), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      const m = JSON.parse(readFileSync(join(fixture, 'node_modules/webgpu-prover', map), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
       expect(m.sourcesContent?.length, map).toBe(m.sources.length);
       m.sources.forEach((source, i) => {
         // `sources` are relative to the map as it sits in this repo's dist/.
@@ -103,7 +123,11 @@ describe('packed tarball', () => {
   });
 
   it('imports in plain Node from a project that installed only it', () => {
-    const keys = run('node', ['--input-type=module', '-e', "const m = await import('webgpu-prover'); console.log(Object.keys(m).sort().join(','))"], fixture);
+    const keys = run(
+      'node',
+      ['--input-type=module', '-e', "const m = await import('webgpu-prover'); console.log(Object.keys(m).sort().join(','))"],
+      fixture,
+    );
     expect(keys.trim().split(',')).toEqual(expect.arrayContaining(['createProver', 'ProverError', 'isProverError', 'babybear']));
   });
 
@@ -114,40 +138,60 @@ describe('packed tarball', () => {
     });
   }
 
-  it('accepts navigator.gpu and Dawn\'s create([]) where a project has WebGPU typings', () => {
+  it("accepts navigator.gpu and Dawn's create([]) where a project has WebGPU typings", () => {
     // A second project beside the first, with @webgpu/types and 'webgpu' installed too: the
     // package's own GpuEntryPoint must take the real GPU objects.
     const withTypes = join(work, 'consumer-webgpu');
-    for (const dep of ['webgpu-prover', ...Object.keys(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).dependencies), 'typescript', '@webgpu/types', 'webgpu']) {
+    for (const dep of [
+      'webgpu-prover',
+      ...Object.keys(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).dependencies),
+      'typescript',
+      '@webgpu/types',
+      'webgpu',
+    ]) {
       const from = dep === 'webgpu-prover' ? join(fixture, 'node_modules/webgpu-prover') : join(repo, 'node_modules', dep);
       mkdirSync(dirname(join(withTypes, 'node_modules', dep)), { recursive: true });
       symlinkSync(from, join(withTypes, 'node_modules', dep), 'dir');
     }
     writeFileSync(join(withTypes, 'package.json'), JSON.stringify({ name: 'consumer-webgpu', private: true, type: 'module' }));
-    writeFileSync(join(withTypes, 'gpu.ts'), `/// <reference types="@webgpu/types" />
+    writeFileSync(
+      join(withTypes, 'gpu.ts'),
+      `/// <reference types="@webgpu/types" />
 import { create } from 'webgpu';
 import { createProver } from 'webgpu-prover';
 export const inBrowser = () => createProver({ gpu: navigator.gpu, powerPreference: 'low-power' });
 export const inNode = () => createProver({ gpu: create([]) });
-`);
+`,
+    );
     run('node', [tsc, '--strict', '--noEmit', '--target', 'es2022', ...RESOLUTIONS.nodenext, 'gpu.ts'], withTypes);
   });
 
   it('ships the WGSL as one module per kernel family, imported lazily, and no check/bench shader', async () => {
     const { DEV_ONLY_KERNELS, familyOf, linkAll } = await import('../../scripts/gen-wgsl.js');
     const dist = join(fixture, 'node_modules/webgpu-prover/dist');
-    const families = [...new Set(Object.keys(linkAll()).filter((k) => !DEV_ONLY_KERNELS.has(k)).map(familyOf))].sort();
+    const families = [
+      ...new Set(
+        Object.keys(linkAll())
+          .filter((k) => !DEV_ONLY_KERNELS.has(k))
+          .map(familyOf),
+      ),
+    ].sort();
     const modules = readdirSync(join(dist, 'wgsl')).filter((f) => f.endsWith('.gen.js') && f !== 'kernels.gen.js');
     expect(modules.sort()).toEqual(families.map((f) => `${f}.gen.js`));
     // Each family's module is reached only through import() (the bundlers' chunk boundary).
     const index = readFileSync(join(dist, 'wgsl/kernels.gen.js'), 'utf8');
     for (const f of families) expect(index).toContain(`import('./${f}.gen.js')`);
     const scripts = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.js'));
-    const staticImports = scripts.filter((p) => /^import\s[^(]*['"][^'"]*\/wgsl\/(?!kernels\.gen)[^'"]+['"]/m.test(readFileSync(join(dist, p), 'utf8')));
+    const staticImports = scripts.filter((p) =>
+      /^import\s[^(]*['"][^'"]*\/wgsl\/(?!kernels\.gen)[^'"]+['"]/m.test(readFileSync(join(dist, p), 'utf8')),
+    );
     expect(staticImports).toEqual([]);
     // The check and bench shaders stay in bench/support/wgsl-dev.gen.ts.
     for (const k of DEV_ONLY_KERNELS) {
-      expect(scripts.filter((p) => readFileSync(join(dist, p), 'utf8').includes(`// ${k}.wgsl:`)), k).toEqual([]);
+      expect(
+        scripts.filter((p) => readFileSync(join(dist, p), 'utf8').includes(`// ${k}.wgsl:`)),
+        k,
+      ).toEqual([]);
     }
     const sizes = modules.map((m) => `${m} ${(readFileSync(join(dist, 'wgsl', m)).length / 1024).toFixed(0)} KiB`);
     console.log(`WGSL per family: ${sizes.join(', ')}`);
@@ -163,7 +207,9 @@ export const inNode = () => createProver({ gpu: create([]) });
         seen.add(file);
         if (!file.startsWith('.')) return; // a package: not followed
         const text = readFileSync(join(dist, file), 'utf8');
-        const specs = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? m[2]);
+        const specs = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]/gm)].map(
+          (m) => m[1] ?? m[2],
+        );
         for (const s of specs) visit(s.startsWith('.') ? `./${join(dirname(file), s)}` : s);
       };
       visit(entry);
@@ -172,14 +218,20 @@ export const inNode = () => createProver({ gpu: create([]) });
     // What a family's first call loads (src/lazy.ts), and what the page's client must not hold either (kernels/
     // are one family's host code each, but for the range check every upload runs and the first call's prefetch,
     // whose cases import their family's kernels: its own imports are followed here).
-    const lazy = /^(\.\/(api\/(field|ntt|poseidon2|merkle|grind|commit|msm[-\w]*)|cpu\/(field|ntt|hash|msm)|kernels\/(?!canonical|first-call)[-\w]+|whir\/(whir|prover|verifier))\.js|@noble\/curves\/.*)$/;
+    const lazy =
+      /^(\.\/(api\/(field|ntt|poseidon2|merkle|grind|commit|msm[-\w]*)|cpu\/(field|ntt|hash|msm)|kernels\/(?!canonical|first-call)[-\w]+|whir\/(whir|prover|verifier))\.js|@noble\/curves\/.*)$/;
     for (const entry of ['./worker/worker.js', './index.js']) {
       const reached = [...closure(entry)];
       expect(reached.length, entry).toBeGreaterThan(10);
-      expect(reached.filter((f) => lazy.test(f)), entry).toEqual([]);
+      expect(
+        reached.filter((f) => lazy.test(f)),
+        entry,
+      ).toEqual([]);
     }
     // The test can fail: the in-thread prover's module does reach the MSM's code once it loads it.
-    expect([...closure('./api/msm.js')].filter((f) => lazy.test(f))).toEqual(expect.arrayContaining(['./api/msm.js', '@noble/curves/bn254.js']));
+    expect([...closure('./api/msm.js')].filter((f) => lazy.test(f))).toEqual(
+      expect.arrayContaining(['./api/msm.js', '@noble/curves/bn254.js']),
+    );
   });
 
   it('npm publish --dry-run is clean, offline', () => {
@@ -188,7 +240,11 @@ export const inNode = () => createProver({ gpu: create([]) });
     // warning. npm still runs its publish checks (manifest normalisation, files, size).
     const npmrc = join(work, 'publish.npmrc');
     writeFileSync(npmrc, '//127.0.0.1:9/:_authToken=dry-run-only\n');
-    const r = spawnSync('npm', ['publish', '--dry-run', '--json', '--ignore-scripts', '--offline', '--registry', 'http://127.0.0.1:9/', '--userconfig', npmrc], { cwd: repo, encoding: 'utf8' });
+    const r = spawnSync(
+      'npm',
+      ['publish', '--dry-run', '--json', '--ignore-scripts', '--offline', '--registry', 'http://127.0.0.1:9/', '--userconfig', npmrc],
+      { cwd: repo, encoding: 'utf8' },
+    );
     expect(r.status, r.stderr).toBe(0);
     const noise = r.stderr.split('\n').filter((l) => /^npm (warn|error|ERR)/i.test(l));
     expect(noise).toEqual([]);
@@ -199,6 +255,7 @@ export const inNode = () => createProver({ gpu: create([]) });
 
   it('declares no internals and no WebGPU types', () => {
     const dts = readFileSync(join(fixture, 'node_modules/webgpu-prover/dist/index.d.ts'), 'utf8');
-    for (const name of ['GpuContext', 'BufferPool', 'PipelineCache', 'GPUBuffer', 'GPUDevice', 'GPUCommandEncoder']) expect(dts).not.toMatch(new RegExp(`\\b${name}\\b`));
+    for (const name of ['GpuContext', 'BufferPool', 'PipelineCache', 'GPUBuffer', 'GPUDevice', 'GPUCommandEncoder'])
+      expect(dts).not.toMatch(new RegExp(`\\b${name}\\b`));
   });
 });

@@ -10,7 +10,12 @@ const hooks = () => ({ challengers: [] as DuplexChallenger[], handleId: () => un
 
 describe('noble loaded on demand by the worker codec', () => {
   it('finds points where encode packs them, and nothing in plain data', () => {
-    expect(mayHoldPoints([[G, G.double()], [1n, 2n]])).toBe(true);
+    expect(
+      mayHoldPoints([
+        [G, G.double()],
+        [1n, 2n],
+      ]),
+    ).toBe(true);
     expect(mayHoldPoints([G])).toBe(true);
     expect(mayHoldPoints([{ bases: [G] }])).toBe(true);
     expect(mayHoldPoints([new Uint32Array(8), { width: 8, signal: new AbortController().signal }])).toBe(false);
@@ -26,7 +31,11 @@ describe('noble loaded on demand by the worker codec', () => {
     const points = [G, G.double(), bn254.G1.Point.ZERO, G.multiply(12345n)];
     const [packed, one] = encodeArgs([points, G.multiply(7n)], hooks()) as [{ $points: Uint8Array }, { $point: Uint8Array }];
     expect(packed.$points.length).toBe(64 * points.length);
-    const [bytes, point] = decodeArgs([packed, one], { handle: () => undefined, signal: new AbortController().signal, challengers: [] }) as [Uint8Array, InstanceType<typeof bn254.G1.Point>];
+    const [bytes, point] = decodeArgs([packed, one], {
+      handle: () => undefined,
+      signal: new AbortController().signal,
+      challengers: [],
+    }) as [Uint8Array, InstanceType<typeof bn254.G1.Point>];
     expect(bytes).toBe(packed.$points); // packed points go to msm() as they are
     expect(point.equals(G.multiply(7n))).toBe(true);
     points.forEach((p, i) => expect(unpackPoint(packed.$points.subarray(64 * i, 64 * i + 64)).equals(p)).toBe(true));

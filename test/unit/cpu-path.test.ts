@@ -51,11 +51,18 @@ describe('fallback: cpu without WebGPU', () => {
 
   it('equals the references for every family', async () => {
     const p = await createProver({ gpu: noAdapter, fallback: 'cpu' });
-    const a = values(64), b = values(64);
-    same(await p.batchField('mul', a, b), Array.from(a, (v, i) => bbMul(v, b[i])));
+    const a = values(64),
+      b = values(64);
+    same(
+      await p.batchField('mul', a, b),
+      Array.from(a, (v, i) => bbMul(v, b[i])),
+    );
     same(await p.batchField('pow7', a), Array.from(a, bbPow7));
     const withZero = Uint32Array.from([0, ...a.subarray(1, 8)]);
-    same(await p.batchField('inv', withZero), Array.from(withZero, (v) => (v === 0 ? 0 : bbInv(v))));
+    same(
+      await p.batchField('inv', withZero),
+      Array.from(withZero, (v) => (v === 0 ? 0 : bbInv(v))),
+    );
     const e4 = (await p.batchField('ext4Mul', a, b)).subarray(0, 4);
     same(e4, ext4Mul(Array.from(a.subarray(0, 4)) as Ext4, Array.from(b.subarray(0, 4)) as Ext4));
 
@@ -69,7 +76,10 @@ describe('fallback: cpu without WebGPU', () => {
     same(await p.dft(kept, {} as never), ntt.dft(ntt.encode(m, 4, 1), 4));
 
     const states = values(48);
-    same(await p.poseidon2(states, { width: 16 }), [0, 16, 32].flatMap((o) => Array.from(poseidon2(states.subarray(o, o + 16)))));
+    same(
+      await p.poseidon2(states, { width: 16 }),
+      [0, 16, 32].flatMap((o) => Array.from(poseidon2(states.subarray(o, o + 16)))),
+    );
     const s24 = values(24);
     same(await p.poseidon2(s24, { width: 24 }), poseidon2(s24));
 
@@ -93,12 +103,18 @@ describe('fallback: cpu without WebGPU', () => {
     expect(ch.sample()).toBe(twin.sample());
 
     const pts = Array.from({ length: 40 }, (_, i) => G.BASE.multiply(BigInt(i * 97 + 5)));
-    const ks = Array.from({ length: 40 }, () => rng.next() * rng.next() % bn254.fields.Fr.ORDER);
+    const ks = Array.from({ length: 40 }, () => (rng.next() * rng.next()) % bn254.fields.Fr.ORDER);
     expect((await p.msm(pts, ks)).equals(pippenger(G, pts, ks))).toBe(true);
     const bases = await p.msmBases(pts);
     expect((await bases.msm(ks)).equals(pippenger(G, pts, ks))).toBe(true);
     // The handle's newer calls, as the GPU path takes them: a slice, a batch, packed LE / BE scalars.
-    const le = (xs: bigint[]) => { const b = new Uint8Array(32 * xs.length); xs.forEach((x, i) => { for (let j = 0; j < 32; j++) b[32 * i + j] = Number((x >> BigInt(8 * j)) & 0xffn); }); return b; };
+    const le = (xs: bigint[]) => {
+      const b = new Uint8Array(32 * xs.length);
+      xs.forEach((x, i) => {
+        for (let j = 0; j < 32; j++) b[32 * i + j] = Number((x >> BigInt(8 * j)) & 0xffn);
+      });
+      return b;
+    };
     const part = ks.slice(0, 9);
     const at = pts.slice(30, 39);
     expect((await bases.msm(le(part), { offset: 30 })).equals(pippenger(G, at, part))).toBe(true);
@@ -136,10 +152,16 @@ describe('fallback: cpu without WebGPU', () => {
     const x = m.slice();
     expect(await p.dft(x, { width: 2, out: x })).toBe(x);
     same(x, ntt.dft(m, 2));
-    const a = values(8), b = values(8), a0 = a.slice();
+    const a = values(8),
+      b = values(8),
+      a0 = a.slice();
     await p.batchField('mul', a, b, { out: a });
-    same(a, Array.from(a0, (v, i) => bbMul(v, b[i])));
-    const s = values(32), s0 = s.slice();
+    same(
+      a,
+      Array.from(a0, (v, i) => bbMul(v, b[i])),
+    );
+    const s = values(32),
+      s0 = s.slice();
     await p.poseidon2(s, { width: 16, out: s });
     same(s, [...poseidon2(s0.subarray(0, 16)), ...poseidon2(s0.subarray(16))]);
     expect(await code(p.dft(m, { width: 2, out: new Uint32Array(31) }))).toBe('INVALID_LENGTH');
@@ -199,7 +221,7 @@ describe('the family router', () => {
       }
       const m = values(64 * 3);
       for (const o of [{}, { bitReversedOutput: true }, { gpu: true }]) {
-        const x = await p.lde(m, { width: 3, addedBits: 2, shift: 31, ...o }) as Uint32Array | { destroy(): void };
+        const x = (await p.lde(m, { width: 3, addedBits: 2, shift: 31, ...o })) as Uint32Array | { destroy(): void };
         if (!(x instanceof Uint32Array)) x.destroy();
         await p.idft(m, { width: 3, ...o });
         await p.dft(m, { width: 3, ...o });
@@ -232,9 +254,14 @@ describe('the family router', () => {
 
   it("check 'full' on a result written over its input still compares with the input as it was", async () => {
     const p = routed({ check: 'full', selfCheck: false });
-    const a = values(16), b = values(16), a0 = a.slice();
+    const a = values(16),
+      b = values(16),
+      a0 = a.slice();
     await p.batchField('mul', a, b, { out: a });
-    same(a, Array.from(a0, (v, i) => bbMul(v, b[i])));
+    same(
+      a,
+      Array.from(a0, (v, i) => bbMul(v, b[i])),
+    );
     p[CORRUPT_FAMILY]('field');
     expect(await code(p.batchField('mul', a, b, { out: a }))).toBe('CHECK_FAILED');
   });
@@ -274,11 +301,32 @@ function familyJob(p: Prover, family: Family): { run: () => Promise<unknown>; ri
   const eq = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.from(a).every((v, i) => v === b[i]);
   const m = values(16 * 2);
   switch (family) {
-    case 'field': return { run: () => p.batchField('add', m, m), right: (v) => eq(v as Uint32Array, m.map((x) => (x * 2) % BB_P)) };
-    case 'ntt': return { run: () => p.encode(m, { width: 2, addedBits: 1 }), right: (v) => eq(v as Uint32Array, ntt.encode(m, 2, 1)) };
-    case 'poseidon2': return { run: () => p.poseidon2(m, { width: 16 }), right: (v) => eq(v as Uint32Array, [...poseidon2(m.subarray(0, 16)), ...poseidon2(m.subarray(16))]) };
-    case 'merkle': return { run: () => p.merkleCommit(m, { width: 2 }), right: (v) => eq((v as { root: Uint32Array }).root, merkleTree([{ values: m, width: 2 }]).root) };
-    case 'commit': return { run: () => p.commit(m, { width: 2, addedBits: 1 }), right: (v) => eq((v as { root: Uint32Array }).root, merkleTree([{ values: ntt.encode(m, 2, 1), width: 2 }]).root) };
+    case 'field':
+      return {
+        run: () => p.batchField('add', m, m),
+        right: (v) =>
+          eq(
+            v as Uint32Array,
+            m.map((x) => (x * 2) % BB_P),
+          ),
+      };
+    case 'ntt':
+      return { run: () => p.encode(m, { width: 2, addedBits: 1 }), right: (v) => eq(v as Uint32Array, ntt.encode(m, 2, 1)) };
+    case 'poseidon2':
+      return {
+        run: () => p.poseidon2(m, { width: 16 }),
+        right: (v) => eq(v as Uint32Array, [...poseidon2(m.subarray(0, 16)), ...poseidon2(m.subarray(16))]),
+      };
+    case 'merkle':
+      return {
+        run: () => p.merkleCommit(m, { width: 2 }),
+        right: (v) => eq((v as { root: Uint32Array }).root, merkleTree([{ values: m, width: 2 }]).root),
+      };
+    case 'commit':
+      return {
+        run: () => p.commit(m, { width: 2, addedBits: 1 }),
+        right: (v) => eq((v as { root: Uint32Array }).root, merkleTree([{ values: ntt.encode(m, 2, 1), width: 2 }]).root),
+      };
     case 'grind': {
       return { run: () => p.grind(new DuplexChallenger(), 10), right: (v) => v === new DuplexChallenger().grind(10) };
     }

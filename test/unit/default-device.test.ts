@@ -8,10 +8,17 @@ import { SPEC_DEFAULT_LIMITS } from '../../src/gpu/limits.js';
 import type { AutorunResult } from '../../bench/support/autorun-result.js';
 
 function run(limits: Record<string, number>, features: string[]): AutorunResult {
-  return { finished: true, status: 'ok', runId: 'r', mode: 'all-check', adapter: 'SwiftShader', rows: [
-    { mode: 'all-check', step: 'adapter', status: 'info', ms: 1, limits, features },
-    { mode: 'all-check', step: 'field mul', status: 'ok', ms: 1 },
-  ] };
+  return {
+    finished: true,
+    status: 'ok',
+    runId: 'r',
+    mode: 'all-check',
+    adapter: 'SwiftShader',
+    rows: [
+      { mode: 'all-check', step: 'adapter', status: 'info', ms: 1, limits, features },
+      { mode: 'all-check', step: 'field mul', status: 'ok', ms: 1 },
+    ],
+  };
 }
 
 describe('notDefaultDevice', () => {
@@ -21,11 +28,19 @@ describe('notDefaultDevice', () => {
   });
 
   it("refuses a device with the adapter's limits, any raised limit, a missing limit or an optional feature", () => {
-    expect(notDefaultDevice(run({ ...SPEC_DEFAULT_LIMITS, maxStorageBufferBindingSize: 2 ** 31 - 1, maxComputeWorkgroupStorageSize: 32768 }, []))).toMatch(/maxStorageBufferBindingSize 2147483647 \(default 134217728\), maxComputeWorkgroupStorageSize 32768/);
-    expect(notDefaultDevice(run({ ...SPEC_DEFAULT_LIMITS, maxComputeInvocationsPerWorkgroup: 1024 }, []))).toMatch(/maxComputeInvocationsPerWorkgroup 1024/);
+    expect(
+      notDefaultDevice(
+        run({ ...SPEC_DEFAULT_LIMITS, maxStorageBufferBindingSize: 2 ** 31 - 1, maxComputeWorkgroupStorageSize: 32768 }, []),
+      ),
+    ).toMatch(/maxStorageBufferBindingSize 2147483647 \(default 134217728\), maxComputeWorkgroupStorageSize 32768/);
+    expect(notDefaultDevice(run({ ...SPEC_DEFAULT_LIMITS, maxComputeInvocationsPerWorkgroup: 1024 }, []))).toMatch(
+      /maxComputeInvocationsPerWorkgroup 1024/,
+    );
     const { maxBufferSize: _, ...missing } = SPEC_DEFAULT_LIMITS;
     expect(notDefaultDevice(run(missing, []))).toMatch(/maxBufferSize undefined/);
-    expect(notDefaultDevice(run({ ...SPEC_DEFAULT_LIMITS }, ['core-features-and-limits', 'subgroups']))).toBe('optional features granted: subgroups');
+    expect(notDefaultDevice(run({ ...SPEC_DEFAULT_LIMITS }, ['core-features-and-limits', 'subgroups']))).toBe(
+      'optional features granted: subgroups',
+    );
     expect(notDefaultDevice(run({ ...SPEC_DEFAULT_LIMITS }, ['timestamp-query']))).toBe('optional features granted: timestamp-query');
   });
 

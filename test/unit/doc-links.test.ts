@@ -7,7 +7,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const repo = process.cwd();
-const DOCS = ['README.md', ...readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(repo, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Relative targets a Markdown file points at: inline links, reference definitions, and code spans that are relative paths. */
 function relativeTargets(markdown: string): string[] {
@@ -23,7 +28,8 @@ function relativeTargets(markdown: string): string[] {
 
 describe('documentation links', () => {
   it('finds the links it should (the parser itself)', () => {
-    const md = '[a](docs/a.md) [b](<b c.md> "t") [w](https://x.y) [h](#top) `../out.md` `npm test`\n[r]: ./r.md\n```\n[no](in-fence.md)\n```\n';
+    const md =
+      '[a](docs/a.md) [b](<b c.md> "t") [w](https://x.y) [h](#top) `../out.md` `npm test`\n[r]: ./r.md\n```\n[no](in-fence.md)\n```\n';
     expect(relativeTargets(md)).toEqual(['docs/a.md', 'b c.md', './r.md', '../out.md']);
   });
 

@@ -15,7 +15,10 @@ import { msmPipelineRequests, MSM_BASES_PIPELINE } from '../../src/kernels/msm/p
 import { msmPlan } from '../../src/kernels/msm/plan.js';
 import { KNOWN_MSM_POINTS, KNOWN_NTT } from '../../src/checks/known-jobs.js';
 
-const CTX = { workgroup: { threads: 256, tileBytes: 16384 }, limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28 } } as unknown as GpuContext;
+const CTX = {
+  workgroup: { threads: 256, tileBytes: 16384 },
+  limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28 },
+} as unknown as GpuContext;
 const key = (r: PipelineRequest) => JSON.stringify([r.kernel, r.entryPoint, r.plan, r.bindings, r.overrides]);
 const keys = (rs: PipelineRequest[]) => new Set(rs.map(key));
 
@@ -23,9 +26,26 @@ beforeAll(loadAllFamilies);
 
 describe('nttCallSpec: what an NTT call will run, from its arguments', () => {
   it('reads lde, dft, commit and matrix arguments', () => {
-    expect(nttCallSpec('lde', [new Uint32Array(64 * 8), { width: 8, addedBits: 2, shift: 7 }])).toEqual({ op: 'lde', height: 64, width: 8, addedBits: 2, shift: 7, bitReversed: false });
-    expect(nttCallSpec('dft', [new Uint32Array(16), { width: 1, bitReversedOutput: true }])).toEqual({ op: 'dft', height: 16, width: 1, bitReversed: true });
-    expect(nttCallSpec('commit', [new Uint32Array(32 * 4), { width: 4, addedBits: 1 }])).toMatchObject({ op: 'encode', height: 32, width: 4, addedBits: 1 });
+    expect(nttCallSpec('lde', [new Uint32Array(64 * 8), { width: 8, addedBits: 2, shift: 7 }])).toEqual({
+      op: 'lde',
+      height: 64,
+      width: 8,
+      addedBits: 2,
+      shift: 7,
+      bitReversed: false,
+    });
+    expect(nttCallSpec('dft', [new Uint32Array(16), { width: 1, bitReversedOutput: true }])).toEqual({
+      op: 'dft',
+      height: 16,
+      width: 1,
+      bitReversed: true,
+    });
+    expect(nttCallSpec('commit', [new Uint32Array(32 * 4), { width: 4, addedBits: 1 }])).toMatchObject({
+      op: 'encode',
+      height: 32,
+      width: 4,
+      addedBits: 1,
+    });
     expect(nttCallSpec('idft', [{ height: 1024, width: 2 }, {}])).toMatchObject({ op: 'idft', height: 1024, width: 2 });
   });
   it('gives up on arguments the call itself will reject', () => {
@@ -59,7 +79,8 @@ describe('firstCallRequests: one wave for the self-check and the call', () => {
   it('msm: the bases conversion, the self-check plan and every run of the call', async () => {
     const wave = keys(await firstCallRequests(CTX, 'msm', { ntt: [], msmPoints: [KNOWN_MSM_POINTS, 2 ** 16] }));
     expect(wave.has(key(MSM_BASES_PIPELINE))).toBe(true);
-    for (const n of [KNOWN_MSM_POINTS, 2 ** 16]) for (const r of msmPipelineRequests(msmPlan(n, {}, CTX.workgroup))) expect(wave.has(key(r)), r.entryPoint).toBe(true);
+    for (const n of [KNOWN_MSM_POINTS, 2 ** 16])
+      for (const r of msmPipelineRequests(msmPlan(n, {}, CTX.workgroup))) expect(wave.has(key(r)), r.entryPoint).toBe(true);
   });
   it('a family without NTT or MSM jobs gets its whole (small) set; field gets none', async () => {
     expect(keys(await firstCallRequests(CTX, 'merkle', { ntt: [], msmPoints: [] }))).toEqual(keys(familyRequests(CTX, 'merkle')));

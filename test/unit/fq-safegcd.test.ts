@@ -8,12 +8,25 @@ import { FQ_P, FQ_R, invMod, mod } from '../../src/params/bn254.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const toMont = (a: bigint) => mod(a * FQ_R, FQ_P);
-const rand256 = (rng: SplitMix64) => (BigInt(rng.next()) << 192n) | (BigInt(rng.next()) << 128n) | (BigInt(rng.next()) << 64n) | BigInt(rng.next());
+const rand256 = (rng: SplitMix64) =>
+  (BigInt(rng.next()) << 192n) | (BigInt(rng.next()) << 128n) | (BigInt(rng.next()) << 64n) | BigInt(rng.next());
 
 describe('fq inversion (safegcd divsteps)', () => {
   it('returns a^-1 in Montgomery form, well under the batch cap', () => {
     const rng = new SplitMix64(0x5a6cd);
-    const edge = [1n, 2n, 3n, FQ_P - 1n, FQ_P - 2n, (FQ_P - 1n) / 2n, (FQ_P + 1n) / 2n, 1n << 253n, (1n << 253n) + 1n, (1n << 14n) - 1n, 1n << 14n];
+    const edge = [
+      1n,
+      2n,
+      3n,
+      FQ_P - 1n,
+      FQ_P - 2n,
+      (FQ_P - 1n) / 2n,
+      (FQ_P + 1n) / 2n,
+      1n << 253n,
+      (1n << 253n) + 1n,
+      (1n << 14n) - 1n,
+      1n << 14n,
+    ];
     const random = Array.from({ length: 3000 }, () => mod(rand256(rng), FQ_P) || 1n);
     let most = 0;
     for (const a of [...edge, ...random]) {
@@ -48,7 +61,8 @@ describe('fq inversion (safegcd divsteps)', () => {
   it('limbs round-trip, signed top limb included', () => {
     const x = FQ_P - 12345n;
     expect(sgValue(sgLimbs(x))).toBe(x);
-    const neg = sgLimbs(x); neg[neg.length - 1] -= 1 << SG_BITS; // same low limbs, top limb negative
+    const neg = sgLimbs(x);
+    neg[neg.length - 1] -= 1 << SG_BITS; // same low limbs, top limb negative
     expect(sgValue(neg)).toBe(x - (1n << BigInt(SG_BITS * neg.length)));
   });
 });

@@ -6,7 +6,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 describe('generated BN254 WGSL is up to date', () => {
-  for (const [script, file] of [['gen-bn254-fq.ts', 'bn254_fq.gen.wgsl'], ['gen-bn254-fq13.ts', 'bn254_fq13.gen.wgsl'], ['gen-bn254-inv.ts', 'bn254_inv.gen.wgsl']]) {
+  for (const [script, file] of [
+    ['gen-bn254-fq.ts', 'bn254_fq.gen.wgsl'],
+    ['gen-bn254-fq13.ts', 'bn254_fq13.gen.wgsl'],
+    ['gen-bn254-inv.ts', 'bn254_inv.gen.wgsl'],
+  ]) {
     it(`${file} (run \`npm run gen\` if this fails)`, () => {
       const dir = mkdtempSync(join(process.cwd(), 'node_modules/.cache-gen-'));
       try {

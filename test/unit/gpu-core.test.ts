@@ -18,7 +18,11 @@ describe('createProver', () => {
     expect(await codeOf(createProver({ gpu: undefined }))).toBe('NO_WEBGPU');
     const noAdapter = { requestAdapter: async () => null } as unknown as GPU;
     expect(await codeOf(createProver({ gpu: noAdapter }))).toBe('NO_WEBGPU');
-    const throws = { requestAdapter: async () => { throw new Error('boom'); } } as unknown as GPU;
+    const throws = {
+      requestAdapter: async () => {
+        throw new Error('boom');
+      },
+    } as unknown as GPU;
     expect(await codeOf(createProver({ gpu: throws }))).toBe('NO_WEBGPU');
   });
 
@@ -75,7 +79,12 @@ describe('BufferPool', () => {
 
 describe('grid2d', () => {
   it('covers every thread within the per-dimension cap', () => {
-    for (const [threads, wg, cap] of [[1, 256, 65535], [1 << 24, 256, 65535], [(1 << 26) + 5, 64, 65535], [1000, 256, 3]]) {
+    for (const [threads, wg, cap] of [
+      [1, 256, 65535],
+      [1 << 24, 256, 65535],
+      [(1 << 26) + 5, 64, 65535],
+      [1000, 256, 3],
+    ]) {
       const [x, y] = grid2d(threads, wg, cap);
       expect(x).toBeLessThanOrEqual(cap);
       expect(y).toBeLessThanOrEqual(cap);
@@ -92,7 +101,10 @@ describe('GpuContext.run', () => {
       limits: {},
       lost: new Promise(() => {}),
       pushErrorScope: (f: string) => log.push(`push ${f}`),
-      popErrorScope: async () => { log.push('pop'); return null; },
+      popErrorScope: async () => {
+        log.push('pop');
+        return null;
+      },
     };
     const adapter = { limits: {}, features: new Set<string>(), info: {}, requestDevice: async () => device };
     const gpu = { requestAdapter: async () => adapter } as unknown as GPU;
@@ -104,13 +116,15 @@ describe('GpuContext.run', () => {
   it('runs jobs one at a time in call order, each inside its own error scopes', async () => {
     const log: string[] = [];
     const ctx = await loggingContext(log);
-    const job = (name: string, fail = false) => async () => {
-      log.push(`${name} starts`);
-      await tick();
-      log.push(`${name} ends`);
-      if (fail) throw new ProverError('INVALID_ARGUMENT', name);
-      return name;
-    };
+    const job =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`${name} starts`);
+        await tick();
+        log.push(`${name} ends`);
+        if (fail) throw new ProverError('INVALID_ARGUMENT', name);
+        return name;
+      };
     const results = await Promise.allSettled([ctx.run(job('a')), ctx.run(job('b', true)), ctx.run(job('c'))]);
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as ProverError).message))).toEqual(['a', 'b', 'c']);
     const scoped = (name: string) => ['push out-of-memory', 'push validation', `${name} starts`, `${name} ends`, 'pop', 'pop'];

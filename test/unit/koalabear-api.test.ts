@@ -35,15 +35,18 @@ describe("field: 'koalabear' on the CPU path", () => {
 
   it('batchField mul / add / sub / inv and ext4 (X^4 - 3) equal p3-koala-bear', async () => {
     const p = await createProver({ gpu: noAdapter, fallback: 'cpu' });
-    const base = cases.find((c) => c.op === 'base') as Case & Record<'a' | 'b' | 'add' | 'sub' | 'mul', number[]> & { inv: (number | null)[] };
-    const a = Uint32Array.from(base.a), b = Uint32Array.from(base.b);
+    const base = cases.find((c) => c.op === 'base') as Case &
+      Record<'a' | 'b' | 'add' | 'sub' | 'mul', number[]> & { inv: (number | null)[] };
+    const a = Uint32Array.from(base.a),
+      b = Uint32Array.from(base.b);
     const job = { field: 'koalabear' as const };
     expect(Array.from(await p.batchField('mul', a, b, job))).toEqual(base.mul);
     expect(Array.from(await p.batchField('add', a, b, job))).toEqual(base.add);
     expect(Array.from(await p.batchField('sub', a, b, job))).toEqual(base.sub);
     expect(Array.from(await p.batchField('inv', a, undefined, job))).toEqual(base.inv.map((v) => v ?? 0));
     const ext = cases.filter((c) => c.op === 'ext4');
-    const ea = Uint32Array.from(ext.flatMap((c) => c.a as number[])), eb = Uint32Array.from(ext.flatMap((c) => c.b as number[]));
+    const ea = Uint32Array.from(ext.flatMap((c) => c.a as number[])),
+      eb = Uint32Array.from(ext.flatMap((c) => c.b as number[]));
     expect(Array.from(await p.batchField('ext4Mul', ea, eb, job))).toEqual(ext.flatMap((c) => c.mul as number[]));
     expect(Array.from(await p.batchField('ext4Inv', ea, undefined, job))).toEqual(ext.flatMap((c) => c.inv_a as number[]));
     p.destroy();

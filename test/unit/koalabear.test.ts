@@ -73,7 +73,8 @@ describe('KoalaBear host math vs p3-koala-bear', () => {
     const edge = [0, 1, 2, KOALA_BEAR.p - 1, KOALA_BEAR.p - 2, (1 << 24) - 1, 1 << 24, KOALA_BEAR.one, 0x7effffff];
     const xs = [...edge, ...Array.from({ length: 5000 }, () => Number(rng.next() >> 32n) % KOALA_BEAR.p)];
     for (let i = 0; i < xs.length; i++) {
-      const a = xs[i], b = xs[(i * 7 + 3) % xs.length];
+      const a = xs[i],
+        b = xs[(i * 7 + 3) % xs.length];
       expect(BigInt(KB.montMul(a, b))).toBe((BigInt(a) * BigInt(b) * Rinv) % P);
       expect(KB.fromMonty(KB.toMonty(a))).toBe(a);
       const t = Number(rng.next() >> 32n);
@@ -95,9 +96,12 @@ describe('KoalaBear host math vs p3-koala-bear', () => {
 });
 
 describe('KoalaBear Poseidon2 vs p3-koala-bear', () => {
-  it('the generated constants file is up to date and equals the crate\'s KOALABEAR_POSEIDON2_RC_*', () => {
+  it("the generated constants file is up to date and equals the crate's KOALABEAR_POSEIDON2_RC_*", () => {
     expect(readFileSync(new URL('../../src/params/poseidon2-koalabear.ts', import.meta.url), 'utf8')).toBe(render(FIELD_SPECS.koalabear));
-    for (const [w, ours] of [[16, KB_POSEIDON2_DEFAULT_16], [24, KB_POSEIDON2_DEFAULT_24]] as const) {
+    for (const [w, ours] of [
+      [16, KB_POSEIDON2_DEFAULT_16],
+      [24, KB_POSEIDON2_DEFAULT_24],
+    ] as const) {
       const v = byOp('poseidon2_constants').find((c) => c.width === w)!;
       expect(ours.externalInitial).toEqual(v.external_initial);
       expect(ours.internal).toEqual(v.internal);
@@ -106,7 +110,11 @@ describe('KoalaBear Poseidon2 vs p3-koala-bear', () => {
   });
 
   it('record: x^3 S-box, 20 / 23 partial rounds', () => {
-    expect([poseidon2Params(16, KOALA_BEAR).sboxDegree, poseidon2Params(16, KOALA_BEAR).roundsP, poseidon2Params(24, KOALA_BEAR).roundsP]).toEqual([3, 20, 23]);
+    expect([
+      poseidon2Params(16, KOALA_BEAR).sboxDegree,
+      poseidon2Params(16, KOALA_BEAR).roundsP,
+      poseidon2Params(24, KOALA_BEAR).roundsP,
+    ]).toEqual([3, 20, 23]);
   });
 
   it('permutations at widths 16 and 24 (one by one and batched)', () => {
@@ -120,7 +128,7 @@ describe('KoalaBear Poseidon2 vs p3-koala-bear', () => {
     }
   });
 
-  it('BabyBear\'s permutation differs on the same input (the field parameter is used)', () => {
+  it("BabyBear's permutation differs on the same input (the field parameter is used)", () => {
     const c = byOp('poseidon2')[1];
     expect(Array.from(poseidon2(c.input as number[]))).not.toEqual(c.output);
   });
@@ -142,7 +150,7 @@ describe('KoalaBear Poseidon2 vs p3-koala-bear', () => {
     for (let k = 1; k <= 24; k++) expect(KB.mul(div2k(KOALA_BEAR.p - 1, k, KOALA_BEAR), KB.pow(2, k))).toBe(KOALA_BEAR.p - 1);
   });
 
-  it('constantsProblem checks values against KoalaBear\'s p and round count', () => {
+  it("constantsProblem checks values against KoalaBear's p and round count", () => {
     expect(constantsProblem(16, KB_POSEIDON2_DEFAULT_16, KOALA_BEAR)).toBeUndefined();
     expect(constantsProblem(16, KB_POSEIDON2_DEFAULT_16)?.code).toBe('INVALID_LENGTH'); // 20 internal, BabyBear has 13
     const big = { ...KB_POSEIDON2_DEFAULT_16, internal: [KOALA_BEAR.p, ...KB_POSEIDON2_DEFAULT_16.internal.slice(1)] };
@@ -178,10 +186,19 @@ describe('KoalaBear on the GPU side: the WGSL preamble a pipeline request naming
 
   it("field_check's module carries KoalaBear's constants; BabyBear's text is the default's", () => {
     const kb = kernelSource('field_check', { FIELD_WG: 256 }, undefined, 'koalabear');
-    for (const [name, v] of [['BB_P', KOALA_BEAR.p], ['BB_MU', KOALA_BEAR.mu], ['BB_ONE', KOALA_BEAR.one], ['BB_R2', KOALA_BEAR.r2], ['BB_SHIFT_HI', 31], ['BB_SHIFT_LO', 24]] as const) {
+    for (const [name, v] of [
+      ['BB_P', KOALA_BEAR.p],
+      ['BB_MU', KOALA_BEAR.mu],
+      ['BB_ONE', KOALA_BEAR.one],
+      ['BB_R2', KOALA_BEAR.r2],
+      ['BB_SHIFT_HI', 31],
+      ['BB_SHIFT_LO', 24],
+    ] as const) {
       expect(kb).toContain(`const ${name}: u32 = ${v}u;`);
     }
-    expect(kernelSource('field_check', { FIELD_WG: 256 }, 'field_mul', 'babybear')).toBe(kernelSource('field_check', { FIELD_WG: 256 }, 'field_mul'));
+    expect(kernelSource('field_check', { FIELD_WG: 256 }, 'field_mul', 'babybear')).toBe(
+      kernelSource('field_check', { FIELD_WG: 256 }, 'field_mul'),
+    );
     expect(kernelSource('field_check', { FIELD_WG: 256 }, 'field_mul')).toContain(`const BB_P: u32 = ${BABY_BEAR.p}u;`);
   });
 

@@ -12,7 +12,11 @@ const adapter = {
 } as unknown as GPUAdapter;
 
 const code = (f: () => unknown): string => {
-  try { f(); } catch (e) { return isProverError(e) ? `${e.code}: ${e.message}` : `not a ProverError: ${String(e)}`; }
+  try {
+    f();
+  } catch (e) {
+    return isProverError(e) ? `${e.code}: ${e.message}` : `not a ProverError: ${String(e)}`;
+  }
   return 'no error';
 };
 
@@ -40,21 +44,42 @@ describe('limits option', () => {
   it("a limit above the adapter's is INVALID_ARGUMENT naming the adapter's value", () => {
     const over = SPEC_DEFAULT_LIMITS.maxBufferSize * 4 + 1;
     expect(code(() => deviceRequest(adapter, { maxBufferSize: over }))).toBe(
-      `INVALID_ARGUMENT: limits.maxBufferSize is ${over}, above this adapter's ${over - 1}; ask for at most ${over - 1}, or 'adapter'`);
+      `INVALID_ARGUMENT: limits.maxBufferSize is ${over}, above this adapter's ${over - 1}; ask for at most ${over - 1}, or 'adapter'`,
+    );
   });
 
   it('unknown names, bad values and wrong types are INVALID_ARGUMENT, checked by createProver before any adapter', () => {
     const bad: unknown[] = [
-      'max', 0, null, [], { maxBufferSize: 2 ** 28, maxBindGroups: 8 }, { maxbuffersize: 2 ** 28 },
-      { maxBufferSize: SPEC_DEFAULT_LIMITS.maxBufferSize - 1 }, { maxBufferSize: 2.5e8 + 0.5 }, { maxBufferSize: '268435456' },
-      { maxBufferSize: Number.NaN }, { maxBufferSize: 2 ** 60 }, { maxComputeInvocationsPerWorkgroup: -1 }, { [Symbol('x')]: 1 },
+      'max',
+      0,
+      null,
+      [],
+      { maxBufferSize: 2 ** 28, maxBindGroups: 8 },
+      { maxbuffersize: 2 ** 28 },
+      { maxBufferSize: SPEC_DEFAULT_LIMITS.maxBufferSize - 1 },
+      { maxBufferSize: 2.5e8 + 0.5 },
+      { maxBufferSize: '268435456' },
+      { maxBufferSize: Number.NaN },
+      { maxBufferSize: 2 ** 60 },
+      { maxComputeInvocationsPerWorkgroup: -1 },
+      { [Symbol('x')]: 1 },
     ];
     for (const v of bad) {
-      expect(code(() => requireLimitsOption(v)), String(JSON.stringify(v))).toMatch(/^INVALID_ARGUMENT: limits/);
+      expect(
+        code(() => requireLimitsOption(v)),
+        String(JSON.stringify(v)),
+      ).toMatch(/^INVALID_ARGUMENT: limits/);
       expect(code(() => requireProverOptions({ limits: v }))).toMatch(/^INVALID_ARGUMENT: limits/);
     }
     expect(code(() => requireLimitsOption({ maxBindGroups: 8 }))).toContain('known fields: maxBufferSize, maxStorageBufferBindingSize');
-    for (const ok of [undefined, 'adapter', 'default', {}, { maxBufferSize: SPEC_DEFAULT_LIMITS.maxBufferSize }, { maxComputeWorkgroupSizeX: 'adapter' }]) {
+    for (const ok of [
+      undefined,
+      'adapter',
+      'default',
+      {},
+      { maxBufferSize: SPEC_DEFAULT_LIMITS.maxBufferSize },
+      { maxComputeWorkgroupSizeX: 'adapter' },
+    ]) {
       expect(code(() => requireProverOptions({ limits: ok }))).toBe('no error');
     }
   });

@@ -17,10 +17,12 @@ describe('PaddingFreeSponge and TruncatedPermutation', () => {
   for (const c of load('sponge.json')) {
     it(`${c.op} ${c.id ?? `width ${c.width}`}`, () => {
       if (c.op === 'hash_rows') {
-        const rows: number[][] = c.input.rows ?? (() => {
-          const v = inputValues(c.input as SeededInput);
-          return Array.from({ length: c.input.height }, (_, i) => arr(v.subarray(i * c.input.width, (i + 1) * c.input.width)));
-        })();
+        const rows: number[][] =
+          c.input.rows ??
+          (() => {
+            const v = inputValues(c.input as SeededInput);
+            return Array.from({ length: c.input.height }, (_, i) => arr(v.subarray(i * c.input.width, (i + 1) * c.input.width)));
+          })();
         expect(rows.map((r) => arr(hashRow(r)))).toEqual(c.digests);
       } else {
         expect(arr(compress(c.left, c.right))).toEqual(c.output);
@@ -48,11 +50,13 @@ describe('MerkleTreeMmcs', () => {
         if (mats.length === 1 && c.cap_height === 0) {
           expect(verifyMerklePath(c.root, o.index, o.opened_values[0], o.proof)).toBe(true);
           // Any change must be rejected: another row value, another index, a flipped sibling.
-          const bad = [...o.opened_values[0]]; bad[0] = (bad[0] + 1) % 2013265921;
+          const bad = [...o.opened_values[0]];
+          bad[0] = (bad[0] + 1) % 2013265921;
           expect(verifyMerklePath(c.root, o.index, bad, o.proof)).toBe(false);
           if (o.proof.length > 0) {
             expect(verifyMerklePath(c.root, o.index ^ 1, o.opened_values[0], o.proof)).toBe(false);
-            const sib = o.proof.map((d: number[]) => [...d]); sib[sib.length - 1][7] ^= 1;
+            const sib = o.proof.map((d: number[]) => [...d]);
+            sib[sib.length - 1][7] ^= 1;
             expect(verifyMerklePath(c.root, o.index, o.opened_values[0], sib)).toBe(false);
           }
         }
@@ -63,12 +67,19 @@ describe('MerkleTreeMmcs', () => {
 
 describe('DuplexChallenger', () => {
   const cases = load('challenger.json');
-  const observed = (values: number[]) => { const ch = new DuplexChallenger(); ch.observeSlice(values); return ch; };
+  const observed = (values: number[]) => {
+    const ch = new DuplexChallenger();
+    ch.observeSlice(values);
+    return ch;
+  };
   for (const c of cases.filter((c) => c.op === 'challenger')) {
     it(`script ${c.id}`, () => {
       const ch = new DuplexChallenger();
       const results = c.script.map((step: Record<string, any>) => {
-        if ('observe' in step) { ch.observeSlice(step.observe); return null; }
+        if ('observe' in step) {
+          ch.observeSlice(step.observe);
+          return null;
+        }
         if ('sample' in step) return Array.from({ length: step.sample }, () => ch.sample());
         if ('sample_bits' in step) return ch.sampleBits(step.sample_bits);
         if ('sample_ext' in step) return Array.from({ length: step.sample_ext }, () => ch.sampleExt());
@@ -104,7 +115,14 @@ describe('DuplexChallenger', () => {
     expect(a.sample()).toBe(b.sample());
     b.observe(4);
     expect(a.sample()).not.toBe(b.sample());
-    const code = (f: () => unknown) => { try { f(); return 'none'; } catch (e) { return isProverError(e) ? e.code : String(e); } };
+    const code = (f: () => unknown) => {
+      try {
+        f();
+        return 'none';
+      } catch (e) {
+        return isProverError(e) ? e.code : String(e);
+      }
+    };
     expect(code(() => a.observe(2013265921))).toBe('NON_CANONICAL');
     expect(code(() => a.observe(-1))).toBe('INVALID_ARGUMENT');
     expect(code(() => a.sampleBits(31))).toBe('INVALID_ARGUMENT');

@@ -1,6 +1,14 @@
 // MSM input encoding (src/api/msm-encode.ts): packed bytes against the bigint path and toLimbs.
 import { describe, it, expect } from 'vitest';
-import { encodePoints, encodeScalars, firstScalarAtLeastR, pointWords, requireEndian, scalarAt, scalarWords } from '../../src/api/msm-encode.js';
+import {
+  encodePoints,
+  encodeScalars,
+  firstScalarAtLeastR,
+  pointWords,
+  requireEndian,
+  scalarAt,
+  scalarWords,
+} from '../../src/api/msm-encode.js';
 import { bn254 } from '@noble/curves/bn254.js';
 import { FQ_P, FR_R, toLimbs } from '../../src/params/bn254.js';
 import { isProverError } from '../../src/index.js';
@@ -18,7 +26,12 @@ const packLe = (xs: bigint[]) => {
   return out;
 };
 const code = (f: () => unknown) => {
-  try { f(); return 'ok'; } catch (e) { return isProverError(e) ? e.code : String(e); }
+  try {
+    f();
+    return 'ok';
+  } catch (e) {
+    return isProverError(e) ? e.code : String(e);
+  }
 };
 
 describe('encodeScalars (the CPU twin of msm_split.wgsl) and scalarWords', () => {
@@ -31,7 +44,7 @@ describe('encodeScalars (the CPU twin of msm_split.wgsl) and scalarWords', () =>
   // Sizes across the transpose's block edge (2048), values near r and with leading byte 0x30.
   const edges = [0n, 1n, FR_R - 1n, FR_R - 2n, (FR_R >> 8n) << 8n, 0x30n << 248n, (1n << 253n) + 12345n];
 
-  it.each([1, 7, 2048, 2049, 9000])('packed bytes (LE, BE, Uint32Array) give the bigint path\'s half-planes (n = %i)', (n) => {
+  it.each([1, 7, 2048, 2049, 9000])("packed bytes (LE, BE, Uint32Array) give the bigint path's half-planes (n = %i)", (n) => {
     const xs = Array.from({ length: n }, (_, i) => (i < edges.length ? edges[i] : random(FR_R)));
     const want = encodeScalars(xs, n);
     expect(encodeScalars(packBe(xs), n, 'be')).toEqual(want);
@@ -73,9 +86,17 @@ describe('encodeScalars (the CPU twin of msm_split.wgsl) and scalarWords', () =>
 
 describe('encodePoints', () => {
   it('packed coordinates become 16 LE words (x then y); all zeros is the identity; >= p is rejected', () => {
-    const coords = [[1n, 2n], [0n, 0n], [FQ_P - 1n, 0x30n << 248n], [0n, 7n]];
+    const coords = [
+      [1n, 2n],
+      [0n, 0n],
+      [FQ_P - 1n, 0x30n << 248n],
+      [0n, 7n],
+    ];
     const bytes = new Uint8Array(64 * coords.length);
-    coords.forEach(([x, y], i) => { bytes.set(be32(x), 64 * i); bytes.set(be32(y), 64 * i + 32); });
+    coords.forEach(([x, y], i) => {
+      bytes.set(be32(x), 64 * i);
+      bytes.set(be32(y), 64 * i + 32);
+    });
     const { words, n, identity } = encodePoints(bytes);
     expect(n).toBe(4);
     expect(identity).toEqual([1]);
@@ -89,10 +110,14 @@ describe('encodePoints', () => {
 });
 
 describe('pointWords (the GPU path)', () => {
-  it('packed points go as they are (a view, big-endian); noble points as encodePoints\' LE words', () => {
+  it("packed points go as they are (a view, big-endian); noble points as encodePoints' LE words", () => {
     const pts = [bn254.G1.Point.BASE, bn254.G1.Point.ZERO, bn254.G1.Point.BASE.double()];
     const bytes = new Uint8Array(64 * 3);
-    pts.forEach((p, i) => { const a = p.is0() ? { x: 0n, y: 0n } : p.toAffine(); bytes.set(be32(a.x), 64 * i); bytes.set(be32(a.y), 64 * i + 32); });
+    pts.forEach((p, i) => {
+      const a = p.is0() ? { x: 0n, y: 0n } : p.toAffine();
+      bytes.set(be32(a.x), 64 * i);
+      bytes.set(be32(a.y), 64 * i + 32);
+    });
     const packed = pointWords(bytes);
     expect([packed.n, packed.be, packed.words.buffer === bytes.buffer]).toEqual([3, true, true]);
     const fromNoble = pointWords(pts);

@@ -16,7 +16,8 @@ const nonzero = () => (scalar() % (FQ_P - 1n)) + 1n;
 /** A point as the GPU returns a window sum: projective (x·λ, y·λ, λ) for some λ, Montgomery limbs. */
 function gpuWords(p: Pt): number[] {
   if (p.is0()) return Array(24).fill(0);
-  const a = p.toAffine(), l = nonzero();
+  const a = p.toAffine(),
+    l = nonzero();
   return [a.x * l, a.y * l, l].flatMap((v) => toLimbs(toMont(v % FQ_P)));
 }
 function fold(windows: Pt[], c: number): Pt {
@@ -28,11 +29,15 @@ function horner(windows: Pt[], c: number): Pt {
   for (let j = windows.length - 1; j >= 0; j--) acc = acc.multiplyUnsafe(1n << BigInt(c)).add(windows[j]);
   return acc;
 }
-const jac = (p: Pt) => { const a = p.toAffine(); return fromProjective(a.x, a.y, 1n); };
+const jac = (p: Pt) => {
+  const a = p.toAffine();
+  return fromProjective(a.x, a.y, 1n);
+};
 
 describe('msm fold', () => {
   it('Jacobian add and double equal noble, including P = Q, P = -Q and the identity', () => {
-    const P = point(), Q = point();
+    const P = point(),
+      Q = point();
     expect(toNoble(jacAdd(jac(P), jac(Q))).equals(P.add(Q))).toBe(true);
     expect(toNoble(jacAdd(jac(P), jac(P))).equals(P.double())).toBe(true);
     expect(toNoble(jacAdd(jac(P), jac(P.negate()))).is0()).toBe(true);
@@ -42,15 +47,22 @@ describe('msm fold', () => {
     expect(toNoble(jacDouble(fromProjective(0n, 1n, 0n))).is0()).toBe(true);
   });
 
-  it('folds random window sums as noble does, for the plans\' window sizes', () => {
-    for (const [T, c] of [[1, 8], [32, 8], [17, 15], [16, 16], [3, 13]]) {
+  it("folds random window sums as noble does, for the plans' window sizes", () => {
+    for (const [T, c] of [
+      [1, 8],
+      [32, 8],
+      [17, 15],
+      [16, 16],
+      [3, 13],
+    ]) {
       const windows = Array.from({ length: T }, () => point());
       expect(fold(windows, c).equals(horner(windows, c)), `T=${T} c=${c}`).toBe(true);
     }
   });
 
   it('identity windows, a window equal to the running sum (a doubling) and one cancelling it', () => {
-    const P = point(), c = 8;
+    const P = point(),
+      c = 8;
     const shifted = P.multiplyUnsafe(1n << BigInt(c));
     const cases: Pt[][] = [
       [G1.ZERO, G1.ZERO, G1.ZERO],

@@ -9,16 +9,21 @@ import { MSM_BYTES, MSM_WGSL_CONSTS, MSM_WORDS } from '../../src/params/msm-layo
 import { WGSL_PARAM_CONSTS } from '../../src/params/wgsl-consts.js';
 import { DEV_ONLY_KERNELS, linkAll } from '../../scripts/gen-wgsl.js';
 
-const wgsl = (kernel: string) => readFileSync(new URL(`../../wgsl/kernels/${kernel}.wgsl`, import.meta.url), 'utf8').replace(/\/\/.*$/gm, '');
+const wgsl = (kernel: string) =>
+  readFileSync(new URL(`../../wgsl/kernels/${kernel}.wgsl`, import.meta.url), 'utf8').replace(/\/\/.*$/gm, '');
 
 /** The fields of `struct name { a: T, ... }` in `code`, in order, as [name, type]. */
 function structFields(code: string, name: string): [string, string][] {
   const m = new RegExp(`struct\\s+${name}\\s*\\{([^}]*)\\}`).exec(code);
   if (!m) throw new Error(`no struct ${name}`);
-  return m[1].split(',').map((f) => f.trim()).filter(Boolean).map((f) => {
-    const [field, type] = f.split(':').map((s) => s.trim());
-    return [field, type];
-  });
+  return m[1]
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean)
+    .map((f) => {
+      const [field, type] = f.split(':').map((s) => s.trim());
+      return [field, type];
+    });
 }
 
 const ALL: ParamsStruct<string>[] = [...MSM_PARAMS, CHECK_PARAMS];
@@ -66,7 +71,8 @@ describe('MSM layout', () => {
 
   it('the shipped MSM kernels hold only the MSM: check and bench entries are dev-only (msm_fq13)', () => {
     const kernels = linkAll();
-    const entries = Object.entries(kernels).filter(([k]) => k.startsWith('msm_') && !DEV_ONLY_KERNELS.has(k))
+    const entries = Object.entries(kernels)
+      .filter(([k]) => k.startsWith('msm_') && !DEV_ONLY_KERNELS.has(k))
       .flatMap(([, k]) => [...k.code.matchAll(/@compute[^\n]*\n\s*fn (\w+)/g)].map((m) => m[1]));
     expect(entries.filter((e) => !e.startsWith('msm_'))).toEqual([]);
     expect(entries.length).toBeGreaterThanOrEqual(12);

@@ -1,9 +1,23 @@
 // MSM plan: scalar half-planes for each batch, the ring size, riders, and the memory budget at 2^20.
 import { describe, expect, it } from 'vitest';
 import {
-  minSlice, MSM_MEM_BUDGET, msmPlan, ringPlanes, topWindowBits,
-  WALK_TARGET_THREADS, WALK_TARGET_THREADS_WG, WALK_WG, WG_INV_S, DEFAULT_WG_LIMITS, defaultWalkWg, walkTreeBytes, WALK_WG_LARGE,
-  LARGE_WG_S, WALK_TARGET_THREADS_LARGE, walkTarget, type MsmTuning,
+  minSlice,
+  MSM_MEM_BUDGET,
+  msmPlan,
+  ringPlanes,
+  topWindowBits,
+  WALK_TARGET_THREADS,
+  WALK_TARGET_THREADS_WG,
+  WALK_WG,
+  WG_INV_S,
+  DEFAULT_WG_LIMITS,
+  defaultWalkWg,
+  walkTreeBytes,
+  WALK_WG_LARGE,
+  LARGE_WG_S,
+  WALK_TARGET_THREADS_LARGE,
+  walkTarget,
+  type MsmTuning,
 } from '../../src/kernels/msm/plan.js';
 import { levelsInEntries, msmPoolBytes, packedScalarBytes, partialsBytes, reduceScratchBytes } from '../../src/kernels/msm/buffers.js';
 import { batchHalves, RED_WG, SCALAR_HALVES } from '../../src/kernels/msm/layout.js';
@@ -21,7 +35,8 @@ describe('msm plan memory', () => {
       for (const nw of [1, 2, 3]) {
         for (let w0 = 0; w0 < T; w0 += nw) {
           const [lo, hi] = batchHalves(c, w0, Math.min(nw, T - w0));
-          const first = Math.max(0, w0 * c - 1), last = Math.min(255, Math.min(T, w0 + nw) * c - 1);
+          const first = Math.max(0, w0 * c - 1),
+            last = Math.min(255, Math.min(T, w0 + nw) * c - 1);
           expect(lo).toBe(first >> 4);
           expect(hi).toBe(Math.min(SCALAR_HALVES - 1, last >> 4));
           expect(hi - lo + 1).toBeLessThanOrEqual(ringPlanes(c, T, nw));
@@ -60,16 +75,28 @@ describe('msm plan memory', () => {
     }
     expect(msmPlan(1 << 16, {}, LARGE).planes).toBe(SCALAR_HALVES);
     // Tunings: forced parts, and riders, the per-thread walker or S = 1 still fit at 2^20.
-    for (const t of [{ riders: true }, { wgInv: false }, { S: 1 }]) expect(msmRuns([{ start: 0, n }], 0, n, t).poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
+    for (const t of [{ riders: true }, { wgInv: false }, { S: 1 }])
+      expect(msmRuns([{ start: 0, n }], 0, n, t).poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
     expect(msmRuns([{ start: 0, n: 1000 }], 0, 1000, { parts: 4 }).runs.map((r) => r.n)).toEqual([250, 250, 250, 250]);
   });
 
   it('slices and chunks: runs cover [offset, offset + m) of the bases, cut where chunks end, bases counted per chunk', () => {
-    const chunks = [{ start: 0, n: 1000 }, { start: 1000, n: 1000 }, { start: 2000, n: 500 }];
+    const chunks = [
+      { start: 0, n: 1000 },
+      { start: 1000, n: 1000 },
+      { start: 2000, n: 500 },
+    ];
     const job = msmRuns(chunks, 900, 1300, {});
-    expect(job.runs.map((r) => [r.chunk, r.base0, r.start, r.n, r.plan.basesN])).toEqual([[0, 900, 0, 100, 1000], [1, 0, 100, 1000, 1000], [2, 0, 1100, 200, 500]]);
+    expect(job.runs.map((r) => [r.chunk, r.base0, r.start, r.n, r.plan.basesN])).toEqual([
+      [0, 900, 0, 100, 1000],
+      [1, 0, 100, 1000, 1000],
+      [2, 0, 1100, 200, 500],
+    ]);
     const tail = msmRuns([{ start: 0, n: 1 << 16 }], 100, 7, { parts: 2 });
-    expect(tail.runs.map((r) => [r.base0, r.start, r.n])).toEqual([[100, 0, 4], [104, 4, 3]]);
+    expect(tail.runs.map((r) => [r.base0, r.start, r.n])).toEqual([
+      [100, 0, 4],
+      [104, 4, 3],
+    ]);
   });
 
   it('the 512-thread walker where the device allows it, from 2^18', () => {
@@ -79,7 +106,13 @@ describe('msm plan memory', () => {
     expect(defaultWalkWg(1 << 20, { threads: 1024, tileBytes: 32768 })).toBe(WALK_WG); // tree does not fit
     expect(defaultWalkWg(1 << 20, { threads: 256, tileBytes: 65536 })).toBe(WALK_WG);
     expect(defaultWalkWg(1 << 20, LARGE)).toBe(WALK_WG_LARGE);
-    expect([12, 16, 17, 18, 22].map((logn) => msmPlan(1 << logn, {}, LARGE).walkWg)).toEqual([WALK_WG, WALK_WG, WALK_WG, WALK_WG_LARGE, WALK_WG_LARGE]);
+    expect([12, 16, 17, 18, 22].map((logn) => msmPlan(1 << logn, {}, LARGE).walkWg)).toEqual([
+      WALK_WG,
+      WALK_WG,
+      WALK_WG,
+      WALK_WG_LARGE,
+      WALK_WG_LARGE,
+    ]);
     expect(msmPlan(1 << 20, { wgInv: false }, LARGE).walkWg).toBe(WALK_WG); // the per-thread walker has no tree
     // Past the budget (2^21, 2^22) one batch a window with the longest slice that still gives the target.
     for (const logn of [21, 22]) expect(msmPlan(1 << logn, {}, LARGE).walkThreads).toBe(WALK_TARGET_THREADS_LARGE);
@@ -111,7 +144,7 @@ describe('msm plan memory', () => {
     expect(p.levels).toEqual([2, 2, 2, 2, 2, 1]);
   });
 
-  it('every reduction level\'s group fits one reduction workgroup (its lanes exchange through workgroup memory)', () => {
+  it("every reduction level's group fits one reduction workgroup (its lanes exchange through workgroup memory)", () => {
     for (let logn = 0; logn <= 23; logn++) {
       for (const limits of [LARGE, DEFAULT_WG_LIMITS]) {
         for (const t of [{}, { riders: true }, { lowMemory: true }]) {
@@ -125,7 +158,9 @@ describe('msm plan memory', () => {
   it('wgInv: small S, up to WALK_TARGET_THREADS_WG threads under the same budget', () => {
     // A 2^20 job's parts: 2^18 scalars over 2^20 bases.
     const part = (t: MsmTuning) => msmPlan(1 << 18, t, DEFAULT_WG_LIMITS, 1 << 20);
-    const d = part({}), a = part({ S: 4 }), b = part({ wgInv: true, S: 1 });
+    const d = part({}),
+      a = part({ S: 4 }),
+      b = part({ wgInv: true, S: 1 });
     expect([part({ wgInv: false }).wgInv, d.wgInv, a.wgInv, b.wgInv]).toEqual([false, true, true, true]);
     expect([a.S, b.S]).toEqual([WG_INV_S, 1]);
     expect(WG_INV_S).toBe(4);
@@ -150,7 +185,8 @@ describe('msm plan memory', () => {
       }
     }
     // Where memory allows, past the default's target: 2^18 and 2^19 reach the wgInv target.
-    for (const logn of [18, 19]) expect(msmPlan(1 << logn, { wgInv: true, S: 2 }).walkThreads).toBeGreaterThanOrEqual(WALK_TARGET_THREADS_WG);
+    for (const logn of [18, 19])
+      expect(msmPlan(1 << logn, { wgInv: true, S: 2 }).walkThreads).toBeGreaterThanOrEqual(WALK_TARGET_THREADS_WG);
     expect(WALK_TARGET_THREADS_WG).toBeGreaterThan(WALK_TARGET_THREADS);
   });
 
@@ -162,10 +198,31 @@ describe('msm plan memory', () => {
     // entries buffer, 2^18 - 2^22 got more threads (2^20 two windows a batch) from the same budget.
     // Since the caller's packed scalars count (32 bytes each), 2^18 and 2^19 take fewer windows a
     // batch, and a 2^20 plan on its own is over the budget (msmRuns cuts that job into parts).
-    const before = ['4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/64/16/8', '4/64/128/16/8', '5/51/256/16/16', '5/51/448/16/16',
-      '6/43/704/16/32', '6/43/1408/16/32', '8/32/2048/16/128', '8/32/4096/16/128', '8/32/4096/16/128', '8/32/4096/16/128', '8/32/4096/16/128',
-      '8/32/8192/16/128', '15/17/34816/16/1024', '15/17/34816/16/1024', '15/16/32768/16/1024', '15/7/38272/8/1024', '16/1/32768/2/2048',
-      '16/1/32768/2/2048', '16/1/32768/2/2048'];
+    const before = [
+      '4/64/64/16/8',
+      '4/64/64/16/8',
+      '4/64/64/16/8',
+      '4/64/64/16/8',
+      '4/64/64/16/8',
+      '4/64/128/16/8',
+      '5/51/256/16/16',
+      '5/51/448/16/16',
+      '6/43/704/16/32',
+      '6/43/1408/16/32',
+      '8/32/2048/16/128',
+      '8/32/4096/16/128',
+      '8/32/4096/16/128',
+      '8/32/4096/16/128',
+      '8/32/4096/16/128',
+      '8/32/8192/16/128',
+      '15/17/34816/16/1024',
+      '15/17/34816/16/1024',
+      '15/16/32768/16/1024',
+      '15/7/38272/8/1024',
+      '16/1/32768/2/2048',
+      '16/1/32768/2/2048',
+      '16/1/32768/2/2048',
+    ];
     for (let logn = 0; logn <= 22; logn++) {
       const p = msmPlan(1 << logn, { wgInv: false, walkWg: 64 });
       expect([p.c, p.nwin, p.walkThreads, p.planes, p.K].join('/')).toBe(before[logn]);

@@ -43,7 +43,8 @@ describe('signed digits', () => {
 
 describe('affine add and CSR', () => {
   it('handles P = Q, P = -Q and identity like noble', () => {
-    const p = G.BASE.multiply(7n), q = G.BASE.multiply(11n);
+    const p = G.BASE.multiply(7n),
+      q = G.BASE.multiply(11n);
     eq(affineAdd(toAff(p), toAff(q)), p.add(q));
     eq(affineAdd(toAff(p), toAff(p)), p.double());
     eq(affineAdd(toAff(p), toAff(p.negate())), G.ZERO);
@@ -52,7 +53,8 @@ describe('affine add and CSR', () => {
   it('CSR holds every nonzero digit once, in bucket order', () => {
     const rng = new SplitMix64(9);
     const ks = Array.from({ length: 50 }, () => scalar(rng));
-    const c = 5, T = windowCount(c);
+    const c = 5,
+      T = windowCount(c);
     const csr = bucketCsr(ks, c, 0, T);
     let nonzero = 0;
     for (const k of ks) for (let j = 0; j < T; j++) if (signedDigit(k, j, c) !== 0) nonzero++;
@@ -63,15 +65,24 @@ describe('affine add and CSR', () => {
 
 describe('msmRef equals noble pippenger', () => {
   it.each([
-    [1, 4, 2, [2]], [7, 5, 4, [1, 1]], [33, 8, 16, [2, 1]], [64, 6, 8, [2]], [40, 7, 1, [2, 2, 2]], [20, 3, 4, []],
+    [1, 4, 2, [2]],
+    [7, 5, 4, [1, 1]],
+    [33, 8, 16, [2, 1]],
+    [64, 6, 8, [2]],
+    [40, 7, 1, [2, 2, 2]],
+    [20, 3, 4, []],
   ] as Array<[number, number, number, number[]]>)('n = %i, c = %i, seg = %i, levels %j', (n, c, seg, levels) => {
     const rng = new SplitMix64(100 + n);
     const pts = Array.from({ length: n }, () => G.BASE.multiply(scalar(rng) || 1n));
     const ks = Array.from({ length: n }, () => scalar(rng));
     // edge cases folded in: zero, 1, r-1, a repeated point with -P
     if (n >= 7) {
-      ks[0] = 0n; ks[1] = 1n; ks[2] = FR_R - 1n;
-      pts[4] = pts[3]; pts[5] = pts[3].negate(); ks[5] = ks[3];
+      ks[0] = 0n;
+      ks[1] = 1n;
+      ks[2] = FR_R - 1n;
+      pts[4] = pts[3];
+      pts[5] = pts[3].negate();
+      ks[5] = ks[3];
     }
     eq(msmRef(pts.map(toAff), ks, c, seg, levels), pippenger(G, pts, ks));
   });

@@ -12,7 +12,8 @@ function replay(plan: Plan) {
   const staged = plan.seg1 < plan.seg;
   const slotOwner = new Map<number, number>(); // bsum slot -> batch whose sums it holds
   let scratchOwner = -1; // batch whose first-pass pairs scratch holds (staged plans)
-  const segDone = new Set<number>(), levelDone = new Set<number>();
+  const segDone = new Set<number>(),
+    levelDone = new Set<number>();
   const errors: string[] = [];
   const run = (kind: 'seg' | 'level', b: number, bofs: number, where: string) => {
     if (kind === 'seg') {
@@ -20,7 +21,8 @@ function replay(plan: Plan) {
       if (slotOwner.get(bofs) !== b) errors.push(`${where}: seg(${b}) reads slot ${bofs} holding batch ${slotOwner.get(bofs)}`);
       segDone.add(b);
       if (staged) {
-        if (scratchOwner >= 0 && !levelDone.has(scratchOwner)) errors.push(`${where}: seg(${b}) overwrites scratch of batch ${scratchOwner} before its level`);
+        if (scratchOwner >= 0 && !levelDone.has(scratchOwner))
+          errors.push(`${where}: seg(${b}) overwrites scratch of batch ${scratchOwner} before its level`);
         scratchOwner = b;
       }
     } else {
@@ -34,7 +36,8 @@ function replay(plan: Plan) {
     // must not read that slot (a level reads only scratch).
     if (s.walkRider?.kind === 'seg') errors.push(`walk(${s.batch}) carries a first pass`);
     const prev = slotOwner.get(s.bofs);
-    if (prev !== undefined && prev !== s.batch && !segDone.has(prev)) errors.push(`batch ${s.batch} clears slot ${s.bofs} before seg(${prev})`);
+    if (prev !== undefined && prev !== s.batch && !segDone.has(prev))
+      errors.push(`batch ${s.batch} clears slot ${s.bofs} before seg(${prev})`);
     slotOwner.set(s.bofs, s.batch);
     if (s.walkRider) run(s.walkRider.kind, s.walkRider.r.batch, s.walkRider.r.bofs, `walk(${s.batch})`);
     // fix-up completes slot s.bofs; a first pass riding beside it reads the other slot.

@@ -16,7 +16,11 @@ async function failure(gpu: unknown): Promise<ProverError> {
 }
 
 const resolvesNull = { requestAdapter: async () => null };
-const rejects = { requestAdapter: async () => { throw new Error('Dawn: no backend could be initialized'); } };
+const rejects = {
+  requestAdapter: async () => {
+    throw new Error('Dawn: no backend could be initialized');
+  },
+};
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -47,10 +51,10 @@ describe('NO_WEBGPU in Node', () => {
     expect((e as Error & { cause?: unknown }).cause).toBeInstanceOf(Error);
   });
 
-  it("tells how to get a GPU object when there is none", async () => {
+  it('tells how to get a GPU object when there is none', async () => {
     const e = await failure(undefined);
     expect(e.code).toBe('NO_WEBGPU');
-    expect(e.message).toContain("create([])");
+    expect(e.message).toContain('create([])');
     expect(e.message).toMatch(/'webgpu' package/);
   });
 });
@@ -59,7 +63,11 @@ describe('NO_WEBGPU in a browser', () => {
   it("keeps the browser's advice and message", async () => {
     vi.stubGlobal('document', {});
     expect((await failure(resolvesNull)).message).toMatch(/chrome:\/\/gpu/);
-    const e = await failure({ requestAdapter: async () => { throw new Error('WebGPU is disabled by policy'); } });
+    const e = await failure({
+      requestAdapter: async () => {
+        throw new Error('WebGPU is disabled by policy');
+      },
+    });
     expect(e.message).toMatch(/^requestAdapter failed: WebGPU is disabled by policy\. /);
     expect(e.message).toContain("{ fallback: 'cpu' }");
     expect(e.message).not.toMatch(/Dawn|Vulkan/);

@@ -58,7 +58,11 @@ describe('four-step NTT of one long column (ntt/long.ts)', () => {
 
   it('TOO_LARGE when even the pieces exceed the limit', () => {
     let code = '';
-    try { checkLongColumn(2 ** 12, 2 ** 5); } catch (e) { code = isProverError(e) ? e.code : String(e); }
+    try {
+      checkLongColumn(2 ** 12, 2 ** 5);
+    } catch (e) {
+      code = isProverError(e) ? e.code : String(e);
+    }
     expect(code).toBe('TOO_LARGE');
     expect(() => checkLongColumn(2 ** 10, 2 ** 5)).not.toThrow();
   });

@@ -19,8 +19,13 @@ import { SplitMix64 } from '../../bench/support/splitmix.js';
 const H100: NttLimits = { threads: 1024, tileBytes: 49152, maxWorkgroupsPerDim: 65535, maxWords: 2 ** 30 - 1 };
 const SMALL_GRID: NttLimits = { ...DEFAULT_NTT_LIMITS, maxWorkgroupsPerDim: 1024 };
 const OPS: NttOp[] = ['dft', 'idft', 'lde', 'encode'];
-const job = (op: NttOp, log: number, width: number, bits = 1): NttJob =>
-  ({ op, height: 2 ** log, width, ...(op === 'lde' || op === 'encode' ? { addedBits: bits } : {}), ...(op === 'lde' ? { shift: 31 } : {}) });
+const job = (op: NttOp, log: number, width: number, bits = 1): NttJob => ({
+  op,
+  height: 2 ** log,
+  width,
+  ...(op === 'lde' || op === 'encode' ? { addedBits: bits } : {}),
+  ...(op === 'lde' ? { shift: 31 } : {}),
+});
 
 /** log2 of each transform's rows covered by its passes' radices (a folded padding pass counts its radix 2). */
 function coveredBits(plan: NttPlan): number[] {
@@ -28,20 +33,27 @@ function coveredBits(plan: NttPlan): number[] {
   let bits = 0;
   for (const p of plan.passes) {
     bits += Math.log2(p.radix) + (p.flags & NTT_FLAG_HALF ? 1 : 0);
-    if (p.flags & NTT_FLAG_LAST) { out.push(bits); bits = 0; }
+    if (p.flags & NTT_FLAG_LAST) {
+      out.push(bits);
+      bits = 0;
+    }
   }
   return out;
 }
 
 /** The transforms a job runs, by rows: an lde's idft then its padded dft. */
 function transformBits(j: NttJob): number[] {
-  const log = Math.log2(j.height), bits = j.addedBits ?? 0;
+  const log = Math.log2(j.height),
+    bits = j.addedBits ?? 0;
   return j.op === 'lde' ? [log, log + bits] : j.op === 'encode' ? [log + bits] : [log];
 }
 
 function checkInvariants(plan: NttPlan, limits: NttLimits): void {
-  const j = plan.job, w = j.width;
-  expect(Object.isFrozen(plan) && Object.isFrozen(plan.steps) && plan.steps.every((s) => Object.isFrozen(s) && Object.isFrozen(s.pass))).toBe(true);
+  const j = plan.job,
+    w = j.width;
+  expect(
+    Object.isFrozen(plan) && Object.isFrozen(plan.steps) && plan.steps.every((s) => Object.isFrozen(s) && Object.isFrozen(s.pass)),
+  ).toBe(true);
   expect(coveredBits(plan)).toEqual(transformBits(j));
   // Every pass but a fused one's partner is recorded, in order, and each reads what the last wrote.
   const recorded = plan.passes.map((_, i) => i).filter((i) => plan.fused < 0 || i !== plan.fused + 1);
@@ -73,14 +85,20 @@ function checkInvariants(plan: NttPlan, limits: NttLimits): void {
 }
 
 describe('planNtt: invariants of the plan record', () => {
-  for (const [name, limits] of [['default limits', DEFAULT_NTT_LIMITS], ['H100 limits', H100], ['a 1024-workgroup grid cap', SMALL_GRID]] as const) {
+  for (const [name, limits] of [
+    ['default limits', DEFAULT_NTT_LIMITS],
+    ['H100 limits', H100],
+    ['a 1024-workgroup grid cap', SMALL_GRID],
+  ] as const) {
     it(`${name}: every op, 2^0-2^24, widths 1-16`, () => {
-      for (const op of OPS) for (const log of [0, 1, 2, 5, 9, 10, 13, 16, 20, 24]) for (const width of [1, 3, 8, 16]) {
-        for (const bits of op === 'lde' || op === 'encode' ? [0, 1, 3] : [0]) {
-          if (2 ** (log + bits) * width > 2 ** 28) continue;
-          checkInvariants(planNtt(job(op, log, width, bits), NTT_TUNING, limits), limits);
-        }
-      }
+      for (const op of OPS)
+        for (const log of [0, 1, 2, 5, 9, 10, 13, 16, 20, 24])
+          for (const width of [1, 3, 8, 16]) {
+            for (const bits of op === 'lde' || op === 'encode' ? [0, 1, 3] : [0]) {
+              if (2 ** (log + bits) * width > 2 ** 28) continue;
+              checkInvariants(planNtt(job(op, log, width, bits), NTT_TUNING, limits), limits);
+            }
+          }
     });
   }
 
@@ -123,8 +141,10 @@ describe('planNtt: the limits change tiles, not results', () => {
   // under the default 16 KiB of workgroup memory, 8 or 4 under 48 KiB), radix 16 at width 4, and
   // a staged radix-4 first pass (1024 threads: H100 only).
   const shapes: Array<[number, number, string, Partial<NttTuning>]> = [
-    [13, 1, 'two-level 2^10', twoLevelAt(10)], [11, 2, 'two-level 2^10', twoLevelAt(10)],
-    [10, 4, 'two-level 2^4', twoLevelAt(4)], [12, 1, 'radix ≤ 4', { maxRadix: 4 }],
+    [13, 1, 'two-level 2^10', twoLevelAt(10)],
+    [11, 2, 'two-level 2^10', twoLevelAt(10)],
+    [10, 4, 'two-level 2^4', twoLevelAt(4)],
+    [12, 1, 'radix ≤ 4', { maxRadix: 4 }],
   ];
   for (const [log, width, name, overrides] of shapes) {
     it(`2^${log} x${width}, ${name}: default and H100 plans differ in tiles, agree in uniforms and output`, () => {
@@ -133,11 +153,21 @@ describe('planNtt: the limits change tiles, not results', () => {
       let tilesDiffer = false;
       for (const op of OPS) {
         const j = job(op, log, width);
-        const a = planNtt(j, tuning, DEFAULT_NTT_LIMITS), b = planNtt(j, tuning, H100);
+        const a = planNtt(j, tuning, DEFAULT_NTT_LIMITS),
+          b = planNtt(j, tuning, H100);
         expect(b.passes.map((p) => p.radix)).toEqual(a.passes.map((p) => p.radix));
         expect(b.steps.map((s) => s.uniform)).toEqual(a.steps.map((s) => s.uniform));
-        tilesDiffer ||= JSON.stringify(a.steps.map((s) => [s.groups, s.workgroupSize, s.entryPoint])) !== JSON.stringify(b.steps.map((s) => [s.groups, s.workgroupSize, s.entryPoint]));
-        const want = op === 'dft' ? ref.dft(x, width) : op === 'idft' ? ref.idft(x, width) : op === 'lde' ? ref.cosetLde(x, width, 1, 31) : ref.encode(x, width, 1);
+        tilesDiffer ||=
+          JSON.stringify(a.steps.map((s) => [s.groups, s.workgroupSize, s.entryPoint])) !==
+          JSON.stringify(b.steps.map((s) => [s.groups, s.workgroupSize, s.entryPoint]));
+        const want =
+          op === 'dft'
+            ? ref.dft(x, width)
+            : op === 'idft'
+              ? ref.idft(x, width)
+              : op === 'lde'
+                ? ref.cosetLde(x, width, 1, 31)
+                : ref.encode(x, width, 1);
         expect(runPlanOnCpu(a, x), `${op} default`).toEqual(want);
         expect(runPlanOnCpu(b, x), `${op} H100`).toEqual(want);
       }

@@ -5,9 +5,27 @@ import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
 import { bbAdd, bbInv, bbMul, bbSub, montMul } from '../../src/field/babybear.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_SCALE, NTT_STAGE_WORDS, NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_MAX_RADIX,
-  NTT_TABLE_MAX, planTransform, splitBits, splitQualifies, radices, stageCopy, stagedQualifies, stageSlot, stageWord, stageWorkgroup,
-  tableQualifies, type NttPass,
+  NTT_FLAG_BITREV,
+  NTT_FLAG_INVERSE,
+  NTT_FLAG_LAST,
+  NTT_FLAG_SCALE,
+  NTT_STAGE_WORDS,
+  NTT_TW_HI,
+  NTT_TW_LO,
+  NTT_TW_LO_BITS,
+  NTT_MAX_RADIX,
+  NTT_TABLE_MAX,
+  planTransform,
+  splitBits,
+  splitQualifies,
+  radices,
+  stageCopy,
+  stagedQualifies,
+  stageSlot,
+  stageWord,
+  stageWorkgroup,
+  tableQualifies,
+  type NttPass,
 } from '../../src/kernels/ntt/passes.js';
 import { inverseScale, passSplitTable, passTwiddleTable, scaleTable, splitTwiddle, twiddleTable } from '../../src/kernels/ntt/tables.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
@@ -41,8 +59,12 @@ type Source = 'running' | 'table' | 'split';
  * it: twiddles as a running product of a lo/hi power, or with `table` read from the pass's table.
  */
 function threadValues(p: NttPass, src: Uint32Array, w: number, t: number, source: Source = 'running'): number[] {
-  const R = p.radix, m = p.n / R, logR = Math.log2(R);
-  const col = t % w, j = Math.floor(t / w), k = j % p.ns;
+  const R = p.radix,
+    m = p.n / R,
+    logR = Math.log2(R);
+  const col = t % w,
+    j = Math.floor(t / w),
+    k = j % p.ns;
   const v: number[] = [];
   for (let r = 0; r < R; r++) v.push(loadRow(p, src, w, j + r * m, col));
   const e = k * 2 ** p.twShift;
@@ -50,22 +72,31 @@ function threadValues(p: NttPass, src: Uint32Array, w: number, t: number, source
   let wr = tw;
   if (source === 'table') for (let r = 1; r < R; r++) v[r] = montMul(v[r], tableOf(p, false)[(r - 1) * p.ns + k]);
   else if (source === 'split') for (let r = 1; r < R; r++) v[r] = bbMul(v[r], splitTableTwiddle(p, k, r));
-  else for (let r = 1; r < R; r++) { v[r] = montMul(v[r], wr); wr = montMul(wr, tw); }
-  for (let half = R >> 1; half >= 1; half >>= 1) {
-    for (let b = 0; b < R; b += 2 * half) for (let i = 0; i < half; i++) {
-      const a = v[b + i], c = v[b + i + half];
-      v[b + i] = bbAdd(a, c);
-      v[b + i + half] = montMul(bbSub(a, c), ROOTS_32[i * (NTT_MAX_RADIX / (2 * half))]);
+  else
+    for (let r = 1; r < R; r++) {
+      v[r] = montMul(v[r], wr);
+      wr = montMul(wr, tw);
     }
+  for (let half = R >> 1; half >= 1; half >>= 1) {
+    for (let b = 0; b < R; b += 2 * half)
+      for (let i = 0; i < half; i++) {
+        const a = v[b + i],
+          c = v[b + i + half];
+        v[b + i] = bbAdd(a, c);
+        v[b + i + half] = montMul(bbSub(a, c), ROOTS_32[i * (NTT_MAX_RADIX / (2 * half))]);
+      }
   }
   return v.map((_, s) => v[ntt.reverseBits(s, logR)]);
 }
 
 /** One pass over all threads, as `ntt_pass_r${R}` (or `_table`) does it. */
 function runPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null, source: Source = 'running'): void {
-  const R = p.radix, m = p.n / R;
+  const R = p.radix,
+    m = p.n / R;
   for (let t = 0; t < m * w; t++) {
-    const col = t % w, j = Math.floor(t / w), k = j % p.ns;
+    const col = t % w,
+      j = Math.floor(t / w),
+      k = j % p.ns;
     const V = threadValues(p, src, w, t, source);
     for (let s = 0; s < R; s++) storeOutput(p, dst, w, col, (j - k) * R + k, s, V[s], sc);
   }
@@ -73,14 +104,16 @@ function runPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: 
 
 /** One pass as `ntt_pass_r${R}_staged` does it: per workgroup, values into the tile, barrier, tile out as one block. */
 function runStagedPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number): void {
-  const R = p.radix, wg = stageWorkgroup(R);
+  const R = p.radix,
+    wg = stageWorkgroup(R);
   const tile = new Uint32Array(NTT_STAGE_WORDS);
   for (let t0 = 0; t0 < (p.n / R) * w; t0 += wg) {
     for (let lid = 0; lid < wg; lid++) {
       const V = threadValues(p, src, w, t0 + lid);
       for (let s = 0; s < R; s++) tile[stageSlot(stageWord(lid, s, R, w), R, w)] = V[s];
     }
-    for (let lid = 0; lid < wg; lid++) for (let i = 0; i < R; i++) dst[stageCopy(t0, lid + i * wg, R)] = tile[stageSlot(lid + i * wg, R, w)];
+    for (let lid = 0; lid < wg; lid++)
+      for (let i = 0; i < R; i++) dst[stageCopy(t0, lid + i * wg, R)] = tile[stageSlot(lid + i * wg, R, w)];
   }
 }
 
@@ -150,18 +183,22 @@ describe('staged first pass (ntt_pass_r${R}_staged: tile, then one contiguous bl
         for (const t0 of [0, wg, 5 * wg]) {
           const tile = new Int32Array(NTT_STAGE_WORDS).fill(-1);
           for (let lid = 0; lid < wg; lid++) {
-            const t = t0 + lid, col = t % w, j = Math.floor(t / w);
+            const t = t0 + lid,
+              col = t % w,
+              j = Math.floor(t / w);
             for (let s = 0; s < R; s++) {
               const slot = stageSlot(stageWord(lid, s, R, w), R, w);
               if (tile[slot] !== -1) throw new Error(`R ${R} W ${w}: tile slot ${slot} written twice`);
               tile[slot] = (j * R + s) * w + col; // the plain kernel's store at ns = 1, k = 0
             }
           }
-          for (let lid = 0; lid < wg; lid++) for (let i = 0; i < R; i++) {
-            const x = lid + i * wg;
-            const plain = tile[stageSlot(x, R, w)];
-            if (plain !== stageCopy(t0, x, R)) throw new Error(`R ${R} W ${w} t0 ${t0}: tile word ${x} -> ${stageCopy(t0, x, R)}, plain store ${plain}`);
-          }
+          for (let lid = 0; lid < wg; lid++)
+            for (let i = 0; i < R; i++) {
+              const x = lid + i * wg;
+              const plain = tile[stageSlot(x, R, w)];
+              if (plain !== stageCopy(t0, x, R))
+                throw new Error(`R ${R} W ${w} t0 ${t0}: tile word ${x} -> ${stageCopy(t0, x, R)}, plain store ${plain}`);
+            }
         }
       }
     }
@@ -178,10 +215,12 @@ describe('staged first pass (ntt_pass_r${R}_staged: tile, then one contiguous bl
     for (const R of NTT_STAGED_RADICES) {
       const wg = stageWorkgroup(R);
       for (let w = 1; w <= wg; w *= 2) {
-        for (let warp = 0; warp < wg; warp += 32) for (let s = 0; s < R; s++) {
-          worst = Math.max(worst, ways(lanes.map((l) => stageSlot(stageWord(warp + l, s, R, w), R, w))));
-        }
-        for (let warp = 0; warp < wg; warp += 32) for (let i = 0; i < R; i++) worst = Math.max(worst, ways(lanes.map((l) => stageSlot(warp + l + i * wg, R, w))));
+        for (let warp = 0; warp < wg; warp += 32)
+          for (let s = 0; s < R; s++) {
+            worst = Math.max(worst, ways(lanes.map((l) => stageSlot(stageWord(warp + l, s, R, w), R, w))));
+          }
+        for (let warp = 0; warp < wg; warp += 32)
+          for (let i = 0; i < R; i++) worst = Math.max(worst, ways(lanes.map((l) => stageSlot(warp + l + i * wg, R, w))));
       }
     }
     expect(worst).toBe(1);
@@ -204,7 +243,15 @@ describe('staged first pass (ntt_pass_r${R}_staged: tile, then one contiguous bl
   });
 
   const rng = new SplitMix64(0x57a9);
-  for (const [logN, w, maxRadix] of [[12, 1, 32], [11, 2, 32], [9, 8, 32], [8, 16, 32], [12, 1, 16], [10, 4, 8], [12, 1, 4]]) {
+  for (const [logN, w, maxRadix] of [
+    [12, 1, 32],
+    [11, 2, 32],
+    [9, 8, 32],
+    [8, 16, 32],
+    [12, 1, 16],
+    [10, 4, 8],
+    [12, 1, 4],
+  ]) {
     it(`dft / idft / encode / lde with staged first passes at 2^${logN} x ${w}, radix ≤ ${maxRadix}`, () => {
       const n = 2 ** logN;
       const x = rng.fieldArray(n * w);
@@ -213,7 +260,13 @@ describe('staged first pass (ntt_pass_r${R}_staged: tile, then one contiguous bl
       const inv = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix), x, w, scaleTable(...inverseScale(n)), true);
       expect(inv).toEqual(ntt.idft(x, w));
       expect(runPlan(planTransform(logN + 1, n, 0, maxRadix), x, w, null, true)).toEqual(ntt.encode(x, w, 1));
-      const coeffs = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix), x, w, scaleTable(...inverseScale(n, 31)), true);
+      const coeffs = runPlan(
+        planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix),
+        x,
+        w,
+        scaleTable(...inverseScale(n, 31)),
+        true,
+      );
       expect(runPlan(planTransform(logN + 1, n, 0, maxRadix), coeffs, w, null, true)).toEqual(ntt.cosetLde(x, w, 1, 31));
     });
   }
@@ -231,11 +284,21 @@ describe('table twiddles (ntt_pass_r${R}_table: a middle pass reads ω_{Ns·R}^(
     expect(q(24)).toEqual([false, true, true, true, false]);
     expect(q(10)).toEqual([false, false]); // first and last only
     expect(q(12, 4)).toEqual([false, true, true, true, true, false]);
-    expect(planTransform(27, 2 ** 27, 0).filter((p) => tableQualifies(p)).every((p) => p.ns * p.radix <= NTT_TABLE_MAX)).toBe(true);
+    expect(
+      planTransform(27, 2 ** 27, 0)
+        .filter((p) => tableQualifies(p))
+        .every((p) => p.ns * p.radix <= NTT_TABLE_MAX),
+    ).toBe(true);
   });
 
   it('every entry equals the running-product twiddle the plain kernel computes', () => {
-    for (const [ns, R] of [[32, 32], [1024, 32], [2, 2], [8, 16], [64, 4]]) {
+    for (const [ns, R] of [
+      [32, 32],
+      [1024, 32],
+      [2, 2],
+      [8, 16],
+      [64, 4],
+    ]) {
       const table = passTwiddleTable(ns, R);
       expect(table.length).toBe((R - 1) * ns);
       const twShift = 27 - Math.log2(ns * R); // the kernel's ω_{Ns·R} = ω_{2^27}^(2^twShift)
@@ -243,13 +306,15 @@ describe('table twiddles (ntt_pass_r${R}_table: a middle pass reads ω_{Ns·R}^(
         const e = k * 2 ** twShift;
         const w1 = montMul(TW[NTT_TW_LO + (e % 2 ** NTT_TW_LO_BITS)], TW[NTT_TW_HI + Math.floor(e / 2 ** NTT_TW_LO_BITS)]);
         let wr = w1;
-        for (let r = 1; r < R; r++, wr = montMul(wr, w1)) if (table[(r - 1) * ns + k] !== wr) throw new Error(`ns ${ns} R ${R} k ${k} r ${r}`);
+        for (let r = 1; r < R; r++, wr = montMul(wr, w1))
+          if (table[(r - 1) * ns + k] !== wr) throw new Error(`ns ${ns} R ${R} k ${k} r ${r}`);
       }
       // The Shoup form: the same twiddles plain (x = montMul(x·2^32, 1)), then their quotients.
       const sh = passTwiddleTable(ns, R, true);
       expect(sh.length).toBe(2 * (R - 1) * ns);
       for (let i = 0; i < (R - 1) * ns; i++) {
-        if (sh[i] !== montMul(table[i], 1) || sh[(R - 1) * ns + i] !== bbShoupQuotient(sh[i])) throw new Error(`shoup ns ${ns} R ${R} i ${i}`);
+        if (sh[i] !== montMul(table[i], 1) || sh[(R - 1) * ns + i] !== bbShoupQuotient(sh[i]))
+          throw new Error(`shoup ns ${ns} R ${R} i ${i}`);
       }
     }
   });
@@ -264,17 +329,37 @@ describe('table twiddles (ntt_pass_r${R}_table: a middle pass reads ω_{Ns·R}^(
   });
 
   const rng = new SplitMix64(0x7ab1e);
-  for (const [logN, w, maxRadix] of [[11, 1, 32], [13, 3, 32], [12, 2, 8], [10, 1, 4], [9, 5, 2]]) {
+  for (const [logN, w, maxRadix] of [
+    [11, 1, 32],
+    [13, 3, 32],
+    [12, 2, 8],
+    [10, 1, 4],
+    [9, 5, 2],
+  ]) {
     for (const max of [NTT_TABLE_MAX, 64]) {
       it(`dft / idft / encode / lde with table / split-table passes at 2^${logN} x ${w}, radix ≤ ${maxRadix}, tables to ${max}`, () => {
         const n = 2 ** logN;
         const x = rng.fieldArray(n * w);
         expect(planTransform(logN + 1, n, 0, maxRadix).some((p) => splitQualifies(p, max))).toBe(true);
         expect(runPlan(planTransform(logN, n, 0, maxRadix), x, w, null, true, max)).toEqual(ntt.dft(x, w));
-        const inv = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix), x, w, scaleTable(...inverseScale(n)), true, max);
+        const inv = runPlan(
+          planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix),
+          x,
+          w,
+          scaleTable(...inverseScale(n)),
+          true,
+          max,
+        );
         expect(inv).toEqual(ntt.idft(x, w));
         expect(runPlan(planTransform(logN + 1, n, 0, maxRadix), x, w, null, true, max)).toEqual(ntt.encode(x, w, 1));
-        const coeffs = runPlan(planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix), x, w, scaleTable(...inverseScale(n, 31)), true, max);
+        const coeffs = runPlan(
+          planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix),
+          x,
+          w,
+          scaleTable(...inverseScale(n, 31)),
+          true,
+          max,
+        );
         expect(runPlan(planTransform(logN + 1, n, 0, maxRadix), coeffs, w, null, true, max)).toEqual(ntt.cosetLde(x, w, 1, 31));
       });
     }
@@ -284,10 +369,17 @@ describe('table twiddles (ntt_pass_r${R}_table: a middle pass reads ω_{Ns·R}^(
 describe('lde fusion (ntt_lde_fused_r${R1}: the idft last pass and the dft first pass in one thread)', () => {
   it('the idft last-pass thread j writes exactly the rows dft first-pass thread j reads, scaled', () => {
     const rng = new SplitMix64(0xf05e);
-    for (const [logN, w, maxRadix] of [[9, 1, 32], [8, 2, 16], [10, 3, 32], [6, 1, 4]]) {
+    for (const [logN, w, maxRadix] of [
+      [9, 1, 32],
+      [8, 2, 16],
+      [10, 3, 32],
+      [6, 1, 4],
+    ]) {
       const n = 2 ** logN;
       const passes = planTransform(logN, n, NTT_FLAG_INVERSE | NTT_FLAG_SCALE, maxRadix);
-      const p = passes[passes.length - 1], R1 = p.radix, ns = p.ns;
+      const p = passes[passes.length - 1],
+        R1 = p.radix,
+        ns = p.ns;
       const sc = scaleTable(...inverseScale(n, 31));
       const src = rng.fieldArray(n * w);
       const dst = new Uint32Array(n * w);
@@ -297,7 +389,10 @@ describe('lde fusion (ntt_lde_fused_r${R1}: the idft last pass and the dft first
           const V = threadValues(p, src, w, j * w + col);
           for (let r = 0; r < R1; r++) {
             const row = j + r * ns;
-            const scaled = montMul(V[r], montMul(sc[row % 2 ** NTT_TW_LO_BITS], sc[2 ** NTT_TW_LO_BITS + Math.floor(row / 2 ** NTT_TW_LO_BITS)]));
+            const scaled = montMul(
+              V[r],
+              montMul(sc[row % 2 ** NTT_TW_LO_BITS], sc[2 ** NTT_TW_LO_BITS + Math.floor(row / 2 ** NTT_TW_LO_BITS)]),
+            );
             if (dst[row * w + col] !== scaled) throw new Error(`2^${logN} x${w} R1 ${R1}: j ${j} r ${r}`);
           }
         }

@@ -12,8 +12,16 @@ import { twoLevelAt, withTuning, type NttTuning } from '../../src/kernels/ntt/tu
 import type { GpuContext } from '../../src/gpu/context.js';
 import { traceNtt, TRACE_DEVICES } from '../support/ntt-trace.js';
 
-interface Recording { computePasses?: number; passes?: Array<[string, number, string, string]>; error?: string }
-const { requests, recordings, layouts } = fixture as unknown as { requests: unknown[]; recordings: Record<string, Recording>; layouts: Record<string, number[]> };
+interface Recording {
+  computePasses?: number;
+  passes?: Array<[string, number, string, string]>;
+  error?: string;
+}
+const { requests, recordings, layouts } = fixture as unknown as {
+  requests: unknown[];
+  recordings: Record<string, Recording>;
+  layouts: Record<string, number[]>;
+};
 
 /**
  * The job and tuning of a fixture key: `${device} ${JSON spec}[ per-pass]`, the spec in the old
@@ -24,7 +32,9 @@ function parse(key: string): { device: string; job: NttJob; tuning: Partial<NttT
   const perPass = key.endsWith(' per-pass');
   const body = perPass ? key.slice(0, -' per-pass'.length) : key;
   const at = body.indexOf(' ');
-  const { op, height, width, addedBits, shift, bitReversed, stagedFirstPass, twoLevel, ...knobs } = JSON.parse(body.slice(at + 1)) as Record<string, never>;
+  const { op, height, width, addedBits, shift, bitReversed, stagedFirstPass, twoLevel, ...knobs } = JSON.parse(
+    body.slice(at + 1),
+  ) as Record<string, never>;
   const tuning: { -readonly [K in keyof NttTuning]?: NttTuning[K] } = { ...knobs, ...(twoLevel === undefined ? {} : twoLevelAt(twoLevel)) };
   if (stagedFirstPass !== undefined) tuning.stageBelowWidth = stagedFirstPass ? Infinity : 0;
   return { device: body.slice(0, at), job: { op, height, width, addedBits, shift, bitReversed }, tuning, perPass };
@@ -33,8 +43,18 @@ function parse(key: string): { device: string; job: NttJob; tuning: Partial<NttT
 async function record(key: string): Promise<Recording> {
   const { device, job, tuning, perPass } = parse(key);
   try {
-    const t = await traceNtt(TRACE_DEVICES[device], (ctx, enc, input) => nttToGpu(ctx, enc, job, input, perPass ? () => undefined : undefined, tuning));
-    return { computePasses: t.computePasses, passes: t.passes.map((p) => [p.label, requests.findIndex((r) => JSON.stringify(r) === JSON.stringify(p.pipeline)), p.bindings.join(' '), p.grid.join(',')]) };
+    const t = await traceNtt(TRACE_DEVICES[device], (ctx, enc, input) =>
+      nttToGpu(ctx, enc, job, input, perPass ? () => undefined : undefined, tuning),
+    );
+    return {
+      computePasses: t.computePasses,
+      passes: t.passes.map((p) => [
+        p.label,
+        requests.findIndex((r) => JSON.stringify(r) === JSON.stringify(p.pipeline)),
+        p.bindings.join(' '),
+        p.grid.join(','),
+      ]),
+    };
   } catch (e) {
     return { error: String((e as Error).message) };
   }

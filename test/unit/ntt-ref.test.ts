@@ -10,10 +10,14 @@ const vectors = JSON.parse(readFileSync(new URL('../vectors/dft.json', import.me
 
 function runRef(c: DftCase, input: Uint32Array): Uint32Array {
   switch (c.op) {
-    case 'dft': return ntt.dft(input, c.width);
-    case 'idft': return ntt.idft(input, c.width);
-    case 'coset_lde': return ntt.cosetLde(input, c.width, c.added_bits!, c.shift!);
-    case 'encode': return ntt.encode(input, c.width, c.added_bits!);
+    case 'dft':
+      return ntt.dft(input, c.width);
+    case 'idft':
+      return ntt.idft(input, c.width);
+    case 'coset_lde':
+      return ntt.cosetLde(input, c.width, c.added_bits!, c.shift!);
+    case 'encode':
+      return ntt.encode(input, c.width, c.added_bits!);
   }
 }
 
@@ -49,7 +53,12 @@ describe('src/ref/ntt.ts vs dft.json (Plonky3 0.9.0-rc.2)', () => {
 
   it('idft(dft(x)) = x and bitReverseRows is an involution', () => {
     const rng = new SplitMix64(77);
-    for (const [h, w] of [[1, 3], [2, 1], [64, 5], [1024, 2]]) {
+    for (const [h, w] of [
+      [1, 3],
+      [2, 1],
+      [64, 5],
+      [1024, 2],
+    ]) {
       const x = rng.fieldArray(h * w);
       expect(ntt.idft(ntt.dft(x, w), w)).toEqual(x);
       expect(ntt.bitReverseRows(ntt.bitReverseRows(x, w), w)).toEqual(x);

@@ -38,7 +38,8 @@ describe('Plonky3 internal diagonals as cheap operations', () => {
     it(`width ${w}: M_I with cheap ops equals src/ref internalLayer`, () => {
       const states = new SplitMix64(99 + w).fieldArray(50 * w);
       for (let j = 0; j < 50; j++) {
-        const a = Array.from(states.subarray(j * w, (j + 1) * w)), b = a.slice();
+        const a = Array.from(states.subarray(j * w, (j + 1) * w)),
+          b = a.slice();
         internalLayer(a, internalDiagonal(w));
         internalLayerCheap(b, diagOps(w));
         expect(b).toEqual(a);

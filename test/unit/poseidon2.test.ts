@@ -9,13 +9,17 @@ import { inputValues, vectorConstants, type ConstantsCase } from '../../bench/su
 
 type Case = Record<string, unknown> & { kind: string; set: string; width: Poseidon2Width };
 const cases = (JSON.parse(readFileSync(new URL('../vectors/poseidon2.json', import.meta.url), 'utf8')) as { cases: Case[] }).cases;
-const constantsOf = (set: string, width: number) => cases.find((c) => c.kind === 'constants' && c.set === set && c.width === width) as unknown as Case & ConstantsCase;
+const constantsOf = (set: string, width: number) =>
+  cases.find((c) => c.kind === 'constants' && c.set === set && c.width === width) as unknown as Case & ConstantsCase;
 
 describe('Poseidon2 constants', () => {
   it('the generated file is up to date with scripts/gen-poseidon2.ts', () => {
     expect(readFileSync(OUT_PATH, 'utf8')).toBe(render());
   });
-  for (const [w, ours] of [[16, POSEIDON2_DEFAULT_16], [24, POSEIDON2_DEFAULT_24]] as const) {
+  for (const [w, ours] of [
+    [16, POSEIDON2_DEFAULT_16],
+    [24, POSEIDON2_DEFAULT_24],
+  ] as const) {
     it(`width ${w}: Grain LFSR output equals Plonky3's default_babybear_poseidon2_${w} dump`, () => {
       const v = constantsOf('default', w);
       expect(ours.externalInitial).toEqual(v.external_initial);
@@ -25,9 +29,16 @@ describe('Poseidon2 constants', () => {
     });
   }
   it('internal diagonals equal plonky3.md §2 (Plonky3 constants op), and M_I = J + diag(V)', () => {
-    expect(POSEIDON2_DIAG_16).toEqual([2013265919, 1, 2, 1006632961, 3, 4, 1006632960, 2013265918, 2013265917, 2005401601, 1509949441, 1761607681, 2013265906, 7864320, 125829120, 15]);
-    expect(POSEIDON2_DIAG_24).toEqual([2013265919, 1, 2, 1006632961, 3, 4, 1006632960, 2013265918, 2013265917, 2005401601, 1509949441, 1761607681, 1887436801, 1997537281, 2009333761, 2013265906, 7864320, 503316480, 251658240, 125829120, 62914560, 31457280, 15728640, 15]);
-    const e3 = new Uint32Array(16); e3[3] = 1;
+    expect(POSEIDON2_DIAG_16).toEqual([
+      2013265919, 1, 2, 1006632961, 3, 4, 1006632960, 2013265918, 2013265917, 2005401601, 1509949441, 1761607681, 2013265906, 7864320,
+      125829120, 15,
+    ]);
+    expect(POSEIDON2_DIAG_24).toEqual([
+      2013265919, 1, 2, 1006632961, 3, 4, 1006632960, 2013265918, 2013265917, 2005401601, 1509949441, 1761607681, 1887436801, 1997537281,
+      2009333761, 2013265906, 7864320, 503316480, 251658240, 125829120, 62914560, 31457280, 15728640, 15,
+    ]);
+    const e3 = new Uint32Array(16);
+    e3[3] = 1;
     internalLayer(e3, POSEIDON2_DIAG_16);
     expect(e3[0]).toBe(1);
     expect(e3[3]).toBe(1006632962); // 1 + 1/2
@@ -35,19 +46,30 @@ describe('Poseidon2 constants', () => {
   it('constantsProblem accepts the default and the RNG set, rejects wrong shapes', () => {
     expect(constantsProblem(16, POSEIDON2_DEFAULT_16)).toBeUndefined();
     expect(constantsProblem(24, vectorConstants(constantsOf('xoroshiro128plus-seed1', 24)))).toBeUndefined();
-    expect(constantsProblem(24, POSEIDON2_DEFAULT_16)).toMatchObject({ code: 'INVALID_LENGTH', message: expect.stringMatching(/externalInitial/) });
-    expect(constantsProblem(16, { ...POSEIDON2_DEFAULT_16, internal: [1, 2] })).toMatchObject({ code: 'INVALID_LENGTH', message: expect.stringMatching(/internal/) });
-    expect(constantsProblem(16, { ...POSEIDON2_DEFAULT_16, internal: [...POSEIDON2_DEFAULT_16.internal.slice(1), 2013265921] })).toMatchObject({ code: 'NON_CANONICAL', message: expect.stringMatching(/canonical/) });
-    expect(constantsProblem(16, { ...POSEIDON2_DEFAULT_16, internal: [...POSEIDON2_DEFAULT_16.internal.slice(1), 1.5] })).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(constantsProblem(24, POSEIDON2_DEFAULT_16)).toMatchObject({
+      code: 'INVALID_LENGTH',
+      message: expect.stringMatching(/externalInitial/),
+    });
+    expect(constantsProblem(16, { ...POSEIDON2_DEFAULT_16, internal: [1, 2] })).toMatchObject({
+      code: 'INVALID_LENGTH',
+      message: expect.stringMatching(/internal/),
+    });
+    expect(
+      constantsProblem(16, { ...POSEIDON2_DEFAULT_16, internal: [...POSEIDON2_DEFAULT_16.internal.slice(1), 2013265921] }),
+    ).toMatchObject({ code: 'NON_CANONICAL', message: expect.stringMatching(/canonical/) });
+    expect(constantsProblem(16, { ...POSEIDON2_DEFAULT_16, internal: [...POSEIDON2_DEFAULT_16.internal.slice(1), 1.5] })).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 });
 
 describe('Poseidon2 permutation equals Plonky3', () => {
   const perms = cases.filter((c) => c.kind === 'perm');
   it('covers both widths and both constant sets', () => {
-    for (const set of ['default', 'xoroshiro128plus-seed1']) for (const w of [16, 24]) {
-      expect(perms.filter((c) => c.set === set && c.width === w).length).toBeGreaterThanOrEqual(5);
-    }
+    for (const set of ['default', 'xoroshiro128plus-seed1'])
+      for (const w of [16, 24]) {
+        expect(perms.filter((c) => c.set === set && c.width === w).length).toBeGreaterThanOrEqual(5);
+      }
   });
   for (const c of perms) {
     it(`${c.set} width ${c.width} ${String(c.id)}`, () => {

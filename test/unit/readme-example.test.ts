@@ -12,11 +12,17 @@ describe('README Use example', () => {
     const start = example.indexOf('  // --- README ---\n');
     const end = example.indexOf('  // --- end ---');
     expect(start).toBeGreaterThan(0);
-    const body = example.slice(start + '  // --- README ---\n'.length, end).trimEnd().split('\n').map((l) => l.replace(/^ {2}/, '')).join('\n');
+    const body = example
+      .slice(start + '  // --- README ---\n'.length, end)
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.replace(/^ {2}/, ''))
+      .join('\n');
     const readme = read('README.md');
     const use = readme.slice(readme.indexOf('## Use'));
     const block = use.slice(use.indexOf('```ts\n') + 6, use.indexOf('\n```', use.indexOf('```ts\n')));
-    const imports = "import { createProver, DuplexChallenger, verifyMerklePath } from 'webgpu-prover';\nimport { bn254 } from '@noble/curves/bn254.js';\n\n";
+    const imports =
+      "import { createProver, DuplexChallenger, verifyMerklePath } from 'webgpu-prover';\nimport { bn254 } from '@noble/curves/bn254.js';\n\n";
     expect(block).toBe(imports + body);
   });
 });

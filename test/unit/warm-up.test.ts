@@ -17,8 +17,14 @@ import { requireProverOptions } from '../../src/options.js';
 
 // WebGPU's default limits, and an H100's (1024 threads, 48 KiB of workgroup memory).
 const DEVICES = {
-  default: { workgroup: { threads: 256, tileBytes: 16384 }, limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28, maxComputeWorkgroupsPerDimension: 65535 } },
-  h100: { workgroup: { threads: 1024, tileBytes: 49152 }, limits: { maxStorageBufferBindingSize: 2 ** 32 - 4, maxBufferSize: 2 ** 36, maxComputeWorkgroupsPerDimension: 65535 } },
+  default: {
+    workgroup: { threads: 256, tileBytes: 16384 },
+    limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28, maxComputeWorkgroupsPerDimension: 65535 },
+  },
+  h100: {
+    workgroup: { threads: 1024, tileBytes: 49152 },
+    limits: { maxStorageBufferBindingSize: 2 ** 32 - 4, maxBufferSize: 2 ** 36, maxComputeWorkgroupsPerDimension: 65535 },
+  },
 } as unknown as Record<string, GpuContext>;
 
 beforeAll(loadAllFamilies);
@@ -29,14 +35,24 @@ const pipelineKey = (r: PipelineRequest) => `${source(r)}|${r.entryPoint}|${r.bi
 const modules = (rs: PipelineRequest[]) => new Set(rs.map(source));
 const chars = (rs: PipelineRequest[]) => [...modules(rs)].reduce((a, m) => a + m.length, 0);
 const OPS = ['dft', 'idft', 'lde', 'encode'] as const;
-const nttSpec = (op: NttJob['op'], log: number, width: number): NttJob => ({ op, height: 2 ** log, width, addedBits: op === 'lde' || op === 'encode' ? 1 : 0, shift: 31 });
+const nttSpec = (op: NttJob['op'], log: number, width: number): NttJob => ({
+  op,
+  height: 2 ** log,
+  width,
+  addedBits: op === 'lde' || op === 'encode' ? 1 : 0,
+  shift: 31,
+});
 
 describe('NTT: the module set is fixed', () => {
   for (const [name, ctx] of Object.entries(DEVICES)) {
     for (const width of [1, 8, 16]) {
       it(`${name}, width ${width}: sizes 2^15 .. 2^23 add no module or pipeline to those of 2^10 .. 2^14`, () => {
-        const small = OPS.flatMap((op) => [10, 11, 12, 13, 14].flatMap((log) => planNtt(nttSpec(op, log, width), NTT_TUNING, nttLimits(ctx)).requests));
-        const large = OPS.flatMap((op) => [15, 16, 17, 18, 19, 20, 21, 22, 23].flatMap((log) => planNtt(nttSpec(op, log, width), NTT_TUNING, nttLimits(ctx)).requests));
+        const small = OPS.flatMap((op) =>
+          [10, 11, 12, 13, 14].flatMap((log) => planNtt(nttSpec(op, log, width), NTT_TUNING, nttLimits(ctx)).requests),
+        );
+        const large = OPS.flatMap((op) =>
+          [15, 16, 17, 18, 19, 20, 21, 22, 23].flatMap((log) => planNtt(nttSpec(op, log, width), NTT_TUNING, nttLimits(ctx)).requests),
+        );
         const known = new Set(small.map(pipelineKey));
         const fresh = large.filter((r) => !known.has(pipelineKey(r)));
         expect(fresh.map((r) => `${r.entryPoint} flags ${r.overrides?.NTT_FLAGS}`)).toEqual([]);
@@ -60,7 +76,12 @@ describe('NTT: the module set is fixed', () => {
   }
 
   it('a first lde 2^17 x 8 compiles ≤ 200 K characters in ≤ 6 modules; 2^24 x 1 too', () => {
-    for (const [log, width] of [[17, 8], [20, 1], [24, 1], [12, 16]]) {
+    for (const [log, width] of [
+      [17, 8],
+      [20, 1],
+      [24, 1],
+      [12, 16],
+    ]) {
       const rs = [...planNtt(nttSpec('lde', log, width), NTT_TUNING, nttLimits(DEVICES.h100)).requests];
       expect(chars(rs), `2^${log} x${width}`).toBeLessThanOrEqual(200_000);
       expect(modules(rs).size).toBeLessThanOrEqual(6);
@@ -68,8 +89,12 @@ describe('NTT: the module set is fixed', () => {
   });
 
   it('the source of a module never holds the size', () => {
-    const a = planNtt(nttSpec('lde', 11, 8), NTT_TUNING, nttLimits(DEVICES.h100)).requests.map(source).sort();
-    const b = planNtt(nttSpec('lde', 21, 8), NTT_TUNING, nttLimits(DEVICES.h100)).requests.map(source).sort();
+    const a = planNtt(nttSpec('lde', 11, 8), NTT_TUNING, nttLimits(DEVICES.h100))
+      .requests.map(source)
+      .sort();
+    const b = planNtt(nttSpec('lde', 21, 8), NTT_TUNING, nttLimits(DEVICES.h100))
+      .requests.map(source)
+      .sort();
     expect(new Set(b)).toEqual(new Set(a));
   });
 });
@@ -93,7 +118,10 @@ describe('MSM: the pipelines come from a fixed variant set', () => {
   }
 
   it('window sizes 4 .. 16 bits share every pipeline (c and M are uniforms)', () => {
-    const keys = (c: number) => msmPipelineRequests(msmPlan(2 ** 14, { c, S: 4 }, DEVICES.h100.workgroup)).filter((r) => r.kernel !== 'msm_reduce').map(pipelineKey);
+    const keys = (c: number) =>
+      msmPipelineRequests(msmPlan(2 ** 14, { c, S: 4 }, DEVICES.h100.workgroup))
+        .filter((r) => r.kernel !== 'msm_reduce')
+        .map(pipelineKey);
     for (const c of [4, 6, 9, 12, 16]) expect(keys(c)).toEqual(keys(8));
   });
 });
@@ -111,15 +139,24 @@ describe('wgsl-shake', () => {
 
   it('keeps declarations reached only through others, in source order', () => {
     const code = [
-      'const A: u32 = 1u;', 'const B: u32 = A + 1u;', 'const UNUSED: u32 = 9u;',
-      'struct S { x: u32 };', 'fn helper(s: S) -> u32 { return s.x + B; }', 'fn other() -> u32 { return UNUSED; }',
-      '@group(0) @binding(0) var<storage, read_write> out: array<u32>;', '@group(0) @binding(1) var<storage, read> unused_buf: array<u32>;',
+      'const A: u32 = 1u;',
+      'const B: u32 = A + 1u;',
+      'const UNUSED: u32 = 9u;',
+      'struct S { x: u32 };',
+      'fn helper(s: S) -> u32 { return s.x + B; }',
+      'fn other() -> u32 { return UNUSED; }',
+      '@group(0) @binding(0) var<storage, read_write> out: array<u32>;',
+      '@group(0) @binding(1) var<storage, read> unused_buf: array<u32>;',
       '@compute @workgroup_size(1) fn main() { var s: S; out[0] = helper(s); }',
     ].join('\n// a comment\n');
     const shaken = shakeToEntry(code, 'main');
     expect(shaken.split('\n').filter(Boolean)).toEqual([
-      'const A: u32 = 1u;', 'const B: u32 = A + 1u;', 'struct S { x: u32 };', 'fn helper(s: S) -> u32 { return s.x + B; }',
-      '@group(0) @binding(0) var<storage, read_write> out: array<u32>;', '@compute @workgroup_size(1) fn main() { var s: S; out[0] = helper(s); }',
+      'const A: u32 = 1u;',
+      'const B: u32 = A + 1u;',
+      'struct S { x: u32 };',
+      'fn helper(s: S) -> u32 { return s.x + B; }',
+      '@group(0) @binding(0) var<storage, read_write> out: array<u32>;',
+      '@compute @workgroup_size(1) fn main() { var s: S; out[0] = helper(s); }',
     ]);
   });
 });
@@ -132,7 +169,8 @@ describe('warm-up families', () => {
   it('accepts known families and rejects others with INVALID_ARGUMENT', () => {
     expect(requireWarmUpFamilies(undefined)).toEqual(['ntt', 'merkle', 'poseidon2', 'grind', 'msm']);
     expect(requireWarmUpFamilies(['commit', 'msm'])).toEqual(['commit', 'msm']);
-    for (const bad of ['ntt', ['nope'], [1], {}]) expect(() => requireWarmUpFamilies(bad)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    for (const bad of ['ntt', ['nope'], [1], {}])
+      expect(() => requireWarmUpFamilies(bad)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     expect(() => requireProverOptions({ warmUp: ['lde'] })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     expect(requireProverOptions({ warmUp: true }).warmUp).toBe(true);
   });

@@ -16,11 +16,21 @@ describe('WGSL linker', () => {
   it('one module per family, named by the file-name prefix; check/bench kernels only in bench/support', () => {
     const files = renderGenerated(linkAll());
     const linked = Object.keys(linkAll());
-    expect([...files.keys()].sort()).toEqual(['src/wgsl/kernels.gen.ts', 'bench/support/wgsl-dev.gen.ts',
-      ...[...new Set(linked.filter((k) => !DEV_ONLY_KERNELS.has(k)).map(familyOf))].map((f) => `src/wgsl/${f}.gen.ts`)].sort());
+    expect([...files.keys()].sort()).toEqual(
+      [
+        'src/wgsl/kernels.gen.ts',
+        'bench/support/wgsl-dev.gen.ts',
+        ...[...new Set(linked.filter((k) => !DEV_ONLY_KERNELS.has(k)).map(familyOf))].map((f) => `src/wgsl/${f}.gen.ts`),
+      ].sort(),
+    );
     // a new msm_* file lands in the msm family with no other edit
     expect(familyOf('msm_new_kernel')).toBe('msm');
-    expect(KERNEL_FAMILY).toMatchObject({ msm_walk: 'msm', ntt_stockham: 'ntt', merkle_gather: 'merkle', poseidon2_s24_batch: 'poseidon2' });
+    expect(KERNEL_FAMILY).toMatchObject({
+      msm_walk: 'msm',
+      ntt_stockham: 'ntt',
+      merkle_gather: 'merkle',
+      poseidon2_s24_batch: 'poseidon2',
+    });
     for (const k of DEV_ONLY_KERNELS) {
       expect(KERNEL_FAMILY, k).not.toHaveProperty(k);
       for (const [path, text] of files) if (path.startsWith('src/')) expect(text, `${k} in ${path}`).not.toContain(`// ${k}.wgsl:`);
@@ -46,14 +56,20 @@ describe('WGSL linker', () => {
   });
 
   it('rejects cycles, unknown modules and malformed headers', () => {
-    const cyc = new Map([['a', mod('a', 'b')], ['b', mod('b', 'a')]]);
+    const cyc = new Map([
+      ['a', mod('a', 'b')],
+      ['b', mod('b', 'a')],
+    ]);
     expect(() => linkKernel(mod('k', 'a'), cyc)).toThrow(/cycle/);
     expect(() => linkKernel(mod('k', 'nope'), new Map())).toThrow(/unknown module "nope"/);
     expect(() => parseModule('x', 'fn f() {}')).toThrow(/line 1/);
   });
 
   it('splits constants into parameter and plan constants', () => {
-    const k = linkKernel(mod('k', '', 'const LOCAL_C: u32 = 1u;\n@compute @workgroup_size(MY_WG) fn main() { let x = BB_P + LOCAL_C; }'), new Map());
+    const k = linkKernel(
+      mod('k', '', 'const LOCAL_C: u32 = 1u;\n@compute @workgroup_size(MY_WG) fn main() { let x = BB_P + LOCAL_C; }'),
+      new Map(),
+    );
     expect(k.paramConsts).toEqual(['BB_P']);
     expect(k.planConsts).toEqual(['MY_WG']);
   });

@@ -21,7 +21,12 @@ const cargo = hasCargo();
 if (!cargo) console.warn('whir-interop tests skipped: cargo is not on PATH');
 
 /** (numVariables, foldingFactor, startingLogInvRate, table seed). */
-const CASES: [number, number, number, number][] = [[10, 2, 1, 9101], [12, 1, 1, 9102], [12, 4, 2, 9103], [14, 3, 1, 9104]];
+const CASES: [number, number, number, number][] = [
+  [10, 2, 1, 9101],
+  [12, 1, 1, 9102],
+  [12, 4, 2, 9103],
+  [14, 3, 1, 9104],
+];
 
 describe.skipIf(!cargo)('WHIR proofs from TypeScript against p3-whir 0.9.0-rc.2', () => {
   let prover: Prover;

@@ -64,17 +64,33 @@ describe.skipIf(!cargo)('whir-oracle (p3-whir 0.9.0-rc.2)', () => {
     expect(s.startingFoldingPowBits).toBe(0);
     expect(s.finalSumcheckRounds).toBe(6);
     expect(s.maxLogDomainSize).toBe(27);
-    expect(s.rounds[0]).toMatchObject({ powBits: 16, foldingPowBits: 0, numQueries: 80, oodSamples: 2, domainSize: 1 << 19, logFoldedDomainSize: 15 });
+    expect(s.rounds[0]).toMatchObject({
+      powBits: 16,
+      foldingPowBits: 0,
+      numQueries: 80,
+      oodSamples: 2,
+      domainSize: 1 << 19,
+      logFoldedDomainSize: 15,
+    });
   });
 
   it('config reproduces whir.md §2.1 (schedule [4,4,4], rates [2,5]) at sec 100', () => {
     // whir.md §2.1 labels these numbers sec=90; the crate gives them at sec=100 with rates [2,5].
-    const out = execFileSync(bin, ['config', '--n', '18', '--fold', '4', '--rate', '1', '--rates', '2,5', '--sec', '100'], { encoding: 'utf8' });
+    const out = execFileSync(bin, ['config', '--n', '18', '--fold', '4', '--rate', '1', '--rates', '2,5', '--sec', '100'], {
+      encoding: 'utf8',
+    });
     const s = JSON.parse(out) as WhirSchedule;
     expect(s.foldingSchedule).toEqual([4, 4, 4]);
     expect(s.commitmentOodSamples).toBe(2);
     expect(s.startingFoldingPowBits).toBe(3);
-    expect(s.rounds[0]).toMatchObject({ powBits: 16, foldingPowBits: 2, numQueries: 91, oodSamples: 2, domainSize: 1 << 19, logFoldedDomainSize: 15 });
+    expect(s.rounds[0]).toMatchObject({
+      powBits: 16,
+      foldingPowBits: 2,
+      numQueries: 91,
+      oodSamples: 2,
+      domainSize: 1 << 19,
+      logFoldedDomainSize: 15,
+    });
     expect(s.rounds[1]).toMatchObject({ powBits: 16, foldingPowBits: 7, numQueries: 44 });
     expect(s.terminal).toEqual({ numQueries: 18, powBits: 12 });
     expect(s.finalSumcheckRounds).toBe(6);

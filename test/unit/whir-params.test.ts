@@ -7,7 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isProverError } from '../../src/errors.js';
-import { defaultRoundLogInvRates, deriveWhirSchedule, foldingSchedule, whirParameters, WHIR_EF_BITS, WHIR_F_BITS } from '../../src/whir/params.js';
+import {
+  defaultRoundLogInvRates,
+  deriveWhirSchedule,
+  foldingSchedule,
+  whirParameters,
+  WHIR_EF_BITS,
+  WHIR_F_BITS,
+} from '../../src/whir/params.js';
 import type { WhirParameters, WhirSchedule } from '../../src/whir/schedule.js';
 
 interface Entry {
@@ -34,8 +41,13 @@ function invalid(fn: () => unknown): string {
 }
 
 const base = (over: Partial<WhirParameters> = {}): WhirParameters => ({
-  securityLevel: 90, powBits: 16, foldingFactor: { kind: 'Constant', factor: 4 }, soundness: 'CapacityBound',
-  startingLogInvRate: 1, roundLogInvRates: [], ...over,
+  securityLevel: 90,
+  powBits: 16,
+  foldingFactor: { kind: 'Constant', factor: 4 },
+  soundness: 'CapacityBound',
+  startingLogInvRate: 1,
+  roundLogInvRates: [],
+  ...over,
 });
 
 describe('deriveWhirSchedule equals p3-whir WhirConfig::new', () => {
@@ -46,16 +58,28 @@ describe('deriveWhirSchedule equals p3-whir WhirConfig::new', () => {
     // Every WhirConfigError / FoldingFactorError variant WhirConfig::new can return here (the domain
     // accepts every assumption and claims are counted only by the PCS: see withOneOpening).
     expect([...variants].sort()).toEqual([
-      'FoldedDomainExceedsCapacity', 'FoldingFactor(EmptySchedule', 'FoldingFactor(InsufficientFolding', 'FoldingFactor(TooLarge',
-      'FoldingFactor(ZeroFactor', 'FoldingFactorCountMismatch', 'InitialDomainExceedsUsize', 'NonRedundantRoundRate',
-      'NonRedundantStartingRate', 'OodSamplesInfeasible', 'PowBitsExceedBudget', 'PowBitsExceedField', 'RateGrowsDomain',
-      'RoundRateCountMismatch', 'ZeroQueries',
+      'FoldedDomainExceedsCapacity',
+      'FoldingFactor(EmptySchedule',
+      'FoldingFactor(InsufficientFolding',
+      'FoldingFactor(TooLarge',
+      'FoldingFactor(ZeroFactor',
+      'FoldingFactorCountMismatch',
+      'InitialDomainExceedsUsize',
+      'NonRedundantRoundRate',
+      'NonRedundantStartingRate',
+      'OodSamplesInfeasible',
+      'PowBitsExceedBudget',
+      'PowBitsExceedField',
+      'RateGrowsDomain',
+      'RoundRateCountMismatch',
+      'ZeroQueries',
     ]);
     expect(fixture.entries.some((e) => e.withOneOpening?.startsWith('InitialClaimsBelowTarget'))).toBe(true);
   });
 
   it('every fixture entry: the same schedule, or INVALID_ARGUMENT starting with the crate error', () => {
-    let schedules = 0, errors = 0;
+    let schedules = 0,
+      errors = 0;
     for (const e of fixture.entries) {
       const { numVariables, params } = e.input;
       if (e.error !== undefined) {
@@ -98,22 +122,47 @@ describe('whir.md §2.1 worked example (n = 18, fold 4, rate 1, sec 90, pow 16, 
     const { numVariables, params } = whirParameters({ numVariables: 18, foldingFactor: 4, startingLogInvRate: 1 });
     const s = deriveWhirSchedule(numVariables, params);
     expect(s.rounds.map((r) => r.logInvRate)).toEqual([4, 7]);
-    expect(s.rounds.map((r) => [r.numQueries, r.foldingPowBits])).toEqual([[80, 0], [19, 3]]);
+    expect(s.rounds.map((r) => [r.numQueries, r.foldingPowBits])).toEqual([
+      [80, 0],
+      [19, 3],
+    ]);
     expect(s.terminal).toEqual({ numQueries: 11, powBits: 14 });
   });
 
   it('sec 100 derives, but the PCS refuses one opening (InitialClaimsBelowTarget)', () => {
     const { numVariables, params } = whirParameters({ numVariables: 18, foldingFactor: 4, startingLogInvRate: 1, securityLevel: 100 });
     expect(() => deriveWhirSchedule(numVariables, params)).not.toThrow();
-    expect(invalid(() => deriveWhirSchedule(numVariables, params, 1))).toMatch(/^InitialClaimsBelowTarget \{ num_claims: 3, bits: 97\.6\d+, security_level: 100 \}: .*try 90/);
+    expect(invalid(() => deriveWhirSchedule(numVariables, params, 1))).toMatch(
+      /^InitialClaimsBelowTarget \{ num_claims: 3, bits: 97\.6\d+, security_level: 100 \}: .*try 90/,
+    );
   });
 });
 
 describe('whirParameters', () => {
   it('maps the public options, with the defaults', () => {
-    expect(whirParameters({ numVariables: 20, foldingFactor: 4, startingLogInvRate: 2 })).toEqual({ numVariables: 20, params: base({ startingLogInvRate: 2 }) });
-    expect(whirParameters({ numVariables: 14, foldingFactor: [4, 3, 2], startingLogInvRate: 1, securityLevel: 100, powBits: 20, soundness: 'JohnsonBound', roundLogInvRates: [2, 3] }).params)
-      .toEqual(base({ securityLevel: 100, powBits: 20, soundness: 'JohnsonBound', foldingFactor: { kind: 'PerRound', factors: [4, 3, 2] }, roundLogInvRates: [2, 3] }));
+    expect(whirParameters({ numVariables: 20, foldingFactor: 4, startingLogInvRate: 2 })).toEqual({
+      numVariables: 20,
+      params: base({ startingLogInvRate: 2 }),
+    });
+    expect(
+      whirParameters({
+        numVariables: 14,
+        foldingFactor: [4, 3, 2],
+        startingLogInvRate: 1,
+        securityLevel: 100,
+        powBits: 20,
+        soundness: 'JohnsonBound',
+        roundLogInvRates: [2, 3],
+      }).params,
+    ).toEqual(
+      base({
+        securityLevel: 100,
+        powBits: 20,
+        soundness: 'JohnsonBound',
+        foldingFactor: { kind: 'PerRound', factors: [4, 3, 2] },
+        roundLogInvRates: [2, 3],
+      }),
+    );
   });
 
   it('rsInitialReduction: round 0 rate = start + fold0 - r0, then += fold_i - 1; r0 = 1 is the default schedule', () => {
@@ -126,7 +175,9 @@ describe('whirParameters', () => {
     expect(rates(5)).toEqual([1, 4, 7, 10]);
     expect(rates(2, 4, 10)).toEqual([]); // one fold: no intermediate round
     invalid(() => rates(6));
-    invalid(() => whirParameters({ numVariables: 18, foldingFactor: 4, startingLogInvRate: 1, rsInitialReduction: 1, roundLogInvRates: [4, 7] }));
+    invalid(() =>
+      whirParameters({ numVariables: 18, foldingFactor: 4, startingLogInvRate: 1, rsInitialReduction: 1, roundLogInvRates: [4, 7] }),
+    );
   });
 });
 
@@ -140,9 +191,18 @@ describe('input validation: INVALID_ARGUMENT, never a raw error', () => {
       startingLogInvRate: [-1, 1.5, 65, undefined],
       soundness: ['Capacity', undefined, 3],
       roundLogInvRates: [undefined, [1, -1], [2.5], 'x', [, 3]],
-      foldingFactor: [4, undefined, { kind: 'Constant' }, { kind: 'Constant', factor: -1 }, { kind: 'Constant', factor: 1.5 },
-        { kind: 'Nope', factor: 4 }, { kind: 'PerRound', factors: 4 }, { kind: 'PerRound', factors: [4, 'x'] },
-        { kind: 'ConstantFromSecondRound', first: 4 }, { kind: 'Constant', factor: 4, extra: 1 }],
+      foldingFactor: [
+        4,
+        undefined,
+        { kind: 'Constant' },
+        { kind: 'Constant', factor: -1 },
+        { kind: 'Constant', factor: 1.5 },
+        { kind: 'Nope', factor: 4 },
+        { kind: 'PerRound', factors: 4 },
+        { kind: 'PerRound', factors: [4, 'x'] },
+        { kind: 'ConstantFromSecondRound', first: 4 },
+        { kind: 'Constant', factor: 4, extra: 1 },
+      ],
     };
     for (const [key, values] of Object.entries(bad)) {
       for (const v of values) invalid(() => deriveWhirSchedule(18, { ...base(), [key]: v }));
@@ -153,7 +213,9 @@ describe('input validation: INVALID_ARGUMENT, never a raw error', () => {
   });
 
   it('zero fold, zero rate and too-large folds are the crate errors', () => {
-    expect(invalid(() => deriveWhirSchedule(18, base({ foldingFactor: { kind: 'Constant', factor: 0 } })))).toMatch(/^FoldingFactor\(ZeroFactor\)/);
+    expect(invalid(() => deriveWhirSchedule(18, base({ foldingFactor: { kind: 'Constant', factor: 0 } })))).toMatch(
+      /^FoldingFactor\(ZeroFactor\)/,
+    );
     expect(invalid(() => deriveWhirSchedule(18, base({ startingLogInvRate: 0 })))).toMatch(/^NonRedundantStartingRate/);
     expect(invalid(() => deriveWhirSchedule(3, base()))).toMatch(/^FoldingFactor\(TooLarge\(4, 3\)\)/);
     expect(foldingSchedule({ kind: 'Constant', factor: 8 }, 15)).toEqual([8, 7]);
@@ -162,12 +224,29 @@ describe('input validation: INVALID_ARGUMENT, never a raw error', () => {
   it('whirParameters options', () => {
     const ok = { numVariables: 18, foldingFactor: 4, startingLogInvRate: 1 };
     for (const o of [undefined, null, 3, []]) invalid(() => whirParameters(o as never));
-    for (const [k, v] of [['numVariables', 1.5], ['numVariables', -2], ['foldingFactor', 0.5], ['foldingFactor', '4'], ['foldingFactor', [4, -1]],
-      ['startingLogInvRate', -1], ['securityLevel', 90.1], ['powBits', -16], ['soundness', 'capacity'], ['roundLogInvRates', [1.5]],
-      ['rsInitialReduction', -1], ['rsInitialReduction', 0.5], ['typo', 1]] as const) {
+    for (const [k, v] of [
+      ['numVariables', 1.5],
+      ['numVariables', -2],
+      ['foldingFactor', 0.5],
+      ['foldingFactor', '4'],
+      ['foldingFactor', [4, -1]],
+      ['startingLogInvRate', -1],
+      ['securityLevel', 90.1],
+      ['powBits', -16],
+      ['soundness', 'capacity'],
+      ['roundLogInvRates', [1.5]],
+      ['rsInitialReduction', -1],
+      ['rsInitialReduction', 0.5],
+      ['typo', 1],
+    ] as const) {
       invalid(() => whirParameters({ ...ok, [k]: v }));
     }
     // A zero fold passes validation and fails as p3-whir does.
-    expect(invalid(() => { const w = whirParameters({ ...ok, foldingFactor: 0 }); deriveWhirSchedule(w.numVariables, w.params); })).toMatch(/ZeroFactor/);
+    expect(
+      invalid(() => {
+        const w = whirParameters({ ...ok, foldingFactor: 0 });
+        deriveWhirSchedule(w.numVariables, w.params);
+      }),
+    ).toMatch(/ZeroFactor/);
   });
 });

@@ -24,7 +24,10 @@ const cargo = hasCargo();
 if (!cargo) console.warn('whir-point tests against the oracle skipped: cargo is not on PATH');
 
 /** (numVariables, foldingFactor, startingLogInvRate, table seed, point seed). */
-const CASES: [number, number, number, number, number][] = [[10, 2, 1, 9201, 9301], [12, 4, 2, 9202, 9302]];
+const CASES: [number, number, number, number, number][] = [
+  [10, 2, 1, 9201, 9301],
+  [12, 4, 2, 9202, 9302],
+];
 
 const randomPoint = (seed: number, n: number): Ext4[] => {
   const flat = new SplitMix64(seed).fieldArray(4 * n);
@@ -77,16 +80,39 @@ describe.skipIf(!cargo)('WHIR open_at and the transcript trace against p3-whir 0
       expect((await whir.verify(root, opening.proof)).ok).toBe(false);
 
       const edits: [string, (j: any) => void][] = [
-        ['a point coordinate', (j) => { j.point[n - 1][0] = (j.point[n - 1][0] + 1) % BB_P; }],
-        ['the first point coordinate, c3', (j) => { j.point[0][3] = (j.point[0][3] + 1) % BB_P; }],
-        ['the claimed value', (j) => { const a = j.proof.evals[0].current[0].value; a[0] = (a[0] + 1) % BB_P; }],
+        [
+          'a point coordinate',
+          (j) => {
+            j.point[n - 1][0] = (j.point[n - 1][0] + 1) % BB_P;
+          },
+        ],
+        [
+          'the first point coordinate, c3',
+          (j) => {
+            j.point[0][3] = (j.point[0][3] + 1) % BB_P;
+          },
+        ],
+        [
+          'the claimed value',
+          (j) => {
+            const a = j.proof.evals[0].current[0].value;
+            a[0] = (a[0] + 1) % BB_P;
+          },
+        ],
       ];
       for (const [what, edit] of edits) {
         const bad = structuredClone(envelope) as any;
         edit(bad);
         const r = run('verify', jsonFile('bad.json', bad));
         expect(r.stdout, `${what}: the crate must reject`).toMatch(/^VERIFY FAILED: /);
-        const badOpening = { ...opening, point: bad.point as Ext4[], proof: { ...opening.proof, evaluation: what === 'the claimed value' ? [(opening.value[0] + 1) % BB_P, ...opening.value.slice(1)] as Ext4 : opening.value } };
+        const badOpening = {
+          ...opening,
+          point: bad.point as Ext4[],
+          proof: {
+            ...opening.proof,
+            evaluation: what === 'the claimed value' ? ([(opening.value[0] + 1) % BB_P, ...opening.value.slice(1)] as Ext4) : opening.value,
+          },
+        };
         expect((await whir.verify(root, badOpening)).ok, `${what}: the TS verifier must reject`).toBe(false);
       }
     }, 120_000);
@@ -110,7 +136,7 @@ describe.skipIf(!cargo)('WHIR open_at and the transcript trace against p3-whir 0
     }, 120_000);
   }
 
-  it('n=10 fold=2 rate=1: the trace of an open_at equals the oracle\'s prove --point --trace', async () => {
+  it("n=10 fold=2 rate=1: the trace of an open_at equals the oracle's prove --point --trace", async () => {
     const [n, fold, rate, seed, pointSeed] = CASES[0];
     const evals = new SplitMix64(seed).fieldArray(2 ** n);
     const point = randomPoint(pointSeed, n);
@@ -120,7 +146,25 @@ describe.skipIf(!cargo)('WHIR open_at and the transcript trace against p3-whir 0
     const { handle } = await whir.commit(evals);
     const opening = await handle.prove({ point, trace: true });
     const traceFile = join(dir, 'trace-at.jsonl');
-    const p = run('prove', '--n', String(n), '--fold', String(fold), '--rate', String(rate), '--poly', table, '--point', pointFile, '--trace', traceFile, '--out', join(dir, 'rta.json'), '--threads', '1');
+    const p = run(
+      'prove',
+      '--n',
+      String(n),
+      '--fold',
+      String(fold),
+      '--rate',
+      String(rate),
+      '--poly',
+      table,
+      '--point',
+      pointFile,
+      '--trace',
+      traceFile,
+      '--out',
+      join(dir, 'rta.json'),
+      '--threads',
+      '1',
+    );
     expect(p.status, p.stderr + p.stdout).toBe(0);
     expect(opening.trace).toBe(readFileSync(traceFile, 'utf8'));
   }, 120_000);
@@ -183,7 +227,9 @@ describe('WHIR open options: bad points and flags', () => {
     const point = randomPoint(79, 6);
     const encoded = encodeArgs([{ point, trace: true }], { challengers: [], handleId: () => undefined });
     const cloned = structuredClone(encoded);
-    const [decoded] = decodeArgs(cloned, { handle: () => undefined, signal: new AbortController().signal, challengers: [] }) as [{ point: Ext4[]; trace: boolean }];
+    const [decoded] = decodeArgs(cloned, { handle: () => undefined, signal: new AbortController().signal, challengers: [] }) as [
+      { point: Ext4[]; trace: boolean },
+    ];
     expect(decoded.point).toEqual(point);
     expect(decoded.trace).toBe(true);
   });

@@ -13,17 +13,31 @@ import { whirDomainSeparators, type WhirSeparators } from '../../src/whir/transc
 const vec = (name: string): string => readFileSync(new URL(`../vectors/${name}`, import.meta.url), 'utf8');
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
-interface RustDs { name: string; version: number; label: string; pattern: string; seed: string; seedElements: number[]; rounds?: number }
+interface RustDs {
+  name: string;
+  version: number;
+  label: string;
+  pattern: string;
+  seed: string;
+  seedElements: number[];
+  rounds?: number;
+}
 type Event = ['o' | 's', number] | ['u' | 'g', number, number];
 interface Fixture {
-  n: number; fold: number; rate: number; schedule: WhirSchedule;
+  n: number;
+  fold: number;
+  rate: number;
+  schedule: WhirSchedule;
   separators: { whir: RustDs; commitment: RustDs; quadratic: RustDs[] };
   open: { permutations: number; events: Event[] };
 }
 const CONFIGS = ['10-2-1', '12-1-1', '12-2-1', '12-4-2', '14-3-1', '18-4-1'];
 const fixture = (c: string): Fixture => JSON.parse(vec(`whir-fs-${c}.json`));
 
-function expectSame(ts: { name: string; version: number; label: Uint8Array; pattern: string; seed: Uint8Array; seedElements: number[] }, rs: RustDs): void {
+function expectSame(
+  ts: { name: string; version: number; label: Uint8Array; pattern: string; seed: Uint8Array; seedElements: number[] },
+  rs: RustDs,
+): void {
   expect(ts.name).toBe(rs.name);
   expect(ts.version).toBe(rs.version);
   expect(ts.pattern).toBe(rs.pattern);
@@ -37,7 +51,9 @@ describe('pattern render and seed packing', () => {
     expect(hex(BASIS_F)).toBe('cfa353fe66eeeae7600254a68073d57125abac3820fde7a3e32c84482b826469');
     expect(hex(BASIS_EF4)).toBe('a31559f97eacd63de762fb78f0de2204c31e4445522c8e285fc45d814b83063d');
     const ds = domainSeparator(1, 'x', [step.algebra('Message', 'test-message', 'Scalar', TAG_F)]);
-    expect(ds.pattern.split('\n')[1]).toBe('0 Atomic Message 12 test-message Scalar Algebra(2013265921^1;cfa353fe66eeeae7600254a68073d57125abac3820fde7a3e32c84482b826469)');
+    expect(ds.pattern.split('\n')[1]).toBe(
+      '0 Atomic Message 12 test-message Scalar Algebra(2013265921^1;cfa353fe66eeeae7600254a68073d57125abac3820fde7a3e32c84482b826469)',
+    );
   });
 
   it('packs [len, 3-byte little-endian chunks] (unit.rs known answer)', () => {
@@ -46,8 +62,17 @@ describe('pattern render and seed packing', () => {
   });
 
   it('nests Begin/End with indentation and rejects an unclosed Begin', () => {
-    const ds = domainSeparator(1, 'x', [step.marker('Begin', 'Protocol', 'a'), step.algebra('Challenge', 'y', 'Scalar'), step.marker('End', 'Protocol', 'a')]);
-    expect(ds.pattern.split('\n').slice(1, 4).map((l) => l.slice(0, 14))).toEqual(['0 Begin Protoc', '1   Atomic Cha', '2 End Protocol']);
+    const ds = domainSeparator(1, 'x', [
+      step.marker('Begin', 'Protocol', 'a'),
+      step.algebra('Challenge', 'y', 'Scalar'),
+      step.marker('End', 'Protocol', 'a'),
+    ]);
+    expect(
+      ds.pattern
+        .split('\n')
+        .slice(1, 4)
+        .map((l) => l.slice(0, 14)),
+    ).toEqual(['0 Begin Protoc', '1   Atomic Cha', '2 End Protocol']);
     expect(() => domainSeparator(1, 'x', [step.marker('Begin', 'Protocol', 'a')])).toThrow(/never closed/);
   });
 
@@ -88,11 +113,19 @@ describe('FsProver ops equal a Rust ProverState', () => {
   it('observe/challenge extension(s), uniform bits (incl. 29-bit split), bits, pow, scalars, opaque, scalar challenge', () => {
     const o = JSON.parse(vec('whir-fs-ops.json'));
     const steps = [
-      step.algebra('Message', 'x', 'Scalar'), step.algebra('Challenge', 'y', 'Scalar'),
-      step.marker('Begin', 'Protocol', 'sub'), step.algebra('Message', 'xs', { fixed: 3 }), step.marker('End', 'Protocol', 'sub'),
-      step.uniformBits('q', 20, 5), step.uniformBits('q2', 29, 2), step.bits('b', 10, 3), step.pow('w', 8),
-      step.algebra('Message', 's', { fixed: 3 }, TAG_F), step.opaque('Message', 'c'),
-      step.algebra('Challenge', 'ys', { fixed: 2 }), step.algebra('Challenge', 'z', 'Scalar', TAG_F),
+      step.algebra('Message', 'x', 'Scalar'),
+      step.algebra('Challenge', 'y', 'Scalar'),
+      step.marker('Begin', 'Protocol', 'sub'),
+      step.algebra('Message', 'xs', { fixed: 3 }),
+      step.marker('End', 'Protocol', 'sub'),
+      step.uniformBits('q', 20, 5),
+      step.uniformBits('q2', 29, 2),
+      step.bits('b', 10, 3),
+      step.pow('w', 8),
+      step.algebra('Message', 's', { fixed: 3 }, TAG_F),
+      step.opaque('Message', 'c'),
+      step.algebra('Challenge', 'ys', { fixed: 2 }),
+      step.algebra('Challenge', 'z', 'Scalar', TAG_F),
     ];
     const ds = domainSeparator(7, 'fs-ops-test', steps, new LabelBuilder().chunk(new TextEncoder().encode('hello')).u64(42).bytes());
     expectSame(ds, o.ds);
@@ -101,7 +134,11 @@ describe('FsProver ops equal a Rust ProverState', () => {
     fs.observeExtension('x', [1, 2, 3, 2013265920]);
     expect(fs.challengeExtension('y')).toEqual(o.y);
     fs.begin('sub');
-    fs.observeExtensions('xs', [[5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]]);
+    fs.observeExtensions('xs', [
+      [5, 6, 7, 8],
+      [9, 10, 11, 12],
+      [13, 14, 15, 16],
+    ]);
     fs.end('sub');
     expect(fs.challengeUniformBits('q', 20, 5)).toEqual(o.q);
     expect(fs.challengeUniformBits('q2', 29, 2)).toEqual(o.q2);
@@ -163,7 +200,8 @@ function replayOpen(s: WhirSeparators, events: Event[], opt: { grind: boolean })
     const ds = s.quadratic[phase];
     if (ds === null) return;
     const fs = seed(ds);
-    const { rounds, powBits } = phase === 0 ? s.shape.initialSumcheck : phase <= s.shape.rounds.length ? s.shape.rounds[phase - 1].sumcheck : s.shape.finalSumcheck;
+    const { rounds, powBits } =
+      phase === 0 ? s.shape.initialSumcheck : phase <= s.shape.rounds.length ? s.shape.rounds[phase - 1].sumcheck : s.shape.finalSumcheck;
     for (let r = 0; r < rounds; r++) {
       fs.observeExtensions('round_poly', [ext(), ext()]);
       if (powBits > 0) pow(fs, 'round_pow', powBits);

@@ -21,7 +21,12 @@ const NONE = 0xffffffff;
  * the GPU. Returns the buffer, the smallest index not on the curve and the smallest with a
  * coordinate >= p (-1: none).
  */
-export async function uploadBases(ctx: GpuContext, words: Uint32Array, n: number, be: boolean): Promise<{ buf: GPUBuffer; bad: number; big: number }> {
+export async function uploadBases(
+  ctx: GpuContext,
+  words: Uint32Array,
+  n: number,
+  be: boolean,
+): Promise<{ buf: GPUBuffer; bad: number; big: number }> {
   const buf = await ctx.uploadAsync(words, 'msm bases');
   const bad = ctx.upload(new Uint32Array([NONE, NONE]), 'msm bad');
   const prm = uploadParams(ctx, PREP_PARAMS, { n, be: be ? 1 : 0, muls: TO_MONT_MULS });

@@ -75,8 +75,18 @@ export function scanBlocks(nb: number): number {
 export function msmPoolBytes(p: Omit<MsmPlan, 'poolBytes'>): number {
   const b = BufferPool.bucketSize;
   const nb = p.nwin * p.M;
-  return b(MSM_BYTES.affine * p.basesN) + b(packedScalarBytes(p.n)) + b(4 * halfPlaneWords(p.n) * p.planes) + 2 * b(4 * (nb + 1)) + b(4 * scanBlocks(nb))
-    + b(4 * p.n * p.nwin) + b(bucketSumBytes(p)) + b(partialsBytes(p)) + b(MSM_BYTES.pair * p.T * p.K) + b(reduceScratchBytes(p));
+  return (
+    b(MSM_BYTES.affine * p.basesN) +
+    b(packedScalarBytes(p.n)) +
+    b(4 * halfPlaneWords(p.n) * p.planes) +
+    2 * b(4 * (nb + 1)) +
+    b(4 * scanBlocks(nb)) +
+    b(4 * p.n * p.nwin) +
+    b(bucketSumBytes(p)) +
+    b(partialsBytes(p)) +
+    b(MSM_BYTES.pair * p.T * p.K) +
+    b(reduceScratchBytes(p))
+  );
 }
 
 /** The working buffers of one run (the bases are the caller's). */

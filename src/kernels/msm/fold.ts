@@ -22,7 +22,9 @@ const fq = (a: bigint): bigint => mod(a, P);
 /** dbl-2009-l (a = 0). */
 export function jacDouble([X, Y, Z]: Jac): Jac {
   if (Z === 0n || Y === 0n) return ZERO;
-  const A = (X * X) % P, B = (Y * Y) % P, C = (B * B) % P;
+  const A = (X * X) % P,
+    B = (Y * Y) % P,
+    C = (B * B) % P;
   const D = fq(2n * ((X + B) * (X + B) - A - C));
   const E = (3n * A) % P;
   const X3 = fq(E * E - 2n * D);
@@ -31,15 +33,22 @@ export function jacDouble([X, Y, Z]: Jac): Jac {
 
 /** add-2007-bl, with the cases it leaves out: an identity operand, P = Q (double), P = -Q. */
 export function jacAdd(a: Jac, b: Jac): Jac {
-  const [X1, Y1, Z1] = a, [X2, Y2, Z2] = b;
+  const [X1, Y1, Z1] = a,
+    [X2, Y2, Z2] = b;
   if (Z1 === 0n) return b;
   if (Z2 === 0n) return a;
-  const Z1Z1 = (Z1 * Z1) % P, Z2Z2 = (Z2 * Z2) % P;
-  const U1 = (X1 * Z2Z2) % P, U2 = (X2 * Z1Z1) % P;
-  const S1 = (((Y1 * Z2) % P) * Z2Z2) % P, S2 = (((Y2 * Z1) % P) * Z1Z1) % P;
-  const H = fq(U2 - U1), r = fq(2n * (S2 - S1));
+  const Z1Z1 = (Z1 * Z1) % P,
+    Z2Z2 = (Z2 * Z2) % P;
+  const U1 = (X1 * Z2Z2) % P,
+    U2 = (X2 * Z1Z1) % P;
+  const S1 = (((Y1 * Z2) % P) * Z2Z2) % P,
+    S2 = (((Y2 * Z1) % P) * Z1Z1) % P;
+  const H = fq(U2 - U1),
+    r = fq(2n * (S2 - S1));
   if (H === 0n) return r === 0n ? jacDouble(a) : ZERO;
-  const I = (4n * H * H) % P, J = (H * I) % P, V = (U1 * I) % P;
+  const I = (4n * H * H) % P,
+    J = (H * I) % P,
+    V = (U1 * I) % P;
   const X3 = fq(r * r - J - 2n * V);
   const Y3 = fq(r * (V - X3) - 2n * ((S1 * J) % P));
   return [X3, Y3, fq(((Z1 + Z2) * (Z1 + Z2) - Z1Z1 - Z2Z2) * H)];

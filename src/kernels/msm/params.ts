@@ -58,7 +58,19 @@ export const SORT_PARAMS = paramsStruct('msm_sort', 'SortParams', ['n', 'w0', 'n
  * run rthreads threads of an earlier batch's reduction step (rkind 1: the first pass over the
  * buckets from rin; 2: a level merging groups of 2^rg pairs), output pairs from rout on.
  */
-export const WALK_PARAMS = paramsStruct('msm_walk', 'WalkParams', ['nb', 'wthreads', 'm', 'base0', 'bofs', 'rgroup0', 'rthreads', 'rkind', 'rin', 'rg', 'rout']);
+export const WALK_PARAMS = paramsStruct('msm_walk', 'WalkParams', [
+  'nb',
+  'wthreads',
+  'm',
+  'base0',
+  'bofs',
+  'rgroup0',
+  'rthreads',
+  'rkind',
+  'rin',
+  'rg',
+  'rout',
+]);
 
 /**
  * msm_reduce: nwin windows. msm_reduce_seg: m buckets a window into pairs from `out` on;

@@ -14,7 +14,16 @@ export const SORT_B: readonly BindingKind[] = ['read-only-storage', 'storage', '
  * msm_walk (walker and fix-up): bases, offsets, entries, bucket sums, partials, params, then the
  * riders' input and output pair lists (bound to something distinct even without riders).
  */
-export const WALK_B: readonly BindingKind[] = ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform', 'read-only-storage', 'storage'];
+export const WALK_B: readonly BindingKind[] = [
+  'read-only-storage',
+  'read-only-storage',
+  'read-only-storage',
+  'storage',
+  'storage',
+  'uniform',
+  'read-only-storage',
+  'storage',
+];
 /** msm_reduce: buckets or pairs in, pairs out, params. */
 export const RED_B: readonly BindingKind[] = ['read-only-storage', 'storage', 'uniform'];
 /** msm_prep: points (converted in place), the check's flags, params. */
@@ -60,7 +69,12 @@ export function msmPipelineRequests(plan: MsmPlan): PipelineRequest[] {
   const walkP = { WALK_S: plan.S, WALK_WG: plan.walkWg, FIX_WG: plan.fixWg, WALK_MUL13: plan.mul13 ? 1 : 0, ...rideP };
   const sort = (entryPoint: string): PipelineRequest => ({ kernel: 'msm_sort', entryPoint, plan: sortP, bindings: SORT_B });
   return [
-    MSM_SPLIT_PIPELINE, sort('msm_count'), sort('msm_scan_blocks'), sort('msm_scan_totals'), sort('msm_scan_add'), sort('msm_scatter'),
+    MSM_SPLIT_PIPELINE,
+    sort('msm_count'),
+    sort('msm_scan_blocks'),
+    sort('msm_scan_totals'),
+    sort('msm_scan_add'),
+    sort('msm_scatter'),
     // msm_walk_wg: one inversion per workgroup and step (plan.wgInv); same bindings and outputs.
     { kernel: 'msm_walk', entryPoint: plan.wgInv ? 'msm_walk_wg' : 'msm_walk', plan: walkP, bindings: WALK_B },
     { kernel: 'msm_walk', entryPoint: 'msm_fixup', plan: walkP, bindings: WALK_B },
@@ -70,7 +84,12 @@ export function msmPipelineRequests(plan: MsmPlan): PipelineRequest[] {
 }
 
 /** A run's pipelines, compiled (or from the cache), by stage. */
-export async function msmPipelines(pipelines: { all(r: readonly PipelineRequest[]): Promise<GPUComputePipeline[]> }, plan: MsmPlan): Promise<MsmPipelines> {
-  const [split, count, scanBlocks, scanTotals, scanAdd, scatter, walk, fixup, reduceSeg, reduceLevel] = await pipelines.all(msmPipelineRequests(plan));
+export async function msmPipelines(
+  pipelines: { all(r: readonly PipelineRequest[]): Promise<GPUComputePipeline[]> },
+  plan: MsmPlan,
+): Promise<MsmPipelines> {
+  const [split, count, scanBlocks, scanTotals, scanAdd, scatter, walk, fixup, reduceSeg, reduceLevel] = await pipelines.all(
+    msmPipelineRequests(plan),
+  );
   return { split, count, scanBlocks, scanTotals, scanAdd, scatter, walk, fixup, reduceSeg, reduceLevel };
 }

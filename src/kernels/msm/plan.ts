@@ -163,11 +163,15 @@ export function topWindowBits(c: number): number {
  * those whose top window sees at least c - 4 bits (4, 5, 6, 8, 15, 16) is the default.
  */
 export function pickC(n: number, S: number, wgInv = false): number {
-  let best = 4, bestCost = Infinity;
+  let best = 4,
+    bestCost = Infinity;
   for (let c = 4; c <= 16; c++) {
     if (topWindowBits(c) < c - 4) continue;
     const cost = windowCount(c) * (n * (6 + walkInvShare(S, wgInv)) + 24 * bucketsPerWindow(c));
-    if (cost < bestCost) { best = c; bestCost = cost; }
+    if (cost < bestCost) {
+      best = c;
+      bestCost = cost;
+    }
   }
   return best;
 }
@@ -264,7 +268,27 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
     const walkThreads = Math.max(walkWg, Math.ceil((n * nwin) / (S * slice) / walkWg) * walkWg);
     const batches = Math.ceil(T / nwin);
     const riders = wgInv && batches > 1 && ride;
-    const base = { n, basesN, c, T, M, S, nwin, batches, walkThreads, seg: M / K, seg1: Math.min(M / K, RED_SEG1), K, levels: reduceLevels(K), planes, mul13: t.mul13 ?? true, wgInv, riders, walkWg, fixWg };
+    const base = {
+      n,
+      basesN,
+      c,
+      T,
+      M,
+      S,
+      nwin,
+      batches,
+      walkThreads,
+      seg: M / K,
+      seg1: Math.min(M / K, RED_SEG1),
+      K,
+      levels: reduceLevels(K),
+      planes,
+      mul13: t.mul13 ?? true,
+      wgInv,
+      riders,
+      walkWg,
+      fixWg,
+    };
     return { ...base, poolBytes: msmPoolBytes(base) };
   };
   if (t.scratchBytes !== undefined || t.lowMemory !== undefined) {
@@ -280,7 +304,10 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
   // a batch, which is worth more (H100 alternating A/B at 2^20, 512-thread walker: two windows a
   // batch without riders 0.831, one window with riders as before 1; two with riders 0.811 but 109 MB).
   const key = (p: MsmPlan) => [Math.min(p.walkThreads, target), p.nwin, p.riders ? 1 : 0, p.planes === SCALAR_HALVES ? 1 : 0];
-  const better = (a: number[], b: number[]) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i]; return false; };
+  const better = (a: number[], b: number[]) => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i];
+    return false;
+  };
   for (let nwin = 1; nwin <= T; nwin++) {
     for (const slice of slices) {
       for (const planes of [SCALAR_HALVES, ringPlanes(c, T, nwin)]) {

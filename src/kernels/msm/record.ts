@@ -18,7 +18,14 @@ export function bindGroup(ctx: GpuContext, kinds: readonly BindingKind[], bufs: 
 }
 
 /** One 1-D dispatch of `threads` threads in workgroups of `wg` (2-D past 65535 groups: dispatch1d). */
-export function dispatch(pass: GPUComputePassEncoder, ctx: GpuContext, pipe: GPUComputePipeline, group: GPUBindGroup, threads: number, wg: number): void {
+export function dispatch(
+  pass: GPUComputePassEncoder,
+  ctx: GpuContext,
+  pipe: GPUComputePipeline,
+  group: GPUBindGroup,
+  threads: number,
+  wg: number,
+): void {
   pass.setPipeline(pipe);
   pass.setBindGroup(0, group);
   dispatch1d(pass, ctx.device, threads, wg);
@@ -37,7 +44,12 @@ export function uploadParams<F extends string>(ctx: GpuContext, s: ParamsStruct<
 export type StageSize = { threads: number } | { groups: number };
 
 export class RunRecorder {
-  constructor(readonly ctx: GpuContext, readonly enc: GPUCommandEncoder, private readonly prof: Profiler, private readonly held: GPUBuffer[]) {}
+  constructor(
+    readonly ctx: GpuContext,
+    readonly enc: GPUCommandEncoder,
+    private readonly prof: Profiler,
+    private readonly held: GPUBuffer[],
+  ) {}
 
   /** A params buffer for this run's stages, released with the run's buffers. */
   params<F extends string>(s: ParamsStruct<F>, values: Readonly<Record<F, number>>): GPUBuffer {

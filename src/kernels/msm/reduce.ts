@@ -15,9 +15,16 @@ import type { RunRecorder } from './record.js';
 import type { ReduceStep, Reduction } from './schedule.js';
 
 /** A first pass: its threads, the pair its output starts at, and the list it writes. */
-export interface SegStep { threads: number; out: number; dst: GPUBuffer }
+export interface SegStep {
+  threads: number;
+  out: number;
+  dst: GPUBuffer;
+}
 /** A merging level: its lanes' groups (threads / 2^levelG of them), the kept pair it writes from. */
-export interface LevelStep { threads: number; out: number }
+export interface LevelStep {
+  threads: number;
+  out: number;
+}
 
 export class ReductionRecorder {
   /** whether a merging level follows each first pass */
@@ -29,7 +36,12 @@ export class ReductionRecorder {
   /** where first passes write when staged */
   readonly scratch: GPUBuffer;
 
-  constructor(private readonly rec: RunRecorder, private readonly pipes: MsmPipelines, private readonly bufs: RunBuffers, private readonly plan: MsmPlan) {
+  constructor(
+    private readonly rec: RunRecorder,
+    private readonly pipes: MsmPipelines,
+    private readonly bufs: RunBuffers,
+    private readonly plan: MsmPlan,
+  ) {
     this.staged = plan.seg1 < plan.seg;
     this.K1 = plan.M / plan.seg1;
     this.levelG = Math.log2(plan.seg / plan.seg1);
@@ -50,13 +62,25 @@ export class ReductionRecorder {
     if (kind === 'level') {
       const step = this.level(r);
       const prm = this.rec.params(REDUCE_PARAMS, { nwin: r.nw, m: 0, kin: this.K1, g: this.levelG, out: step.out });
-      this.rec.stage('reduce', this.pipes.reduceLevel, this.rec.group(RED_B, [this.scratch, this.bufs.pairs[0], prm]), { threads: step.threads << this.levelG }, RED_WG);
+      this.rec.stage(
+        'reduce',
+        this.pipes.reduceLevel,
+        this.rec.group(RED_B, [this.scratch, this.bufs.pairs[0], prm]),
+        { threads: step.threads << this.levelG },
+        RED_WG,
+      );
       return;
     }
     const step = this.seg(r);
     const src = { buffer: this.bufs.bsum, offset: MSM_BYTES.projective * r.bofs, size: MSM_BYTES.projective * r.nw * M };
     const prm = this.rec.params(REDUCE_PARAMS, { nwin: r.nw, m: M, kin: 0, g: 0, out: step.out });
-    this.rec.stage('reduce', this.pipes.reduceSeg, this.rec.groupOf(RED_B, [src, { buffer: step.dst }, { buffer: prm }]), { threads: step.threads }, RED_WG);
+    this.rec.stage(
+      'reduce',
+      this.pipes.reduceSeg,
+      this.rec.groupOf(RED_B, [src, { buffer: step.dst }, { buffer: prm }]),
+      { threads: step.threads },
+      RED_WG,
+    );
   }
 
   /** The final levels over all windows, K pairs each -> 1, ping-pong; returns the list holding the result. */
@@ -67,7 +91,13 @@ export class ReductionRecorder {
     let at = 0;
     for (const g of levels) {
       const prm = this.rec.params(REDUCE_PARAMS, { nwin: T, m: 0, kin, g, out: 0 });
-      this.rec.stage('window', this.pipes.reduceLevel, this.rec.group(RED_B, [pairs[at], pairs[1 - at], prm]), { threads: T * kin }, RED_WG); // a lane per pair
+      this.rec.stage(
+        'window',
+        this.pipes.reduceLevel,
+        this.rec.group(RED_B, [pairs[at], pairs[1 - at], prm]),
+        { threads: T * kin },
+        RED_WG,
+      ); // a lane per pair
       kin >>= g;
       at = 1 - at;
     }

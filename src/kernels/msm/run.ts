@@ -42,7 +42,11 @@ export interface MsmRunResult {
  * big-endian bytes when `be`), this run's from scalar `start`. The GPU turns them into half-planes
  * (msm_split.wgsl): the host only copies the bytes.
  */
-export interface ScalarWords { words: Uint32Array; start: number; be: boolean }
+export interface ScalarWords {
+  words: Uint32Array;
+  start: number;
+  be: boolean;
+}
 
 /**
  * Scalar copies from this size on go through the staging ring (ctx.uploadAsync: in Node 5-6 GB/s
@@ -59,7 +63,14 @@ const RING_SCALAR_BYTES = 8 << 20;
  * (queue order keeps the next user after this run), so a caller may start the next run while
  * this one is on the GPU: batches and split jobs keep one run's memory.
  */
-export async function startMsm(ctx: GpuContext, bases: GPUBuffer, base0: number, scalars: ScalarWords, plan: MsmPlan, profile = false): Promise<{ result: Promise<MsmRunResult> }> {
+export async function startMsm(
+  ctx: GpuContext,
+  bases: GPUBuffer,
+  base0: number,
+  scalars: ScalarWords,
+  plan: MsmPlan,
+  profile = false,
+): Promise<{ result: Promise<MsmRunResult> }> {
   const pipes = await msmPipelines(ctx.pipelines, plan);
   const held: GPUBuffer[] = [];
   const bufs = acquireRunBuffers(ctx, plan, held);
@@ -104,11 +115,16 @@ export async function startMsm(ctx: GpuContext, bases: GPUBuffer, base0: number,
     const poolBytes = ctx.pool.stats().bytesInUse;
     // The reads wait on the same submission: issued together, one round trip to the GPU. Their
     // copies are encoded here, before the buffers go back to the pool.
-    const reads = ctx.readRanges([{ buffer: sums, word: 0, count: plan.T * MSM_WORDS.pair }, { buffer: bufs.bad, word: 0, count: 1 }]);
+    const reads = ctx.readRanges([
+      { buffer: sums, word: 0, count: plan.T * MSM_WORDS.pair },
+      { buffer: bufs.bad, word: 0, count: 1 },
+    ]);
     const report = profile ? prof.read(t0) : Promise.resolve(null);
-    const result = Promise.all([report, reads]).then(([profileReport, [pairs, flag]]) => {
-      return { windows: windowSums(pairs, plan.T), bad: flag[0] === NONE ? -1 : flag[0], profile: profileReport, poolBytes };
-    }).finally(() => prof.destroy());
+    const result = Promise.all([report, reads])
+      .then(([profileReport, [pairs, flag]]) => {
+        return { windows: windowSums(pairs, plan.T), bad: flag[0] === NONE ? -1 : flag[0], profile: profileReport, poolBytes };
+      })
+      .finally(() => prof.destroy());
     result.catch(() => {}); // the caller awaits it; this keeps an early failure from going unhandled meanwhile
     return { result };
   } catch (e) {

@@ -11,7 +11,10 @@ import type { WorkgroupLimits } from '../../gpu/context.js';
 import { DEFAULT_WG_LIMITS, MSM_MEM_BUDGET, msmPlan, walkTarget, type MsmPlan, type MsmTuning } from './plan.js';
 
 /** A contiguous range of the bases held in one GPU buffer. */
-export interface BasesChunk { start: number; n: number }
+export interface BasesChunk {
+  start: number;
+  n: number;
+}
 
 export interface MsmRun {
   /** which bases chunk (buffer) the run reads */
@@ -47,12 +50,16 @@ function partsFor(len: number, basesN: number, t: MsmTuning, limits: WorkgroupLi
   // The older fixed-memory tunings keep one run (tests of plan shapes), and bases past the budget on
   // their own cannot be helped by cutting the scalars.
   if (t.lowMemory !== undefined || t.scratchBytes !== undefined || 64 * basesN >= MSM_MEM_BUDGET) return 1;
-  let best = 0, bestThreads = -1;
+  let best = 0,
+    bestThreads = -1;
   for (let parts = 1; parts === 1 || Math.ceil(len / parts) >= MIN_PART; parts *= 2) {
     const p = msmPlan(Math.ceil(len / parts), t, limits, basesN);
     if (p.poolBytes > MSM_MEM_BUDGET) continue;
     const threads = Math.min(p.walkThreads, walkTarget(p));
-    if (threads > bestThreads) { best = parts; bestThreads = threads; }
+    if (threads > bestThreads) {
+      best = parts;
+      bestThreads = threads;
+    }
     if (threads >= walkTarget(p)) break;
   }
   return best || 1;
@@ -73,7 +80,8 @@ export function msmRuns(chunks: readonly BasesChunk[], offset: number, m: number
     return p;
   };
   for (const [k, c] of chunks.entries()) {
-    const lo = Math.max(offset, c.start), hi = Math.min(offset + m, c.start + c.n);
+    const lo = Math.max(offset, c.start),
+      hi = Math.min(offset + m, c.start + c.n);
     if (lo >= hi) continue;
     const parts = partsFor(hi - lo, c.n, t, limits ?? DEFAULT_WG_LIMITS);
     const size = Math.ceil((hi - lo) / parts);

@@ -35,9 +35,17 @@ export function levelOut(K: number): number {
 }
 
 /** A batch's reduction: windows [w0, w0 + nw), bucket sums from bucket `bofs` of bsum. */
-export interface Reduction { batch: number; w0: number; nw: number; bofs: number }
+export interface Reduction {
+  batch: number;
+  w0: number;
+  nw: number;
+  bofs: number;
+}
 
-export interface ReduceStep { kind: 'seg' | 'level'; r: Reduction }
+export interface ReduceStep {
+  kind: 'seg' | 'level';
+  r: Reduction;
+}
 
 export interface BatchSchedule extends Reduction {
   /** rides in this batch's walk dispatch (a merging level) */
@@ -48,10 +56,19 @@ export interface BatchSchedule extends Reduction {
   after: ReduceStep[];
 }
 
-export function reduceSchedule(plan: Pick<MsmPlan, 'T' | 'nwin' | 'M' | 'riders' | 'seg' | 'seg1'>): { batches: BatchSchedule[]; tail: ReduceStep[] } {
+export function reduceSchedule(plan: Pick<MsmPlan, 'T' | 'nwin' | 'M' | 'riders' | 'seg' | 'seg1'>): {
+  batches: BatchSchedule[];
+  tail: ReduceStep[];
+} {
   const staged = plan.seg1 < plan.seg;
   const nbMax = plan.nwin * plan.M;
-  const both = (r: Reduction): ReduceStep[] => (staged ? [{ kind: 'seg', r }, { kind: 'level', r }] : [{ kind: 'seg', r }]);
+  const both = (r: Reduction): ReduceStep[] =>
+    staged
+      ? [
+          { kind: 'seg', r },
+          { kind: 'level', r },
+        ]
+      : [{ kind: 'seg', r }];
   const batches: BatchSchedule[] = [];
   let toSeg: Reduction | null = null;
   let toLevel: Reduction | null = null;

@@ -13,7 +13,11 @@ import type { MsmPlan } from './plan.js';
 import type { RunRecorder } from './record.js';
 
 /** The run's scalars: n from point base0 of the bases, big-endian bytes when `be`. */
-export interface SplitSource { bases: GPUBuffer; base0: number; be: boolean }
+export interface SplitSource {
+  bases: GPUBuffer;
+  base0: number;
+  be: boolean;
+}
 
 /**
  * Half-planes into their ring slots as the batches need them (msm_split): `upTo(hi)` records the
@@ -23,8 +27,13 @@ export interface SplitSource { bases: GPUBuffer; base0: number; be: boolean }
 export class ScalarSplit {
   private next = 0;
 
-  constructor(private readonly rec: RunRecorder, private readonly pipes: MsmPipelines, private readonly bufs: RunBuffers,
-    private readonly plan: MsmPlan, private readonly src: SplitSource) {}
+  constructor(
+    private readonly rec: RunRecorder,
+    private readonly pipes: MsmPipelines,
+    private readonly bufs: RunBuffers,
+    private readonly plan: MsmPlan,
+    private readonly src: SplitSource,
+  ) {}
 
   upTo(hi: number): void {
     if (this.next > hi) return;

@@ -24,8 +24,16 @@ const RIDE_LEVEL = 2;
  * The walk and the fix-up of one batch (windows [w0, w0 + nw), bucket sums from bucket bofs):
  * expects the batch's CSR (sort.ts) and its bucket-sum slot cleared.
  */
-export function recordWalk(rec: RunRecorder, pipes: MsmPipelines, bufs: RunBuffers, plan: MsmPlan, red: ReductionRecorder,
-  bases: GPUBuffer, base0: number, batch: BatchSchedule): void {
+export function recordWalk(
+  rec: RunRecorder,
+  pipes: MsmPipelines,
+  bufs: RunBuffers,
+  plan: MsmPlan,
+  red: ReductionRecorder,
+  bases: GPUBuffer,
+  base0: number,
+  batch: BatchSchedule,
+): void {
   const { nw, bofs, walkRider, fixupRider } = batch;
   const nb = nw * plan.M;
   // Params and bindings of a dispatch whose workgroups from rgroup0 on (if `step`) run the rider.
@@ -34,8 +42,17 @@ export function recordWalk(rec: RunRecorder, pipes: MsmPipelines, bufs: RunBuffe
     const lvl = step?.kind === 'level' ? red.level(step.r) : null;
     const rthreads = seg?.threads ?? lvl?.threads ?? 0;
     const prm = rec.params(WALK_PARAMS, {
-      nb, wthreads: plan.walkThreads, m: plan.M, base0, bofs, rgroup0: step ? rgroup0 : NO_RIDER, rthreads,
-      rkind: seg ? RIDE_SEG : RIDE_LEVEL, rin: step?.r.bofs ?? 0, rg: red.levelG, rout: seg?.out ?? lvl?.out ?? 0,
+      nb,
+      wthreads: plan.walkThreads,
+      m: plan.M,
+      base0,
+      bofs,
+      rgroup0: step ? rgroup0 : NO_RIDER,
+      rthreads,
+      rkind: seg ? RIDE_SEG : RIDE_LEVEL,
+      rin: step?.r.bofs ?? 0,
+      rg: red.levelG,
+      rout: seg?.out ?? lvl?.out ?? 0,
     });
     // Rider input and output lists, distinct buffers: the first pass writes seg.dst (scratch =
     // pairs[1] with riders, or the kept pairs[0]); the level reads scratch and writes pairs[0].

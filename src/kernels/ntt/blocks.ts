@@ -18,7 +18,12 @@ import { nttSplit } from './plan.js';
  * each fit `maxWords` values (default: this device's binding limit), or column by column as
  * four-step transforms when one column does not fit; the result equals one job's.
  */
-export async function runNttColumnBlocks(ctx: GpuContext, job: NttJob, values: Uint32Array, maxWords = nttMaxWords(ctx)): Promise<Uint32Array> {
+export async function runNttColumnBlocks(
+  ctx: GpuContext,
+  job: NttJob,
+  values: Uint32Array,
+  maxWords = nttMaxWords(ctx),
+): Promise<Uint32Array> {
   const { width: w, height: h } = job;
   const outRows = outputHeight(job);
   const split = nttSplit(outRows, w, maxWords);
@@ -26,7 +31,8 @@ export async function runNttColumnBlocks(ctx: GpuContext, job: NttJob, values: U
   if (long) checkLongColumn(outRows, maxWords);
   const cols = split.mode === 'columns' ? split.columns : long ? 1 : w; // a long column runs alone
   const run = gpuBlockRunner(ctx);
-  const runBlock = (block: Uint32Array, cw: number) => long ? runLongColumn({ ...job, width: 1 }, block, maxWords, run) : runNtt(ctx, { ...job, width: cw }, block);
+  const runBlock = (block: Uint32Array, cw: number) =>
+    long ? runLongColumn({ ...job, width: 1 }, block, maxWords, run) : runNtt(ctx, { ...job, width: cw }, block);
   if (cols >= w) return runBlock(values, w);
   const out = new Uint32Array(outRows * w);
   for (let c0 = 0; c0 < w; c0 += cols) {

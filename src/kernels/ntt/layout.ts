@@ -10,8 +10,23 @@
 import { bbPow } from '../../field/babybear.js';
 import type { NttJob } from './job.js';
 import {
-  NTT_FLAG_BITREV, NTT_FLAG_FOLDED_SCALE, NTT_FLAG_HALF, NTT_FLAG_INVERSE, NTT_FLAG_LAST, NTT_FLAG_ROTATE, NTT_FLAG_SCALE, NTT_FUSED_RADICES, NTT_STAGE_WORDS,
-  foldPadding, planTransform, splitQualifies, stagedQualifies, stageWorkgroup, tableQualifies, twoLevelGroups, type NttPass,
+  NTT_FLAG_BITREV,
+  NTT_FLAG_FOLDED_SCALE,
+  NTT_FLAG_HALF,
+  NTT_FLAG_INVERSE,
+  NTT_FLAG_LAST,
+  NTT_FLAG_ROTATE,
+  NTT_FLAG_SCALE,
+  NTT_FUSED_RADICES,
+  NTT_STAGE_WORDS,
+  foldPadding,
+  planTransform,
+  splitQualifies,
+  stagedQualifies,
+  stageWorkgroup,
+  tableQualifies,
+  twoLevelGroups,
+  type NttPass,
 } from './passes.js';
 import type { SplitScale } from './tables.js';
 import type { NttTuning } from './tuning.js';
@@ -48,10 +63,14 @@ export function jobPasses(job: NttJob, tuning: NttTuning, tileLog: number): NttP
   const fold = (ps: NttPass[]) => (tuning.foldPadding ? foldPadding(ps) : ps);
   const inverse = NTT_FLAG_INVERSE | NTT_FLAG_SCALE;
   switch (job.op) {
-    case 'dft': return planTransform(logH, h, br, mr, two(false));
-    case 'idft': return planTransform(logH, h, inverse | br, mr, two(false));
-    case 'encode': return fold(planTransform(logH + bits, h, br, mr, two(true)));
-    case 'lde': return fold([...planTransform(logH, h, inverse, mr, two(false)), ...planTransform(logH + bits, h, br, mr, two(true))]);
+    case 'dft':
+      return planTransform(logH, h, br, mr, two(false));
+    case 'idft':
+      return planTransform(logH, h, inverse | br, mr, two(false));
+    case 'encode':
+      return fold(planTransform(logH + bits, h, br, mr, two(true)));
+    case 'lde':
+      return fold([...planTransform(logH, h, inverse, mr, two(false)), ...planTransform(logH + bits, h, br, mr, two(true))]);
   }
 }
 
@@ -73,7 +92,9 @@ export function twoLevelLog(job: NttJob, tuning: NttTuning, limits: NttLimits): 
  * adapter's limits (wg threads and a NTT_STAGE_WORDS-word tile; radix 4 needs 1024 threads).
  */
 export function stagedPasses(width: number, want: boolean, limits: NttLimits, passes: readonly NttPass[]): boolean[] {
-  return passes.map((p) => want && stagedQualifies(p, width) && stageWorkgroup(p.radix) <= limits.threads && NTT_STAGE_WORDS * 4 <= limits.tileBytes);
+  return passes.map(
+    (p) => want && stagedQualifies(p, width) && stageWorkgroup(p.radix) <= limits.threads && NTT_STAGE_WORDS * 4 <= limits.tileBytes,
+  );
 }
 
 /**
@@ -104,8 +125,19 @@ export function fusedLdePass(job: NttJob, tuning: NttTuning, limits: NttLimits, 
   if (job.op !== 'lde' || !tuning.fuseLde) return -1;
   const staged = stagedPasses(job.width, true, limits, passes);
   const i = passes.findIndex((p) => (p.flags & NTT_FLAG_LAST) !== 0); // an lde's first transform is its idft
-  const p = passes[i], q = passes[i + 1];
-  if (!p || !q || p.sub > 0 || !staged[i + 1] || q.radix !== 32 || q.ns !== 1 || q.n / q.radix !== p.n / p.radix || !NTT_FUSED_RADICES.includes(p.radix)) return -1;
+  const p = passes[i],
+    q = passes[i + 1];
+  if (
+    !p ||
+    !q ||
+    p.sub > 0 ||
+    !staged[i + 1] ||
+    q.radix !== 32 ||
+    q.ns !== 1 ||
+    q.n / q.radix !== p.n / p.radix ||
+    !NTT_FUSED_RADICES.includes(p.radix)
+  )
+    return -1;
   return i;
 }
 
@@ -131,12 +163,19 @@ export interface ScaleFold {
  * by rotating that pass's inputs (NTT_FLAG_ROTATE). Returns null otherwise, and `passes` with the
  * idft's last pass reflagged (FOLDED_SCALE, and ROTATE for the idft, instead of SCALE) when it applies.
  */
-export function scaleFold(job: NttJob, tuning: NttTuning, passes: NttPass[], sources: readonly TwiddleSource[], scale: NttScale | null): { passes: NttPass[]; fold: ScaleFold | null } {
+export function scaleFold(
+  job: NttJob,
+  tuning: NttTuning,
+  passes: NttPass[],
+  sources: readonly TwiddleSource[],
+  scale: NttScale | null,
+): { passes: NttPass[]; fold: ScaleFold | null } {
   const none = { passes, fold: null };
   if ((job.op !== 'lde' && job.op !== 'idft') || !tuning.foldScale || !scale) return none;
   const [c, g] = scale;
   const i = passes.findIndex((p) => (p.flags & NTT_FLAG_LAST) !== 0); // an lde's first transform is its idft
-  const p = passes[i], q = passes[i + 1];
+  const p = passes[i],
+    q = passes[i + 1];
   if (job.op === 'idft') {
     if (!p || p.sub === 0 || p.ns === 1 || sources[i] !== 'split' || (p.flags & NTT_FLAG_SCALE) === 0) return none;
     const rotated = { ...p, flags: (p.flags & ~NTT_FLAG_SCALE) | NTT_FLAG_FOLDED_SCALE | NTT_FLAG_ROTATE };

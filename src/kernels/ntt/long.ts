@@ -33,7 +33,10 @@ export type BlockRunner = (job: NttJob, block: Uint32Array, pre?: Twist, post?: 
 export function checkLongColumn(N: number, maxWords: number): void {
   const { n1 } = fourStepShape(N);
   if (n1 > maxWords) {
-    throw new ProverError('TOO_LARGE', `NTT of ${N} rows: its four-step pieces (columns of ${n1} values) exceed one binding of ${maxWords} values`);
+    throw new ProverError(
+      'TOO_LARGE',
+      `NTT of ${N} rows: its four-step pieces (columns of ${n1} values) exceed one binding of ${maxWords} values`,
+    );
   }
 }
 
@@ -64,8 +67,11 @@ export async function fourStep(x: Uint32Array, f: FourStep, maxWords: number, ru
     const cw = Math.min(cols1, n2 - c0);
     const block = new Uint32Array(h1 * cw);
     copyColumns(padded, n2, c0, block, cw, 0, h1, cw);
-    const job: NttJob = inverse ? { op: 'idft', height: n1, width: cw }
-      : addedBits === 0 ? { op: 'dft', height: n1, width: cw } : { op: 'encode', height: h1, width: cw, addedBits };
+    const job: NttJob = inverse
+      ? { op: 'idft', height: n1, width: cw }
+      : addedBits === 0
+        ? { op: 'dft', height: n1, width: cw }
+        : { op: 'encode', height: h1, width: cw, addedBits };
     const pre: Twist | undefined = f.shift === undefined ? undefined : { base: f.shift, mode: 'linear', col0: c0, rowStride: n2 };
     const got = await run(job, block, pre, { base: omega, mode: 'product', col0: c0 });
     copyColumns(got, cw, 0, c, n2, c0, n1, cw);
@@ -111,8 +117,10 @@ export async function runLongColumn(job: NttJob, x: Uint32Array, maxWords: numbe
       return fourStep(x, { N, inverse: true, bitReversed }, maxWords, run);
     case 'lde': {
       const h = job.height;
-      const coeffs = h <= maxWords ? await run({ op: 'idft', height: h, width: 1 }, x)
-        : await fourStep(x, { N: h, inverse: true, bitReversed: false }, maxWords, run);
+      const coeffs =
+        h <= maxWords
+          ? await run({ op: 'idft', height: h, width: 1 }, x)
+          : await fourStep(x, { N: h, inverse: true, bitReversed: false }, maxWords, run);
       return fourStep(coeffs, { N, inverse: false, shift: job.shift, bitReversed }, maxWords, run);
     }
   }

@@ -104,7 +104,8 @@ export function radices(logN: number, maxRadix = NTT_MAX_RADIX): number[] {
  */
 export function foldPadding(passes: NttPass[]): NttPass[] {
   const i = passes.findIndex((q) => q.ns === 1 && q.radix === 2 && q.sub === 0 && q.inRows * 2 === q.n);
-  const q = passes[i], r = passes[i + 1];
+  const q = passes[i],
+    r = passes[i + 1];
   if (!q || !r || (q.flags & NTT_FLAG_LAST) !== 0 || r.ns !== 2) return passes;
   return [...passes.slice(0, i), { ...r, flags: r.flags | NTT_FLAG_HALF, inRows: q.inRows }, ...passes.slice(i + 2)];
 }
@@ -130,7 +131,10 @@ export function twoLevelRadices(logN: number, tileLog: number, remainderFirst: b
 }
 
 /** Options of planTransform's two-level layout: log2 of the two-level radix, and where the remainder goes. */
-export interface TwoLevelLayout { tileLog: number; remainderFirst: boolean }
+export interface TwoLevelLayout {
+  tileLog: number;
+  remainderFirst: boolean;
+}
 
 /**
  * Passes of one transform of n = 2^logN rows. `inRows` < n zero-pads the input (first pass);
@@ -141,10 +145,16 @@ export interface TwoLevelLayout { tileLog: number; remainderFirst: boolean }
 export function planTransform(logN: number, inRows: number, lastFlags: number, maxRadix = NTT_MAX_RADIX, two?: TwoLevelLayout): NttPass[] {
   const n = 2 ** logN;
   let ns = 1;
-  const rs: Array<[number, number]> = two ? twoLevelRadices(logN, two.tileLog, two.remainderFirst, maxRadix) : radices(logN, maxRadix).map((r) => [r, 0]);
+  const rs: Array<[number, number]> = two
+    ? twoLevelRadices(logN, two.tileLog, two.remainderFirst, maxRadix)
+    : radices(logN, maxRadix).map((r) => [r, 0]);
   return rs.map(([radix, sub], i) => {
     const pass: NttPass = {
-      radix, n, logN, ns, sub,
+      radix,
+      n,
+      logN,
+      ns,
+      sub,
       inRows: i === 0 ? inRows : n,
       twShift: BB_TWO_ADICITY - Math.round(Math.log2(ns * radix)),
       flags: (i === 0 ? lastFlags & NTT_FLAG_INVERSE : 0) | (i === rs.length - 1 ? NTT_FLAG_LAST | (lastFlags & ~NTT_FLAG_INVERSE) : 0),
@@ -174,7 +184,9 @@ export function stageWorkgroup(radix: number): number {
  */
 export function stagedQualifies(p: NttPass, w: number): boolean {
   const wg = stageWorkgroup(p.radix);
-  return p.sub === 0 && p.ns === 1 && (p.flags & NTT_FLAG_LAST) === 0 && p.radix >= 4 && w <= wg && wg % w === 0 && (p.n / p.radix) * w >= wg;
+  return (
+    p.sub === 0 && p.ns === 1 && (p.flags & NTT_FLAG_LAST) === 0 && p.radix >= 4 && w <= wg && wg % w === 0 && (p.n / p.radix) * w >= wg
+  );
 }
 
 /** Tile slot of tile word x: an XOR within x's 32-word row against bank conflicts (ntt_stage_slot in the kernel). */

@@ -16,8 +16,17 @@ import type { PipelineRequest } from '../../gpu/pipeline-cache.js';
 import { BB_TWO_ADICITY } from '../../params/babybear.js';
 import { outputHeight, type NttJob } from './job.js';
 import {
-  fusedLdePass, jobPasses, scaleFold, stagedPasses, twiddleSources, twoLevelGroupsFor, twoLevelLog,
-  type NttLimits, type NttScale, type ScaleFold, type TwiddleSource,
+  fusedLdePass,
+  jobPasses,
+  scaleFold,
+  stagedPasses,
+  twiddleSources,
+  twoLevelGroupsFor,
+  twoLevelLog,
+  type NttLimits,
+  type NttScale,
+  type ScaleFold,
+  type TwiddleSource,
 } from './layout.js';
 import { passUniform, stageWorkgroup, twoLevelGroups, type NttPass } from './passes.js';
 import { passPipeline, pipelineKey } from './pipelines.js';
@@ -87,13 +96,20 @@ export interface NttPlan {
 }
 
 /** WebGPU's default limits, as the NTT reads them. */
-export const DEFAULT_NTT_LIMITS: NttLimits = Object.freeze({ threads: 256, tileBytes: 16384, maxWorkgroupsPerDim: 65535, maxWords: 2 ** 25 });
+export const DEFAULT_NTT_LIMITS: NttLimits = Object.freeze({
+  threads: 256,
+  tileBytes: 16384,
+  maxWorkgroupsPerDim: 65535,
+  maxWords: 2 ** 25,
+});
 
 /** The limits of `ctx`'s device that the plan reads. */
 export function nttLimits(ctx: Pick<GpuContext, 'workgroup' | 'limits'>): NttLimits {
   const { workgroup: wg, limits: l } = ctx;
   return {
-    threads: wg.threads, tileBytes: wg.tileBytes, maxWorkgroupsPerDim: l.maxComputeWorkgroupsPerDimension,
+    threads: wg.threads,
+    tileBytes: wg.tileBytes,
+    maxWorkgroupsPerDim: l.maxComputeWorkgroupsPerDimension,
     maxWords: Math.floor(Math.min(l.maxStorageBufferBindingSize, l.maxBufferSize, 2 ** 32 - 4) / 4),
   };
 }
@@ -173,23 +189,56 @@ export function planNtt(job: NttJob, tuning: NttTuning, limits: NttLimits): NttP
     // A split pass reads no lo/hi powers, so `tw` is free for its split table; a table pass is
     // never the last, so `sc` is free for its table (tableQualifies). A folded scale (scaleFold)
     // puts its tables in these two bindings of the idft's last pass and the dft's first.
-    const tw: NttTable = sources[i] !== 'split' ? powers
-      : i === fold?.index ? { kind: 'folded-split', ns: p.ns, radix: p.radix, scale: fold.split } : { kind: 'split', ns: p.ns, radix: p.radix };
-    const sc: NttTable = sources[i] !== 'table' ? scaleTable
-      : fold && i === fold.index + 1 ? { kind: 'folded-rows', ns: p.ns, radix: p.radix, scale: fold.split, rowFactor: fold.rowFactor }
-      : { kind: tuning.shoup ? 'shoup' : 'montgomery', ns: p.ns, radix: p.radix };
+    const tw: NttTable =
+      sources[i] !== 'split'
+        ? powers
+        : i === fold?.index
+          ? { kind: 'folded-split', ns: p.ns, radix: p.radix, scale: fold.split }
+          : { kind: 'split', ns: p.ns, radix: p.radix };
+    const sc: NttTable =
+      sources[i] !== 'table'
+        ? scaleTable
+        : fold && i === fold.index + 1
+          ? { kind: 'folded-rows', ns: p.ns, radix: p.radix, scale: fold.split, rowFactor: fold.rowFactor }
+          : { kind: tuning.shoup ? 'shoup' : 'montgomery', ns: p.ns, radix: p.radix };
     // A fused pass writes the dft's first-pass output (its rows) through that pass's staged tile;
     // a staged workgroup is one tile (NTT_STAGE_WORDS / R threads); a two-level workgroup is G
     // groups of R threads per column, and its kernel counts workgroups.
-    const workgroupSize = isFused ? stageWorkgroup(32) : two ? groups[i] * w * p.sub : staged[i] ? stageWorkgroup(p.radix) : tuning.workgroup;
+    const workgroupSize = isFused
+      ? stageWorkgroup(32)
+      : two
+        ? groups[i] * w * p.sub
+        : staged[i]
+          ? stageWorkgroup(p.radix)
+          : tuning.workgroup;
     const threads = (p.n / p.radix) * w * (two ? p.sub : 1);
-    const grid = two ? grid2d(p.n / p.radix / groups[i], 1, limits.maxWorkgroupsPerDim) : grid2d(threads, workgroupSize, limits.maxWorkgroupsPerDim);
+    const grid = two
+      ? grid2d(p.n / p.radix / groups[i], 1, limits.maxWorkgroupsPerDim)
+      : grid2d(threads, workgroupSize, limits.maxWorkgroupsPerDim);
     const dstRows = isFused ? passes[i + 1].n : p.n;
-    const label = isFused ? `r${p.radix}+r32 lde fused` : `r${two ? `${p.sub}x${p.sub}` : p.radix} ns=${p.ns}${suffix(i).replace('_', ' ')}`;
+    const label = isFused
+      ? `r${p.radix}+r32 lde fused`
+      : `r${two ? `${p.sub}x${p.sub}` : p.radix} ns=${p.ns}${suffix(i).replace('_', ' ')}`;
     if (i < tuning.passLimit) {
       steps.push({
-        index: i, pass: p, fused: isFused, entryPoint, pipeline, twiddles: sources[i], groups: groups[i], tw, sc, inner: two ? { kind: 'inner', radix: p.sub } : null,
-        uniform: Array.from(passUniform(p)), workgroupSize, threads, grid, srcRows, dstRows, dst: ((fused >= 0 && i > fused ? i - 1 : i) % 2) as 0 | 1, label,
+        index: i,
+        pass: p,
+        fused: isFused,
+        entryPoint,
+        pipeline,
+        twiddles: sources[i],
+        groups: groups[i],
+        tw,
+        sc,
+        inner: two ? { kind: 'inner', radix: p.sub } : null,
+        uniform: Array.from(passUniform(p)),
+        workgroupSize,
+        threads,
+        grid,
+        srcRows,
+        dstRows,
+        dst: ((fused >= 0 && i > fused ? i - 1 : i) % 2) as 0 | 1,
+        label,
       });
     }
     srcRows = dstRows;
@@ -197,6 +246,19 @@ export function planNtt(job: NttJob, tuning: NttTuning, limits: NttLimits): NttP
   const tables = new Map<string, NttTable>();
   for (const s of steps) for (const t of [s.tw, s.sc, s.inner]) if (t) tables.set(tableLabel(t), t);
   return deepFreeze({
-    job: { ...job }, tuning, limits: { ...limits }, outRows, split: nttSplit(outRows, w, limits.maxWords), twoLevel, passes, staged, scale, fold, fused, steps, requests, tables: [...tables.values()],
+    job: { ...job },
+    tuning,
+    limits: { ...limits },
+    outRows,
+    split: nttSplit(outRows, w, limits.maxWords),
+    twoLevel,
+    passes,
+    staged,
+    scale,
+    fold,
+    fused,
+    steps,
+    requests,
+    tables: [...tables.values()],
   });
 }

@@ -91,13 +91,22 @@ export function planOn(ctx: GpuContext, job: NttJob, tuning?: Partial<NttTuning>
  * The result lives in a pooled buffer that the caller releases; the encoder is not submitted.
  * @throws ProverError TOO_LARGE when the plan's output does not fit one binding (plan.split)
  */
-export async function recordNtt(ctx: GpuContext, encoder: GPUCommandEncoder, plan: NttPlan, input: GPUBuffer, timestampWrites?: NttTimestamps): Promise<NttGpuResult> {
+export async function recordNtt(
+  ctx: GpuContext,
+  encoder: GPUCommandEncoder,
+  plan: NttPlan,
+  input: GPUBuffer,
+  timestampWrites?: NttTimestamps,
+): Promise<NttGpuResult> {
   const { job, outRows } = plan;
   const w = job.width;
   if (plan.split.mode !== 'whole') {
     const max = plan.limits.maxWords;
-    throw new ProverError('TOO_LARGE', `NTT output of ${outRows}×${w} = ${outRows * w} values exceeds this device's limit of ${max} values ` +
-      `(${max * 4} bytes per storage binding); use fewer columns per call`);
+    throw new ProverError(
+      'TOO_LARGE',
+      `NTT output of ${outRows}×${w} = ${outRows * w} values exceeds this device's limit of ${max} values ` +
+        `(${max * 4} bytes per storage binding); use fewer columns per call`,
+    );
   }
   const res = resources(ctx);
   // Every pipeline of the job at once: the driver compiles them side by side.
@@ -106,7 +115,12 @@ export async function recordNtt(ctx: GpuContext, encoder: GPUCommandEncoder, pla
   const bufs = [ctx.pool.acquire(bytes, storageUsage(), 'ntt a'), ctx.pool.acquire(bytes, storageUsage(), 'ntt b')];
   const perPass = typeof timestampWrites === 'function' ? timestampWrites : null;
   // One compute pass for the whole job, unless the caller times each step.
-  const pass = perPass ? null : encoder.beginComputePass({ label: `ntt ${job.op} ${job.height}x${w}`, timestampWrites: timestampWrites as GPUComputePassTimestampWrites | undefined });
+  const pass = perPass
+    ? null
+    : encoder.beginComputePass({
+        label: `ntt ${job.op} ${job.height}x${w}`,
+        timestampWrites: timestampWrites as GPUComputePassTimestampWrites | undefined,
+      });
   let src = input;
   let out = bufs[0];
   for (const s of plan.steps) {
@@ -136,7 +150,9 @@ export async function recordNtt(ctx: GpuContext, encoder: GPUCommandEncoder, pla
   const spare = out === bufs[0] ? bufs[1] : bufs[0];
   let released = false;
   return {
-    buffer: out, height: outRows, width: w,
+    buffer: out,
+    height: outRows,
+    width: w,
     release() {
       if (released) return;
       released = true;
@@ -150,8 +166,14 @@ export async function recordNtt(ctx: GpuContext, encoder: GPUCommandEncoder, pla
  * Plan `job` on this device (with `tuning` overrides) and record it on `input` into `encoder`:
  * planOn then recordNtt. The result lives in a pooled buffer that the caller releases.
  */
-export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, job: NttJob, input: GPUBuffer,
-  timestampWrites?: NttTimestamps, tuning?: Partial<NttTuning>): Promise<NttGpuResult> {
+export async function nttToGpu(
+  ctx: GpuContext,
+  encoder: GPUCommandEncoder,
+  job: NttJob,
+  input: GPUBuffer,
+  timestampWrites?: NttTimestamps,
+  tuning?: Partial<NttTuning>,
+): Promise<NttGpuResult> {
   return recordNtt(ctx, encoder, planOn(ctx, job, tuning), input, timestampWrites);
 }
 
@@ -163,8 +185,13 @@ export async function nttToGpu(ctx: GpuContext, encoder: GPUCommandEncoder, job:
  * it they are submitted at once. `coeffs` is a Uint32Array (uploaded; must be canonical) or a
  * GPU buffer holding height·width canonical values. Release the result when done.
  */
-export async function encodeToGpu(ctx: GpuContext, coeffs: Uint32Array | GPUBuffer, width: number, addedBits: number,
-  opts: { height?: number; encoder?: GPUCommandEncoder; bitReversed?: boolean } = {}): Promise<NttGpuResult> {
+export async function encodeToGpu(
+  ctx: GpuContext,
+  coeffs: Uint32Array | GPUBuffer,
+  width: number,
+  addedBits: number,
+  opts: { height?: number; encoder?: GPUCommandEncoder; bitReversed?: boolean } = {},
+): Promise<NttGpuResult> {
   const isArray = coeffs instanceof Uint32Array;
   const height = opts.height ?? (isArray ? coeffs.length / width : NaN);
   if (!Number.isInteger(height) || height < 1 || (height & (height - 1)) !== 0) {
@@ -194,7 +221,13 @@ export async function encodeToGpu(ctx: GpuContext, coeffs: Uint32Array | GPUBuff
 }
 
 /** Run a job from a Uint32Array to a Uint32Array (validated input); `timestamps` and `tuning` as in nttToGpu. */
-export async function runNtt(ctx: GpuContext, job: NttJob, values: Uint32Array, timestamps?: NttTimestamps, tuning?: Partial<NttTuning>): Promise<Uint32Array> {
+export async function runNtt(
+  ctx: GpuContext,
+  job: NttJob,
+  values: Uint32Array,
+  timestamps?: NttTimestamps,
+  tuning?: Partial<NttTuning>,
+): Promise<Uint32Array> {
   const input = ctx.upload(values, 'ntt input');
   try {
     const enc = ctx.device.createCommandEncoder({ label: `ntt ${job.op}` });

@@ -54,7 +54,10 @@ export function scaleTable(c: number, g: number, n: number): Uint32Array {
  * (Ns of the idft's last pass): c·g^a goes into that pass's split table as a per-group factor,
  * g^(Ns·q) into the dft's first-pass table as a per-row factor (passTwiddleTable's rowFactor).
  */
-export interface SplitScale { c: number; g: number }
+export interface SplitScale {
+  c: number;
+  g: number;
+}
 
 /**
  * Twiddles of a pass too large for one table, as two small ones: ω^(k·r) = ω^(kl·r) · ω^(kh·2^h·r)
@@ -69,7 +72,9 @@ export interface SplitScale { c: number; g: number }
  * factor in each half (row 0 included), with no multiply of its own.
  */
 export function passSplitTable(ns: number, radix: number, scale?: SplitScale): Uint32Array {
-  const h = splitBits(ns), L = 2 ** h, H = ns / L;
+  const h = splitBits(ns),
+    L = 2 ** h,
+    H = ns / L;
   const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)));
   const t = new Uint32Array(2 * radix * (L + H));
   const g = scale ? scale.g : 1;
@@ -92,7 +97,9 @@ export function passSplitTable(ns: number, radix: number, scale?: SplitScale): U
 
 /** Twiddle (plain value) of group k, row r from a split table, as the kernels index it (splitMul in scripts/gen-ntt-wgsl.ts). */
 export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number): number {
-  const h = splitBits(ns), L = 2 ** h, H = ns / L;
+  const h = splitBits(ns),
+    L = 2 ** h,
+    H = ns / L;
   return bbMul(t[r * L + (k % L)], t[2 * radix * L + r * H + Math.floor(k / L)]);
 }
 
@@ -102,7 +109,8 @@ export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: numbe
  * high 16 bits, so the kernel's one 16-byte load brings the halves its emulated mulhi needs.
  */
 export function innerTwiddleTable(R: number): Uint32Array {
-  const t = passTwiddleTable(R, R, true), half = (R - 1) * R;
+  const t = passTwiddleTable(R, R, true),
+    half = (R - 1) * R;
   const out = new Uint32Array(4 * half);
   for (let i = 0; i < half; i++) out.set([t[i], t[half + i], t[half + i] & 0xffff, t[half + i] >>> 16], 4 * i);
   return out;
@@ -124,9 +132,13 @@ export function passTwiddleTable(ns: number, radix: number, shoup = false, rowFa
   const t = new Uint32Array(shoup ? 2 * half : half);
   for (let r = 1, f = rowFactor; r < radix; r++, f = bbMul(f, rowFactor)) {
     for (let k = 0; k < ns; k++) {
-      const x = bbMul(pow[k * r], f), i = (r - 1) * ns + k;
+      const x = bbMul(pow[k * r], f),
+        i = (r - 1) * ns + k;
       if (!shoup) t[i] = toMonty(x);
-      else { t[i] = x; t[half + i] = bbShoupQuotient(x); }
+      else {
+        t[i] = x;
+        t[half + i] = bbShoupQuotient(x);
+      }
     }
   }
   return t;
@@ -158,24 +170,37 @@ export function tableCache(t: NttTable): 'fixed' | 'scaled' {
 /** The table's buffer label, which is also its cache key. */
 export function tableLabel(t: NttTable): string {
   switch (t.kind) {
-    case 'powers': return 'ntt twiddles';
-    case 'scale': return `ntt scale ${t.c},${t.g},${t.n}`;
-    case 'inner': return `ntt twiddles inner ${t.radix},${t.radix}`;
-    case 'folded-split': return `ntt folded split ${t.ns},${t.radix} c${t.scale.c} g${t.scale.g}`;
-    case 'folded-rows': return `ntt folded rows ${t.ns},${t.radix} c${t.scale.c} g${t.scale.g}`;
-    default: return `ntt twiddles ${t.kind} ${t.ns},${t.radix}`;
+    case 'powers':
+      return 'ntt twiddles';
+    case 'scale':
+      return `ntt scale ${t.c},${t.g},${t.n}`;
+    case 'inner':
+      return `ntt twiddles inner ${t.radix},${t.radix}`;
+    case 'folded-split':
+      return `ntt folded split ${t.ns},${t.radix} c${t.scale.c} g${t.scale.g}`;
+    case 'folded-rows':
+      return `ntt folded rows ${t.ns},${t.radix} c${t.scale.c} g${t.scale.g}`;
+    default:
+      return `ntt twiddles ${t.kind} ${t.ns},${t.radix}`;
   }
 }
 
 /** The table's words. */
 export function tableWords(t: NttTable): Uint32Array {
   switch (t.kind) {
-    case 'powers': return twiddleTable();
-    case 'scale': return scaleTable(t.c, t.g, t.n);
-    case 'inner': return innerTwiddleTable(t.radix);
-    case 'split': return passSplitTable(t.ns, t.radix);
-    case 'folded-split': return passSplitTable(t.ns, t.radix, t.scale);
-    case 'folded-rows': return passTwiddleTable(t.ns, t.radix, true, t.rowFactor);
-    default: return passTwiddleTable(t.ns, t.radix, t.kind === 'shoup');
+    case 'powers':
+      return twiddleTable();
+    case 'scale':
+      return scaleTable(t.c, t.g, t.n);
+    case 'inner':
+      return innerTwiddleTable(t.radix);
+    case 'split':
+      return passSplitTable(t.ns, t.radix);
+    case 'folded-split':
+      return passSplitTable(t.ns, t.radix, t.scale);
+    case 'folded-rows':
+      return passTwiddleTable(t.ns, t.radix, true, t.rowFactor);
+    default:
+      return passTwiddleTable(t.ns, t.radix, t.kind === 'shoup');
   }
 }

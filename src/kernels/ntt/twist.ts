@@ -43,9 +43,19 @@ export function twistOnCpu(block: Uint32Array, rows: number, cols: number, t: Tw
  * Record the twist of `buffer` (a rows × cols block, canonical) into `encoder`. Returns the
  * uniform buffer it used: release it to ctx.pool once the encoder is submitted.
  */
-export async function recordTwist(ctx: GpuContext, encoder: GPUCommandEncoder, buffer: GPUBuffer, rows: number, cols: number, t: Twist): Promise<GPUBuffer> {
+export async function recordTwist(
+  ctx: GpuContext,
+  encoder: GPUCommandEncoder,
+  buffer: GPUBuffer,
+  rows: number,
+  cols: number,
+  t: Twist,
+): Promise<GPUBuffer> {
   const pipeline = await ctx.pipelines.get('ntt_twist', 'ntt_twist', { TWIST_WG, TWIST_LO_BITS: NTT_TW_LO_BITS }, BINDINGS);
-  const params = ctx.uploadUniform(new Uint32Array([rows, cols, t.col0, t.mode === 'product' ? 1 : 0, t.rowStride ?? 0, 0, 0, 0]), 'ntt twist params');
+  const params = ctx.uploadUniform(
+    new Uint32Array([rows, cols, t.col0, t.mode === 'product' ? 1 : 0, t.rowStride ?? 0, 0, 0, 0]),
+    'ntt twist params',
+  );
   const group = ctx.device.createBindGroup({
     layout: ctx.pipelines.layout(BINDINGS),
     entries: [

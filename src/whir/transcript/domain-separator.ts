@@ -51,7 +51,10 @@ export class LabelBuilder {
     if (!Number.isSafeInteger(value) || value < 0) throw new Error(`label: ${value} is not a u64`);
     const b = new Array<number>(8).fill(0);
     let v = BigInt(value);
-    for (let i = 7; i >= 0; i--) { b[i] = Number(v & 0xffn); v >>= 8n; }
+    for (let i = 7; i >= 0; i--) {
+      b[i] = Number(v & 0xffn);
+      v >>= 8n;
+    }
     return this.chunk(b);
   }
 
@@ -99,7 +102,12 @@ export function packSeed(bytes: Uint8Array): number[] {
 }
 
 /** Assemble a separator: render the steps, hash, and pack the seed. */
-export function domainSeparator(version: number, name: string, steps: Interaction[], label: Uint8Array = new Uint8Array()): DomainSeparator {
+export function domainSeparator(
+  version: number,
+  name: string,
+  steps: Interaction[],
+  label: Uint8Array = new Uint8Array(),
+): DomainSeparator {
   const pattern = renderPattern(steps);
   const seed = seedBytes(version, name, pattern, label);
   return { name, version, label, steps, pattern, seed, seedElements: packSeed(seed) };

@@ -55,7 +55,10 @@ export function sampleUniformBits(ch: DuplexChallenger, bits: number): number {
 export class FsProver {
   private cursor = 0;
 
-  private constructor(readonly challenger: DuplexChallenger, readonly ds: DomainSeparator) {}
+  private constructor(
+    readonly challenger: DuplexChallenger,
+    readonly ds: DomainSeparator,
+  ) {}
 
   /** Seed `challenger` with `ds` and return the driver for its pattern. */
   static seed(challenger: DuplexChallenger, ds: DomainSeparator): FsProver {
@@ -72,7 +75,9 @@ export class FsProver {
     const want = this.ds.steps[this.cursor];
     const got = renderInteraction(expected);
     if (!want || renderInteraction(want) !== got) {
-      throw new Error(`${this.ds.name}: played "${got}" but expected ${want ? `"${renderInteraction(want)}"` : 'nothing'} at step ${this.cursor}`);
+      throw new Error(
+        `${this.ds.name}: played "${got}" but expected ${want ? `"${renderInteraction(want)}"` : 'nothing'} at step ${this.cursor}`,
+      );
     }
     this.cursor++;
   }
@@ -146,7 +151,8 @@ export class FsProver {
    */
   observePowWitness(label: string, bits: number, witness: number): void {
     this.play(step.pow(label, bits));
-    if (!this.challenger.checkWitness(bits, witness)) throw new Error(`${this.ds.name}: witness ${witness} does not clear ${bits} bits at ${label}`);
+    if (!this.challenger.checkWitness(bits, witness))
+      throw new Error(`${this.ds.name}: witness ${witness} does not clear ${bits} bits at ${label}`);
   }
 
   /** `begin_protocol`: a marker; the sponge is untouched (a delegate runs its own sub-transcript). */
@@ -166,7 +172,11 @@ export class FsProver {
 }
 
 /** A permutation trace record, as the Rust oracle's `--trace` JSONL writes it. */
-export interface PermutationRecord { i: number; in: number[]; out: number[] }
+export interface PermutationRecord {
+  i: number;
+  in: number[];
+  out: number[];
+}
 
 /**
  * Attach a trace hook to `ch`; the returned list fills with one record per permutation, after

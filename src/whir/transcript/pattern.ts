@@ -22,11 +22,20 @@ export type Kind = 'Protocol' | 'Public' | 'Message' | 'Hint' | 'Challenge' | 'P
 export type Length = 'None' | 'Scalar' | { fixed: number } | { bounded: number };
 /** Rust's `TypeTag` variants that BabyBear transcripts use. */
 export type TypeTag =
-  | { tag: 'Marker' } | { tag: 'Bytes' } | { tag: 'Opaque' }
+  | { tag: 'Marker' }
+  | { tag: 'Bytes' }
+  | { tag: 'Opaque' }
   | { tag: 'Algebra'; modulus: number; degree: number; basis: Uint8Array }
-  | { tag: 'Bits'; width: number } | { tag: 'UniformBits'; width: number };
+  | { tag: 'Bits'; width: number }
+  | { tag: 'UniformBits'; width: number };
 
-export interface Interaction { hierarchy: Hierarchy; kind: Kind; label: string; length: Length; type: TypeTag }
+export interface Interaction {
+  hierarchy: Hierarchy;
+  kind: Kind;
+  label: string;
+  length: Length;
+  type: TypeTag;
+}
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -45,26 +54,49 @@ export const TAG_EF: TypeTag = { tag: 'Algebra', modulus: BB_P, degree: 4, basis
 
 export const step = {
   /** `Interaction::algebra::<F, A>`. */
-  algebra: (kind: Kind, label: string, length: Length, type: TypeTag = TAG_EF): Interaction =>
-    ({ hierarchy: 'Atomic', kind, label, length, type }),
+  algebra: (kind: Kind, label: string, length: Length, type: TypeTag = TAG_EF): Interaction => ({
+    hierarchy: 'Atomic',
+    kind,
+    label,
+    length,
+    type,
+  }),
   /** `Interaction::opaque`: a value the challenger encodes itself (a Merkle cap). */
-  opaque: (kind: Kind, label: string, length: Length = 'Scalar'): Interaction =>
-    ({ hierarchy: 'Atomic', kind, label, length, type: { tag: 'Opaque' } }),
+  opaque: (kind: Kind, label: string, length: Length = 'Scalar'): Interaction => ({
+    hierarchy: 'Atomic',
+    kind,
+    label,
+    length,
+    type: { tag: 'Opaque' },
+  }),
   /** `Interaction::bytes`. */
-  bytes: (kind: Kind, label: string, length: Length): Interaction =>
-    ({ hierarchy: 'Atomic', kind, label, length, type: { tag: 'Bytes' } }),
+  bytes: (kind: Kind, label: string, length: Length): Interaction => ({ hierarchy: 'Atomic', kind, label, length, type: { tag: 'Bytes' } }),
   /** `Interaction::bits` (biased sample_bits draws). */
-  bits: (label: string, width: number, count: number): Interaction =>
-    ({ hierarchy: 'Atomic', kind: 'Challenge', label, length: { fixed: count }, type: { tag: 'Bits', width } }),
+  bits: (label: string, width: number, count: number): Interaction => ({
+    hierarchy: 'Atomic',
+    kind: 'Challenge',
+    label,
+    length: { fixed: count },
+    type: { tag: 'Bits', width },
+  }),
   /** `Interaction::uniform_bits` (rejection-sampled draws). */
-  uniformBits: (label: string, width: number, count: number): Interaction =>
-    ({ hierarchy: 'Atomic', kind: 'Challenge', label, length: { fixed: count }, type: { tag: 'UniformBits', width } }),
+  uniformBits: (label: string, width: number, count: number): Interaction => ({
+    hierarchy: 'Atomic',
+    kind: 'Challenge',
+    label,
+    length: { fixed: count },
+    type: { tag: 'UniformBits', width },
+  }),
   /** `Interaction::algebra::<F, F>(Atomic, Pow, label, Fixed(bits))`. */
-  pow: (label: string, bits: number): Interaction =>
-    ({ hierarchy: 'Atomic', kind: 'Pow', label, length: { fixed: bits }, type: TAG_F }),
+  pow: (label: string, bits: number): Interaction => ({ hierarchy: 'Atomic', kind: 'Pow', label, length: { fixed: bits }, type: TAG_F }),
   /** `Interaction::marker` (Begin/End): the Rust type name never reaches the render. */
-  marker: (hierarchy: 'Begin' | 'End', kind: Kind, label: string): Interaction =>
-    ({ hierarchy, kind, label, length: 'None', type: { tag: 'Marker' } }),
+  marker: (hierarchy: 'Begin' | 'End', kind: Kind, label: string): Interaction => ({
+    hierarchy,
+    kind,
+    label,
+    length: 'None',
+    type: { tag: 'Marker' },
+  }),
 };
 
 /** The Begin/End pair a delegated protocol leaves in its caller's pattern (p3-whir `push_delegation`). */
@@ -81,10 +113,14 @@ function renderLength(l: Length): string {
 
 function renderTag(t: TypeTag): string {
   switch (t.tag) {
-    case 'Algebra': return `Algebra(${t.modulus}^${t.degree};${hex(t.basis)})`;
-    case 'Bits': return `Bits(${t.width})`;
-    case 'UniformBits': return `UniformBits(${t.width})`;
-    default: return t.tag;
+    case 'Algebra':
+      return `Algebra(${t.modulus}^${t.degree};${hex(t.basis)})`;
+    case 'Bits':
+      return `Bits(${t.width})`;
+    case 'UniformBits':
+      return `UniformBits(${t.width})`;
+    default:
+      return t.tag;
   }
 }
 

@@ -13,7 +13,10 @@ import { domainSeparator, LabelBuilder, type DomainSeparator } from './domain-se
 import { delegation, step, TAG_EF, type Interaction } from './pattern.js';
 
 /** One delegated sumcheck phase: rounds and per-round grinding. */
-export interface SumcheckPhase { rounds: number; powBits: number }
+export interface SumcheckPhase {
+  rounds: number;
+  powBits: number;
+}
 
 /** One intermediate round as `WhirRoundShape` sees it. */
 export interface WhirRoundShape {
@@ -55,8 +58,12 @@ export function whirShape(s: WhirSchedule, numOpeningClaims = 1): WhirShape {
   const rounds = s.rounds.map((r, i) => {
     const folded = r.domainSize / 2 ** fold(i);
     return {
-      oodSamples: r.oodSamples, queryPowBits: r.powBits, queryDraws: queryDraws(folded, r.numQueries),
-      indexBits: log2(folded), sumcheck: { rounds: fold(i + 1), powBits: r.foldingPowBits }, logInvRate: r.logInvRate,
+      oodSamples: r.oodSamples,
+      queryPowBits: r.powBits,
+      queryDraws: queryDraws(folded, r.numQueries),
+      indexBits: log2(folded),
+      sumcheck: { rounds: fold(i + 1), powBits: r.foldingPowBits },
+      logInvRate: r.logInvRate,
     };
   });
   // WhirConfig::final_round_config: the last round's domain shrunk by its RS reduction, or the starting domain.
@@ -73,15 +80,23 @@ export function whirShape(s: WhirSchedule, numOpeningClaims = 1): WhirShape {
   }
   const finalFolded = finalDomain / 2 ** fold(n);
   return {
-    numVariables: s.numVariables, commitmentOodSamples: s.commitmentOodSamples, numOpeningClaims,
-    commitmentRowWidth: 2 ** fold(0), initialSumcheck: { rounds: fold(0), powBits: s.startingFoldingPowBits }, rounds,
-    finalPolyLen: 2 ** finalVars, finalPowBits: s.terminal.powBits,
-    finalQueryDraws: queryDraws(finalFolded, s.terminal.numQueries), finalIndexBits: log2(finalFolded),
+    numVariables: s.numVariables,
+    commitmentOodSamples: s.commitmentOodSamples,
+    numOpeningClaims,
+    commitmentRowWidth: 2 ** fold(0),
+    initialSumcheck: { rounds: fold(0), powBits: s.startingFoldingPowBits },
+    rounds,
+    finalPolyLen: 2 ** finalVars,
+    finalPowBits: s.terminal.powBits,
+    finalQueryDraws: queryDraws(finalFolded, s.terminal.numQueries),
+    finalIndexBits: log2(finalFolded),
     finalSumcheck: { rounds: s.finalSumcheckRounds, powBits: s.finalFoldingPowBits },
   };
 }
 
-const pushPow = (out: Interaction[], label: string, bits: number): void => { if (bits > 0) out.push(step.pow(label, bits)); };
+const pushPow = (out: Interaction[], label: string, bits: number): void => {
+  if (bits > 0) out.push(step.pow(label, bits));
+};
 const pushQueries = (out: Interaction[], label: string, bits: number, draws: number): void => {
   if (draws > 0) out.push(step.uniformBits(label, bits, draws));
 };
@@ -111,15 +126,24 @@ const SOUNDNESS: Record<SoundnessAssumption, number> = { UniqueDecoding: 0, John
 function bindFolding(l: LabelBuilder, f: FoldingFactorSpec): void {
   if (f.kind === 'Constant') l.u64(0).u64(f.factor);
   else if (f.kind === 'ConstantFromSecondRound') l.u64(1).u64(f.first).u64(f.rest);
-  else { l.u64(2).u64(f.factors.length); for (const x of f.factors) l.u64(x); }
+  else {
+    l.u64(2).u64(f.factors.length);
+    for (const x of f.factors) l.u64(x);
+  }
 }
 
 /** `WhirShape::domain_separator`: "p3-whir" v3. */
 export function whirSeparator(s: WhirSchedule, numOpeningClaims = 1): DomainSeparator {
   const sh = whirShape(s, numOpeningClaims);
   const l = new LabelBuilder()
-    .u64(sh.numVariables).u64(sh.commitmentOodSamples).u64(sh.numOpeningClaims).u64(sh.commitmentRowWidth)
-    .u64(s.params.securityLevel).u64(s.params.powBits).u64(s.params.startingLogInvRate).u64(SOUNDNESS[s.params.soundness]);
+    .u64(sh.numVariables)
+    .u64(sh.commitmentOodSamples)
+    .u64(sh.numOpeningClaims)
+    .u64(sh.commitmentRowWidth)
+    .u64(s.params.securityLevel)
+    .u64(s.params.powBits)
+    .u64(s.params.startingLogInvRate)
+    .u64(SOUNDNESS[s.params.soundness]);
   bindFolding(l, s.params.foldingFactor);
   l.u64(sh.initialSumcheck.rounds).u64(sh.initialSumcheck.powBits).u64(sh.finalSumcheck.rounds).u64(sh.finalSumcheck.powBits);
   l.u64(sh.rounds.length);
@@ -152,7 +176,10 @@ export function suffixBinding(n: number): LayoutBinding {
 }
 
 function bindLayout(b: LayoutBinding): LabelBuilder {
-  const l = new LabelBuilder().u64(b.numVariables).byte(b.reverseSelectors ? 1 : 0).byte(b.variableOrder === 'Suffix' ? 1 : 0);
+  const l = new LabelBuilder()
+    .u64(b.numVariables)
+    .byte(b.reverseSelectors ? 1 : 0)
+    .byte(b.variableOrder === 'Suffix' ? 1 : 0);
   l.u64(b.tables.length);
   for (const t of b.tables) l.u64(t.numVariables).u64(t.width);
   return l;
@@ -170,7 +197,12 @@ export function layoutOodSeparator(b: LayoutBinding): DomainSeparator {
 }
 
 /** One opening batch (`OpeningShape`): the columns opened directly (`current`) and via the successor view (`next`). */
-export interface OpeningBatchShape { tableIndex: number; current: number[]; next: number[]; pointDrawn: boolean }
+export interface OpeningBatchShape {
+  tableIndex: number;
+  current: number[];
+  next: number[];
+  pointDrawn: boolean;
+}
 
 /** "p3-sumcheck-layout-opening" v1. */
 export function layoutOpeningSeparator(b: LayoutBinding, o: OpeningBatchShape): DomainSeparator {
@@ -179,8 +211,10 @@ export function layoutOpeningSeparator(b: LayoutBinding, o: OpeningBatchShape): 
   if (o.current.length > 0) steps.push(step.algebra('Message', 'current_evals', { fixed: o.current.length }));
   if (o.next.length > 0) steps.push(step.algebra('Message', 'next_evals', { fixed: o.next.length }));
   const l = bindLayout(b).u64(o.tableIndex).u64(b.tables[o.tableIndex].numVariables);
-  l.u64(o.current.length); for (const c of o.current) l.u64(c);
-  l.u64(o.next.length); for (const c of o.next) l.u64(c);
+  l.u64(o.current.length);
+  for (const c of o.current) l.u64(c);
+  l.u64(o.next.length);
+  for (const c of o.next) l.u64(c);
   return domainSeparator(1, 'p3-sumcheck-layout-opening', steps, l.bytes());
 }
 

@@ -5,7 +5,16 @@
 import { createProver, DuplexChallenger } from 'webgpu-prover';
 import { bn254 } from '@noble/curves/bn254.js';
 import {
-  DFT_VALUES, DFT_WIDTH, POSEIDON2_STATE, MSM_SCALARS, PAGE_TIMEOUT_MS, FIELD_A, FIELD_B, GRIND_OBSERVED, GRIND_BITS, WHIR_VARIABLES,
+  DFT_VALUES,
+  DFT_WIDTH,
+  POSEIDON2_STATE,
+  MSM_SCALARS,
+  PAGE_TIMEOUT_MS,
+  FIELD_A,
+  FIELD_B,
+  GRIND_OBSERVED,
+  GRIND_BITS,
+  WHIR_VARIABLES,
 } from './inputs.js';
 import { deadline, errorReport, merkleReport, startReport } from './page.js';
 
@@ -35,7 +44,10 @@ export async function runChecks(label, options, { msm = true, all = new URLSearc
     const permuted = await deadline(prover.poseidon2(Uint32Array.from(POSEIDON2_STATE), { width: 16 }), PAGE_TIMEOUT_MS, 'poseidon2');
     report.poseidon2 = Array.from(permuted);
 
-    if (!msm) { step('done'); return report; }
+    if (!msm) {
+      step('done');
+      return report;
+    }
     step('msm');
     const G = bn254.G1.Point.BASE;
     const sum = await deadline(prover.msm([G, G.double()], MSM_SCALARS.map(BigInt)), PAGE_TIMEOUT_MS, 'msm');
@@ -50,7 +62,11 @@ export async function runChecks(label, options, { msm = true, all = new URLSearc
     // A prover must answer the next call after a failed one (e.g. a family's chunk that did not load).
     if (prover) {
       step('dft after the error');
-      report.afterError = await deadline(prover.dft(Uint32Array.from(DFT_VALUES), { width: DFT_WIDTH }), PAGE_TIMEOUT_MS, 'dft after the error').then(Array.from, errorReport);
+      report.afterError = await deadline(
+        prover.dft(Uint32Array.from(DFT_VALUES), { width: DFT_WIDTH }),
+        PAGE_TIMEOUT_MS,
+        'dft after the error',
+      ).then(Array.from, errorReport);
     }
   } finally {
     prover?.destroy();
@@ -65,7 +81,9 @@ async function everyOtherFamily(prover, report, step) {
   report.merkle = await merkleReport(prover);
 
   step('batchField');
-  report.field = Array.from(await deadline(prover.batchField('mul', Uint32Array.from(FIELD_A), Uint32Array.from(FIELD_B)), PAGE_TIMEOUT_MS, 'batchField'));
+  report.field = Array.from(
+    await deadline(prover.batchField('mul', Uint32Array.from(FIELD_A), Uint32Array.from(FIELD_B)), PAGE_TIMEOUT_MS, 'batchField'),
+  );
 
   step('grind');
   const challenger = new DuplexChallenger();
@@ -80,4 +98,3 @@ async function everyOtherFamily(prover, report, step) {
   const opening = await deadline(whir.open(committed.handle), PAGE_TIMEOUT_MS, 'whir open');
   report.whirVerified = (await whir.verify(committed.root, opening)).ok;
 }
-

@@ -6,7 +6,9 @@ import { MERKLE_INDEX, MERKLE_VALUES, MERKLE_WIDTH, PAGE_TIMEOUT_MS } from './in
 /** Reject after `ms` so a prover that never answers (e.g. its worker failed to load) shows up. */
 export function deadline(promise, ms, what) {
   let timer;
-  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not settle in ${ms} ms`)), ms); });
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle in ${ms} ms`)), ms);
+  });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
@@ -33,7 +35,9 @@ export async function merkleReport(prover) {
   const tampered = Uint32Array.from(row);
   tampered[0] = (tampered[0] + 1) % 2013265921;
   return {
-    root: Array.from(root), row: Array.from(row), siblings: siblings.map((s) => Array.from(s)),
+    root: Array.from(root),
+    row: Array.from(row),
+    siblings: siblings.map((s) => Array.from(s)),
     verified: verifyMerklePath(root, MERKLE_INDEX, row, siblings, shape),
     tamperedVerified: verifyMerklePath(root, MERKLE_INDEX, tampered, siblings, shape),
   };

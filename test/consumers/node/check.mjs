@@ -16,19 +16,33 @@ try {
   out.createProver = { resolved: true, adapter: prover.info.adapter };
   prover.destroy();
 } catch (e) {
-  out.createProver = { resolved: false, isProverError: e instanceof pkg.ProverError && pkg.isProverError(e), code: e?.code, name: e?.name, message: String(e?.message ?? e) };
+  out.createProver = {
+    resolved: false,
+    isProverError: e instanceof pkg.ProverError && pkg.isProverError(e),
+    code: e?.code,
+    name: e?.name,
+    message: String(e?.message ?? e),
+  };
 }
 
 // verifyMerklePath: Plonky3's opening verifies; the same opening with one row value changed does not.
 const { root, index, row, proof } = vectors.merkle;
 out.merkleValid = pkg.verifyMerklePath(root, index, row, proof);
-out.merkleTampered = pkg.verifyMerklePath(root, index, row.map((v, i) => (i === 0 ? (v + 1) % pkg.babybear.BB_P : v)), proof);
+out.merkleTampered = pkg.verifyMerklePath(
+  root,
+  index,
+  row.map((v, i) => (i === 0 ? (v + 1) % pkg.babybear.BB_P : v)),
+  proof,
+);
 
 // DuplexChallenger: replay Plonky3's script; one result per step (null for observe).
 const ch = new pkg.DuplexChallenger();
 out.challenger = vectors.challenger.script.map((step) => {
   const [op, arg] = Object.entries(step)[0];
-  if (op === 'observe') { ch.observeSlice(arg); return null; }
+  if (op === 'observe') {
+    ch.observeSlice(arg);
+    return null;
+  }
   if (op === 'sample') return Array.from({ length: arg }, () => ch.sample());
   if (op === 'sample_bits') return ch.sampleBits(arg);
   if (op === 'sample_ext') return Array.from({ length: arg }, () => ch.sampleExt());

@@ -16,9 +16,18 @@ class EmitPages {
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('EmitPages', (compilation) => {
       compilation.hooks.processAssets.tap({ name: 'EmitPages', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
-        compilation.emitAsset('index.html', new webpack.sources.RawSource(page('webgpu-prover consumer (webpack): default worker', 'main.js')));
-        compilation.emitAsset('hatch.html', new webpack.sources.RawSource(page('webgpu-prover consumer (webpack): app-started worker', 'hatch.js')));
-        compilation.emitAsset('merkle.html', new webpack.sources.RawSource(page('webgpu-prover consumer (webpack): Merkle only', 'merkle.js')));
+        compilation.emitAsset(
+          'index.html',
+          new webpack.sources.RawSource(page('webgpu-prover consumer (webpack): default worker', 'main.js')),
+        );
+        compilation.emitAsset(
+          'hatch.html',
+          new webpack.sources.RawSource(page('webgpu-prover consumer (webpack): app-started worker', 'hatch.js')),
+        );
+        compilation.emitAsset(
+          'merkle.html',
+          new webpack.sources.RawSource(page('webgpu-prover consumer (webpack): Merkle only', 'merkle.js')),
+        );
       });
     });
   }
