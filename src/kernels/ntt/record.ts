@@ -81,9 +81,27 @@ export function nttMaxWords(ctx: GpuContext): number {
   return nttLimits(ctx).maxWords;
 }
 
-/** The plan of `job` on this device, with `tuning` overrides (bench A/Bs, checks). */
+/** Plans made on each device, by job and tuning overrides (plans are frozen data, safe to share). */
+const PLANS = new WeakMap<GpuContext, Map<string, NttPlan>>();
+/** Distinct jobs a device keeps plans for; past it the cache starts over. */
+const PLANS_KEPT = 256;
+
+/**
+ * The plan of `job` on this device, with `tuning` overrides (bench A/Bs, checks), made once per
+ * job shape: planning costs ~0.05-0.09 ms of CPU, which showed in the end-to-end time of jobs of
+ * 2^12-2^16 rows (bench/RESULTS.md, host arrays).
+ */
 export function planOn(ctx: GpuContext, job: NttJob, tuning?: Partial<NttTuning>): NttPlan {
-  return planNtt(job, withTuning(tuning), nttLimits(ctx));
+  let plans = PLANS.get(ctx);
+  if (!plans) PLANS.set(ctx, (plans = new Map()));
+  const key = JSON.stringify([job.op, job.height, job.width, job.addedBits ?? 0, job.shift ?? 1, job.bitReversed === true, tuning ?? null]);
+  let plan = plans.get(key);
+  if (!plan) {
+    if (plans.size >= PLANS_KEPT) plans.clear();
+    plan = planNtt(job, withTuning(tuning), nttLimits(ctx));
+    plans.set(key, plan);
+  }
+  return plan;
 }
 
 /**
