@@ -23,7 +23,7 @@ import type { WhirMethods } from './whir/whir.js';
 import { LIVE_DEVICE, type LiveDevice } from './device-recovery.js';
 import { whirInstance } from './whir/facade.js';
 import { loadPart } from './lazy.js';
-import type { WhirOptions } from './whir/params.js';
+import type { WhirOptions } from './whir/options.js';
 
 export interface RouterOptions {
   check: CheckMode;

@@ -29,7 +29,7 @@ export * as babybear from './params/babybear.js';
 export type { Whir } from './whir/facade.js';
 export type { WhirCommitment, WhirOpening, WhirOpenOptions } from './whir/whir.js';
 export type { Ext4Like } from './whir/open-options.js';
-export type { WhirOptions } from './whir/params.js';
+export type { WhirOptions } from './whir/options.js';
 export type { WhirSchedule, WhirRoundSchedule, WhirParameters, SoundnessAssumption, FoldingFactorSpec } from './whir/schedule.js';
 export type { PcsProof as WhirProof, WhirProof as WhirProofBody, WhirRoundProof, SumcheckData, QueryOpenings } from './whir/proof.js';
 export type { WhirVerdict } from './whir/verifier.js';

@@ -22,7 +22,7 @@ import type { GrindMethods } from './api/grind.js';
 import type { CommitMethods } from './api/commit.js';
 import type { WhirMethods } from './whir/whir.js';
 import type { Whir } from './whir/facade.js';
-import type { WhirOptions } from './whir/params.js';
+import type { WhirOptions } from './whir/options.js';
 import { withRecovery, type DeviceProver } from './device-recovery.js';
 import { METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import { routeFamilies } from './families.js';

@@ -10,14 +10,13 @@ import {
   checkFq,
   checkMsmCase,
   checkMsmErrors,
-  checkMsmLowMemory,
-  checkMsmWgInv,
   msmCases,
   packScalars,
   seededPoints,
   seededScalar,
   type MsmCheckRow,
 } from '../../bench/support/msm-check.js';
+import { checkMsmLowMemory, checkMsmWgInv } from '../../bench/support/msm-plan-check.js';
 import ark from '../../test/vectors/msm_arkworks.json' with { type: 'json' };
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 import { checkFq13 } from '../../bench/support/fq-layout-check.js';

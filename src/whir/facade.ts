@@ -12,7 +12,7 @@ import { requireFieldArray, requireLength, requireOptions, show } from '../valid
 import { DIGEST } from '../ref/merkle.js';
 import type { WhirVerdict } from './verifier.js';
 import type { WhirCommitment, WhirMethods, WhirOpening, WhirSchedule } from './whir.js';
-import { whirSchedule, type WhirOptions } from './params.js';
+import { whirSchedule, type WhirOptions } from './options.js';
 import { loadPart } from '../lazy.js';
 
 export interface Whir {

@@ -17,7 +17,7 @@ import { commitEngineEvals, commitTable } from './gpu-commit.js';
 import { verifyWhir } from './verifier.js';
 import type { LiveDevice } from '../device-recovery.js';
 import type { CheckMode } from '../sched/job.js';
-import { whirSchedule, type WhirOptions } from './params.js';
+import { whirSchedule, type WhirOptions } from './options.js';
 import {
   disposeCommitment,
   openPhases,

@@ -15,7 +15,7 @@ import { curveLoaded, encodeArgs, loadCurve, mayHoldPoints, unpackPoint, type Ar
 import { isTypedArray, optionalOut } from '../validate.js';
 import { HANDLE_METHODS, PROVER_CALLS, type Family, type HandleKind } from '../methods.js';
 import { whirInstance } from '../whir/facade.js';
-import type { WhirOptions } from '../whir/params.js';
+import type { WhirOptions } from '../whir/options.js';
 import { CORRUPT_FAMILY } from '../checks/corrupt.js';
 import { LOSE_DEVICE } from '../device-recovery.js';
 import type { Reply, Stats, WireError, WorkerHost } from './host.js';

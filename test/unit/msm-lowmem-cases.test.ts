@@ -2,7 +2,7 @@
 // (issue 27: at n = 64 the default c gave plans with no staged reduction and one window a batch).
 import { describe, expect, it } from 'vitest';
 import { msmPlan } from '../../src/kernels/msm/plan.js';
-import { lowMemoryCases, lowMemoryShapeError } from '../../bench/support/msm-check.js';
+import { lowMemoryCases, lowMemoryShapeError } from '../../bench/support/msm-plan-check.js';
 
 describe('low-memory MSM check rows', () => {
   // msm-noble-check runs them at n = min(2^logn, 256): 64 by default, 256 in CI.

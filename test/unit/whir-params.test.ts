@@ -7,15 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isProverError } from '../../src/errors.js';
-import {
-  defaultRoundLogInvRates,
-  deriveWhirSchedule,
-  foldingSchedule,
-  whirParameters,
-  WHIR_EF_BITS,
-  WHIR_F_BITS,
-} from '../../src/whir/params.js';
+import { defaultRoundLogInvRates, deriveWhirSchedule, foldingSchedule, WHIR_EF_BITS, WHIR_F_BITS } from '../../src/whir/params.js';
 import type { WhirParameters, WhirSchedule } from '../../src/whir/schedule.js';
+import { whirParameters } from '../../src/whir/options.js';
 
 interface Entry {
   input: { numVariables: number; params: WhirParameters };
