@@ -30,7 +30,6 @@ import { cpuProver } from './cpu/prover.js';
 import { lazyFamilies, loadPart } from './lazy.js';
 import { firstCallRequests, msmCallPoints, nttCallSpec, type FirstCall } from './kernels/first-call.js';
 import { KNOWN_MSM_POINTS, KNOWN_NTT } from './checks/known-jobs.js';
-import type { NttJob } from './kernels/ntt/job.js';
 import { prepareCanonicalCheck } from './kernels/canonical.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
 import { requireWarmUpFamilies, type WarmUpFamily } from './warm-up-families.js';
@@ -184,22 +183,6 @@ async function warmUp(ctx: GpuContext, families?: readonly WarmUpFamily[]): Prom
   return m.warmUp(ctx, checked);
 }
 
-/** The self-check's NTT jobs as specs (checks/known-answer.ts runs them through the API). */
-function knownNttSpecs(): NttJob[] {
-  const { lde, idft } = KNOWN_NTT;
-  return [
-    {
-      op: 'lde',
-      height: lde.height,
-      width: lde.options.width,
-      addedBits: lde.options.addedBits,
-      shift: lde.options.shift,
-      bitReversed: lde.options.bitReversedOutput,
-    },
-    { op: 'idft', height: idft.height, width: idft.options.width, bitReversed: false },
-  ];
-}
-
 /** The prover of one device: its facets over one GpuContext and Scheduler. */
 export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
   // A GpuEntryPoint is a GPU as far as the caller's type checker can tell (requireProverOptions).
@@ -240,7 +223,13 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       const ntt = nttCallSpec(method, args);
       const points = msmCallPoints(args);
       const call: FirstCall = {
-        ntt: [...knownNttSpecs(), ...(ntt ? [ntt] : [])],
+        // The self-check's NTT jobs (checks/known-answer.ts runs them through the API), read as the call's are.
+        ntt: [
+          ...(Object.keys(KNOWN_NTT) as (keyof typeof KNOWN_NTT)[]).flatMap(
+            (op) => nttCallSpec(op, [{ height: KNOWN_NTT[op].height }, KNOWN_NTT[op].options]) ?? [],
+          ),
+          ...(ntt ? [ntt] : []),
+        ],
         msmPoints: [KNOWN_MSM_POINTS, ...(points && (method === 'msm' || method === 'msmBases') ? [points] : [])],
       };
       firstCallRequests(ctx, METHOD_FAMILY[method], call)

@@ -97,33 +97,28 @@ export class PipelineCache {
     ahead = false,
     field: FieldName = 'babybear',
   ): Promise<GPUComputePipeline> {
-    await loadKernel(kernel);
-    const { pipeline, ready } = this.build(kernel, entryPoint, plan, bindings, overrides, field);
-    if (!ready && !ahead) this.onWait?.();
+    const [pipeline] = await this.all([{ kernel, entryPoint, plan, bindings, overrides, field }], ahead);
     return pipeline;
   }
 
-  /** The module text of an entry point under plan constants and a field's constants (its family loaded). */
-  private source(kernel: KernelName, entryPoint: string, plan: PlanConsts, field: FieldName = 'babybear'): string {
-    const planKey = PipelineCache.key(kernel, entryPoint, plan) + (field === 'babybear' ? '' : `@${field}`);
+  /** The module text of an entry point under plan constants and a field's constants (its family loaded), and its label. */
+  private source(r: PipelineRequest): { planKey: string; code: string } {
+    const field = r.field ?? 'babybear';
+    const planKey = PipelineCache.key(r.kernel, r.entryPoint, r.plan ?? {}) + (field === 'babybear' ? '' : `@${field}`);
     let code = this.sources.get(planKey);
     if (code === undefined) {
-      code = kernelSource(kernel, plan, entryPoint, field);
+      code = kernelSource(r.kernel, r.plan ?? {}, r.entryPoint, field);
       this.sources.set(planKey, code);
     }
-    return code;
+    return { planKey, code };
   }
 
+  /** The pipeline of `r` whose module text is `code`: cached, or requested now; `ready` if its compile has finished. */
   private build(
-    kernel: KernelName,
-    entryPoint: string,
-    plan: PlanConsts,
-    bindings?: readonly BindingKind[],
-    overrides?: Readonly<Record<string, number>>,
-    field: FieldName = 'babybear',
+    r: PipelineRequest,
+    { planKey, code }: { planKey: string; code: string },
   ): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
-    const planKey = PipelineCache.key(kernel, entryPoint, plan) + (field === 'babybear' ? '' : `@${field}`);
-    const code = this.source(kernel, entryPoint, plan, field);
+    const { entryPoint, bindings, overrides } = r;
     const key = `${code}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
     let p = this.pipelines.get(key);
     if (!p) {
@@ -164,13 +159,12 @@ export class PipelineCache {
     // Dawn compiles on a few worker threads, first come first served: the largest modules go
     // first so the longest compiles (an MSM walker: ~2 s on the H100's host) start at once
     // instead of queueing behind small ones.
-    const size = requests.map((r) => this.source(r.kernel, r.entryPoint, r.plan ?? {}, r.field).length);
-    const order = requests.map((_, i) => i).sort((a, b) => size[b] - size[a]);
+    const sources = requests.map((r) => this.source(r));
+    const order = requests.map((_, i) => i).sort((a, b) => sources[b].code.length - sources[a].code.length);
     const out: Promise<GPUComputePipeline>[] = new Array(requests.length);
     let waits = false;
     for (const i of order) {
-      const r = requests[i];
-      const { pipeline, ready } = this.build(r.kernel, r.entryPoint, r.plan ?? {}, r.bindings, r.overrides, r.field);
+      const { pipeline, ready } = this.build(requests[i], sources[i]);
       out[i] = pipeline;
       waits ||= !ready;
     }
