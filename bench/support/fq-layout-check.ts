@@ -7,11 +7,11 @@
  */
 import type { GpuContext } from '../../src/gpu/context.js';
 import { fq13Check, fqInvBench, fqMulBench, type FqLayout } from './msm-fq13.js';
-import { FQ_P, fromLimbs, invMod, toLimbs } from '../../src/params/bn254.js';
+import { FQ_P, fromLimbs, invMod } from '../../src/params/bn254.js';
 import { SplitMix64 } from './splitmix.js';
 import './wgsl-dev.gen.js'; // msm_fq13 is a dev-only kernel, not in the package
 import { median } from './stats.js';
-import { seededScalar, type MsmCheckRow } from './msm-check.js';
+import { fqPairs, type MsmCheckRow } from './msm-check.js';
 
 /** Edge values: 0, 1, p-1, p-2, values with all-ones or single-bit 13-bit limbs, 2^255 mod p. */
 export const FQ13_EDGES = [
@@ -31,14 +31,7 @@ export const FQ13_EDGES = [
 
 export async function checkFq13(ctx: GpuContext, count: number, seed = 0x13): Promise<MsmCheckRow> {
   const rng = new SplitMix64(seed);
-  const pairs: [bigint, bigint][] = [];
-  for (const a of FQ13_EDGES) for (const b of FQ13_EDGES) pairs.push([a, b]);
-  for (let i = 0; i < count; i++) pairs.push([seededScalar(rng, FQ_P), seededScalar(rng, FQ_P)]);
-  const words = new Uint32Array(16 * pairs.length);
-  pairs.forEach(([a, b], i) => {
-    words.set(toLimbs(a), 16 * i);
-    words.set(toLimbs(b), 16 * i + 8);
-  });
+  const { pairs, words } = fqPairs(FQ13_EDGES, count, rng);
   const t0 = performance.now();
   const out = await fq13Check(ctx, words);
   const ms = performance.now() - t0;

@@ -59,10 +59,11 @@ export function packScalars(ks: readonly bigint[], endian: 'le' | 'be' = 'le'): 
   return out;
 }
 
-/** WGSL fq_mul/add/sub/inv on `count` random pairs plus edge values, against bigint. */
-export async function checkFq(ctx: GpuContext, count: number, seed = 0xf9): Promise<MsmCheckRow> {
-  const rng = new SplitMix64(seed);
-  const edges = [0n, 1n, 2n, FQ_P - 1n, FQ_P - 2n, 1n << 253n, (1n << 32n) - 1n, FQ_P >> 1n];
+/**
+ * The Fq checks' inputs: every pair of `edges`, then `count` seeded pairs below p, as bigints and
+ * as the check kernels read them (16 words a pair: a's 8 LE limbs, then b's).
+ */
+export function fqPairs(edges: readonly bigint[], count: number, rng: SplitMix64): { pairs: [bigint, bigint][]; words: Uint32Array } {
   const pairs: [bigint, bigint][] = [];
   for (const a of edges) for (const b of edges) pairs.push([a, b]);
   for (let i = 0; i < count; i++) pairs.push([seededScalar(rng, FQ_P), seededScalar(rng, FQ_P)]);
@@ -71,6 +72,14 @@ export async function checkFq(ctx: GpuContext, count: number, seed = 0xf9): Prom
     words.set(toLimbs(a), 16 * i);
     words.set(toLimbs(b), 16 * i + 8);
   });
+  return { pairs, words };
+}
+
+/** WGSL fq_mul/add/sub/inv on `count` random pairs plus edge values, against bigint. */
+export async function checkFq(ctx: GpuContext, count: number, seed = 0xf9): Promise<MsmCheckRow> {
+  const rng = new SplitMix64(seed);
+  const edges = [0n, 1n, 2n, FQ_P - 1n, FQ_P - 2n, 1n << 253n, (1n << 32n) - 1n, FQ_P >> 1n];
+  const { pairs, words } = fqPairs(edges, count, rng);
   const t0 = performance.now();
   const out = await fqCheck(ctx, words);
   const ms = performance.now() - t0;
