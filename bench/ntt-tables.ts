@@ -16,7 +16,8 @@
 import { KNOWN_NTT } from '../src/checks/known-jobs.js';
 import { nttCallSpec } from '../src/kernels/first-call.js';
 import type { NttJob, NttOp } from '../src/kernels/ntt/job.js';
-import { planNtt, type NttLimits } from '../src/kernels/ntt/plan.js';
+import type { NttLimits } from '../src/kernels/ntt/layout.js';
+import { planNtt } from '../src/kernels/ntt/plan.js';
 import { tableLabel, tableWords, type NttTable } from '../src/kernels/ntt/tables.js';
 import { withTuning } from '../src/kernels/ntt/tuning.js';
 
