@@ -299,8 +299,9 @@ export class GpuContext {
     }
     // A lost device may refuse to pop (or report nothing): its loss is the answer then.
     const pop = () => this.device.popErrorScope().catch(() => null);
-    const validation = await pop();
-    const oom = await pop();
+    // popErrorScope pops when called (validation first, the scope pushed last); only its answer
+    // waits for the GPU, so both are asked at once: one wait at the end of every job, not two.
+    const [validation, oom] = await Promise.all([pop(), pop()]);
     if (failure !== undefined) {
       // A device lost mid-job fails the job with whatever WebGPU threw first (a rejected
       // mapAsync) before device.lost has settled: give it a moment to, and report the loss.
