@@ -12,6 +12,7 @@ const ENTRIES = {
   'bench/gc-check.ts': 'bench/dist/gc-check.mjs',
   'bench/host-arrays.ts': 'bench/dist/host-arrays.mjs',
   'bench/cold-probe.ts': 'bench/dist/cold-probe.mjs',
+  'bench/msm-compile.ts': 'bench/dist/msm-compile.mjs',
   'bench/whir-engine.ts': 'bench/dist/whir-engine.mjs',
 };
 
