@@ -80,8 +80,8 @@ export const WALK_PARAMS = paramsStruct('msm_walk', 'WalkParams', [
  */
 export const REDUCE_PARAMS = paramsStruct('msm_reduce', 'ReduceParams', ['nwin', 'm', 'kin', 'g', 'out', 'lseg']);
 
-/** msm_prep (msm_to_mont): n points; be: x, y as the caller's big-endian bytes. */
-export const PREP_PARAMS = paramsStruct('msm_prep', 'PrepParams', ['n', 'be', 'muls']);
+/** msm_prep (msm_to_mont): n points from point base0; be: x, y as the caller's big-endian bytes. */
+export const PREP_PARAMS = paramsStruct('msm_prep', 'PrepParams', ['n', 'be', 'muls', 'base0']);
 
 /** Every MSM params struct (the WGSL agreement test walks these). */
 export const MSM_PARAMS: readonly ParamsStruct<string>[] = [SPLIT_PARAMS, SORT_PARAMS, WALK_PARAMS, REDUCE_PARAMS, PREP_PARAMS];
