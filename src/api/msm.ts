@@ -1,9 +1,11 @@
 /**
  * Public facet: BN254 G1 multi-scalar multiplication (prover.msm, prover.msmBases and its handle's
  * msm, msmBatch, msmProfiled, stats). Packed points are uploaded as they are (noble points
- * encoded on the host) and range-checked, converted and curve-checked on the GPU; scalars go to the GPU as the caller packed them (one copy),
- * where msm_split.wgsl makes the sort's half-planes and checks their range. The GPU returns one
- * sum per c-bit window of each run (kernels/msm/runs.ts) and the host folds them by Horner (kernels/msm/fold.ts).
+ * encoded on the host) and range-checked, converted and curve-checked on the GPU; scalars go to
+ * the GPU as the caller packed them (one copy), where msm_split.wgsl makes the sort's half-planes
+ * and checks their range. A job's runs (kernels/msm/runs.ts: parts, and every vector of a batch)
+ * are submitted back to back (kernels/msm/job.ts); the GPU returns one sum per c-bit window of
+ * each run, and the host adds a vector's and folds them by Horner (kernels/msm/fold.ts).
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
