@@ -5,7 +5,9 @@
  * (sum s_i·d_i mod r)·G). Then per size: GPU time (timestamp-query, per pass), and as a caller
  * sees it, from packed LE scalars in a Uint32Array to a noble point: bases.msm, the one-shot
  * prover.msm (bases upload included), msmBatch of 4 vectors, the host-side calls alone (hostMs),
- * each result checked; runs and pool bytes (where the job is cut into parts, the one-run job too),
+ * each result checked, and a one-shot whose last point is off the curve (it must fail, naming the
+ * point: the one-shot reads its points' checks at the end of its job); runs and pool bytes (where
+ * the job is cut into parts, the one-run job too),
  * and the Fq multiply rate of both limb layouts (8x32, 20x13; same job, checked) next to roofline.mjs. `MSM_LOGN=10,12` and `MSM_TUNE=c:S` narrow it;
  * `MSM_EXTRA` (a JSON array of MsmTuning) adds a row per size and tuning, e.g. `[{"mul13":false}]`
  * or `[{"wgInv":false},{"S":2}]` (the per-thread-inversion walker; other slot counts).
