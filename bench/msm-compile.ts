@@ -90,6 +90,8 @@ if (process.env.MSMC_TEXT === '1') {
     deadmul: (c) => replaceFn(c, 'fq_mul13', 'return a;'),
     noinv: (c) => replaceFn(c, 'fq_inv', 'return a;'),
     nomul_noinv: (c) => replaceFn(replaceFn(c, 'fq13_mul', 'return a;'), 'fq_inv', 'return a;'),
+    // the riders' reduction bodies gone (they sit behind WALK_RIDERS = 0 in a plan without riders)
+    noriders: (c) => replaceFn(replaceFn(c, 'red_seg', ''), 'red_level', ''),
   };
   for (let rep = 0; rep < Number(process.env.MSMC_REPS ?? 2); rep++) {
     for (const r of reqs) {
