@@ -13,6 +13,8 @@ const ENTRIES = {
   'bench/gc-check.ts': 'bench/dist/gc-check.mjs',
   'bench/host-arrays.ts': 'bench/dist/host-arrays.mjs',
   'bench/cold-probe.ts': 'bench/dist/cold-probe.mjs',
+  'bench/msm-compile.ts': 'bench/dist/msm-compile.mjs',
+  'bench/encode-points-probe.ts': 'bench/dist/encode-points-probe.mjs',
   'bench/whir-engine.ts': 'bench/dist/whir-engine.mjs',
   'bench/gpu-calls.ts': 'bench/dist/gpu-calls.mjs',
 };

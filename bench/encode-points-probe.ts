@@ -1,5 +1,6 @@
 /**
- * Host cost of encodePoints for projective noble points (in-thread msm / msmBases inputs):
+ * Host cost of encodePoints for noble points (in-thread msm / msmBases inputs), projective (as
+ * additions leave them) and affine (Z = 1: built from coordinates or bytes, as an SRS is loaded):
  * `npx tsx bench/encode-points-probe.ts`. Checks the words against a toAffine per point (the
  * plain way) before timing.
  * @module
@@ -21,13 +22,24 @@ pts.forEach((p, i) => {
   want.set(toLimbs(a.x), 16 * i);
   want.set(toLimbs(a.y), 16 * i + 8);
 });
-const got = encodePoints(pts);
-if (!got.words.every((w, i) => w === want[i]) || got.identity.join() !== '5') {
-  console.error('encodePoints differs from toAffine per point');
-  process.exit(1);
+const affine = pts.map((p) => (p.is0() ? p : G.fromAffine(p.toAffine())));
+for (const [kind, list] of [
+  ['projective', pts],
+  ['affine', affine],
+] as const) {
+  const got = encodePoints(list);
+  if (!got.words.every((w, i) => w === want[i]) || got.identity.join() !== '5') {
+    console.error(`encodePoints differs from toAffine per point (${kind})`);
+    process.exit(1);
+  }
 }
 for (let r = 0; r < 3; r++) {
-  const t0 = performance.now();
-  encodePoints(pts);
-  console.log(`encodePoints, 2^14 projective noble points: ${(performance.now() - t0).toFixed(1)} ms`);
+  for (const [kind, list] of [
+    ['projective', pts],
+    ['affine (Z = 1)', affine],
+  ] as const) {
+    const t0 = performance.now();
+    encodePoints(list);
+    console.log(`encodePoints, 2^14 ${kind} noble points: ${(performance.now() - t0).toFixed(1)} ms`);
+  }
 }

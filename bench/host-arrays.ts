@@ -121,7 +121,8 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
     console.log(JSON.stringify(r));
   };
   const rate = await transfers(gpu, emit);
-  const prover = await createProver({ gpu, check: 'off', selfCheck: false, worker: false });
+  const make = () => createProver({ gpu, check: 'off', selfCheck: false, worker: false });
+  let prover = await make();
   let ok = true;
   try {
     const bound = (inBytes: number, outBytes: number) => transferBoundMs(rate, inBytes, 0, outBytes);
@@ -156,7 +157,9 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
     const n24 = values(1 << 24);
     // TRANSFER_ONLY=<rows>: some rows only (small, dft, lde, p2, merkle; e.g. `merkle` alone for a
     // CPU profile, `p2,merkle` to see what a row before the Merkle one costs it). TRANSFER_GC=1
-    // (with node --expose-gc): a full collection before the Merkle row.
+    // (with node --expose-gc): a full collection before the Merkle row. TRANSFER_FRESH=1: the Merkle
+    // row on a new prover (its own device and pool): tells the earlier rows' pool and device state
+    // from the GPU's.
     const only = process.env.TRANSFER_ONLY?.split(',');
     const want = (row: string) => !only || only.includes(row);
     // Rows checked from their definition (src/checks/ntt-entry.ts): a 2^24 reference transform in JS takes seconds.
@@ -200,6 +203,10 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
       );
     if (!want('merkle')) return { rows, ok };
     if (process.env.TRANSFER_GC === '1') (globalThis as { gc?: () => void }).gc?.();
+    if (process.env.TRANSFER_FRESH === '1') {
+      prover.destroy();
+      prover = await make();
+    }
     let root: Uint32Array | undefined;
     const commitMs = await timeIt(async () => {
       const c = await prover.merkleCommit(n24, { width: 16 });

@@ -5,7 +5,9 @@
  * (sum s_i·d_i mod r)·G). Then per size: GPU time (timestamp-query, per pass), and as a caller
  * sees it, from packed LE scalars in a Uint32Array to a noble point: bases.msm, the one-shot
  * prover.msm (bases upload included), msmBatch of 4 vectors, the host-side calls alone (hostMs),
- * each result checked; runs and pool bytes (where the job is cut into parts, the one-run job too),
+ * each result checked, and a one-shot whose last point is off the curve (it must fail, naming the
+ * point: the one-shot reads its points' checks at the end of its job); runs and pool bytes (where
+ * the job is cut into parts, the one-run job too),
  * and the Fq multiply rate of both limb layouts (8x32, 20x13; same job, checked) next to roofline.mjs. `MSM_LOGN=10,12` and `MSM_TUNE=c:S` narrow it;
  * `MSM_EXTRA` (a JSON array of MsmTuning) adds a row per size and tuning, e.g. `[{"mul13":false}]`
  * or `[{"wgInv":false},{"S":2}]` (the per-thread-inversion walker; other slot counts).
@@ -19,6 +21,7 @@ import { createProver, type Prover } from '../src/index.js';
 import type { MsmRunInfo } from '../src/api/msm.js';
 import type { MsmTuning } from '../src/kernels/msm/plan.js';
 import { GpuContext } from '../src/gpu/context.js';
+import { isProverError } from '../src/errors.js';
 import { FR_R } from '../src/params/bn254.js';
 import { benchFqInv, benchFqLayouts, checkFq13 } from './support/fq-layout-check.js';
 import { checkFq, checkMsmCase, msmCases, packPoints, seededScalar } from './support/msm-check.js';
@@ -296,6 +299,10 @@ async function timeMsm(
             batchMs: await wall(async () => (await h.msmBatch(batch.vectors)).every((p, i) => p.equals(batch.expected[i]))),
           }
         : {};
+    // The one-shot reads its points' checks at the end of the job: one off the curve in its last
+    // run must still fail it (at these sizes the bases come through the staging ring, in pieces).
+    const oneShotBadPoint = plain && batch ? await lastPointOffCurve(prover, bases, sc) : undefined;
+    good &&= oneShotBadPoint === undefined || oneShotBadPoint.startsWith(`NOT_ON_CURVE: point ${sc.length / 8 - 1} `);
     const passes = Object.fromEntries(Object.entries(passTotals(best)).map(([l, ms]) => [l, +ms.toFixed(3)]));
     const gpuMs = gpuTotal(best);
     const plan = best.plans[0];
@@ -320,6 +327,7 @@ async function timeMsm(
       oneShotOverGpu: ratio(e2e.oneShotMs, gpuMs),
       batchOverOne: ratio(e2e.batchMs, wallMs),
       batchOf: e2e.batchMs === undefined ? undefined : BATCH,
+      oneShotBadPoint,
       hostMs: +median(hosts).toFixed(3),
       smMHz,
       passes,
@@ -328,5 +336,17 @@ async function timeMsm(
     };
   } finally {
     h.destroy();
+  }
+}
+
+/** prover.msm over `bases` with the last point's y + 1: the error's code and message. */
+async function lastPointOffCurve(prover: Prover, bases: Uint8Array, sc: Uint32Array): Promise<string> {
+  const off = bases.slice();
+  off[off.length - 1] ^= 1;
+  try {
+    await prover.msm(off, sc);
+    return 'no error';
+  } catch (e) {
+    return isProverError(e) ? `${e.code}: ${e.message}` : String(e);
   }
 }

@@ -21,6 +21,7 @@ import ark from '../../test/vectors/msm_arkworks.json' with { type: 'json' };
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 import { checkFq13 } from '../../bench/support/fq-layout-check.js';
 import { checkMsmPaths, checkMsmSplit } from '../../bench/support/msm-paths-check.js';
+import { checkBasesRing, checkOneShotParts, checkPipelinedErrors } from '../../bench/support/msm-oneshot-check.js';
 
 function emit(report: ModeContext['report'], r: MsmCheckRow): void {
   report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
@@ -33,6 +34,11 @@ export async function msmNobleCheck({ prover, params, report }: ModeContext): Pr
     emit(report, await checkFq(ctx, 256));
     emit(report, await checkFq13(ctx, 256));
     for (const r of await checkMsmSplit(ctx)) emit(report, r);
+    // Once per spec (these compile the MSM's pipelines on this context: ~16 s on SwiftShader).
+    if (params.get('limits') !== 'default') {
+      emit(report, await checkBasesRing(ctx));
+      for (const r of await checkOneShotParts(ctx)) emit(report, r);
+    }
   } finally {
     ctx.destroy();
   }
@@ -42,6 +48,7 @@ export async function msmNobleCheck({ prover, params, report }: ModeContext): Pr
   for (const r of await checkArkworks(prover, ark.cases as never)) emit(report, r);
   for (const r of await checkMsmErrors(prover)) emit(report, r);
   for (const r of await checkMsmPaths(prover, logn)) emit(report, r);
+  for (const r of await checkPipelinedErrors(prover)) emit(report, r);
 }
 
 export async function msmBenchGpu({ prover, params, report }: ModeContext): Promise<void> {

@@ -9,7 +9,7 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import { FpInvertBatch } from '@noble/curves/abstract/modular.js';
 import { ProverError } from '../errors.js';
-import { beBytes32, FQ_P, FR_R, toLimbs } from '../params/bn254.js';
+import { beBytes32, FQ_P, FR_R } from '../params/bn254.js';
 import { SCALAR_HALVES } from '../params/msm-layout.js';
 import { isTypedArray, plainView, requireDenseArray, requireInt, show } from '../validate.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
@@ -94,24 +94,38 @@ export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number
       );
   }
   const ps = pts as readonly G1Point[];
-  // One inversion for all Z (Montgomery's batch trick), not one per point: 2^14 projective noble
-  // points took 414 ms with a toAffine each (bench/encode-points-probe.ts).
-  const invZ = FpInvertBatch(
-    G1.Fp,
-    ps.map((p) => p.Z),
-  );
+  // Points with Z = 1 (made from affine coordinates or bytes: an SRS as loaded) are affine already;
+  // the others share one inversion (Montgomery's batch trick), not one each: 2^14 projective noble
+  // points took 414 ms with a toAffine each (bench/encode-points-probe.ts). Z = 0 is the identity
+  // (noble's is0() compares projectively: four multiplies a point).
+  const projective = ps.filter((p) => p.Z !== 1n && p.Z !== 0n);
+  const invZ =
+    projective.length > 0
+      ? FpInvertBatch(
+          G1.Fp,
+          projective.map((p) => p.Z),
+        )
+      : [];
   const words = new Uint32Array(16 * n);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0, j = 0; i < n; i++) {
     const p = ps[i];
-    if (p.is0()) {
+    if (p.Z === 1n) {
+      putLimbs(words, 16 * i, p.X);
+      putLimbs(words, 16 * i + 8, p.Y);
+    } else if (p.Z === 0n) {
       identity.push(i);
-      continue;
+    } else {
+      const a = p.toAffine(invZ[j++]);
+      putLimbs(words, 16 * i, a.x);
+      putLimbs(words, 16 * i + 8, a.y);
     }
-    const a = p.toAffine(invZ[i]);
-    words.set(toLimbs(a.x), 16 * i);
-    words.set(toLimbs(a.y), 16 * i + 8);
   }
   return { words, n, identity };
+}
+
+/** x in [0, 2^256) as 8 little-endian words at words[at..at + 8). */
+function putLimbs(words: Uint32Array, at: number, x: bigint): void {
+  for (let k = 0; k < 8; k++, x >>= 32n) words[at + k] = Number(x & 0xffffffffn);
 }
 
 /**

@@ -1,14 +1,15 @@
 /**
  * Public facet: BN254 G1 multi-scalar multiplication (prover.msm, prover.msmBases and its handle's
  * msm, msmBatch, msmProfiled, stats). Packed points are uploaded as they are (noble points
- * encoded on the host) and range-checked, converted and curve-checked on the GPU; scalars go to the GPU as the caller packed them (one copy),
- * where msm_split.wgsl makes the sort's half-planes and checks their range. The GPU returns one
- * sum per c-bit window of each run (kernels/msm/runs.ts) and the host folds them by Horner (kernels/msm/fold.ts).
+ * encoded on the host) and range-checked, converted and curve-checked on the GPU; scalars go to
+ * the GPU as the caller packed them (one copy), where msm_split.wgsl makes the sort's half-planes
+ * and checks their range. A job's runs (kernels/msm/runs.ts: parts, and every vector of a batch)
+ * are submitted back to back (kernels/msm/job.ts); the GPU returns one sum per c-bit window of
+ * each run, and the host adds a vector's and folds them by Horner (kernels/msm/fold.ts).
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
-import { foldWindows } from '../kernels/msm/fold.js';
 import {
   pointCount,
   pointWords,
@@ -24,13 +25,13 @@ import {
   type MsmScalars,
 } from './msm-encode.js';
 import { requireMsmTuning } from './msm-tuning.js';
-import { uploadBases } from '../kernels/msm/bases.js';
-import { startMsm, type MsmRunResult } from '../kernels/msm/run.js';
-import { msmRuns, type BasesChunk, type MsmJobPlan } from '../kernels/msm/runs.js';
+import { BasesUpload, type BasesCheck } from '../kernels/msm/bases.js';
+import { runMsmJob, type JobResult, type JobVector } from '../kernels/msm/job.js';
+import { msmRuns, type BasesChunk, type MsmJobPlan, type MsmRun } from '../kernels/msm/runs.js';
 import type { MsmPlan, MsmTuning } from '../kernels/msm/plan.js';
 import type { ProfileReport } from '../gpu/profiler.js';
 import type { ApiEnv } from './env.js';
-import { jobParts, requireJobOptions, type JobOptions } from '../sched/job.js';
+import { requireJobOptions, type JobOptions } from '../sched/job.js';
 
 const G1 = bn254.G1.Point;
 export type { G1Point, MsmOptions, MsmPoints, MsmScalars, ScalarEndian } from './msm-encode.js';
@@ -99,29 +100,105 @@ export interface MsmMethods {
   msmBases(points: MsmPoints, job?: JobOptions): Promise<MsmBases>;
 }
 
-/** Runs of a job submitted and not yet read back at once (msmBatch, a job cut into parts). */
-const IN_FLIGHT = 2;
+/** Bases split into chunks that each fit one storage binding (the bases bind as one buffer a run). */
+function basesChunks(ctx: ApiEnv['ctx'], n: number): BasesChunk[] {
+  const chunk = Math.floor(Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize) / 64);
+  const out: BasesChunk[] = [];
+  for (let start = 0; start < n; start += chunk) out.push({ start, n: Math.min(chunk, n - start) });
+  return out;
+}
 
-export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
-  /** Bases converted and uploaded: the public handle, and its run over checked scalar words. */
-  async function openBases(points: MsmPoints, job: JobOptions) {
+/** The first bad point the checks of each chunk found (chunks in order), as its ProverError. */
+function pointError(chunks: readonly BasesChunk[], checks: readonly BasesCheck[]): ProverError | undefined {
+  for (const [k, { big, bad }] of checks.entries()) {
+    const start = chunks[k].start;
+    if (big >= 0) return new ProverError('NON_CANONICAL', `point ${start + big}: coordinate >= p; encode x, y reduced mod p`);
+    if (bad >= 0) return new ProverError('NOT_ON_CURVE', `point ${start + bad} is not on BN254 G1 (y^2 != x^3 + 3)`);
+  }
+  return undefined;
+}
+
+/** The job's results as infos, or the NON_CANONICAL error of its first vector with a scalar >= r. */
+function jobInfos(job: JobResult, plan: MsmJobPlan, batch: boolean): MsmRunInfo[] {
+  const bad = job.vectors.findIndex((v) => v.bad >= 0);
+  if (bad >= 0) {
+    const at = batch ? `scalars[${bad}][${job.vectors[bad].bad}]` : `scalar ${job.vectors[bad].bad}`;
+    throw new ProverError('NON_CANONICAL', `${at} is >= r; reduce it mod r`);
+  }
+  const plans = plan.runs.map((r) => r.plan);
+  const hostMs = job.hostMs / job.vectors.length;
+  return job.vectors.map((v) => ({ point: v.point, plans, profiles: v.profiles, poolBytes: v.poolBytes, hostMs }));
+}
+
+/**
+ * prover.msm: the bases are copied in and converted run by run (BasesUpload), each run submitted
+ * as soon as its bases are converted, so the copy of part k + 1's bases overlaps part k on the GPU.
+ * The checks' flags are read with the job's results: a bad point anywhere fails the call, and no
+ * result comes back. `tuning` is for checks that force a job into parts.
+ */
+export async function oneShotMsm(
+  { ctx, sched, alive }: ApiEnv,
+  points: MsmPoints,
+  scalars: MsmScalars,
+  opts?: MsmOptions,
+  tuning: MsmTuning = {},
+): Promise<G1Point> {
+  alive();
+  const n = pointCount(points);
+  const call = requireMsmOptions(opts, n);
+  if (call.offset !== 0)
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      'prover.msm takes no offset (its points are the whole vector); use prover.msmBases(points) and bases.msm(scalars, { offset })',
+    );
+  // The scalars' host-side checks before the points' encoding, so bad input fails fast.
+  const v = scalarWords(scalars, n, call.endian);
+  const { words, be } = pointWords(points);
+  const chunks = basesChunks(ctx, n);
+  const plan = msmRuns(chunks, 0, n, tuning, ctx.workgroup);
+  const { job, checks } = await sched.run('msm', call.job, async () => {
+    const uploads: BasesUpload[] = [];
+    try {
+      for (const c of chunks) uploads.push(await BasesUpload.open(ctx, words.subarray(16 * c.start, 16 * (c.start + c.n)), c.n, be));
+      const basesOf = async (r: MsmRun) => {
+        await uploads[r.chunk].upTo(r.base0 + r.n);
+        return uploads[r.chunk].buf;
+      };
+      const job = await runMsmJob(ctx, plan, [v], basesOf, false);
+      for (const u of uploads) await u.upTo(u.n); // every point checked, also any no run reads
+      return { job, checks: await Promise.all(uploads.map((u) => u.check())) };
+    } finally {
+      for (const u of uploads) u.release();
+    }
+  });
+  const bad = pointError(chunks, checks);
+  if (bad) throw bad;
+  return jobInfos(job.finish(), plan, false)[0].point;
+}
+
+export function msmMethods(env: ApiEnv): MsmMethods {
+  const { ctx, sched, alive } = env;
+  /** Bases converted and uploaded: the public handle. */
+  async function openBases(points: MsmPoints, job: JobOptions): Promise<MsmBases> {
     alive();
     const { words, n, be } = pointWords(points);
-    // Bases bind as one storage buffer: split into chunks that fit the binding limit.
-    const maxBytes = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
-    const chunk = Math.floor(maxBytes / 64);
-    const chunks: (BasesChunk & { buf: GPUBuffer })[] = [];
+    const chunks = basesChunks(ctx, n);
+    const bufs: GPUBuffer[] = [];
     await sched.run('msmBases', job, async () => {
       try {
-        for (let start = 0; start < n; start += chunk) {
-          const m = Math.min(chunk, n - start);
-          const { buf, bad, big } = await uploadBases(ctx, words.subarray(16 * start, 16 * (start + m)), m, be);
-          chunks.push({ buf, start, n: m });
-          if (big >= 0) throw new ProverError('NON_CANONICAL', `point ${start + big}: coordinate >= p; encode x, y reduced mod p`);
-          if (bad >= 0) throw new ProverError('NOT_ON_CURVE', `point ${start + bad} is not on BN254 G1 (y^2 != x^3 + 3)`);
+        for (const c of chunks) {
+          const u = await BasesUpload.open(ctx, words.subarray(16 * c.start, 16 * (c.start + c.n)), c.n, be);
+          bufs.push(u.buf);
+          try {
+            await u.upTo(c.n);
+            const bad = pointError([c], [await u.check()]);
+            if (bad) throw bad;
+          } finally {
+            u.release(true);
+          }
         }
       } catch (e) {
-        for (const c of chunks) ctx.pool.release(c.buf);
+        for (const b of bufs) ctx.pool.release(b);
         throw e;
       }
     });
@@ -140,11 +217,11 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
       return p;
     };
     /**
-     * Vectors of m scalar words each over bases [offset, offset + m), as one job: each vector's
-     * runs in turn, the next submitted while one is on the GPU; the folds run after the job.
+     * Vectors of m scalar words each over bases [offset, offset + m), as one job (kernels/msm/job.ts);
+     * the last vector's fold runs after the job, so the next queued job's GPU work starts.
      */
     const run = async (
-      vectors: readonly { words: Uint32Array; be: boolean }[],
+      vectors: readonly JobVector[],
       offset: number,
       m: number,
       tuning: MsmTuning,
@@ -153,55 +230,12 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
     ): Promise<MsmRunInfo[]> => {
       alive();
       if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed; call prover.msmBases(points) again');
-      let hostMs = 0;
-      const timed = <T>(t0: number, v: T) => {
-        hostMs += performance.now() - t0;
-        return v;
-      };
-      const plan = timed(performance.now(), planFor(tuning, offset, m));
-      const results = await sched.run('msm', job, async () => {
-        const pending: Promise<MsmRunResult>[][] = [];
-        // At most IN_FLIGHT runs submitted and unfinished: the next is encoded while one runs, and
-        // the scalar copies waiting in the queue's staging memory stay at two runs' worth.
-        const inFlight: Promise<unknown>[] = [];
-        for (const v of vectors) {
-          const each: Promise<MsmRunResult>[] = [];
-          for (const r of plan.runs) {
-            if (inFlight.length >= IN_FLIGHT) await inFlight.shift();
-            const t0 = performance.now();
-            const started = timed(
-              t0,
-              await startMsm(ctx, chunks[r.chunk].buf, r.base0, { words: v.words, start: r.start, be: v.be }, r.plan, profile),
-            ).result;
-            each.push(started);
-            inFlight.push(started);
-          }
-          pending.push(each);
-        }
-        return Promise.all(pending.map((each) => Promise.all(each)));
-      });
-      // The folds are CPU work (~3 ms each): outside the job, so the next queued job's GPU work starts.
       const t0 = performance.now();
-      return results
-        .map((runs, vi) => {
-          let point = G1.ZERO;
-          for (const [k, r] of runs.entries()) {
-            if (r.bad >= 0) {
-              const i = plan.runs[k].start + r.bad;
-              const at = vectors.length > 1 ? `scalars[${vi}][${i}]` : `scalar ${i}`;
-              throw new ProverError('NON_CANONICAL', `${at} is >= r; reduce it mod r`);
-            }
-            point = point.add(foldWindows(r.windows, plan.runs[k].plan));
-          }
-          return {
-            point,
-            plans: plan.runs.map((r) => r.plan),
-            profiles: runs.map((r) => r.profile),
-            poolBytes: Math.max(...runs.map((r) => r.poolBytes)),
-            hostMs: 0,
-          };
-        })
-        .map((info, _, all) => ({ ...info, hostMs: (hostMs + performance.now() - t0) / all.length }));
+      const plan = planFor(tuning, offset, m);
+      const planMs = performance.now() - t0;
+      const done = await sched.run('msm', job, () => runMsmJob(ctx, plan, vectors, (r) => bufs[r.chunk], profile));
+      const result = done.finish();
+      return jobInfos({ ...result, hostMs: result.hostMs + planMs }, plan, vectors.length > 1);
     };
     /** Checked words of one vector for a call with these options. */
     const vector = (scalars: MsmScalars, call: MsmCall, what = 'scalars') => {
@@ -224,7 +258,7 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
       const info = (await run([v], call.offset, v.m, tuning, profile, call.job))[0];
       return { ...info, hostMs: info.hostMs + checkMs };
     };
-    const bases: MsmBases = {
+    return {
       n,
       msm: async (scalars, opts) => (await one(scalars, undefined, false, opts)).point,
       msmProfiled: (scalars, tuning, opts) => one(scalars, tuning, true, opts),
@@ -248,31 +282,12 @@ export function msmMethods({ ctx, sched, alive }: ApiEnv): MsmMethods {
       destroy() {
         if (destroyed) return;
         destroyed = true;
-        for (const c of chunks) ctx.pool.release(c.buf);
+        for (const b of bufs) ctx.pool.release(b);
       },
     };
-    return { bases, run };
   }
   return {
-    msmBases: async (points, job) => (await openBases(points, requireJobOptions('msmBases job options', job))).bases,
-    async msm(points, scalars, opts) {
-      alive();
-      const n = pointCount(points);
-      const call = requireMsmOptions(opts, n);
-      if (call.offset !== 0)
-        throw new ProverError(
-          'INVALID_ARGUMENT',
-          'prover.msm takes no offset (its points are the whole vector); use prover.msmBases(points) and bases.msm(scalars, { offset })',
-        );
-      const part = jobParts('msm', call.job);
-      // Check the scalars before the (slower) bases upload so bad input fails fast.
-      const v = scalarWords(scalars, n, call.endian);
-      const { bases, run } = await openBases(points, part());
-      try {
-        return (await run([v], 0, n, {}, false, part()))[0].point;
-      } finally {
-        bases.destroy();
-      }
-    },
+    msmBases: (points, job) => openBases(points, requireJobOptions('msmBases job options', job)),
+    msm: (points, scalars, opts) => oneShotMsm(env, points, scalars, opts),
   };
 }

@@ -25,8 +25,8 @@ import { poseidon2PipelineRequest } from './poseidon2.js';
  * to 2^14 rows, where each remainder radix (2..16) and each flag set first appears; 2^15 .. 2^23
  * add none (register passes; 2^24 and up take two-level passes, compiled on first use). Other
  * widths compile on first use (the width is a module constant: index arithmetic by a constant).
- * MSM: the plans of 2^10 .. 2^20 points by default tuning (slots, walker workgroup, first segment
- * and riders: the only constants left).
+ * MSM: the plans of 2^10 .. 2^20 points by default tuning (slots, walker workgroup and riders: the
+ * only constants left).
  */
 export const WARM_UP = {
   ntt: { ops: ['dft', 'idft', 'lde', 'encode'] as const, widths: [1, 8], logs: [10, 11, 12, 13, 14] },

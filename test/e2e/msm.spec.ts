@@ -1,6 +1,6 @@
 // BN254 MSM on the GPU (SwiftShader): WGSL Fq vs bigint, the issue's edge cases and seeded
 // inputs for n = 1 .. 2^logn vs @noble/curves pippenger (default and wgInv walkers), the
-// arkworks vectors, error codes.
+// arkworks vectors, error codes, the one-shot and batch pipelining.
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
 
@@ -64,6 +64,12 @@ test(`msm equals noble (n = 1 .. 2^${LOGN}, edge cases) and arkworks vectors`, a
     ].map((c) => `msm slice+batch ${c}`),
     'msm errors: slice past the end, packed scalar >= r (alone, batch, one-shot), off-curve bases',
     'msm handle usable after errors',
+    // the job's pipelining: bases converted run by run in the one-shot, batches read back at the end
+    'msm bases through the staging ring, in pieces',
+    'msm one-shot in 3 parts',
+    'msm one-shot in 3 parts, bad point in the last part',
+    'msm one-shot, last point off the curve',
+    'msm batch of 4, third vector with a scalar >= r',
   ]) {
     expect(steps).toContain(s);
   }

@@ -107,6 +107,25 @@ describe('encodePoints', () => {
       expect(code(() => encodePoints(bad))).toBe('NON_CANONICAL');
     }
   });
+  it('noble points: affine (Z = 1), projective (Z ≠ 1, scaled by hand) and the identity in one list', () => {
+    const G = bn254.G1.Point;
+    const base = [G.BASE, G.BASE.double(), G.BASE.multiply(12345n), G.BASE.add(G.BASE.double()).negate()];
+    const affine = base.map((p) => G.fromAffine(p.toAffine()));
+    // The same points with Z = 3, 5, 7, 11 (X = xZ, Y = yZ): what additions leave.
+    const scaled = affine.map((p, i) => {
+      const z = BigInt([3, 5, 7, 11][i]);
+      return new G(G.Fp.mul(p.X, z), G.Fp.mul(p.Y, z), z);
+    });
+    const pts = [affine[0], scaled[0], G.ZERO, affine[1], scaled[1], scaled[2], affine[2], G.ZERO, scaled[3], affine[3]];
+    const { words, n, identity } = encodePoints(pts);
+    expect(n).toBe(pts.length);
+    expect(identity).toEqual([2, 7]);
+    pts.forEach((p, i) => {
+      const want = p.is0() ? new Array(16).fill(0) : [...toLimbs(p.toAffine().x), ...toLimbs(p.toAffine().y)];
+      expect(Array.from(words.subarray(16 * i, 16 * i + 16)), `point ${i}`).toEqual(want);
+    });
+    expect(scaled.every((p) => p.Z !== 1n) && affine.every((p) => p.Z === 1n)).toBe(true);
+  });
 });
 
 describe('pointWords (the GPU path)', () => {

@@ -1,7 +1,7 @@
 // The host's Horner fold of window sums (src/kernels/msm/fold.ts) against noble's own arithmetic.
 import { describe, it, expect } from 'vitest';
 import { bn254 } from '@noble/curves/bn254.js';
-import { foldWindows, fromProjective, jacAdd, jacDouble, toNoble } from '../../src/kernels/msm/fold.js';
+import { addWindows, foldSums, foldWindows, fromProjective, jacAdd, jacDouble, toNoble } from '../../src/kernels/msm/fold.js';
 import type { MsmPlan } from '../../src/kernels/msm/plan.js';
 import { FQ_P, toLimbs, toMont } from '../../src/params/bn254.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
@@ -73,5 +73,19 @@ describe('msm fold', () => {
     ];
     for (const w of cases) expect(fold(w, c).equals(horner(w, c))).toBe(true);
     expect(fold([shifted.negate(), P], c).is0()).toBe(true);
+  });
+
+  it("the parts of a job: their window sums added, then one fold, equal the sum of each part's fold", () => {
+    const c = 11,
+      T = 24;
+    const parts = Array.from({ length: 4 }, () => Array.from({ length: T }, () => point()));
+    // equal and opposite windows across parts: the adds' doubling and cancelling cases
+    parts[1][3] = parts[0][3];
+    parts[2][5] = parts[0][5].negate();
+    parts[3][7] = G1.ZERO;
+    let sums: ReturnType<typeof addWindows> | undefined;
+    for (const w of parts) sums = addWindows(sums, Uint32Array.from(w.flatMap(gpuWords)), T);
+    const want = parts.reduce((acc, w) => acc.add(horner(w, c)), G1.ZERO);
+    expect(foldSums(sums!, c).equals(want)).toBe(true);
   });
 });

@@ -4,10 +4,11 @@
 // be (msm_to_mont): the points arrive as the caller packed them, x then y as 32-byte big-endian
 // numbers read as LE words (limb k of x is word 7 - k byte-swapped), so the host copies them as they are.
 // muls: msm_to_mont's products through its one multiply site (TO_MONT_MULS = 5).
-struct PrepParams { n: u32, be: u32, muls: u32 } // src/kernels/msm/params.ts PREP_PARAMS
+// base0: the first point of this dispatch's n (bases are converted a piece at a time as they land).
+struct PrepParams { n: u32, be: u32, muls: u32, base0: u32 } // src/kernels/msm/params.ts PREP_PARAMS
 
 @group(0) @binding(0) var<storage, read_write> pts: array<u32>;       // G1_AFFINE_WORDS per point, LE limbs (or BE bytes) in, Montgomery out
-@group(0) @binding(1) var<storage, read_write> bad: array<atomic<u32>>; // [0] = smallest index not on the curve; msm_to_mont: [1] = smallest with a coordinate >= p
+@group(0) @binding(1) var<storage, read_write> bad: array<atomic<u32>>; // [0] = smallest index (in pts) not on the curve; msm_to_mont: [1] = smallest with a coordinate >= p
 @group(0) @binding(2) var<uniform> prm: PrepParams;
 
 fn ldp(off: u32) -> Fq {
@@ -36,8 +37,9 @@ fn below_p(a: Fq) -> bool { var d: Fq; return fq_sub_raw(a, fq_p(), &d) == 1u; }
 // MSM call (bench/RESULTS.md "cold"); it runs once per set of bases, so the loop costs nothing.
 @compute @workgroup_size(PREP_WG)
 fn msm_to_mont(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = flat(gid, nwg);
-  if (i >= prm.n) { return; }
+  let t = flat(gid, nwg);
+  if (t >= prm.n) { return; }
+  let i = prm.base0 + t;
   let x = ld_coord(G1_AFFINE_WORDS * i); let y = ld_coord(G1_AFFINE_WORDS * i + FQ_WORDS);
   if (fq_is_zero(x) && fq_is_zero(y)) { return; }
   if (!below_p(x) || !below_p(y)) { atomicMin(&bad[1], i); return; }

@@ -3,9 +3,10 @@
 
 // These entries run the reduction steps on their own; with riders (src/kernels/msm/walk.ts) the same
 // steps ride along inside the next batch's walk and fix-up dispatches instead.
-// nwin windows; m: buckets per window (msm_reduce_seg); kin: pairs per window in, g: log2 of the
-// group merged into one (msm_reduce_level); out: the first output pair. src/kernels/msm/params.ts REDUCE_PARAMS.
-struct ReduceParams { nwin: u32, m: u32, kin: u32, g: u32, out: u32 }
+// nwin windows; m: buckets per window and lseg: log2 of the segment length (msm_reduce_seg); kin:
+// pairs per window in, g: log2 of the group merged into one (msm_reduce_level); out: the first
+// output pair. src/kernels/msm/params.ts REDUCE_PARAMS.
+struct ReduceParams { nwin: u32, m: u32, kin: u32, g: u32, out: u32, lseg: u32 }
 
 @group(0) @binding(0) var<storage, read> src: array<u32>;        // buckets or pairs, G1_PROJ_WORDS a point
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;  // pairs: W then S, G1_PROJ_WORDS each
@@ -104,8 +105,8 @@ fn red_put_merged(j: u32, g: u32, out: u32, r: RedPair) {
 // for one msm_reduce_level pass to merge.
 @compute @workgroup_size(RED_WG)
 fn msm_reduce_seg(@builtin(global_invocation_id) gid: vec3u) {
-  if (gid.x >= prm.nwin * (prm.m / RED_SEG)) { return; }
-  red_seg(gid.x, prm.out, prm.m);
+  if (gid.x >= prm.nwin * (prm.m >> prm.lseg)) { return; }
+  red_seg(gid.x, prm.out, prm.m, prm.lseg);
 }
 
 // Lanes (window, group of 2^g pairs, pair j); kin pairs per window in, result to pair out + group.

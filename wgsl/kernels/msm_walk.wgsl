@@ -5,14 +5,15 @@
 // first point in bases; bofs: the batch's first bucket in bsum (a ring of two batches with
 // riders). Riders: workgroups from rgroup0 on run rthreads threads of an earlier batch's
 // reduction instead (rkind 1: red_seg over the buckets from bsum bucket rin; 2: red_level with
-// groups of 2^rg pairs of red_in), output pairs from rout on in red_out. The walker and the fix-up leave most of the GPU's issue slots
+// groups of 2^rg pairs of red_in), output pairs from rout on in red_out; rlseg: red_seg's segment
+// length, log2. The walker and the fix-up leave most of the GPU's issue slots
 // idle at 2^20 (16384 walker threads, one window per batch), and so does the reduction (short
 // chains of projective additions on a few thousand threads): beside them it costs a fraction of
 // its time alone.
 // src/kernels/msm/params.ts WALK_PARAMS.
 struct WalkParams {
   nb: u32, wthreads: u32, m: u32, base0: u32,
-  bofs: u32, rgroup0: u32, rthreads: u32, rkind: u32, rin: u32, rg: u32, rout: u32,
+  bofs: u32, rgroup0: u32, rthreads: u32, rkind: u32, rin: u32, rg: u32, rout: u32, rlseg: u32,
 }
 
 @group(0) @binding(0) var<storage, read> bases: array<u32>;          // G1_AFFINE_WORDS per point: x, y (Montgomery)
@@ -122,7 +123,7 @@ fn red_put(i: u32, p: G1P) {
 // it: the projective formulas it pulls into the walker triple a CPU adapter's compile time.
 fn ride(t: u32) {
   if (t >= prm.rthreads) { return; }
-  if (prm.rkind == 1u) { red_seg(t, prm.rout, prm.m); } else { red_level(t, prm.rg, prm.rout); }
+  if (prm.rkind == 1u) { red_seg(t, prm.rout, prm.m, prm.rlseg); } else { red_level(t, prm.rg, prm.rout); }
 }
 
 // Entry q's point, loaded ahead (msm_walk_slots.wgsl keep_ahead): the entry, then its point.

@@ -3,8 +3,8 @@
 
 // A window's bucket sums B_b are reduced through lists of pairs (W_k, S̃_k), k < K, that stand for
 //   G = sum_k W_k + sum_k k·S̃_k.
-// red_seg makes the first list from the buckets (segments of RED_SEG buckets, S̃ = RED_SEG times
-// the segment's sum); red_level merges groups of 2^g pairs into one until one pair is left, whose
+// red_seg makes the first list from the buckets (segments of SEG buckets, S̃ = SEG times the
+// segment's sum); red_level merges groups of 2^g pairs into one until one pair is left, whose
 // W is G (src/ref/msm.ts reduceWindowLevels). A serial running sum over all buckets of a window
 // would be one thread doing 2·M dependent projective additions.
 //
@@ -13,32 +13,34 @@
 //   red_pair(i) -> G1P        point i of the input pair list (pair k is points 2k, 2k + 1)
 //   red_put(i, p)             point i of the output pair list
 
-// m (buckets per window) comes from the caller's uniform, not the source: one pipeline serves every
-// window size; m / RED_SEG (a power of two) is a shift.
+// m (buckets per window) and the segment length 2^lseg come from the caller's uniform, not the
+// source: one pipeline serves every window size and segment length (a first call's self-check, at
+// 32 points, segments of 1, shares the call's pipelines); m / 2^lseg is a shift.
 
 // Each body below calls g1_add at one site, in a loop whose trip count the compiler cannot see:
 // the riders put both bodies into the walker and fix-up pipelines, and every inlined call site
 // of g1_add is another copy of its multiply. H100 A/B against the straight-line bodies (3 and 5
 // call sites): MSM 2^20 0.896, 2^18 0.907, 2^12 0.924, 2^22 0.977 (bench/RESULTS.md).
 
-// Thread t of nwin·K, K = m / RED_SEG (window jj = t / K, segment k): W_k = sum_i (i + 1)·B_{k·SEG + i} and
+// Thread t of nwin·K, K = m / SEG, SEG = 2^lseg (window jj = t / K, segment k): W_k = sum_i (i + 1)·B_{k·SEG + i} and
 // S̃_k = SEG · sum_i B_{k·SEG + i}, by a running sum from the top bucket down; pair out0 + t.
-// Steps 2i: run += B (bucket i from the top), 2i + 1: acc += run; then log2(SEG) doublings of run.
-fn red_seg(t: u32, out0: u32, m: u32) {
-  let segs = m / RED_SEG;
+// Steps 2i: run += B (bucket i from the top), 2i + 1: acc += run; then lseg doublings of run.
+fn red_seg(t: u32, out0: u32, m: u32, lseg: u32) {
+  let seg = 1u << lseg;
+  let segs = m >> lseg;
   let jj = t / segs; let k = t - jj * segs;
-  let top = jj * m + k * RED_SEG + RED_SEG - 1u;
+  let top = jj * m + k * seg + seg - 1u;
   var run = red_bucket(top);
   var acc = run;
   // run = acc = the top bucket: steps 0 and 1 done; z < p < 2^254 keeps the bound opaque.
-  let steps = 2u * RED_SEG + countTrailingZeros(RED_SEG) + (run.z[7] >> 31u);
+  let steps = 2u * seg + lseg + (run.z[7] >> 31u);
   for (var i = 2u; i < steps; i++) {
     var x = run; var y = run; // past 2·SEG: a doubling
-    if (i < 2u * RED_SEG) {
+    if (i < 2u * seg) {
       if ((i & 1u) == 0u) { y = red_bucket(top - (i >> 1u)); } else { x = acc; }
     }
     let r = g1_add(x, y);
-    if (i < 2u * RED_SEG && (i & 1u) == 1u) { acc = r; } else { run = r; }
+    if (i < 2u * seg && (i & 1u) == 1u) { acc = r; } else { run = r; }
   }
   red_put(2u * (out0 + t), acc);
   red_put(2u * (out0 + t) + 1u, run);

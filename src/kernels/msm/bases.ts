@@ -1,10 +1,14 @@
 /**
  * The MSM's bases on the GPU: points uploaded as the caller gave them, then converted to
- * Montgomery form and range- and curve-checked there (msm_prep.wgsl, msm_to_mont).
+ * Montgomery form and range- and curve-checked there (msm_prep.wgsl, msm_to_mont), a piece at a
+ * time, so the one-shot msm() can run its first part while later pieces are still being copied.
+ * The checks' flags are read once, at the end: a job that finds a bad point still ran its GPU work
+ * over the bad bases, and its caller throws instead of returning that result.
  * @module
  */
-import type { GpuContext } from '../../gpu/context.js';
-import { PREP_WG } from './layout.js';
+import { storageUsage, type GpuContext } from '../../gpu/context.js';
+import { RING_MIN_BYTES } from '../../gpu/staging.js';
+import { MSM_BYTES, MSM_WORDS, PREP_WG } from './layout.js';
 import { PREP_PARAMS } from './params.js';
 import { MSM_BASES_PIPELINE, PREP_B } from './pipelines.js';
 import { bindGroup, dispatch, uploadParams } from './record.js';
@@ -15,36 +19,88 @@ const TO_MONT_MULS = 5;
 /** A flag word no index reaches: the checks' "none". */
 const NONE = 0xffffffff;
 
+/** Words of one packed point (x, y). */
+const POINT_WORDS = MSM_WORDS.affine;
+
+/** What the checks found: the smallest point index not on the curve, the smallest with a coordinate >= p (-1: none). */
+export interface BasesCheck {
+  bad: number;
+  big: number;
+}
+
 /**
- * Points (16 words each: x, y as LE limbs, or with `be` as the caller's 64 bytes, x then y
- * big-endian; zeros = identity) into a GPU buffer in Montgomery form, range- and curve-checked on
- * the GPU. Returns the buffer, the smallest index not on the curve and the smallest with a
- * coordinate >= p (-1: none).
+ * One buffer of bases, filled a prefix at a time: `upTo(end)` copies points [done, end) in and
+ * records their conversion behind the copy (with the staging ring, each 16 MiB slot's conversion
+ * goes in that slot's own submission, so the GPU converts slot k while the host fills k + 1).
+ * Points are 16 words each: x, y as LE limbs, or with `be` as the caller's 64 bytes, x then y
+ * big-endian; zeros = identity.
  */
-export async function uploadBases(
-  ctx: GpuContext,
-  words: Uint32Array,
-  n: number,
-  be: boolean,
-): Promise<{ buf: GPUBuffer; bad: number; big: number }> {
-  const buf = await ctx.uploadAsync(words, 'msm bases');
-  const bad = ctx.upload(new Uint32Array([NONE, NONE]), 'msm bad');
-  const prm = uploadParams(ctx, PREP_PARAMS, { n, be: be ? 1 : 0, muls: TO_MONT_MULS });
-  try {
+export class BasesUpload {
+  /** Points copied and converted so far, from 0. */
+  private done = 0;
+
+  private constructor(
+    private readonly ctx: GpuContext,
+    private readonly words: Uint32Array,
+    readonly n: number,
+    private readonly be: boolean,
+    private readonly pipe: GPUComputePipeline,
+    /** the bases in Montgomery form once converted (the caller keeps it: release() frees it) */
+    readonly buf: GPUBuffer,
+    /** [not on the curve, coordinate >= p]: smallest index, or NONE */
+    private readonly flags: GPUBuffer,
+  ) {}
+
+  /** A buffer for `n` points of `words` (its pipeline compiled); nothing copied yet. */
+  static async open(ctx: GpuContext, words: Uint32Array, n: number, be: boolean): Promise<BasesUpload> {
     const [pipe] = await ctx.pipelines.all([MSM_BASES_PIPELINE]);
-    const enc = ctx.device.createCommandEncoder({ label: 'msm bases' });
-    const pass = enc.beginComputePass({ label: 'msm to_mont' });
-    dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
-    pass.end();
-    ctx.submit(enc, 'msm bases');
-    const [curve, range] = await ctx.readback(bad, 2);
+    const buf = ctx.pool.acquire(Math.max(4, MSM_BYTES.affine * n), storageUsage(), 'msm bases');
+    const flags = ctx.upload(Uint32Array.of(NONE, NONE), 'msm bad');
+    return new BasesUpload(ctx, words, n, be, pipe, buf, flags);
+  }
+
+  /** Copy points [done, end) in and record their conversion (submitted before this resolves). */
+  async upTo(end: number): Promise<void> {
+    const from = this.done;
+    if (end <= from) return;
+    const src = this.words.subarray(POINT_WORDS * from, POINT_WORDS * end);
+    const params: GPUBuffer[] = [];
+    // A piece of words [at, at + count) of src has landed: convert its points.
+    const convert = (enc: GPUCommandEncoder, at: number, count: number) => {
+      const n = count / POINT_WORDS;
+      const prm = uploadParams(this.ctx, PREP_PARAMS, { n, be: this.be ? 1 : 0, muls: TO_MONT_MULS, base0: from + at / POINT_WORDS });
+      params.push(prm);
+      const pass = enc.beginComputePass({ label: 'msm to_mont' });
+      dispatch(pass, this.ctx, this.pipe, bindGroup(this.ctx, PREP_B, [this.buf, this.flags, prm]), n, PREP_WG);
+      pass.end();
+    };
+    try {
+      // The ring's slots hold whole points (a slot is a multiple of 16 words).
+      if (this.ctx.ringUploads && src.byteLength >= RING_MIN_BYTES) {
+        await this.ctx.staging.write(this.buf, 4 * POINT_WORDS * from, src, (enc, _dst, at, count) => convert(enc, at, count));
+      } else {
+        this.ctx.device.queue.writeBuffer(this.buf, 4 * POINT_WORDS * from, src.buffer, src.byteOffset, src.byteLength);
+        const enc = this.ctx.device.createCommandEncoder({ label: 'msm bases' });
+        convert(enc, 0, src.length);
+        this.ctx.submit(enc, 'msm bases');
+      }
+      this.done = end;
+    } finally {
+      // Submitted (or failed): queue order keeps each params buffer's next user after its pass.
+      for (const b of params) this.ctx.pool.release(b);
+    }
+  }
+
+  /** The checks' findings over every point converted so far (waits for the GPU). */
+  async check(): Promise<BasesCheck> {
+    const [curve, range] = await this.ctx.readback(this.flags, 2);
     const first = (v: number) => (v === NONE ? -1 : v);
-    return { buf, bad: first(curve), big: first(range) };
-  } catch (e) {
-    ctx.pool.release(buf);
-    throw e;
-  } finally {
-    ctx.pool.release(bad);
-    ctx.pool.release(prm);
+    return { bad: first(curve), big: first(range) };
+  }
+
+  /** The flags' buffer back to the pool; the bases' too unless `keepBases` (an msmBases handle's). */
+  release(keepBases = false): void {
+    this.ctx.pool.release(this.flags);
+    if (!keepBases) this.ctx.pool.release(this.buf);
   }
 }

@@ -66,14 +66,36 @@ export function toNoble([X, Y, Z]: Jac): G1Point {
   return new G1((X * Z) % P, Y, (((Z * Z) % P) * Z) % P);
 }
 
-/** sum_j 2^(j·c) G_j over the plan's T window sums (projective, Montgomery limbs, 24 words each). */
-export function foldWindows(win: Uint32Array, plan: MsmPlan): G1Point {
-  let acc = ZERO;
-  for (let j = plan.T - 1; j >= 0; j--) {
-    for (let i = 0; i < plan.c; i++) acc = jacDouble(acc);
+/** Window sums as the host adds them: Jacobian, one a window. */
+export type WindowSums = Jac[];
+
+/**
+ * `into` plus a run's T window sums (projective, Montgomery limbs, 24 words each), window by
+ * window (a new list when `into` is undefined). The fold is linear in the window sums, so the parts
+ * of a job with one window size add their sums here and fold once: T additions a part instead of
+ * a fold's ~254 doublings.
+ */
+export function addWindows(into: WindowSums | undefined, win: Uint32Array, T: number): WindowSums {
+  const out = into ?? Array.from({ length: T }, () => ZERO);
+  for (let j = 0; j < T; j++) {
     const o = 24 * j;
     const [x, y, z] = [0, 8, 16].map((k) => fromMont(fromLimbs(win, o + k)));
-    acc = jacAdd(acc, fromProjective(x, y, z));
+    out[j] = jacAdd(out[j], fromProjective(x, y, z));
+  }
+  return out;
+}
+
+/** sum_j 2^(j·c) G_j of window sums G_j of c bits each. */
+export function foldSums(sums: WindowSums, c: number): G1Point {
+  let acc = ZERO;
+  for (let j = sums.length - 1; j >= 0; j--) {
+    for (let i = 0; i < c; i++) acc = jacDouble(acc);
+    acc = jacAdd(acc, sums[j]);
   }
   return toNoble(acc);
+}
+
+/** sum_j 2^(j·c) G_j over the plan's T window sums (projective, Montgomery limbs, 24 words each). */
+export function foldWindows(win: Uint32Array, plan: MsmPlan): G1Point {
+  return foldSums(addWindows(undefined, win, plan.T), plan.c);
 }

@@ -8,7 +8,7 @@ import type { KernelName } from '../../wgsl/kernels.gen.js';
 
 /**
  * Words of every MSM params buffer: one size for all of them (the largest struct is msm_walk's
- * 11 words), so the pool hands the same uniform buffers from kernel to kernel.
+ * 12 words), so the pool hands the same uniform buffers from kernel to kernel.
  */
 export const PARAMS_WORDS = 16;
 
@@ -56,7 +56,8 @@ export const SORT_PARAMS = paramsStruct('msm_sort', 'SortParams', ['n', 'w0', 'n
  * msm_walk (walkers and fix-up): nb buckets from bucket bofs of the bucket sums, wthreads walker
  * threads, m buckets a window, base0 the run's first point. Riders: workgroups from rgroup0 on
  * run rthreads threads of an earlier batch's reduction step (rkind 1: the first pass over the
- * buckets from rin; 2: a level merging groups of 2^rg pairs), output pairs from rout on.
+ * buckets from rin in segments of 2^rlseg; 2: a level merging groups of 2^rg pairs), output pairs
+ * from rout on.
  */
 export const WALK_PARAMS = paramsStruct('msm_walk', 'WalkParams', [
   'nb',
@@ -70,16 +71,17 @@ export const WALK_PARAMS = paramsStruct('msm_walk', 'WalkParams', [
   'rin',
   'rg',
   'rout',
+  'rlseg',
 ]);
 
 /**
- * msm_reduce: nwin windows. msm_reduce_seg: m buckets a window into pairs from `out` on;
+ * msm_reduce: nwin windows. msm_reduce_seg: m buckets a window, in segments of 2^lseg, into pairs from `out` on;
  * msm_reduce_level: kin pairs a window in, groups of 2^g merged into pair out + group.
  */
-export const REDUCE_PARAMS = paramsStruct('msm_reduce', 'ReduceParams', ['nwin', 'm', 'kin', 'g', 'out']);
+export const REDUCE_PARAMS = paramsStruct('msm_reduce', 'ReduceParams', ['nwin', 'm', 'kin', 'g', 'out', 'lseg']);
 
-/** msm_prep (msm_to_mont): n points; be: x, y as the caller's big-endian bytes. */
-export const PREP_PARAMS = paramsStruct('msm_prep', 'PrepParams', ['n', 'be', 'muls']);
+/** msm_prep (msm_to_mont): n points from point base0; be: x, y as the caller's big-endian bytes. */
+export const PREP_PARAMS = paramsStruct('msm_prep', 'PrepParams', ['n', 'be', 'muls', 'base0']);
 
 /** Every MSM params struct (the WGSL agreement test walks these). */
 export const MSM_PARAMS: readonly ParamsStruct<string>[] = [SPLIT_PARAMS, SORT_PARAMS, WALK_PARAMS, REDUCE_PARAMS, PREP_PARAMS];

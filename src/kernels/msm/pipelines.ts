@@ -58,15 +58,19 @@ export interface MsmPipelines {
  * The pipelines of one MSM run, in MsmPipelines' order (split, count, 3 scans, scatter, walk,
  * fix-up, reduce segment, reduce level): requested together by the run and by the warm-up. The
  * window size (c, M buckets) reaches the kernels through their uniforms, so the constants here
- * come from a few variants (slots S: 4, 8, 16; walker and fix-up workgroups; first segment 1, 2
- * or 4; riders on or off), never from n or c.
+ * come from a few variants (slots S: 4, 8, 16; walker and fix-up workgroups; riders on or off),
+ * never from n, c or the reduction's segment lengths.
  */
 export function msmPipelineRequests(plan: MsmPlan): PipelineRequest[] {
   const sortP = { SORT_WG };
-  const redP = { RED_SEG: plan.seg1, RED_WG };
-  // The reduction's segment only where riders use it (a CPU adapter compiles a walker for about a minute).
-  const rideP = plan.riders ? { RED_SEG: plan.seg1, WALK_RIDERS: 1 } : { RED_SEG: 1, WALK_RIDERS: 0 };
-  const walkP = { WALK_S: plan.S, WALK_WG: plan.walkWg, FIX_WG: plan.fixWg, WALK_MUL13: plan.mul13 ? 1 : 0, ...rideP };
+  const redP = { RED_WG };
+  const walkP = {
+    WALK_S: plan.S,
+    WALK_WG: plan.walkWg,
+    FIX_WG: plan.fixWg,
+    WALK_MUL13: plan.mul13 ? 1 : 0,
+    WALK_RIDERS: plan.riders ? 1 : 0,
+  };
   const sort = (entryPoint: string): PipelineRequest => ({ kernel: 'msm_sort', entryPoint, plan: sortP, bindings: SORT_B });
   return [
     MSM_SPLIT_PIPELINE,

@@ -61,7 +61,7 @@ export class ReductionRecorder {
     const { M } = this.plan;
     if (kind === 'level') {
       const step = this.level(r);
-      const prm = this.rec.params(REDUCE_PARAMS, { nwin: r.nw, m: 0, kin: this.K1, g: this.levelG, out: step.out });
+      const prm = this.rec.params(REDUCE_PARAMS, { nwin: r.nw, m: 0, kin: this.K1, g: this.levelG, out: step.out, lseg: 0 });
       this.rec.stage(
         'reduce',
         this.pipes.reduceLevel,
@@ -73,7 +73,7 @@ export class ReductionRecorder {
     }
     const step = this.seg(r);
     const src = { buffer: this.bufs.bsum, offset: MSM_BYTES.projective * r.bofs, size: MSM_BYTES.projective * r.nw * M };
-    const prm = this.rec.params(REDUCE_PARAMS, { nwin: r.nw, m: M, kin: 0, g: 0, out: step.out });
+    const prm = this.rec.params(REDUCE_PARAMS, { nwin: r.nw, m: M, kin: 0, g: 0, out: step.out, lseg: Math.log2(this.plan.seg1) });
     this.rec.stage(
       'reduce',
       this.pipes.reduceSeg,
@@ -90,7 +90,7 @@ export class ReductionRecorder {
     let kin = K;
     let at = 0;
     for (const g of levels) {
-      const prm = this.rec.params(REDUCE_PARAMS, { nwin: T, m: 0, kin, g, out: 0 });
+      const prm = this.rec.params(REDUCE_PARAMS, { nwin: T, m: 0, kin, g, out: 0, lseg: 0 });
       this.rec.stage(
         'window',
         this.pipes.reduceLevel,

@@ -1,0 +1,135 @@
+/**
+ * One MSM job on the GPU: one or more scalar vectors over the same bases (msmBatch, or one vector),
+ * each cut into the runs of its job plan (runs.ts), all submitted back to back: the host copies
+ * and encodes run k + 1 while run k is on the GPU and reads nothing back in between, except to
+ * keep the scalar copies waiting in the queue bounded (AHEAD_BYTES). Each run's window sums are
+ * added into its vector's as they arrive, and a vector is folded (fold.ts) as soon as its last run
+ * is read, while later vectors are still on the GPU: a job's CPU tail is one fold, not one per run.
+ * @module
+ */
+import { bn254 } from '@noble/curves/bn254.js';
+import type { GpuContext } from '../../gpu/context.js';
+import type { ProfileReport } from '../../gpu/profiler.js';
+import { packedScalarBytes } from './buffers.js';
+import { addWindows, foldSums, type WindowSums } from './fold.js';
+import { startMsm, type MsmRunResult } from './run.js';
+import type { MsmJobPlan, MsmRun } from './runs.js';
+
+const G1 = bn254.G1.Point;
+type G1Point = InstanceType<typeof G1>;
+
+/**
+ * Scalar bytes of the runs submitted and not yet read back. Copies below the ring's threshold go
+ * through writeBuffer and wait in the queue's staging memory until the GPU reaches them (the
+ * ring's copies are bounded by its slots anyway): 32 MiB is four parts of a 2^20 job ahead, ~32 ms
+ * of H100 work, far more than the host needs to copy and encode the next one.
+ */
+const AHEAD_BYTES = 32 << 20;
+/** Runs in flight whatever their size: one on the GPU, one being encoded. */
+const MIN_AHEAD = 2;
+/** And at most this many (small runs: each holds a readback buffer and, profiled, a query set). */
+const MAX_AHEAD = 16;
+
+/** One scalar vector of the job: its packed words (8 a scalar, big-endian bytes when `be`). */
+export interface JobVector {
+  words: Uint32Array;
+  be: boolean;
+}
+
+export interface VectorResult {
+  /** the vector's sum; the identity where `bad` >= 0 (the caller throws instead) */
+  point: G1Point;
+  /** the vector's first scalar >= r (its index in the vector), -1 if none */
+  bad: number;
+  profiles: (ProfileReport | null)[];
+  /** pool bytes in use at the largest of its runs' submits */
+  poolBytes: number;
+}
+
+export interface JobResult {
+  vectors: VectorResult[];
+  /** Milliseconds of host-side calls: copying, encoding and submitting the runs, adding and folding window sums. */
+  hostMs: number;
+}
+
+/** A vector's window sums, added over its runs as they arrive (one list per window size). */
+class VectorSums {
+  private readonly byC = new Map<number, WindowSums>();
+  bad = -1;
+  profiles: (ProfileReport | null)[] = [];
+  poolBytes = 0;
+
+  add(run: MsmRun, r: MsmRunResult, k: number): void {
+    this.profiles[k] = r.profile;
+    this.poolBytes = Math.max(this.poolBytes, r.poolBytes);
+    // Runs arrive in order, so the first flagged one holds the smallest index.
+    if (r.bad >= 0 && this.bad < 0) this.bad = run.start + r.bad;
+    if (this.bad >= 0) return;
+    this.byC.set(run.plan.c, addWindows(this.byC.get(run.plan.c), r.windows, run.plan.T));
+  }
+
+  fold(): VectorResult {
+    let point = G1.ZERO;
+    if (this.bad < 0) for (const [c, sums] of this.byC) point = point.add(foldSums(sums, c));
+    return { point, bad: this.bad, profiles: this.profiles, poolBytes: this.poolBytes };
+  }
+}
+
+/**
+ * Submit every run of every vector, in order, and read their window sums. `basesOf` gives the
+ * buffer a run reads, once its bases are in it (the one-shot msm() uploads them run by run).
+ * Resolves when every run is read back, with every vector but the last folded; `finish()` folds
+ * that one (CPU work the caller may do after its GPU job has ended) and returns them all.
+ */
+export async function runMsmJob(
+  ctx: GpuContext,
+  plan: MsmJobPlan,
+  vectors: readonly JobVector[],
+  basesOf: (run: MsmRun) => GPUBuffer | Promise<GPUBuffer>,
+  profile: boolean,
+): Promise<{ finish: () => JobResult }> {
+  let hostMs = 0;
+  const timed = <T>(f: () => T): T => {
+    const t0 = performance.now();
+    try {
+      return f();
+    } finally {
+      hostMs += performance.now() - t0;
+    }
+  };
+  const sums = vectors.map(() => new VectorSums());
+  const folded: (VectorResult | undefined)[] = vectors.map(() => undefined);
+  const largest = Math.max(...plan.runs.map((r) => r.n));
+  const ahead = Math.min(MAX_AHEAD, Math.max(MIN_AHEAD, Math.floor(AHEAD_BYTES / packedScalarBytes(largest))));
+  const reads: Promise<void>[] = [];
+  const folds: Promise<void>[] = [];
+  for (const [vi, v] of vectors.entries()) {
+    const mine: Promise<void>[] = [];
+    for (const [k, run] of plan.runs.entries()) {
+      if (reads.length >= ahead) await reads[reads.length - ahead];
+      const bases = await basesOf(run);
+      const t0 = performance.now();
+      const { result } = await startMsm(ctx, bases, run.base0, { words: v.words, start: run.start, be: v.be }, run.plan, profile);
+      hostMs += performance.now() - t0;
+      const read = result.then((r) => timed(() => sums[vi].add(run, r, k)));
+      read.catch(() => {}); // awaited below; this keeps an early failure from going unhandled meanwhile
+      reads.push(read);
+      mine.push(read);
+    }
+    // Each vector but the last is folded as soon as its runs are in, while later vectors run.
+    if (vi < vectors.length - 1) {
+      const fold = Promise.all(mine).then(() => {
+        folded[vi] = timed(() => sums[vi].fold());
+      });
+      fold.catch(() => {});
+      folds.push(fold);
+    }
+  }
+  await Promise.all([...reads, ...folds]);
+  return {
+    finish: () => {
+      const out = folded.map((f, vi) => f ?? timed(() => sums[vi].fold()));
+      return { vectors: out, hostMs };
+    },
+  };
+}
