@@ -172,4 +172,23 @@ describe('NTT tables equal their definitions', () => {
       });
     });
   }
+
+  it("KoalaBear's record: its roots and modulus in passTwiddleTable (both forms) and scaleTable", () => {
+    const F = KOALA_BEAR,
+      p = F.pBig;
+    const kb = (x: number | bigint, e: number) => powModBig(big(x), big(e), p);
+    const [ns, R] = [256, 32],
+      size = (R - 1) * ns,
+      w = twoAdicGenerator(13, F);
+    const entry = (i: number) => kb(w, (i % ns) * (Math.floor(i / ns) + 1));
+    expectEntries(passTwiddleTable(ns, R, false, 1, F), size, (i) => Number((entry(i) << 32n) % p));
+    expectEntries(passTwiddleTable(ns, R, true, 1, F), 2 * size, (i) =>
+      i < size ? Number(entry(i)) : Number((entry(i - size) << 31n) / p),
+    );
+    const [c, g, n] = [5, twoAdicGenerator(20, F), 2 ** 20];
+    const lo = 1 << NTT_TW_LO_BITS;
+    expectEntries(scaleTable(c, g, n, F), lo + n / lo, (i) =>
+      Number((((i < lo ? big(c) * kb(g, i) : kb(g, (i - lo) * lo)) % p) << 32n) % p),
+    );
+  });
 });
