@@ -20,6 +20,7 @@ import { passTwiddleTable, scaleTable, tableLabel, tableWords, twiddleTable } fr
 import { NTT_TUNING, twoLevelAt, withTuning, type NttTuning } from '../../src/kernels/ntt/tuning.js';
 import { runRegisterPass, runTwoLevelPass } from '../support/ntt-cpu-passes.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
+import { nttCallSpec } from '../../src/kernels/first-call.js';
 
 const KB = monty31Ops(KOALA_BEAR);
 const OPS: NttOp[] = ['dft', 'idft', 'lde', 'encode'];
@@ -193,4 +194,13 @@ describe('KoalaBear plans run on the CPU model', () => {
         }
     });
   }
+});
+
+describe("a KoalaBear call's first-call prefetch", () => {
+  it('plans the call over KoalaBear (its pipelines, not BabyBear’s)', () => {
+    const spec = nttCallSpec('lde', [new Uint32Array(16), { width: 2, addedBits: 1, shift: 3, field: 'koalabear' }]);
+    expect(spec).toEqual({ op: 'lde', height: 8, width: 2, addedBits: 1, shift: 3, bitReversed: false, field: 'koalabear' });
+    expect(nttCallSpec('dft', [new Uint32Array(16), { width: 2 }])).toEqual({ op: 'dft', height: 8, width: 2, bitReversed: false });
+    expect(planNtt(spec!, NTT_TUNING, DEFAULT_NTT_LIMITS).requests.every((r) => r.field === 'koalabear')).toBe(true);
+  });
 });
