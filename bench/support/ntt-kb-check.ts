@@ -70,6 +70,7 @@ export async function checkNttKoalaBearRandom(prover: Prover, shapes: Array<[num
     x.set([0, KB.p - 1, BB_P + 5].slice(0, x.length));
     const tag = `2^${logH}x${width}`;
     const d = await prover.dft(x, { width, field, gpu: true });
+    if (d.field !== field) bad.push(`${tag}: the NttMatrix says field ${d.field}`);
     if (!same(await d.read(), ref.dft(x, width, KB))) bad.push(`${tag} dft`);
     if (!same(await prover.idft(d, { width, field }), x)) bad.push(`${tag} idft(dft(x)) on the GPU`);
     d.destroy();
