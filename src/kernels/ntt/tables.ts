@@ -1,35 +1,39 @@
 /**
  * The tables the NTT's kernels read, built on the CPU once per device (./record.ts caches them):
  * the lo/hi powers of the field's largest root ω_{2^A} (twiddleTable; A = 27 for BabyBear), an
- * inverse transform's scale c·g^i (scaleTable), a middle pass's twiddles (passTwiddleTable), a split table for passes too large for one
- * (passSplitTable), a two-level pass's inner twiddles (innerTwiddleTable); and NttTable, the
- * plan's description of one of them (./plan.ts), whose key names its buffer in the cache.
- * Every table is of one 31-bit field, given as its record (BabyBear when absent): its roots of
- * unity, its Montgomery form and its Shoup quotients.
+ * inverse transform's scale c·g^i (scaleTable), a middle pass's twiddles (passTwiddleTable), a
+ * split table for passes too large for one (passSplitTable), a two-level pass's inner twiddles
+ * (innerTwiddleTable); and NttTable, the plan's description of one of them (./plan.ts), whose key
+ * names its buffer in the cache. Every table is of one 31-bit field, given as its record
+ * (BabyBear when absent).
  * @module
  */
 import { BABY_BEAR } from '../../params/babybear.js';
 import { MONTY31_FIELDS, type FieldName, type Monty31Params } from '../../params/fields.js';
 import { monty31Ops } from '../../field/monty31-ops.js';
+import { fastMul, fillPowers } from '../../field/power-runs.js';
 import { twoAdicGenerator } from '../../field/two-adic.js';
 import { NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, splitBits } from './passes.js';
+
+// Every table below is runs of powers (fillPowers: one product per entry, Shoup quotients without
+// divisions, Montgomery form by starting a run at toMonty(first)), not a general multiply, a pow or
+// a toMonty per entry: a first lde 2^22 x 8 after 2^17 x 8 builds a 2 M-word table, 21-26 ms that
+// way and 3.5-6 ms this one on the same CPU (bench/ntt-tables.ts; bench/RESULTS.md, cold).
+
+/** x in Montgomery form (x·2^32 mod p): the product with R mod p, F.one. */
+const monty = (x: number, F: Monty31Params) => fastMul(x, F.one, F);
 
 /**
  * Twiddle table (Montgomery form), the same for every size: see the NTT_TW_* layout above; the hi
  * part has 2^(A − 14) entries, A = the field's two-adicity (BabyBear 2^13, KoalaBear 2^10).
  */
 export function twiddleTable(F: Monty31Params = BABY_BEAR): Uint32Array {
-  const { mul, toMonty } = monty31Ops(F);
   const t = new Uint32Array(NTT_TW_HI + (1 << (F.twoAdicity - NTT_TW_LO_BITS)));
-  const pow = (g: number, count: number, at: number) => {
-    let x = 1;
-    for (let i = 0; i < count; i++, x = mul(x, g)) t[at + i] = toMonty(x);
-  };
-  const gTop = twoAdicGenerator(F.twoAdicity, F);
-  pow(gTop, 1 << NTT_TW_LO_BITS, NTT_TW_LO);
-  let gHi = gTop;
-  for (let i = 0; i < NTT_TW_LO_BITS; i++) gHi = mul(gHi, gHi);
-  pow(gHi, 1 << (F.twoAdicity - NTT_TW_LO_BITS), NTT_TW_HI);
+  const top = twoAdicGenerator(F.twoAdicity, F);
+  fillPowers(t, NTT_TW_LO, 1 << NTT_TW_LO_BITS, F.one, top, F);
+  let gHi = top;
+  for (let i = 0; i < NTT_TW_LO_BITS; i++) gHi = fastMul(gHi, gHi, F);
+  fillPowers(t, NTT_TW_HI, 1 << (F.twoAdicity - NTT_TW_LO_BITS), F.one, gHi, F);
   return t;
 }
 
@@ -44,15 +48,13 @@ export function inverseScale(n: number, shift = 1, F: Monty31Params = BABY_BEAR)
  * hi[i] = g^(i·2^14) for i < ceil(n / 2^14); Montgomery form. About 2^14 + n/2^14 multiplies.
  */
 export function scaleTable(c: number, g: number, n: number, F: Monty31Params = BABY_BEAR): Uint32Array {
-  const { mul, pow, toMonty } = monty31Ops(F);
   const lo = 1 << NTT_TW_LO_BITS;
   const hiCount = Math.max(1, Math.ceil(n / lo));
   const t = new Uint32Array(lo + hiCount);
-  let x = c;
-  for (let i = 0; i < lo; i++, x = mul(x, g)) t[i] = toMonty(x);
-  const step = pow(g, lo);
-  let y = 1;
-  for (let i = 0; i < hiCount; i++, y = mul(y, step)) t[lo + i] = toMonty(y);
+  fillPowers(t, 0, lo, monty(c, F), g, F);
+  let step = g;
+  for (let i = 0; i < NTT_TW_LO_BITS; i++) step = fastMul(step, step, F);
+  fillPowers(t, lo, hiCount, F.one, step, F);
   return t;
 }
 
@@ -80,27 +82,23 @@ export interface SplitScale {
  * factor in each half (row 0 included), with no multiply of its own.
  */
 export function passSplitTable(ns: number, radix: number, scale?: SplitScale, F: Monty31Params = BABY_BEAR): Uint32Array {
-  const { mul, pow, shoupQuotient } = monty31Ops(F);
   const h = splitBits(ns),
     L = 2 ** h,
     H = ns / L;
   const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)), F);
   const t = new Uint32Array(2 * radix * (L + H));
   const g = scale ? scale.g : 1;
-  // entry (r, k) = ω^(k·step·r) · first · ratio^k
-  const fill = (base: number, count: number, step: number, first: number, ratio: number) => {
-    const q = radix * count;
-    const wStep = pow(w, step);
-    for (let r = 0; r < radix; r++) {
-      const wr = mul(pow(wStep, r), ratio);
-      for (let k = 0, x = first; k < count; k++, x = mul(x, wr)) {
-        t[base + r * count + k] = x;
-        t[base + q + r * count + k] = shoupQuotient(x);
-      }
-    }
+  // row r = first · (ω^(step·r) · ratio)^k for k < count
+  const rows = (base: number, count: number, step: number, first: number, ratio: number) => {
+    let wStep = w;
+    for (let s = 1; s < step; s *= 2) wStep = fastMul(wStep, wStep, F);
+    for (let r = 0, wr = ratio; r < radix; r++, wr = fastMul(wr, wStep, F))
+      fillPowers(t, base + r * count, count, first, wr, F, radix * count);
   };
-  fill(0, L, 1, 1, g);
-  fill(2 * radix * L, H, L, scale ? scale.c : 1, pow(g, L));
+  let gL = g;
+  for (let s = 1; s < L; s *= 2) gL = fastMul(gL, gL, F);
+  rows(0, L, 1, 1, g);
+  rows(2 * radix * L, H, L, scale ? scale.c : 1, gL);
   return t;
 }
 
@@ -121,35 +119,33 @@ export function innerTwiddleTable(R: number, F: Monty31Params = BABY_BEAR): Uint
   const t = passTwiddleTable(R, R, true, 1, F),
     half = (R - 1) * R;
   const out = new Uint32Array(4 * half);
-  for (let i = 0; i < half; i++) out.set([t[i], t[half + i], t[half + i] & 0xffff, t[half + i] >>> 16], 4 * i);
+  for (let i = 0; i < half; i++) {
+    const q = t[half + i];
+    out[4 * i] = t[i];
+    out[4 * i + 1] = q;
+    out[4 * i + 2] = q & 0xffff;
+    out[4 * i + 3] = q >>> 16;
+  }
   return out;
 }
 
 /**
  * A middle pass's twiddles: entry (r − 1)·Ns + k = ω_{Ns·R}^(k·r) for 1 ≤ r < R, k < Ns
  * (consecutive k, i.e. consecutive threads, read consecutive words), in Montgomery form; with
- * `shoup`, plain values and then, (R − 1)·Ns words on, their Shoup quotients (shoupQuotient).
- * Ns·R multiplies on the CPU, once per (Ns, R, form) and device (./record.ts caches it).
+ * `shoup`, plain values and then, (R − 1)·Ns words on, their Shoup quotients (bbShoupQuotient).
+ * One row of powers of ω^r per r: Ns·R products, once per (Ns, R, form) and device (./record.ts caches it).
  * `rowFactor` f multiplies row r by f^r too: an lde's dft first pass takes its scale's g^(Ns·q) so (SplitScale).
  */
 export function passTwiddleTable(ns: number, radix: number, shoup = false, rowFactor = 1, F: Monty31Params = BABY_BEAR): Uint32Array {
-  const { mul, toMonty, shoupQuotient } = monty31Ops(F);
-  const size = ns * radix;
-  const w = twoAdicGenerator(Math.round(Math.log2(size)), F);
-  const pow = new Uint32Array(size);
-  for (let e = 0, x = 1; e < size; e++, x = mul(x, w)) pow[e] = x;
+  const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)), F);
   const half = (radix - 1) * ns;
   const t = new Uint32Array(shoup ? 2 * half : half);
-  for (let r = 1, f = rowFactor; r < radix; r++, f = mul(f, rowFactor)) {
-    for (let k = 0; k < ns; k++) {
-      const x = mul(pow[k * r], f),
-        i = (r - 1) * ns + k;
-      if (!shoup) t[i] = toMonty(x);
-      else {
-        t[i] = x;
-        t[half + i] = shoupQuotient(x);
-      }
-    }
+  let wr = w,
+    f = rowFactor;
+  for (let r = 1; r < radix; r++) {
+    fillPowers(t, (r - 1) * ns, ns, shoup ? f : monty(f, F), wr, F, shoup ? half : undefined);
+    wr = fastMul(wr, w, F);
+    f = fastMul(f, rowFactor, F);
   }
   return t;
 }
@@ -201,7 +197,7 @@ function fieldlessLabel(t: NttTable): string {
   }
 }
 
-/** The table's words. */
+/** The table's words, in the table's field. */
 export function tableWords(t: NttTable): Uint32Array {
   const F = MONTY31_FIELDS[t.field ?? 'babybear'];
   switch (t.kind) {
