@@ -13,7 +13,10 @@ import { KOALA_BEAR } from '../../src/params/koalabear.js';
 import type { FieldName } from '../../src/params/fields.js';
 import { BABY_BEAR } from '../../src/params/babybear.js';
 import { isProverError } from '../../src/errors.js';
-import type { NttJob, NttOp } from '../../src/kernels/ntt/job.js';
+import { outputHeight, type NttJob, type NttOp } from '../../src/kernels/ntt/job.js';
+import { runLongColumn, type BlockRunner } from '../../src/kernels/ntt/long.js';
+import { twistOnCpu } from '../../src/kernels/ntt/twist.js';
+import { refNtt } from '../../bench/support/ntt-spec-ref.js';
 import { DEFAULT_NTT_LIMITS, planNtt, type NttPlan } from '../../src/kernels/ntt/plan.js';
 import { NTT_TW_HI, NTT_TW_LO_BITS } from '../../src/kernels/ntt/passes.js';
 import { passTwiddleTable, scaleTable, tableLabel, tableWords, twiddleTable } from '../../src/kernels/ntt/tables.js';
@@ -203,4 +206,31 @@ describe("a KoalaBear call's first-call prefetch", () => {
     expect(nttCallSpec('dft', [new Uint32Array(16), { width: 2 }])).toEqual({ op: 'dft', height: 8, width: 2, bitReversed: false });
     expect(planNtt(spec!, NTT_TUNING, DEFAULT_NTT_LIMITS).requests.every((r) => r.field === 'koalabear')).toBe(true);
   });
+});
+
+describe('a KoalaBear column past one binding (four-step, ntt/long.ts)', () => {
+  // Unreachable on WebGPU's smallest binding (2^25 values > 2^24 rows), but the path takes the
+  // field: each piece runs over KoalaBear, with KoalaBear twists, and the whole equals src/ref.
+  const rng = new SplitMix64(0x4b4c);
+  const maxWords = 2 ** 5;
+  const runner: BlockRunner = async (spec, block, pre, post) => {
+    expect(spec.field).toBe('koalabear');
+    const x = Uint32Array.from(block);
+    if (pre) twistOnCpu(x, spec.height, spec.width, pre, KOALA_BEAR);
+    const y = refNtt(spec, x);
+    if (post) twistOnCpu(y, outputHeight(spec), spec.width, post, KOALA_BEAR);
+    return y;
+  };
+  for (const spec of [
+    { op: 'dft', height: 2 ** 7, width: 1, bitReversed: true },
+    { op: 'idft', height: 2 ** 7, width: 1 },
+    { op: 'encode', height: 2 ** 4, width: 1, addedBits: 3 },
+    { op: 'lde', height: 2 ** 6, width: 1, addedBits: 1, shift: 3 },
+  ] as NttJob[]) {
+    it(`${spec.op} 2^${Math.log2(spec.height)} rows`, async () => {
+      const kb: NttJob = { ...spec, field: 'koalabear' };
+      const x = rng.fieldArray(spec.height, KOALA_BEAR.p);
+      expect(await runLongColumn(kb, x, maxWords, runner)).toEqual(refNtt(kb, x));
+    });
+  }
 });
