@@ -378,13 +378,11 @@ export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
       try {
         const enc = ctx.device.createCommandEncoder({ label: `ntt ${op}` });
         result = await nttToGpu(ctx, enc, spec, input);
+        if (!opts.gpu) return await ctx.submitAndRead(enc, `ntt ${op}`, result.buffer, result.height * result.width, out);
         ctx.submit(enc, `ntt ${op}`);
-        if (opts.gpu) {
-          const m = GpuMatrix.of(ctx, sched, result, field);
-          result = undefined;
-          return m;
-        }
-        return await ctx.readback(result.buffer, result.height * result.width, out);
+        const m = GpuMatrix.of(ctx, sched, result, field);
+        result = undefined;
+        return m;
       } finally {
         result?.release();
         if (!fromGpu) ctx.pool.release(input);
