@@ -2,7 +2,8 @@
  * Bundles the Node + Dawn entry points for the GPU machine, which has Node (from .gpu-kit) but
  * no node_modules: bench/run.ts into bench/dist/bench.mjs, bench/gc-check.ts into
  * bench/dist/gc-check.mjs, bench/host-arrays.ts into bench/dist/host-arrays.mjs, bench/cold-probe.ts
- * into bench/dist/cold-probe.mjs, bench/whir-engine.ts into bench/dist/whir-engine.mjs (one file each, 'webgpu' external).
+ * into bench/dist/cold-probe.mjs, bench/whir-engine.ts into bench/dist/whir-engine.mjs, bench/gpu-calls.ts into
+ * bench/dist/gpu-calls.mjs (one file each, 'webgpu' external).
  * @module
  */
 import { build } from 'esbuild';
@@ -15,6 +16,7 @@ const ENTRIES = {
   'bench/msm-compile.ts': 'bench/dist/msm-compile.mjs',
   'bench/encode-points-probe.ts': 'bench/dist/encode-points-probe.mjs',
   'bench/whir-engine.ts': 'bench/dist/whir-engine.mjs',
+  'bench/gpu-calls.ts': 'bench/dist/gpu-calls.mjs',
 };
 
 for (const [entry, outfile] of Object.entries(ENTRIES)) {

@@ -203,6 +203,22 @@ export class GpuContext {
   }
 
   /**
+   * Submit `enc` (as `stage`) and read `words` u32 from the start of `buf` after it, into `out`
+   * if given: readback() after submit(), except that a small result's copy rides in `enc`, so the
+   * call makes one submission instead of two (each one more the queue waits on before the
+   * mapping resolves). Progress reports the 'readback' boundary as before.
+   */
+  async submitAndRead(enc: GPUCommandEncoder, stage: string, buf: GPUBuffer, words: number, out?: Uint32Array): Promise<Uint32Array> {
+    if (words === 0 || words * 4 >= RING_MIN_BYTES) {
+      this.submit(enc, stage);
+      return this.readback(buf, words, out);
+    }
+    const target: ReadTarget = { buffer: buf, word: 0, count: words, out: out ?? new Uint32Array(words), at: 0 };
+    await this.readSmall([target], words, enc, stage);
+    return target.out;
+  }
+
+  /**
    * Read words [word, word + count) of several buffers, each into its own array (`outs[i]`
    * where given, of exactly `count` values; else a new one): large reads through the staging
    * ring, small ones through one pooled staging buffer and one submission.
@@ -214,25 +230,33 @@ export class GpuContext {
     const targets: ReadTarget[] = ranges.map((r, i) => ({ ...r, out: outs?.[i] ?? new Uint32Array(r.count), at: 0 }));
     const total = ranges.reduce((a, r) => a + r.count, 0);
     if (total === 0) return targets.map((t) => t.out);
-    if (total * 4 >= RING_MIN_BYTES) {
-      await this.staging.read(targets);
-      return targets.map((t) => t.out);
-    }
+    if (total * 4 >= RING_MIN_BYTES) await this.staging.read(targets);
+    else await this.readSmall(targets, total, this.device.createCommandEncoder({ label: 'readback' }));
+    return targets.map((t) => t.out);
+  }
+
+  /**
+   * Copy `targets` (`total` words) into one pooled staging buffer at the end of `enc`, submit it
+   * (as `stage`, then the 'readback' boundary; or as 'readback' alone), map it and copy out.
+   */
+  private async readSmall(targets: readonly ReadTarget[], total: number, enc: GPUCommandEncoder, stage?: string): Promise<void> {
     const staging = this.pool.acquire(total * 4, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'readback');
     try {
-      const enc = this.device.createCommandEncoder({ label: 'readback' });
       let at = 0;
-      for (const r of ranges) {
+      for (const r of targets) {
         if (r.count > 0) enc.copyBufferToBuffer(r.buffer, r.word * 4, staging, at * 4, r.count * 4);
         at += r.count;
       }
-      this.submit(enc, 'readback');
+      if (stage === undefined) this.submit(enc, 'readback');
+      else {
+        this.submit(enc, stage);
+        this.job?.checkpoint('readback');
+      }
       await staging.mapAsync(GPUMapMode.READ, 0, total * 4);
       const view = new Uint32Array(staging.getMappedRange(0, total * 4));
       at = 0;
       for (const t of targets) t.out.set(view.subarray(at, (at += t.count)));
       staging.unmap();
-      return targets.map((t) => t.out);
     } finally {
       this.pool.release(staging);
     }
@@ -275,8 +299,9 @@ export class GpuContext {
     }
     // A lost device may refuse to pop (or report nothing): its loss is the answer then.
     const pop = () => this.device.popErrorScope().catch(() => null);
-    const validation = await pop();
-    const oom = await pop();
+    // popErrorScope pops when called (validation first, the scope pushed last); only its answer
+    // waits for the GPU, so both are asked at once: one wait at the end of every job, not two.
+    const [validation, oom] = await Promise.all([pop(), pop()]);
     if (failure !== undefined) {
       // A device lost mid-job fails the job with whatever WebGPU threw first (a rejected
       // mapAsync) before device.lost has settled: give it a moment to, and report the loss.

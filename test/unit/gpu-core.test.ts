@@ -130,4 +130,36 @@ describe('GpuContext.run', () => {
     const scoped = (name: string) => ['push out-of-memory', 'push validation', `${name} starts`, `${name} ends`, 'pop', 'pop'];
     expect(log).toEqual([...scoped('a'), ...scoped('b'), ...scoped('c')]);
   });
+
+  it("reads each error scope's own error though both are popped at once and answer out of order", async () => {
+    // popErrorScope pops when called and answers later: here the inner (validation) scope answers last.
+    const stack: string[] = [];
+    let errors: Record<string, string> = {};
+    const device = {
+      features: new Set<string>(),
+      limits: {},
+      lost: new Promise(() => {}),
+      pushErrorScope: (f: string) => stack.push(f),
+      popErrorScope: () => {
+        const f = stack.pop()!;
+        const error = errors[f] ? { message: errors[f] } : null;
+        return new Promise((r) => setTimeout(() => r(error), f === 'validation' ? 5 : 0));
+      },
+    };
+    const adapter = { limits: {}, features: new Set<string>(), info: {}, requestDevice: async () => device };
+    const { GpuContext } = await import('../../src/gpu/context.js');
+    const ctx = await GpuContext.create({ requestAdapter: async () => adapter } as unknown as GPU);
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: ProverError) => `${e.code} ${e.message}`,
+      );
+    errors = { validation: 'bad binding' };
+    expect(await failure(ctx.run(async () => 1))).toMatch(/^GPU_ERROR GPU validation error .*: bad binding$/);
+    errors = { 'out-of-memory': 'no room' };
+    expect(await failure(ctx.run(async () => 1))).toMatch(/^TOO_LARGE GPU out of memory: no room\./);
+    errors = {};
+    expect(await ctx.run(async () => 7)).toBe(7);
+    expect(stack).toEqual([]);
+  });
 });

@@ -1,50 +1,60 @@
 /**
  * The tables the NTT's kernels read, built on the CPU once per device (./record.ts caches them):
- * the lo/hi powers of ω_{2^27} (twiddleTable), an inverse transform's scale c·g^i (scaleTable),
- * a middle pass's twiddles (passTwiddleTable), a split table for passes too large for one
- * (passSplitTable), a two-level pass's inner twiddles (innerTwiddleTable); and NttTable, the
- * plan's description of one of them (./plan.ts), whose key names its buffer in the cache.
+ * the lo/hi powers of the field's largest root ω_{2^A} (twiddleTable; A = 27 for BabyBear), an
+ * inverse transform's scale c·g^i (scaleTable), a middle pass's twiddles (passTwiddleTable), a
+ * split table for passes too large for one (passSplitTable), a two-level pass's inner twiddles
+ * (innerTwiddleTable); and NttTable, the plan's description of one of them (./plan.ts), whose key
+ * names its buffer in the cache. Every table is of one 31-bit field, given as its record
+ * (BabyBear when absent).
  * @module
  */
-import { BB_TWO_ADICITY, bbShoupQuotient } from '../../params/babybear.js';
-import { bbInv, bbMul, bbPow, toMonty } from '../../field/babybear.js';
+import { BABY_BEAR } from '../../params/babybear.js';
+import { MONTY31_FIELDS, type FieldName, type Monty31Params } from '../../params/fields.js';
+import { monty31Ops } from '../../field/monty31-ops.js';
+import { fastMul, fillPowers } from '../../field/power-runs.js';
 import { twoAdicGenerator } from '../../field/two-adic.js';
-import { NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_TW_WORDS, splitBits } from './passes.js';
+import { NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, splitBits } from './passes.js';
 
-const TW_HI_BITS = BB_TWO_ADICITY - NTT_TW_LO_BITS;
-/** Twiddle table (Montgomery form), the same for every size: see the NTT_TW_* layout above. */
-export function twiddleTable(): Uint32Array {
-  const t = new Uint32Array(NTT_TW_WORDS);
-  const pow = (g: number, count: number, at: number) => {
-    let x = 1;
-    for (let i = 0; i < count; i++, x = bbMul(x, g)) t[at + i] = toMonty(x);
-  };
-  const g27 = twoAdicGenerator(BB_TWO_ADICITY);
-  pow(g27, 1 << NTT_TW_LO_BITS, NTT_TW_LO);
-  let gHi = g27;
-  for (let i = 0; i < NTT_TW_LO_BITS; i++) gHi = bbMul(gHi, gHi);
-  pow(gHi, 1 << TW_HI_BITS, NTT_TW_HI);
+// Every table below is runs of powers (fillPowers: one product per entry, Shoup quotients without
+// divisions, Montgomery form by starting a run at toMonty(first)), not a general multiply, a pow or
+// a toMonty per entry: a first lde 2^22 x 8 after 2^17 x 8 builds a 2 M-word table, 21-26 ms that
+// way and 3.5-6 ms this one on the same CPU (bench/ntt-tables.ts; bench/RESULTS.md, cold).
+
+/** x in Montgomery form (x·2^32 mod p): the product with R mod p, F.one. */
+const monty = (x: number, F: Monty31Params) => fastMul(x, F.one, F);
+
+/**
+ * Twiddle table (Montgomery form), the same for every size: see the NTT_TW_* layout above; the hi
+ * part has 2^(A − 14) entries, A = the field's two-adicity (BabyBear 2^13, KoalaBear 2^10).
+ */
+export function twiddleTable(F: Monty31Params = BABY_BEAR): Uint32Array {
+  const t = new Uint32Array(NTT_TW_HI + (1 << (F.twoAdicity - NTT_TW_LO_BITS)));
+  const top = twoAdicGenerator(F.twoAdicity, F);
+  fillPowers(t, NTT_TW_LO, 1 << NTT_TW_LO_BITS, F.one, top, F);
+  let gHi = top;
+  for (let i = 0; i < NTT_TW_LO_BITS; i++) gHi = fastMul(gHi, gHi, F);
+  fillPowers(t, NTT_TW_HI, 1 << (F.twoAdicity - NTT_TW_LO_BITS), F.one, gHi, F);
   return t;
 }
 
 /** An inverse transform's scale (c, g, n) for scaleTable: 1/n and ω_n, times shift^i for an lde's coset (NTT_FLAG_INVERSE). */
-export function inverseScale(n: number, shift = 1): [number, number, number] {
-  return [bbInv(n), bbMul(shift, twoAdicGenerator(Math.round(Math.log2(n)))), n];
+export function inverseScale(n: number, shift = 1, F: Monty31Params = BABY_BEAR): [number, number, number] {
+  const { inv, mul } = monty31Ops(F);
+  return [inv(n), mul(shift, twoAdicGenerator(Math.round(Math.log2(n)), F)), n];
 }
 
 /**
  * Scale table for out[dest] ·= c · g^dest, dest < n: lo[i] = c·g^i (i < 2^14), then
  * hi[i] = g^(i·2^14) for i < ceil(n / 2^14); Montgomery form. About 2^14 + n/2^14 multiplies.
  */
-export function scaleTable(c: number, g: number, n: number): Uint32Array {
+export function scaleTable(c: number, g: number, n: number, F: Monty31Params = BABY_BEAR): Uint32Array {
   const lo = 1 << NTT_TW_LO_BITS;
   const hiCount = Math.max(1, Math.ceil(n / lo));
   const t = new Uint32Array(lo + hiCount);
-  let x = c;
-  for (let i = 0; i < lo; i++, x = bbMul(x, g)) t[i] = toMonty(x);
-  const step = bbPow(g, lo);
-  let y = 1;
-  for (let i = 0; i < hiCount; i++, y = bbMul(y, step)) t[lo + i] = toMonty(y);
+  fillPowers(t, 0, lo, monty(c, F), g, F);
+  let step = g;
+  for (let i = 0; i < NTT_TW_LO_BITS; i++) step = fastMul(step, step, F);
+  fillPowers(t, lo, hiCount, F.one, step, F);
   return t;
 }
 
@@ -71,36 +81,33 @@ export interface SplitScale {
  * coefficients i ≡ k mod Ns, so the group's inputs also take c·g^k = [g^kl] · [c·g^(kh·L)], one
  * factor in each half (row 0 included), with no multiply of its own.
  */
-export function passSplitTable(ns: number, radix: number, scale?: SplitScale): Uint32Array {
+export function passSplitTable(ns: number, radix: number, scale?: SplitScale, F: Monty31Params = BABY_BEAR): Uint32Array {
   const h = splitBits(ns),
     L = 2 ** h,
     H = ns / L;
-  const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)));
+  const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)), F);
   const t = new Uint32Array(2 * radix * (L + H));
   const g = scale ? scale.g : 1;
-  // entry (r, k) = ω^(k·step·r) · first · ratio^k
-  const fill = (base: number, count: number, step: number, first: number, ratio: number) => {
-    const q = radix * count;
-    const wStep = bbPow(w, step);
-    for (let r = 0; r < radix; r++) {
-      const wr = bbMul(bbPow(wStep, r), ratio);
-      for (let k = 0, x = first; k < count; k++, x = bbMul(x, wr)) {
-        t[base + r * count + k] = x;
-        t[base + q + r * count + k] = bbShoupQuotient(x);
-      }
-    }
+  // row r = first · (ω^(step·r) · ratio)^k for k < count
+  const rows = (base: number, count: number, step: number, first: number, ratio: number) => {
+    let wStep = w;
+    for (let s = 1; s < step; s *= 2) wStep = fastMul(wStep, wStep, F);
+    for (let r = 0, wr = ratio; r < radix; r++, wr = fastMul(wr, wStep, F))
+      fillPowers(t, base + r * count, count, first, wr, F, radix * count);
   };
-  fill(0, L, 1, 1, g);
-  fill(2 * radix * L, H, L, scale ? scale.c : 1, bbPow(g, L));
+  let gL = g;
+  for (let s = 1; s < L; s *= 2) gL = fastMul(gL, gL, F);
+  rows(0, L, 1, 1, g);
+  rows(2 * radix * L, H, L, scale ? scale.c : 1, gL);
   return t;
 }
 
 /** Twiddle (plain value) of group k, row r from a split table, as the kernels index it (splitMul in scripts/gen-ntt-wgsl.ts). */
-export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number): number {
+export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number, F: Monty31Params = BABY_BEAR): number {
   const h = splitBits(ns),
     L = 2 ** h,
     H = ns / L;
-  return bbMul(t[r * L + (k % L)], t[2 * radix * L + r * H + Math.floor(k / L)]);
+  return monty31Ops(F).mul(t[r * L + (k % L)], t[2 * radix * L + r * H + Math.floor(k / L)]);
 }
 
 /**
@@ -108,11 +115,17 @@ export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: numbe
  * quotients), one vec4 per entry (r − 1)·R + j: the value, its quotient, and the quotient's low and
  * high 16 bits, so the kernel's one 16-byte load brings the halves its emulated mulhi needs.
  */
-export function innerTwiddleTable(R: number): Uint32Array {
-  const t = passTwiddleTable(R, R, true),
+export function innerTwiddleTable(R: number, F: Monty31Params = BABY_BEAR): Uint32Array {
+  const t = passTwiddleTable(R, R, true, 1, F),
     half = (R - 1) * R;
   const out = new Uint32Array(4 * half);
-  for (let i = 0; i < half; i++) out.set([t[i], t[half + i], t[half + i] & 0xffff, t[half + i] >>> 16], 4 * i);
+  for (let i = 0; i < half; i++) {
+    const q = t[half + i];
+    out[4 * i] = t[i];
+    out[4 * i + 1] = q;
+    out[4 * i + 2] = q & 0xffff;
+    out[4 * i + 3] = q >>> 16;
+  }
   return out;
 }
 
@@ -120,26 +133,19 @@ export function innerTwiddleTable(R: number): Uint32Array {
  * A middle pass's twiddles: entry (r − 1)·Ns + k = ω_{Ns·R}^(k·r) for 1 ≤ r < R, k < Ns
  * (consecutive k, i.e. consecutive threads, read consecutive words), in Montgomery form; with
  * `shoup`, plain values and then, (R − 1)·Ns words on, their Shoup quotients (bbShoupQuotient).
- * Ns·R multiplies on the CPU, once per (Ns, R, form) and device (./record.ts caches it).
+ * One row of powers of ω^r per r: Ns·R products, once per (Ns, R, form) and device (./record.ts caches it).
  * `rowFactor` f multiplies row r by f^r too: an lde's dft first pass takes its scale's g^(Ns·q) so (SplitScale).
  */
-export function passTwiddleTable(ns: number, radix: number, shoup = false, rowFactor = 1): Uint32Array {
-  const size = ns * radix;
-  const w = twoAdicGenerator(Math.round(Math.log2(size)));
-  const pow = new Uint32Array(size);
-  for (let e = 0, x = 1; e < size; e++, x = bbMul(x, w)) pow[e] = x;
+export function passTwiddleTable(ns: number, radix: number, shoup = false, rowFactor = 1, F: Monty31Params = BABY_BEAR): Uint32Array {
+  const w = twoAdicGenerator(Math.round(Math.log2(ns * radix)), F);
   const half = (radix - 1) * ns;
   const t = new Uint32Array(shoup ? 2 * half : half);
-  for (let r = 1, f = rowFactor; r < radix; r++, f = bbMul(f, rowFactor)) {
-    for (let k = 0; k < ns; k++) {
-      const x = bbMul(pow[k * r], f),
-        i = (r - 1) * ns + k;
-      if (!shoup) t[i] = toMonty(x);
-      else {
-        t[i] = x;
-        t[half + i] = bbShoupQuotient(x);
-      }
-    }
+  let wr = w,
+    f = rowFactor;
+  for (let r = 1; r < radix; r++) {
+    fillPowers(t, (r - 1) * ns, ns, shoup ? f : monty(f, F), wr, F, shoup ? half : undefined);
+    wr = fastMul(wr, w, F);
+    f = fastMul(f, rowFactor, F);
   }
   return t;
 }
@@ -148,15 +154,17 @@ export function passTwiddleTable(ns: number, radix: number, shoup = false, rowFa
  * One table a pass binds, as the plan names it: the shared lo/hi powers, an inverse transform's
  * scale, a middle pass's twiddles (Montgomery or Shoup form), a split table, a two-level pass's
  * inner twiddles, or a table with an lde's / idft's scale folded in (the split table of the idft's
- * last pass, the row table of the dft's first: ./layout.ts scaleFold).
+ * last pass, the row table of the dft's first: ./layout.ts scaleFold). `field`: the values' field,
+ * BabyBear when absent (BabyBear's tables keep the labels they always had).
  */
-export type NttTable =
+export type NttTable = { readonly field?: FieldName } & (
   | { readonly kind: 'powers' }
   | { readonly kind: 'scale'; readonly c: number; readonly g: number; readonly n: number }
   | { readonly kind: 'montgomery' | 'shoup' | 'split'; readonly ns: number; readonly radix: number }
   | { readonly kind: 'inner'; readonly radix: number }
   | { readonly kind: 'folded-split'; readonly ns: number; readonly radix: number; readonly scale: SplitScale }
-  | { readonly kind: 'folded-rows'; readonly ns: number; readonly radix: number; readonly scale: SplitScale; readonly rowFactor: number };
+  | { readonly kind: 'folded-rows'; readonly ns: number; readonly radix: number; readonly scale: SplitScale; readonly rowFactor: number }
+);
 
 /**
  * Where the recording caches a table's buffer: 'fixed' tables (the powers, per-(Ns, R) twiddles:
@@ -167,8 +175,12 @@ export function tableCache(t: NttTable): 'fixed' | 'scaled' {
   return t.kind === 'scale' || t.kind === 'folded-split' || t.kind === 'folded-rows' ? 'scaled' : 'fixed';
 }
 
-/** The table's buffer label, which is also its cache key. */
+/** The table's buffer label, which is also its cache key: another field's tables carry its name first. */
 export function tableLabel(t: NttTable): string {
+  return t.field && t.field !== 'babybear' ? `${t.field} ${fieldlessLabel(t)}` : fieldlessLabel(t);
+}
+
+function fieldlessLabel(t: NttTable): string {
   switch (t.kind) {
     case 'powers':
       return 'ntt twiddles';
@@ -185,22 +197,23 @@ export function tableLabel(t: NttTable): string {
   }
 }
 
-/** The table's words. */
+/** The table's words, in the table's field. */
 export function tableWords(t: NttTable): Uint32Array {
+  const F = MONTY31_FIELDS[t.field ?? 'babybear'];
   switch (t.kind) {
     case 'powers':
-      return twiddleTable();
+      return twiddleTable(F);
     case 'scale':
-      return scaleTable(t.c, t.g, t.n);
+      return scaleTable(t.c, t.g, t.n, F);
     case 'inner':
-      return innerTwiddleTable(t.radix);
+      return innerTwiddleTable(t.radix, F);
     case 'split':
-      return passSplitTable(t.ns, t.radix);
+      return passSplitTable(t.ns, t.radix, undefined, F);
     case 'folded-split':
-      return passSplitTable(t.ns, t.radix, t.scale);
+      return passSplitTable(t.ns, t.radix, t.scale, F);
     case 'folded-rows':
-      return passTwiddleTable(t.ns, t.radix, true, t.rowFactor);
+      return passTwiddleTable(t.ns, t.radix, true, t.rowFactor, F);
     default:
-      return passTwiddleTable(t.ns, t.radix, t.kind === 'shoup');
+      return passTwiddleTable(t.ns, t.radix, t.kind === 'shoup', 1, F);
   }
 }
