@@ -292,10 +292,13 @@ async function timeMsm(
       return +median(ms).toFixed(3);
     };
     const wallMs = await wall(async () => (plain ? await h.msm(sc) : (await h.msmProfiled(sc, tuning)).point).equals(expected));
+    const oneShotMs = plain && batch ? await wall(async () => (await prover.msm(bases, sc)).equals(expected)) : undefined;
+    // The last one-shot's submissions (stage, when submitted, GPU time): where its time goes.
+    const oneShotSubmissions = oneShotMs === undefined ? undefined : (prover.stats() as { jobs?: { last?: unknown } }).jobs?.last;
     const e2e =
       plain && batch
         ? {
-            oneShotMs: await wall(async () => (await prover.msm(bases, sc)).equals(expected)),
+            oneShotMs,
             batchMs: await wall(async () => (await h.msmBatch(batch.vectors)).every((p, i) => p.equals(batch.expected[i]))),
           }
         : {};
@@ -328,6 +331,7 @@ async function timeMsm(
       batchOverOne: ratio(e2e.batchMs, wallMs),
       batchOf: e2e.batchMs === undefined ? undefined : BATCH,
       oneShotBadPoint,
+      oneShotSubmissions,
       hostMs: +median(hosts).toFixed(3),
       smMHz,
       passes,

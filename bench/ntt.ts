@@ -16,6 +16,8 @@
  * vs unstaged). NTT_PASS_PROFILE=1 adds `ntt-pass` rows there for encode and lde, staged on and
  * off: one compute pass per NTT pass, label (e.g. `r32 ns=1 staged`) and median ms of 10 reps.
  * NTT_AB=unstaged,radix16,... times only the default job against each change, alternating (jobAb).
+ * KoalaBear: its vectors and src/ref checks first (bench/support/ntt-kb-check.ts), then its dft /
+ * lde / encode at 2^24 output rows timed against BabyBear's on the same input (bench/ntt-koalabear.ts).
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -39,6 +41,15 @@ import {
   checkNttTwoLevel,
   checkNttVectors,
 } from './support/ntt-check.js';
+import {
+  checkNttKoalaBearErrors,
+  checkNttKoalaBearLayouts,
+  checkNttKoalaBearRandom,
+  checkNttKoalaBearVectors,
+} from './support/ntt-kb-check.js';
+import koalaBearVectors from '../test/vectors/koalabear.json' with { type: 'json' };
+import { twoLevelAt } from '../src/kernels/ntt/tuning.js';
+import { koalaBearRows } from './ntt-koalabear.js';
 import { roofline, warmUp } from './node-gpu.js';
 import { withClock } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
@@ -172,6 +183,23 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
       [16, 8, 8],
       [14, 1, 10],
       [13, 2, 4],
+    ]),
+  );
+  // KoalaBear (field: 'koalabear'): the crate's vectors, src/ref at up to 2^20, the 2^24 layout (two-level, folded scale) at 2^16.
+  checks.push(await checkNttKoalaBearVectors(prover, koalaBearVectors as never));
+  checks.push(
+    await checkNttKoalaBearRandom(prover, [
+      [0, 1],
+      [10, 8],
+      [16, 3],
+      [20, 1],
+    ]),
+  );
+  checks.push(await checkNttKoalaBearErrors(prover));
+  checks.push(
+    await checkNttKoalaBearLayouts(ctx, [
+      [16, 1, twoLevelAt(8)],
+      [16, 8, twoLevelAt(8)],
     ]),
   );
   let ok = checks.every((c) => c.ok);
@@ -325,6 +353,10 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
       ctx.pool.trim();
     }
   }
+  // KoalaBear at its largest sizes next to BabyBear on the same input (bench/ntt-koalabear.ts).
+  const kbRows = await koalaBearRows(ctx, Math.max(...logs), widths);
+  ok &&= kbRows.every((r) => r.spotCheck === 'ok');
+  rows.push(...kbRows);
   rows.push({
     bench: 'ntt-roofline',
     adapter: ctx.description,

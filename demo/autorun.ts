@@ -8,7 +8,7 @@ import { createProver, type Prover } from '../src/index.js';
 import type { AutorunResult, Row } from '../bench/support/autorun-result.js';
 import { fieldCheck } from './modes/field-check.js';
 import { errorsCheck } from './modes/errors-check.js';
-import { nttCheck } from './modes/ntt-check.js';
+import { nttCheck, nttKoalaBearCheck } from './modes/ntt-check.js';
 import { commitCheck, grindCheck, merkleCheck, poseidon2Check, poseidon2KoalaBearCheck } from './modes/hash-check.js';
 import { msmBenchGpu, msmNobleCheck } from './modes/msm-check.js';
 import { fqBench } from './modes/fq-bench.js';
@@ -55,6 +55,8 @@ export const MODES: Record<string, Mode> = {
   ...CHECKS,
   // Not in all-check: test/e2e/hash.spec.ts runs it (~8 s on SwiftShader), and npm start need not pay it twice.
   'poseidon2-koalabear-check': poseidon2KoalaBearCheck,
+  // Not in all-check either: test/e2e/ntt.spec.ts runs it.
+  'ntt-koalabear-check': nttKoalaBearCheck,
   // One bench per kernel family (demo/modes/kernel-bench.ts): check, then GPU vs the CPU path.
   'ntt-bench': nttBench,
   'poseidon2-bench': poseidon2Bench,

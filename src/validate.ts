@@ -7,7 +7,7 @@
  * @module
  */
 import { ProverError } from './errors.js';
-import { BABY_BEAR, BB_TWO_ADICITY } from './params/babybear.js';
+import { BABY_BEAR } from './params/babybear.js';
 import { FIELD_NAMES, isFieldName, MONTY31_FIELDS, type FieldName, type Monty31Params } from './params/fields.js';
 
 /**
@@ -181,16 +181,18 @@ export function requireInt(name: string, v: unknown, min: number, max: number, h
 }
 
 /**
- * An NTT's or commit's blow-up: log2 of it an integer in 0..27 (else INVALID_ARGUMENT), and the
- * output, `height` rows times 2^addedBits, within BabyBear's two-adic subgroup of 2^27 rows (else
- * TOO_LARGE: the job is too large, not the option bad). `op` names the call in the message.
+ * An NTT's or commit's blow-up: log2 of it an integer in 0..A (else INVALID_ARGUMENT), and the
+ * output, `height` rows times 2^addedBits, within the field's two-adic subgroup of 2^A rows (else
+ * TOO_LARGE: the job is too large, not the option bad); A = 27 for BabyBear (the default), 24 for
+ * KoalaBear. `op` names the call in the message.
  */
-export function requireAddedBits(op: string, height: number, addedBits: unknown): number {
-  const bits = requireInt('addedBits', addedBits, 0, BB_TWO_ADICITY, 'log2 of the blow-up');
-  if (height * 2 ** bits > 2 ** BB_TWO_ADICITY) {
+export function requireAddedBits(op: string, height: number, addedBits: unknown, field: Monty31Params = BABY_BEAR): number {
+  const A = field.twoAdicity;
+  const bits = requireInt('addedBits', addedBits, 0, A, 'log2 of the blow-up');
+  if (height * 2 ** bits > 2 ** A) {
     throw new ProverError(
       'TOO_LARGE',
-      `${op}: ${height} rows x 2^${bits} exceeds 2^${BB_TWO_ADICITY} rows, BabyBear's largest power-of-two subgroup; lower addedBits or the height`,
+      `${op}: ${height} rows x 2^${bits} exceeds 2^${A} rows, ${field.label}'s largest power-of-two subgroup; lower addedBits or the height`,
     );
   }
   return bits;

@@ -8,6 +8,7 @@ import type { MerkleTree } from '../../src/api/merkle.js';
 import type { MsmBases } from '../../src/api/msm.js';
 import { DuplexChallenger, type ProverErrorCode } from '../../src/index.js';
 import { BB_P } from '../../src/params/babybear.js';
+import { KOALA_BEAR } from '../../src/params/koalabear.js';
 import {
   type BadCall,
   badLength,
@@ -142,6 +143,21 @@ export function ntt(f: Fixtures): fc.Arbitrary<BadCall>[] {
       .map(([o, a]) => c(o, `addedBits ${a} at height 4`, 'TOO_LARGE', canon(8), { ...good(o), addedBits: a })),
     fc.oneof(notInt, fc.constant(0)).map((s) => c('lde', `shift ${String(s)}`, 'INVALID_ARGUMENT', canon(8), { ...good('lde'), shift: s })),
     fc.integer({ min: BB_P, max: 2 ** 40 }).map((s) => c('lde', `shift ${s}`, 'NON_CANONICAL', canon(8), { ...good('lde'), shift: s })),
+    // The field option: validated as poseidon2's and batchField's; KoalaBear's range and 2^24 rows.
+    fc
+      .tuple(op, fc.constantFrom<unknown>('goldilocks', 'KoalaBear', 'BabyBear', '', null, 5, Symbol('f'), {}, ['koalabear']))
+      .map(([o, k]) => c(o, `field ${String(k)}`, 'INVALID_ARGUMENT', canon(8), { ...good(o), field: k })),
+    fc
+      .tuple(op, fc.integer({ min: KOALA_BEAR.p, max: 2 ** 32 - 1 }))
+      .map(([o, v]) => c(o, `KoalaBear value ${v}`, 'NON_CANONICAL', Uint32Array.from([1, 2, 3, v]), { ...good(o), field: 'koalabear' })),
+    fc
+      .tuple(fc.constantFrom('lde', 'encode'), fc.integer({ min: 23, max: 24 }))
+      .map(([o, a]) =>
+        c(o, `KoalaBear addedBits ${a} at height 4`, 'TOO_LARGE', canon(8), { ...good(o), addedBits: a, field: 'koalabear' }),
+      ),
+    fc
+      .constantFrom('lde', 'encode')
+      .map((o) => c(o, 'KoalaBear addedBits 25', 'INVALID_ARGUMENT', canon(8), { ...good(o), addedBits: 25, field: 'koalabear' })),
     op.map((o) => c(o, 'a destroyed NttMatrix', 'DESTROYED', f.destroyedMatrix, good(o))),
     op.map((o) => c(o, "another prover's NttMatrix", 'INVALID_ARGUMENT', f.foreignMatrix, good(o))),
     fc

@@ -5,8 +5,11 @@
 // SwiftShader, nearly all of it compiling the radix-32 pipelines of each width); `ntt table
 // twiddles` the table-twiddle middle passes (Shoup and Montgomery) and computed twiddles against
 // src/ref; `ntt two-level passes` the radix-R·R passes through workgroup memory (NttTuning.twoLevel).
+// Autorun mode `ntt-koalabear-check` (not in all-check; test/e2e/ntt.spec.ts runs it): the same
+// kernels over KoalaBear against p3-koala-bear's vectors and src/ref (bench/support/ntt-kb-check.ts).
 import type { ModeContext } from '../autorun.js';
 import vectors from '../../test/vectors/dft.json' with { type: 'json' };
+import koalaBearVectors from '../../test/vectors/koalabear.json' with { type: 'json' };
 import type { DftCase, DftOp } from '../../bench/support/dft-vectors.js';
 import {
   checkNttErrors,
@@ -19,6 +22,13 @@ import {
   type NttCheckRow,
 } from '../../bench/support/ntt-check.js';
 import { checkNttApiBlocks, checkNttColumnBlocks, checkNttLongColumns } from '../../bench/support/ntt-blocks-check.js';
+import {
+  checkNttKoalaBearErrors,
+  checkNttKoalaBearLayouts,
+  checkNttKoalaBearRandom,
+  checkNttKoalaBearVectors,
+} from '../../bench/support/ntt-kb-check.js';
+import { twoLevelAt } from '../../src/kernels/ntt/tuning.js';
 import type { Prover } from '../../src/index.js';
 import { GpuContext } from '../../src/gpu/context.js';
 
@@ -89,6 +99,30 @@ export async function nttCheck({ prover, params, report }: ModeContext): Promise
     // one column past it: four-step pieces (7 jobs, outputs 2^13-2^14), and the API (row-blocked NttMatrix)
     emit(await checkNttLongColumns(ctx, 2 ** 12));
     emit(await checkNttApiBlocks(ctx, 2 ** 12));
+  } finally {
+    ctx.destroy();
+  }
+}
+
+/**
+ * `ntt-koalabear-check`: the crate's vectors (1-256 rows, widths 1-3), random inputs at shapes
+ * whose pipelines the vectors already compiled (compiles dominate on SwiftShader), bad input, then
+ * on a GpuContext two-level passes with the folded scale (2^12 = 16·16·16), KoalaBear's 2^24 layout.
+ */
+export async function nttKoalaBearCheck({ prover, params, report }: ModeContext): Promise<void> {
+  const emit = (r: NttCheckRow) => report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
+  emit(await checkNttKoalaBearVectors(prover, koalaBearVectors as never));
+  emit(
+    await checkNttKoalaBearRandom(prover, [
+      [0, 1],
+      [5, 3],
+      [8, 2],
+    ]),
+  );
+  emit(await checkNttKoalaBearErrors(prover));
+  const ctx = await GpuContext.create(navigator.gpu, params.get('limits') === 'default' ? { limits: 'default' } : {});
+  try {
+    emit(await checkNttKoalaBearLayouts(ctx, [[12, 1, twoLevelAt(4)]]));
   } finally {
     ctx.destroy();
   }

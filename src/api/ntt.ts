@@ -1,6 +1,7 @@
 /**
- * Public facet: BabyBear NTTs on the columns of a row-major matrix, equal to Plonky3 p3-dft
- * 0.9.0-rc.2 (dft_batch, idft_batch, coset_lde_batch) and to WHIR's zero-padded encoding.
+ * Public facet: BabyBear (or, with `field: 'koalabear'`, KoalaBear) NTTs on the columns of a
+ * row-major matrix, equal to Plonky3 p3-dft 0.9.0-rc.2 (dft_batch, idft_batch, coset_lde_batch)
+ * and to WHIR's zero-padded encoding.
  * Inputs and outputs are Uint32Arrays of canonical values, or GPU-resident NttMatrix handles
  * (`{ gpu: true }`) so a following stage can consume them without a round trip. A job whose
  * matrix exceeds one storage binding runs through the host in blocks of columns, a column past
@@ -15,19 +16,22 @@ import { runNttColumnBlocks } from '../kernels/ntt/blocks.js';
 import { nttSplit } from '../kernels/ntt/plan.js';
 import { checkLongColumn } from '../kernels/ntt/long.js';
 import { uploadField } from '../kernels/canonical.js';
-import { outputHeight, type NttOp, type NttJob } from '../kernels/ntt/job.js';
-import { BB_P, BB_TWO_ADICITY } from '../params/babybear.js';
+import { jobField, outputHeight, type NttOp, type NttJob } from '../kernels/ntt/job.js';
+import type { FieldName } from '../params/fields.js';
 import {
+  fieldRecord,
   optionalBoolean,
   optionalOut,
   requireAddedBits,
   requireCanonical,
   requireFieldArray,
+  requireFieldName,
   requireInt,
   requireOptions,
   show,
 } from '../validate.js';
 import type { ApiEnv } from './env.js';
+import { requireBabyBearMatrix } from './is-ntt-matrix.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import type { Scheduler } from '../sched/scheduler.js';
 
@@ -40,6 +44,8 @@ export const NTT_MAX_RESULT_VALUES = 2 ** 30;
 export interface NttMatrix {
   readonly height: number;
   readonly width: number;
+  /** The field of its values: the `field` option of the call that made it. */
+  readonly field: FieldName;
   /**
    * Copy the values back (rows in the order they were produced).
    * @throws ProverError DESTROYED (the matrix or its prover), ABORTED, DEVICE_LOST
@@ -61,13 +67,18 @@ export interface NttOptions extends JobOptions {
    * and return it, instead of a new array: reused across calls it saves the allocation.
    */
   out?: Uint32Array;
+  /**
+   * The field of the values: 'babybear' (default) or 'koalabear' (p = 2^31 - 2^24 + 1, at most
+   * 2^24 rows in and out). Values, the lde shift and an input NttMatrix must be of this field.
+   */
+  field?: FieldName;
 }
 export interface NttExtendOptions extends NttOptions {
-  /** log2 of the blow-up: the output has height·2^addedBits rows (0 ≤ addedBits, height·2^addedBits ≤ 2^27). */
+  /** log2 of the blow-up: the output has height·2^addedBits rows (0 ≤ addedBits, height·2^addedBits ≤ 2^27; KoalaBear 2^24). */
   addedBits: number;
 }
 export interface NttLdeOptions extends NttExtendOptions {
-  /** Coset shift (nonzero, canonical); Plonky3's PCS uses the field generator 31. */
+  /** Coset shift (nonzero, canonical); Plonky3's PCS uses the field's generator (BabyBear 31, KoalaBear 3). */
   shift: number;
 }
 
@@ -79,8 +90,9 @@ export interface NttMethods {
    * Plonky3 dft_batch: out[i][c] = Σ_j in[j][c]·ω^(ij), ω = two_adic_generator(log2 h); natural order.
    * Every NTT method throws ProverError INVALID_ARGUMENT (options, a matrix of another prover),
    * INVALID_LENGTH (empty, not whole rows, height not a power of two), NON_CANONICAL (values, an
-   * lde shift >= p), TOO_LARGE (past 2^27 rows or 2^30 result values), DESTROYED (a destroyed
-   * NttMatrix or prover), DEVICE_LOST, GPU_ERROR.
+   * lde shift >= p), TOO_LARGE (past 2^27 rows, KoalaBear's 2^24, or 2^30 result values), DESTROYED
+   * (a destroyed NttMatrix or prover), DEVICE_LOST, GPU_ERROR. `field: 'koalabear'` runs any of
+   * them over KoalaBear (INVALID_ARGUMENT for another name, or an NttMatrix of the other field).
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const evals = await prover.dft(coeffs, { width: 8 });
    */
@@ -119,14 +131,22 @@ class GpuMatrix implements NttMatrix {
     private readonly parts: NttGpuResult[],
     readonly height: number,
     readonly width: number,
+    readonly field: FieldName,
   ) {}
 
-  static of(ctx: GpuContext, sched: Scheduler, result: NttGpuResult): GpuMatrix {
-    return new GpuMatrix(ctx, sched, [result], result.height, result.width);
+  static of(ctx: GpuContext, sched: Scheduler, result: NttGpuResult, field: FieldName): GpuMatrix {
+    return new GpuMatrix(ctx, sched, [result], result.height, result.width, field);
   }
 
-  /** Upload a height × width result in row blocks of at most `maxWords` values. */
-  static fromHost(ctx: GpuContext, sched: Scheduler, values: Uint32Array, height: number, width: number, maxWords: number): GpuMatrix {
+  /** Upload a height × width result of `field` values in row blocks of at most `maxWords` values. */
+  static fromHost(
+    ctx: GpuContext,
+    sched: Scheduler,
+    values: Uint32Array,
+    shape: { height: number; width: number; field: FieldName },
+    maxWords: number,
+  ): GpuMatrix {
+    const { height, width, field } = shape;
     const rows = Math.max(1, Math.floor(maxWords / width));
     const parts: NttGpuResult[] = [];
     for (let r = 0; r < height; r += rows) {
@@ -134,7 +154,7 @@ class GpuMatrix implements NttMatrix {
       const buffer = ctx.upload(values.subarray(r * width, (r + n) * width), 'ntt result block');
       parts.push({ buffer, height: n, width, release: () => ctx.pool.release(buffer) });
     }
-    return new GpuMatrix(ctx, sched, parts, height, width);
+    return new GpuMatrix(ctx, sched, parts, height, width, field);
   }
 
   /** The matrix's one buffer, or undefined when it is held in several row blocks. */
@@ -225,29 +245,44 @@ export interface NttMatrixRows {
   retain(): () => void;
 }
 
-/** `m`'s rows when it is an NttMatrix made on `ctx` (throws if destroyed or another prover's); undefined for anything else. */
+/**
+ * `m`'s rows when it is an NttMatrix made on `ctx` (throws if destroyed or another prover's, or
+ * INVALID_ARGUMENT if its values are not BabyBear's: the stages that consume one hash BabyBear);
+ * undefined for anything else.
+ */
 export function nttMatrixRows(ctx: GpuContext, m: unknown): NttMatrixRows | undefined {
   if (!(m instanceof GpuMatrix)) return undefined;
   m.checkOwner(ctx);
+  requireBabyBearMatrix(m);
   return { height: m.height, width: m.width, buffer: m.single(), retain: () => m.retain() };
 }
 
 /**
  * An NTT call's spec, checked without the device's limits (the GPU and CPU paths share it).
  * `matrix` is the input's shape when it is an NttMatrix; otherwise `values` must be whole rows.
+ * The field option comes first: it decides which values are canonical and how many rows fit.
  */
 export function requireNttSpec(
   op: NttOp,
   values: unknown,
   opts: Partial<NttLdeOptions>,
-  matrix?: { height: number; width: number },
+  matrix?: { height: number; width: number; field?: FieldName },
   gpuScans = false,
 ): { spec: NttJob; values?: Uint32Array; out?: Uint32Array } {
+  const field = requireFieldName(`${op} options.field`, opts.field);
+  const F = fieldRecord(field);
   let width: number;
   let height: number;
   let v: Uint32Array | undefined;
   if (matrix) {
     ({ width, height } = matrix);
+    const held = matrix.field ?? 'babybear';
+    if (held !== field) {
+      throw new ProverError(
+        'INVALID_ARGUMENT',
+        `${op}: this NttMatrix holds ${fieldRecord(held).label} values, not ${F.label}; pass field: '${held}' or a matrix of ${F.label} values`,
+      );
+    }
     if (opts.width !== undefined && opts.width !== width) {
       throw new ProverError(
         'INVALID_ARGUMENT',
@@ -256,7 +291,7 @@ export function requireNttSpec(
     }
   } else {
     width = requireInt('width', opts.width, 1, NTT_MAX_WIDTH, 'the number of columns');
-    v = requireFieldArray('values', values, gpuScans);
+    v = requireFieldArray('values', values, gpuScans, F);
     if (v.length % width !== 0) {
       throw new ProverError('INVALID_LENGTH', `${op}: ${v.length} values is not a multiple of width ${width}; pass whole rows`);
     }
@@ -264,19 +299,19 @@ export function requireNttSpec(
     if ((height & (height - 1)) !== 0) {
       throw new ProverError('INVALID_LENGTH', `${op}: height ${height} (= ${v.length} / ${width}) is not a power of two; pad the columns`);
     }
-    if (height > 2 ** BB_TWO_ADICITY)
-      throw new ProverError('TOO_LARGE', `${op}: height ${height} exceeds 2^${BB_TWO_ADICITY}; split the transform`);
+    if (height > 2 ** F.twoAdicity)
+      throw new ProverError('TOO_LARGE', `${op}: height ${height} exceeds 2^${F.twoAdicity}; split the transform`);
   }
   optionalBoolean('gpu', opts.gpu);
   const bitReversed = optionalBoolean('bitReversedOutput', opts.bitReversedOutput) === true;
-  const addedBits = op === 'lde' || op === 'encode' ? requireAddedBits(op, height, opts.addedBits) : undefined;
+  const addedBits = op === 'lde' || op === 'encode' ? requireAddedBits(op, height, opts.addedBits, F) : undefined;
   let shift: number | undefined;
   if (op === 'lde') {
     const s = opts.shift;
-    if (typeof s === 'number' && Number.isInteger(s) && s >= BB_P) {
-      throw new ProverError('NON_CANONICAL', `shift ${s} is not canonical (must be < p = ${BB_P}); reduce it mod p`);
+    if (typeof s === 'number' && Number.isInteger(s) && s >= F.p) {
+      throw new ProverError('NON_CANONICAL', `shift ${s} is not canonical (must be < p = ${F.p}); reduce it mod p`);
     }
-    shift = requireInt('shift', s, 1, BB_P - 1, 'a nonzero canonical BabyBear value; Plonky3 uses 31');
+    shift = requireInt('shift', s, 1, F.p - 1, `a nonzero canonical ${F.label} value; Plonky3 uses ${F.generator}`);
   }
   const spec: NttJob = {
     op,
@@ -285,6 +320,7 @@ export function requireNttSpec(
     bitReversed,
     ...(addedBits === undefined ? {} : { addedBits }),
     ...(shift === undefined ? {} : { shift }),
+    ...(field === 'babybear' ? {} : { field }),
   };
   const outValues = outputHeight(spec) * width;
   if (outValues > NTT_MAX_RESULT_VALUES) {
@@ -323,6 +359,7 @@ export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
     alive();
     // A Uint32Array WebGPU cannot copy from (a resizable buffer's view) comes back copied.
     const { spec, input: values, out } = makeSpec(ctx, op, given, opts);
+    const field = jobField(spec).name;
     return sched.run(op, requireJobOptions(`${op} options`, opts), async () => {
       const fromGpu = values instanceof GpuMatrix;
       const gpuInput = fromGpu ? values.single() : undefined;
@@ -330,19 +367,20 @@ export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
       if (nttSplit(outputHeight(spec), spec.width, maxWords).mode !== 'whole' || (fromGpu && !gpuInput)) {
         // Past one binding: blocks through the host, and a GPU-resident result in row blocks.
         const x = fromGpu ? await values.readAll() : (values as Uint32Array);
-        if (!fromGpu) requireCanonical('values', x); // its blocks skip uploadField's GPU check
+        if (!fromGpu) requireCanonical('values', x, jobField(spec)); // its blocks skip uploadField's GPU check
         const res = await runNttColumnBlocks(ctx, spec, x, maxWords);
         if (out) out.set(res);
-        return opts.gpu ? GpuMatrix.fromHost(ctx, sched, res, outputHeight(spec), spec.width, maxWords) : (out ?? res);
+        const shape = { height: outputHeight(spec), width: spec.width, field };
+        return opts.gpu ? GpuMatrix.fromHost(ctx, sched, res, shape, maxWords) : (out ?? res);
       }
-      const input = gpuInput ?? (await uploadField(ctx, values as Uint32Array, 'values', 'ntt input'));
+      const input = gpuInput ?? (await uploadField(ctx, values as Uint32Array, 'values', 'ntt input', field));
       let result: NttGpuResult | undefined;
       try {
         const enc = ctx.device.createCommandEncoder({ label: `ntt ${op}` });
         result = await nttToGpu(ctx, enc, spec, input);
         if (!opts.gpu) return await ctx.submitAndRead(enc, `ntt ${op}`, result.buffer, result.height * result.width, out);
         ctx.submit(enc, `ntt ${op}`);
-        const m = GpuMatrix.of(ctx, sched, result);
+        const m = GpuMatrix.of(ctx, sched, result, field);
         result = undefined;
         return m;
       } finally {

@@ -3,7 +3,7 @@
  * MerkleTree), and grind, on src/ref (Plonky3's Poseidon2, MerkleTreeMmcs and DuplexChallenger).
  * @module
  */
-import { isNttMatrix } from '../api/is-ntt-matrix.js';
+import { isNttMatrix, requireBabyBearMatrix } from '../api/is-ntt-matrix.js';
 import { ProverError } from '../errors.js';
 import { poseidon2Batch, poseidon2Permute } from '../ref/poseidon2.js';
 import { compress, DIGEST, hashRow } from '../ref/merkle.js';
@@ -136,6 +136,7 @@ export function cpuHashMethods({ sched, alive }: CpuEnv): Poseidon2Methods & Mer
             `width ${show(opts.width)} does not match the NttMatrix's ${m.width} columns; leave width out`,
           );
         }
+        requireBabyBearMatrix(m);
         shape = { width: requireRowWidth(m.width), height: m.height };
         requireTreeHeight(m.height);
       } else {

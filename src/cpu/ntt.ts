@@ -7,7 +7,8 @@
 import { isNttMatrix } from '../api/is-ntt-matrix.js';
 import { ProverError } from '../errors.js';
 import * as ref from '../ref/ntt.js';
-import { outputHeight, type NttOp, type NttJob } from '../kernels/ntt/job.js';
+import { jobField, outputHeight, type NttOp, type NttJob } from '../kernels/ntt/job.js';
+import type { FieldName } from '../params/fields.js';
 import { requireNttSpec, type NttLdeOptions, type NttMatrix, type NttMethods } from '../api/ntt.js';
 import { requireOptions } from '../validate.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
@@ -23,6 +24,7 @@ export class CpuMatrix implements NttMatrix {
     values: Uint32Array,
     readonly height: number,
     readonly width: number,
+    readonly field: FieldName,
   ) {
     this.values = values;
   }
@@ -56,17 +58,18 @@ function column(v: Uint32Array, h: number, w: number, c: number): Uint32Array {
   return out;
 }
 
-/** One column through the reference transform of `spec`. */
+/** One column through the reference transform of `spec`, over its field. */
 function transformColumn(spec: NttJob, col: Uint32Array): Uint32Array {
+  const F = jobField(spec);
   switch (spec.op) {
     case 'dft':
-      return ref.dft(col, 1);
+      return ref.dft(col, 1, F);
     case 'idft':
-      return ref.idft(col, 1);
+      return ref.idft(col, 1, F);
     case 'lde':
-      return ref.cosetLde(col, 1, spec.addedBits!, spec.shift!);
+      return ref.cosetLde(col, 1, spec.addedBits!, spec.shift!, F);
     case 'encode':
-      return ref.encode(col, 1, spec.addedBits!);
+      return ref.encode(col, 1, spec.addedBits!, F);
   }
 }
 
@@ -97,7 +100,7 @@ export function cpuNttMethods({ sched, alive }: CpuEnv): NttMethods {
         into.set(out);
         return into;
       }
-      return opts.gpu ? new CpuMatrix(sched, out, outputHeight(spec), spec.width) : out;
+      return opts.gpu ? new CpuMatrix(sched, out, outputHeight(spec), spec.width, jobField(spec).name) : out;
     });
   }
   return {

@@ -12,6 +12,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import type { NttJob, NttOp } from './ntt/job.js';
+import { isFieldName } from '../params/fields.js';
 
 /** What a family's first call and its self-check will run, as far as compiling goes. */
 export interface FirstCall {
@@ -78,12 +79,15 @@ export function nttCallSpec(method: string, args: readonly unknown[]): NttJob | 
   const height = ArrayBuffer.isView(values) ? (values.length ?? 0) / (width ?? 0) : values?.height;
   if (!Number.isInteger(width) || width! < 1 || !Number.isInteger(height) || height! < 2 || (height! & (height! - 1)) !== 0)
     return undefined;
+  // A KoalaBear call compiles KoalaBear's pipelines (their module text differs), not BabyBear's.
   const bitReversed = o?.bitReversedOutput === true;
-  if (op === 'dft' || op === 'idft') return { op, height: height!, width: width!, bitReversed };
+  const field = isFieldName(o?.field) && o.field !== 'babybear' ? { field: o.field } : {};
+  if (op === 'dft' || op === 'idft') return { op, height: height!, width: width!, bitReversed, ...field };
   if (!Number.isInteger(o?.addedBits)) return undefined;
   const addedBits = o!.addedBits as number;
-  if (op === 'encode') return { op, height: height!, width: width!, addedBits, bitReversed };
-  return { op, height: height!, width: width!, addedBits, shift: typeof o?.shift === 'number' ? o.shift : undefined, bitReversed };
+  if (op === 'encode') return { op, height: height!, width: width!, addedBits, bitReversed, ...field };
+  const shift = typeof o?.shift === 'number' ? o.shift : undefined;
+  return { op, height: height!, width: width!, addedBits, shift, bitReversed, ...field };
 }
 
 /** The number of points an msm / msmBases call's first argument holds, or undefined. */

@@ -78,6 +78,8 @@ export interface SubmissionTime {
   stage: string;
   /** From the later of its submission and the previous one's end, to its end (onSubmittedWorkDone). */
   gpuMs: number;
+  /** When it was submitted, ms after the job's first submission: a gap shows the host's share. */
+  atMs: number;
 }
 
 /** A running job as the GPU context sees it (JobHooks), plus its progress bookkeeping. */
@@ -123,10 +125,11 @@ export class JobControl implements JobHooks {
    */
   submissions(): SubmissionTime[] {
     let prevEnd = 0;
+    const t0 = Math.min(...this.finished.map((f) => f.submittedAt));
     return this.finished.map(({ stage, submittedAt, doneAt }) => {
       const gpuMs = doneAt - Math.max(submittedAt, prevEnd);
       prevEnd = doneAt;
-      return { stage, gpuMs: +gpuMs.toFixed(3) };
+      return { stage, gpuMs: +gpuMs.toFixed(3), atMs: +(submittedAt - t0).toFixed(3) };
     });
   }
 

@@ -154,6 +154,7 @@ export class WorkerHost {
       this.handles.set(id, { kind, obj });
       const props: Record<string, unknown> = {};
       for (const k of ['height', 'width', 'n']) if (typeof obj[k] === 'number') props[k] = obj[k];
+      if (typeof obj.field === 'string') props.field = obj.field; // an NttMatrix's field
       if (obj.root instanceof Uint32Array) props.root = obj.root.slice();
       // A handle's stats are fixed when it is made (MsmBases): sent once, read by the page without a round trip.
       if (typeof obj.stats === 'function') props.stats = (obj.stats as () => unknown)();

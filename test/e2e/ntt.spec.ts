@@ -39,3 +39,17 @@ test('GPU NTT equals Plonky3 vectors, round-trips, and rejects bad input', async
   expect(rows['ntt api past one binding'].status).toBe('ok');
   expect(rows['ntt api past one binding'].n).toBe(3);
 });
+
+// The same kernels over KoalaBear (field: 'koalabear'): p3-koala-bear's dft / idft / coset_lde
+// vectors, src/ref on random shapes, the field's bad inputs, and the two-level (folded scale) and
+// fused-lde layouts on a GpuContext.
+test('GPU KoalaBear NTT equals p3-koala-bear and src/ref', async ({ page }) => {
+  const result = await autorun(page, 'ntt-koalabear-check');
+  expect(failures(result)).toEqual([]);
+  expect(result.status).toBe('ok');
+  const rows = Object.fromEntries(result.rows.map((r) => [r.step, r]));
+  expect(rows['ntt koalabear vectors'].n).toBe(18); // 6 cases x dft, idft, coset_lde
+  expect(rows['ntt koalabear random'].n).toBe(15);
+  expect(rows['ntt koalabear bad input'].n).toBe(10);
+  expect(rows['ntt koalabear layouts'].n).toBe(4);
+});

@@ -3,8 +3,10 @@
  * pass with its workgroup tile, groups and inner table), shared by test/unit/ntt-two-level.test.ts
  * and test/unit/ntt-plan-record.test.ts (which runs whole plans through them).
  */
-import { bbAdd, bbMul, bbPow } from '../../src/field/babybear.js';
-import { twoAdicGenerator } from '../../src/ref/ntt.js';
+import { monty31Ops } from '../../src/field/monty31-ops.js';
+import { twoAdicGenerator } from '../../src/field/two-adic.js';
+import { BABY_BEAR } from '../../src/params/babybear.js';
+import type { Monty31Params } from '../../src/params/monty31.js';
 import {
   NTT_FLAG_FOLDED_SCALE,
   NTT_FLAG_LAST,
@@ -18,29 +20,38 @@ import { innerTwiddleTable, passSplitTable, passTwiddleTable, splitTwiddle } fro
 import { loadRow, storeOutput } from './ntt-store.js';
 
 /** DFT_R of v (V[s] = Σ v[r]·ω_R^(r·s)): what the generated radix-R butterflies compute. */
-const POWERS = new Map<number, number[]>();
-function dftR(v: number[]): number[] {
+const POWERS = new Map<string, number[]>();
+function dftR(v: number[], F: Monty31Params): number[] {
   const R = v.length;
-  let pw = POWERS.get(R);
+  const { add, mul, pow } = monty31Ops(F);
+  let pw = POWERS.get(`${F.name} ${R}`);
   if (!pw) {
-    const w = twoAdicGenerator(Math.log2(R));
-    pw = Array.from({ length: R }, (_, e) => bbPow(w, e));
-    POWERS.set(R, pw);
+    const w = twoAdicGenerator(Math.log2(R), F);
+    pw = Array.from({ length: R }, (_, e) => pow(w, e));
+    POWERS.set(`${F.name} ${R}`, pw);
   }
-  return v.map((_, s) => v.reduce((acc, x, r) => bbAdd(acc, bbMul(x, pw[(r * s) % R])), 0));
+  return v.map((_, s) => v.reduce((acc, x, r) => add(acc, mul(x, pw[(r * s) % R])), 0));
 }
 
-/** A register pass, by its definition (twiddles ω_{Ns·R}^(k·r) computed directly). */
-export function runRegisterPass(p: NttPass, src: Uint32Array, dst: Uint32Array, w: number, sc: Uint32Array | null): void {
+/** A register pass over F (BabyBear when not given), by its definition (twiddles ω_{Ns·R}^(k·r) computed directly). */
+export function runRegisterPass(
+  p: NttPass,
+  src: Uint32Array,
+  dst: Uint32Array,
+  w: number,
+  sc: Uint32Array | null,
+  F: Monty31Params = BABY_BEAR,
+): void {
+  const { mul, pow } = monty31Ops(F);
   const R = p.radix,
     m = p.n / R,
-    wr = twoAdicGenerator(Math.log2(p.ns * R));
+    wr = twoAdicGenerator(Math.log2(p.ns * R), F);
   for (let t = 0; t < m * w; t++) {
     const col = t % w,
       j = Math.floor(t / w),
       k = j % p.ns;
-    const v = Array.from({ length: R }, (_, r) => bbMul(loadRow(p, src, w, j + r * m, col), bbPow(wr, k * r)));
-    dftR(v).forEach((x, s) => storeOutput(p, dst, w, col, (j - k) * R + k, s, x, sc));
+    const v = Array.from({ length: R }, (_, r) => mul(loadRow(p, src, w, j + r * m, col), pow(wr, k * r)));
+    dftR(v, F).forEach((x, s) => storeOutput(p, dst, w, col, (j - k) * R + k, s, x, sc, F));
   }
 }
 
@@ -57,22 +68,24 @@ export function runTwoLevelPass(
   sc: Uint32Array | null,
   G: number,
   own: Uint32Array | null = null,
+  F: Monty31Params = BABY_BEAR,
 ): void {
+  const { mul } = monty31Ops(F);
   const R = p.sub,
     logR = Math.log2(R),
     T = R * R,
     m = p.n / T,
     L = G * w;
   // `own`: the pass's table when the host binds its own (an lde's scale folded in: scaleFold).
-  const table = p.ns > 1 && tableQualifies(p) ? (own ?? passTwiddleTable(p.ns, T, true)) : null;
-  const split = p.ns > 1 && !table ? (own ?? passSplitTable(p.ns, T)) : null;
+  const table = p.ns > 1 && tableQualifies(p) ? (own ?? passTwiddleTable(p.ns, T, true, 1, F)) : null;
+  const split = p.ns > 1 && !table ? (own ?? passSplitTable(p.ns, T, undefined, F)) : null;
   const folded = (p.flags & NTT_FLAG_FOLDED_SCALE) !== 0;
   const rotate = split !== null && (p.flags & NTT_FLAG_ROTATE) !== 0;
-  const inner = innerTwiddleTable(R); // vec4 entries: the value first
+  const inner = innerTwiddleTable(R, F); // vec4 entries: the value first
   const tile = new Int32Array(L * T);
   const twiddle = (k: number, r: number): number => {
     if (table) return table[(r - 1) * p.ns + k];
-    return splitTwiddle(split!, p.ns, T, k, r);
+    return splitTwiddle(split!, p.ns, T, k, r, F);
   };
   for (let g0 = 0; g0 < m; g0 += G) {
     tile.fill(-1);
@@ -86,9 +99,9 @@ export function runTwoLevelPass(
       const v = Array.from({ length: R }, (_, r1) => {
         const r = rotate ? (jp + r1 * R + T - 1) % T : jp + r1 * R; // NTT_FLAG_ROTATE (split passes only)
         const x = loadRow(p, src, w, j + r * m, col);
-        return p.ns > 1 && (r > 0 || folded) ? bbMul(x, twiddle(k, r)) : x;
+        return p.ns > 1 && (r > 0 || folded) ? mul(x, twiddle(k, r)) : x;
       });
-      dftR(v).forEach((x, s1) => {
+      dftR(v, F).forEach((x, s1) => {
         const word = tile2Word(jp * R + s1, logR, L, lane);
         if (tile[word] !== -1) throw new Error(`R ${R} L ${L}: tile word ${word} written twice`);
         tile[word] = x;
@@ -106,10 +119,10 @@ export function runTwoLevelPass(
         k = j % p.ns;
       const v = Array.from({ length: R }, (_, r2) => {
         const x = tile[tile2Word(jp + r2 * R, logR, L, lane)];
-        return jp > 0 && r2 > 0 ? bbMul(x, inner[4 * ((r2 - 1) * R + jp)]) : x;
+        return jp > 0 && r2 > 0 ? mul(x, inner[4 * ((r2 - 1) * R + jp)]) : x;
       });
-      dftR(v).forEach((x, s2) => {
-        if (!staged) return storeOutput(p, dst, w, col, (j - k) * T + k, jp + s2 * R, x, sc);
+      dftR(v, F).forEach((x, s2) => {
+        if (!staged) return storeOutput(p, dst, w, col, (j - k) * T + k, jp + s2 * R, x, sc, F);
         const word = tile2Out(jp + s2 * R, L, lane);
         if (out[word] !== -1) throw new Error(`R ${R} L ${L}: output tile word ${word} written twice`);
         out[word] = x;

@@ -4,9 +4,11 @@
  * reverse an inverse transform's rows (NTT_FLAG_INVERSE: row n − 1 − r); the last pass of a
  * transform scales (c·g^row from the lo/hi scale table) and bit-reverses. Shared by the CPU models
  * of the register passes (test/unit/ntt-plan.test.ts) and the two-level passes
- * (test/unit/ntt-two-level.test.ts).
+ * (test/unit/ntt-two-level.test.ts). Values are of field F (BabyBear when not given).
  */
-import { montMul } from '../../src/field/babybear.js';
+import { monty31Ops } from '../../src/field/monty31-ops.js';
+import { BABY_BEAR } from '../../src/params/babybear.js';
+import type { Monty31Params } from '../../src/params/monty31.js';
 import { reverseBits } from '../../src/ref/ntt.js';
 import {
   NTT_FLAG_BITREV,
@@ -34,7 +36,9 @@ export function storeOutput(
   s: number,
   val: number,
   sc: Uint32Array | null,
+  F: Monty31Params = BABY_BEAR,
 ): void {
+  const { montMul } = monty31Ops(F);
   let dest = base + s * p.ns;
   if (p.flags & NTT_FLAG_LAST) {
     if (p.flags & NTT_FLAG_SCALE)

@@ -5,10 +5,11 @@
  * (src/api/ntt.ts requireNttSpec, src/validate.ts requireAddedBits) before a job is made.
  * @module
  */
+import { MONTY31_FIELDS, type FieldName, type Monty31Params } from '../../params/fields.js';
 
 export type NttOp = 'dft' | 'idft' | 'lde' | 'encode';
 
-/** One NTT job on a row-major height × width matrix of canonical BabyBear values. */
+/** One NTT job on a row-major height × width matrix of canonical values of a 31-bit field. */
 export interface NttJob {
   readonly op: NttOp;
   /** Input rows, a power of two; lde / encode output height·2^addedBits rows. */
@@ -20,6 +21,13 @@ export interface NttJob {
   readonly shift?: number;
   /** Store rows in bit-reversed order (fused into the last pass). */
   readonly bitReversed?: boolean;
+  /** The field of the values (BabyBear when absent): its roots of unity fill the tables, its constants the WGSL. */
+  readonly field?: FieldName;
+}
+
+/** The parameter record of the job's field. */
+export function jobField(job: Pick<NttJob, 'field'>): Monty31Params {
+  return MONTY31_FIELDS[job.field ?? 'babybear'];
 }
 
 /** Rows of the job's output. */

@@ -7,8 +7,8 @@
  * these once per job and records the result in the plan.
  * @module
  */
-import { bbPow } from '../../field/babybear.js';
-import type { NttJob } from './job.js';
+import { monty31Ops } from '../../field/monty31-ops.js';
+import { jobField, type NttJob } from './job.js';
 import {
   NTT_FLAG_BITREV,
   NTT_FLAG_FOLDED_SCALE,
@@ -62,15 +62,19 @@ export function jobPasses(job: NttJob, tuning: NttTuning, tileLog: number): NttP
   const two = (remainderFirst: boolean) => (tileLog > 0 ? { tileLog, remainderFirst } : undefined);
   const fold = (ps: NttPass[]) => (tuning.foldPadding ? foldPadding(ps) : ps);
   const inverse = NTT_FLAG_INVERSE | NTT_FLAG_SCALE;
+  const adicity = jobField(job).twoAdicity;
   switch (job.op) {
     case 'dft':
-      return planTransform(logH, h, br, mr, two(false));
+      return planTransform(logH, h, br, mr, two(false), adicity);
     case 'idft':
-      return planTransform(logH, h, inverse | br, mr, two(false));
+      return planTransform(logH, h, inverse | br, mr, two(false), adicity);
     case 'encode':
-      return fold(planTransform(logH + bits, h, br, mr, two(true)));
+      return fold(planTransform(logH + bits, h, br, mr, two(true), adicity));
     case 'lde':
-      return fold([...planTransform(logH, h, inverse, mr, two(false)), ...planTransform(logH + bits, h, br, mr, two(true))]);
+      return fold([
+        ...planTransform(logH, h, inverse, mr, two(false), adicity),
+        ...planTransform(logH + bits, h, br, mr, two(true), adicity),
+      ]);
   }
 }
 
@@ -184,5 +188,8 @@ export function scaleFold(
   if (!p || !q || p.sub === 0 || q.sub !== p.sub || sources[i] !== 'split' || sources[i + 1] !== 'table') return none;
   if (q.ns !== 2 || (q.flags & NTT_FLAG_HALF) === 0 || q.n !== 2 * p.n || (p.flags & NTT_FLAG_SCALE) === 0) return none;
   const folded = { ...p, flags: (p.flags & ~NTT_FLAG_SCALE) | NTT_FLAG_FOLDED_SCALE };
-  return { passes: passes.map((x, j) => (j === i ? folded : x)), fold: { index: i, split: { c, g }, rowFactor: bbPow(g, p.ns) } };
+  return {
+    passes: passes.map((x, j) => (j === i ? folded : x)),
+    fold: { index: i, split: { c, g }, rowFactor: monty31Ops(jobField(job)).pow(g, p.ns) },
+  };
 }

@@ -18,10 +18,11 @@
  */
 import { ProverError } from '../../errors.js';
 import type { GpuContext } from '../../gpu/context.js';
-import { bbInv } from '../../field/babybear.js';
+import { monty31Ops } from '../../field/monty31-ops.js';
 import { log2Exact, reverseBits, twoAdicGenerator } from '../../field/two-adic.js';
+import type { FieldName } from '../../params/fields.js';
 import { nttToGpu } from './record.js';
-import { outputHeight, type NttJob } from './job.js';
+import { jobField, outputHeight, type NttJob } from './job.js';
 import { columnsPerBlock, fourStepShape } from './plan.js';
 import { copyColumns, transposeRows } from '../matrix-copy.js';
 import { recordTwist, type Twist } from './twist.js';
@@ -47,6 +48,8 @@ interface FourStep {
   /** Coset shift: coefficients j are multiplied by shift^j first (lde). */
   shift?: number;
   bitReversed: boolean;
+  /** The values' field (BabyBear when absent): its roots, and the pieces' jobs run over it. */
+  field?: FieldName;
 }
 
 /** The four-step transform of x (zero-padded to N when shorter; see the module comment). */
@@ -55,7 +58,9 @@ export async function fourStep(x: Uint32Array, f: FourStep, maxWords: number, ru
   checkLongColumn(N, maxWords);
   const { n1, n2 } = fourStepShape(N);
   const logN = log2Exact(N);
-  const omega = inverse ? bbInv(twoAdicGenerator(logN)) : twoAdicGenerator(logN);
+  const F = jobField(f);
+  const omega = inverse ? monty31Ops(F).inv(twoAdicGenerator(logN, F)) : twoAdicGenerator(logN, F);
+  const inField = (job: NttJob): NttJob => (f.field ? { ...job, field: f.field } : job);
   // Step 1's input: A's first h1 rows hold the values (the rest are the zero padding).
   const h1 = Math.max(1, Math.ceil(x.length / n2));
   const padded = h1 * n2 === x.length ? x : new Uint32Array(h1 * n2);
@@ -67,11 +72,13 @@ export async function fourStep(x: Uint32Array, f: FourStep, maxWords: number, ru
     const cw = Math.min(cols1, n2 - c0);
     const block = new Uint32Array(h1 * cw);
     copyColumns(padded, n2, c0, block, cw, 0, h1, cw);
-    const job: NttJob = inverse
-      ? { op: 'idft', height: n1, width: cw }
-      : addedBits === 0
-        ? { op: 'dft', height: n1, width: cw }
-        : { op: 'encode', height: h1, width: cw, addedBits };
+    const job: NttJob = inField(
+      inverse
+        ? { op: 'idft', height: n1, width: cw }
+        : addedBits === 0
+          ? { op: 'dft', height: n1, width: cw }
+          : { op: 'encode', height: h1, width: cw, addedBits },
+    );
     const pre: Twist | undefined = f.shift === undefined ? undefined : { base: f.shift, mode: 'linear', col0: c0, rowStride: n2 };
     const got = await run(job, block, pre, { base: omega, mode: 'product', col0: c0 });
     copyColumns(got, cw, 0, c, n2, c0, n1, cw);
@@ -84,7 +91,7 @@ export async function fourStep(x: Uint32Array, f: FourStep, maxWords: number, ru
     const cw = Math.min(cols3, n1 - a);
     const block = new Uint32Array(n2 * cw); // rows a.. of C, transposed
     transposeRows(c, n2, a, cw, block);
-    const got = await run({ op: inverse ? 'idft' : 'dft', height: n2, width: cw }, block);
+    const got = await run(inField({ op: inverse ? 'idft' : 'dft', height: n2, width: cw }), block);
     if (rev1 && rev2) {
       // X[k1 + n1·k2] goes to row reverse(k1 + n1·k2) = reverse(k2) + n2·reverse(k1).
       // In tiles of 64 columns: contiguous reads, writes within 64 runs of n2 values.
@@ -109,19 +116,20 @@ export async function fourStep(x: Uint32Array, f: FourStep, maxWords: number, ru
 export async function runLongColumn(job: NttJob, x: Uint32Array, maxWords: number, run: BlockRunner): Promise<Uint32Array> {
   const N = outputHeight(job);
   const bitReversed = job.bitReversed === true;
+  const field = job.field;
   switch (job.op) {
     case 'dft':
     case 'encode':
-      return fourStep(x, { N, inverse: false, bitReversed }, maxWords, run);
+      return fourStep(x, { N, inverse: false, bitReversed, field }, maxWords, run);
     case 'idft':
-      return fourStep(x, { N, inverse: true, bitReversed }, maxWords, run);
+      return fourStep(x, { N, inverse: true, bitReversed, field }, maxWords, run);
     case 'lde': {
       const h = job.height;
       const coeffs =
         h <= maxWords
-          ? await run({ op: 'idft', height: h, width: 1 }, x)
-          : await fourStep(x, { N: h, inverse: true, bitReversed: false }, maxWords, run);
-      return fourStep(coeffs, { N, inverse: false, shift: job.shift, bitReversed }, maxWords, run);
+          ? await run({ op: 'idft', height: h, width: 1, ...(field ? { field } : {}) }, x)
+          : await fourStep(x, { N: h, inverse: true, bitReversed: false, field }, maxWords, run);
+      return fourStep(coeffs, { N, inverse: false, shift: job.shift, bitReversed, field }, maxWords, run);
     }
   }
 }
@@ -133,10 +141,10 @@ export function gpuBlockRunner(ctx: GpuContext): BlockRunner {
     const uniforms: GPUBuffer[] = [];
     try {
       const enc = ctx.device.createCommandEncoder({ label: `ntt block ${job.op}` });
-      if (pre) uniforms.push(await recordTwist(ctx, enc, input, job.height, job.width, pre));
+      if (pre) uniforms.push(await recordTwist(ctx, enc, input, job.height, job.width, pre, job.field));
       const out = await nttToGpu(ctx, enc, job, input);
       try {
-        if (post) uniforms.push(await recordTwist(ctx, enc, out.buffer, out.height, out.width, post));
+        if (post) uniforms.push(await recordTwist(ctx, enc, out.buffer, out.height, out.width, post, job.field));
         ctx.submit(enc, 'ntt four-step piece');
         return await ctx.readback(out.buffer, out.height * out.width);
       } finally {

@@ -70,7 +70,7 @@ export interface NttPass {
   ns: number;
   /** Rows of the source that hold data; rows at or past it read as 0 (zero padding, first pass). */
   inRows: number;
-  /** ω_{Ns·R} = ω_{2^27}^(2^twShift). */
+  /** ω_{Ns·R} = ω_{2^A}^(2^twShift), A the field's two-adicity (27 for BabyBear). */
   twShift: number;
   flags: number;
   /**
@@ -140,9 +140,17 @@ export interface TwoLevelLayout {
  * Passes of one transform of n = 2^logN rows. `inRows` < n zero-pads the input (first pass);
  * `last` flags (bit reversal, scale) go on the final pass only, except NTT_FLAG_INVERSE, which
  * goes on the first (its reversed loads). With `two`, two-level passes (twoLevelRadices) replace
- * pairs of register passes.
+ * pairs of register passes. `twoAdicity`: the field's (BabyBear's 27 when absent), whose largest
+ * root ω_{2^twoAdicity} the lo/hi powers table holds, so twShift counts from it.
  */
-export function planTransform(logN: number, inRows: number, lastFlags: number, maxRadix = NTT_MAX_RADIX, two?: TwoLevelLayout): NttPass[] {
+export function planTransform(
+  logN: number,
+  inRows: number,
+  lastFlags: number,
+  maxRadix = NTT_MAX_RADIX,
+  two?: TwoLevelLayout,
+  twoAdicity = BB_TWO_ADICITY,
+): NttPass[] {
   const n = 2 ** logN;
   let ns = 1;
   const rs: Array<[number, number]> = two
@@ -156,7 +164,7 @@ export function planTransform(logN: number, inRows: number, lastFlags: number, m
       ns,
       sub,
       inRows: i === 0 ? inRows : n,
-      twShift: BB_TWO_ADICITY - Math.round(Math.log2(ns * radix)),
+      twShift: twoAdicity - Math.round(Math.log2(ns * radix)),
       flags: (i === 0 ? lastFlags & NTT_FLAG_INVERSE : 0) | (i === rs.length - 1 ? NTT_FLAG_LAST | (lastFlags & ~NTT_FLAG_INVERSE) : 0),
     };
     ns *= radix;

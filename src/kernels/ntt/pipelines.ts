@@ -13,6 +13,7 @@
  * @module
  */
 import type { BindingKind, PipelineRequest } from '../../gpu/pipeline-cache.js';
+import type { FieldName } from '../../params/fields.js';
 import {
   NTT_FLAG_BITREV,
   NTT_FLAG_FOLDED_SCALE,
@@ -35,8 +36,19 @@ export const NTT_BINDINGS: readonly BindingKind[] = ['read-only-storage', 'stora
 /** Two-level passes also bind their inner twiddle table (`tt`). */
 export const NTT_BINDINGS_TWO: readonly BindingKind[] = [...NTT_BINDINGS, 'read-only-storage'];
 
-/** The request for pass `p` running `entryPoint` at width `w`, `groups` groups per two-level workgroup (0 for a register pass). */
-export function passPipeline(p: NttPass, entryPoint: string, w: number, groups: number, tuning: NttTuning): PipelineRequest {
+/**
+ * The request for pass `p` running `entryPoint` at width `w`, `groups` groups per two-level
+ * workgroup (0 for a register pass), over `field`: the same WGSL with that field's constants
+ * (BB_P, BB_MU, BB_ROOTS_32, ...: src/params/wgsl-consts.ts). BabyBear's request names no field.
+ */
+export function passPipeline(
+  p: NttPass,
+  entryPoint: string,
+  w: number,
+  groups: number,
+  tuning: NttTuning,
+  field: FieldName = 'babybear',
+): PipelineRequest {
   const g = Math.max(groups, 1);
   return {
     kernel: 'ntt_stockham',
@@ -65,6 +77,7 @@ export function passPipeline(p: NttPass, entryPoint: string, w: number, groups: 
     },
     bindings: p.sub > 0 ? NTT_BINDINGS_TWO : NTT_BINDINGS,
     overrides: { NTT_FLAGS: tuning.staticFlags ? passFlags(p) : 0 },
+    ...(field === 'babybear' ? {} : { field }),
   };
 }
 

@@ -13,8 +13,7 @@ import { ProverError } from '../../errors.js';
 import type { GpuContext } from '../../gpu/context.js';
 import { grid2d } from '../../gpu/dispatch.js';
 import type { PipelineRequest } from '../../gpu/pipeline-cache.js';
-import { BB_TWO_ADICITY } from '../../params/babybear.js';
-import { outputHeight, type NttJob } from './job.js';
+import { jobField, outputHeight, type NttJob } from './job.js';
 import {
   fusedLdePass,
   jobPasses,
@@ -134,8 +133,8 @@ export function nttSplit(outRows: number, width: number, maxWords: number): NttS
 
 /** The scale an idft or lde applies in its last inverse store: 1/h and ω_h, times the lde's shift. */
 function scaleOf(job: NttJob): NttScale | null {
-  if (job.op === 'idft') return inverseScale(job.height);
-  if (job.op === 'lde') return inverseScale(job.height, job.shift ?? 1);
+  if (job.op === 'idft') return inverseScale(job.height, 1, jobField(job));
+  if (job.op === 'lde') return inverseScale(job.height, job.shift ?? 1, jobField(job));
   return null;
 }
 
@@ -149,15 +148,20 @@ function deepFreeze<T>(x: T): T {
 
 /**
  * The plan of `job` under `tuning` (a whole record: ./tuning.ts withTuning) on a device with
- * `limits`. Throws TOO_LARGE past BabyBear's 2^27 rows; a job past one binding still gets its
- * passes planned (warm-up and tests count its pipelines), with `split` saying how it runs.
+ * `limits`. Throws TOO_LARGE past the field's two-adic subgroup (BabyBear 2^27 rows, KoalaBear
+ * 2^24); a job past one binding still gets its passes planned (warm-up and tests count its
+ * pipelines), with `split` saying how it runs. A job over another field than BabyBear names it in
+ * every pipeline request (its constants) and table (its roots); BabyBear's name none, as before.
  */
 export function planNtt(job: NttJob, tuning: NttTuning, limits: NttLimits): NttPlan {
   const w = job.width;
   const outRows = outputHeight(job);
-  if (outRows > 2 ** BB_TWO_ADICITY) {
-    throw new ProverError('TOO_LARGE', `NTT height ${outRows} exceeds 2^${BB_TWO_ADICITY}, the largest power-of-two subgroup of BabyBear`);
+  const F = jobField(job);
+  if (outRows > 2 ** F.twoAdicity) {
+    throw new ProverError('TOO_LARGE', `NTT height ${outRows} exceeds 2^${F.twoAdicity}, the largest power-of-two subgroup of ${F.label}`);
   }
+  const field = F.name === 'babybear' ? undefined : F.name;
+  const inField = (t: NttTable): NttTable => (field ? { ...t, field } : t);
   const twoLevel = twoLevelLog(job, tuning, limits);
   const planned = jobPasses(job, tuning, twoLevel);
   const staged = stagedPasses(w, w < tuning.stageBelowWidth, limits, planned);
@@ -170,9 +174,9 @@ export function planNtt(job: NttJob, tuning: NttTuning, limits: NttLimits): NttP
   const suffix = (i: number) => (sources[i] === 'running' || (passes[i].sub > 0 && sources[i] === 'staged') ? '' : `_${sources[i]}`);
   const requests: PipelineRequest[] = [];
   const requestAt = new Map<string, number>();
-  const powers: NttTable = { kind: 'powers' };
+  const powers: NttTable = inField({ kind: 'powers' });
   // A folded scale leaves no pass reading the scale table (folding needs two-level passes, fusing register ones).
-  const scaleTable: NttTable = scale && !fold ? { kind: 'scale', c: scale[0], g: scale[1], n: scale[2] } : powers;
+  const scaleTable: NttTable = scale && !fold ? inField({ kind: 'scale', c: scale[0], g: scale[1], n: scale[2] }) : powers;
   const steps: NttStep[] = [];
   let srcRows = job.height;
   passes.forEach((p, i) => {
@@ -180,7 +184,7 @@ export function planNtt(job: NttJob, tuning: NttTuning, limits: NttLimits): NttP
     const isFused = i === fused;
     const two = p.sub > 0;
     const entryPoint = isFused ? `ntt_lde_fused_r${p.radix}` : two ? `ntt_pass2_r${p.sub}${suffix(i)}` : `ntt_pass_r${p.radix}${suffix(i)}`;
-    const request = passPipeline(p, entryPoint, w, groups[i], tuning);
+    const request = passPipeline(p, entryPoint, w, groups[i], tuning, F.name);
     let pipeline = requestAt.get(pipelineKey(request));
     if (pipeline === undefined) {
       pipeline = requests.push(request) - 1;
@@ -193,14 +197,14 @@ export function planNtt(job: NttJob, tuning: NttTuning, limits: NttLimits): NttP
       sources[i] !== 'split'
         ? powers
         : i === fold?.index
-          ? { kind: 'folded-split', ns: p.ns, radix: p.radix, scale: fold.split }
-          : { kind: 'split', ns: p.ns, radix: p.radix };
+          ? inField({ kind: 'folded-split', ns: p.ns, radix: p.radix, scale: fold.split })
+          : inField({ kind: 'split', ns: p.ns, radix: p.radix });
     const sc: NttTable =
       sources[i] !== 'table'
         ? scaleTable
         : fold && i === fold.index + 1
-          ? { kind: 'folded-rows', ns: p.ns, radix: p.radix, scale: fold.split, rowFactor: fold.rowFactor }
-          : { kind: tuning.shoup ? 'shoup' : 'montgomery', ns: p.ns, radix: p.radix };
+          ? inField({ kind: 'folded-rows', ns: p.ns, radix: p.radix, scale: fold.split, rowFactor: fold.rowFactor })
+          : inField({ kind: tuning.shoup ? 'shoup' : 'montgomery', ns: p.ns, radix: p.radix });
     // A fused pass writes the dft's first-pass output (its rows) through that pass's staged tile;
     // a staged workgroup is one tile (NTT_STAGE_WORDS / R threads); a two-level workgroup is G
     // groups of R threads per column, and its kernel counts workgroups.
@@ -230,7 +234,7 @@ export function planNtt(job: NttJob, tuning: NttTuning, limits: NttLimits): NttP
         groups: groups[i],
         tw,
         sc,
-        inner: two ? { kind: 'inner', radix: p.sub } : null,
+        inner: two ? inField({ kind: 'inner', radix: p.sub }) : null,
         uniform: Array.from(passUniform(p)),
         workgroupSize,
         threads,

@@ -19,6 +19,7 @@ import { nttLimits, planNtt, type NttPlan } from './plan.js';
 import { NTT_BINDINGS, NTT_BINDINGS_TWO } from './pipelines.js';
 import { tableCache, tableLabel, tableWords, type NttTable } from './tables.js';
 import { withTuning, type NttTuning } from './tuning.js';
+import type { FieldName } from '../../params/fields.js';
 
 /**
  * nttToGpu's timestamps: writes for its one compute pass, or a function giving them per compute
@@ -71,9 +72,9 @@ export function tableBuffer(ctx: GpuContext, t: NttTable): GPUBuffer {
   return buf;
 }
 
-/** The scale table of (c, g, n) (tables.ts scaleTable), cached with the NTT's own: also twist.ts's power tables. */
-export function scaleBuffer(ctx: GpuContext, c: number, g: number, n: number): GPUBuffer {
-  return tableBuffer(ctx, { kind: 'scale', c, g, n });
+/** The scale table of (c, g, n) over `field` (tables.ts scaleTable), cached with the NTT's own: also twist.ts's power tables. */
+export function scaleBuffer(ctx: GpuContext, c: number, g: number, n: number, field: FieldName = 'babybear'): GPUBuffer {
+  return tableBuffer(ctx, field === 'babybear' ? { kind: 'scale', c, g, n } : { kind: 'scale', c, g, n, field });
 }
 
 /** Largest matrix (u32 words) one NTT buffer may hold here; larger jobs are split by the API (./blocks.ts). */
@@ -94,7 +95,16 @@ const PLANS_KEPT = 256;
 export function planOn(ctx: GpuContext, job: NttJob, tuning?: Partial<NttTuning>): NttPlan {
   let plans = PLANS.get(ctx);
   if (!plans) PLANS.set(ctx, (plans = new Map()));
-  const key = JSON.stringify([job.op, job.height, job.width, job.addedBits ?? 0, job.shift ?? 1, job.bitReversed === true, tuning ?? null]);
+  const key = JSON.stringify([
+    job.op,
+    job.height,
+    job.width,
+    job.addedBits ?? 0,
+    job.shift ?? 1,
+    job.bitReversed === true,
+    job.field ?? 'babybear',
+    tuning ?? null,
+  ]);
   let plan = plans.get(key);
   if (!plan) {
     if (plans.size >= PLANS_KEPT) plans.clear();

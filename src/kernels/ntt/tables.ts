@@ -1,17 +1,19 @@
 /**
  * The tables the NTT's kernels read, built on the CPU once per device (./record.ts caches them):
- * the lo/hi powers of ω_{2^27} (twiddleTable), an inverse transform's scale c·g^i (scaleTable),
- * a middle pass's twiddles (passTwiddleTable), a split table for passes too large for one
- * (passSplitTable), a two-level pass's inner twiddles (innerTwiddleTable); and NttTable, the
- * plan's description of one of them (./plan.ts), whose key names its buffer in the cache.
+ * the lo/hi powers of the field's largest root ω_{2^A} (twiddleTable; A = 27 for BabyBear), an
+ * inverse transform's scale c·g^i (scaleTable), a middle pass's twiddles (passTwiddleTable), a
+ * split table for passes too large for one (passSplitTable), a two-level pass's inner twiddles
+ * (innerTwiddleTable); and NttTable, the plan's description of one of them (./plan.ts), whose key
+ * names its buffer in the cache. Every table is of one 31-bit field, given as its record
+ * (BabyBear when absent).
  * @module
  */
 import { BABY_BEAR } from '../../params/babybear.js';
-import type { Monty31Params } from '../../params/monty31.js';
-import { bbInv, bbMul } from '../../field/babybear.js';
+import { MONTY31_FIELDS, type FieldName, type Monty31Params } from '../../params/fields.js';
+import { monty31Ops } from '../../field/monty31-ops.js';
 import { fastMul, fillPowers } from '../../field/power-runs.js';
 import { twoAdicGenerator } from '../../field/two-adic.js';
-import { NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_TW_WORDS, splitBits } from './passes.js';
+import { NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, splitBits } from './passes.js';
 
 // Every table below is runs of powers (fillPowers: one product per entry, Shoup quotients without
 // divisions, Montgomery form by starting a run at toMonty(first)), not a general multiply, a pow or
@@ -21,9 +23,12 @@ import { NTT_TW_HI, NTT_TW_LO, NTT_TW_LO_BITS, NTT_TW_WORDS, splitBits } from '.
 /** x in Montgomery form (x·2^32 mod p): the product with R mod p, F.one. */
 const monty = (x: number, F: Monty31Params) => fastMul(x, F.one, F);
 
-/** Twiddle table (Montgomery form), the same for every size: see the NTT_TW_* layout above. */
+/**
+ * Twiddle table (Montgomery form), the same for every size: see the NTT_TW_* layout above; the hi
+ * part has 2^(A − 14) entries, A = the field's two-adicity (BabyBear 2^13, KoalaBear 2^10).
+ */
 export function twiddleTable(F: Monty31Params = BABY_BEAR): Uint32Array {
-  const t = new Uint32Array(NTT_TW_WORDS);
+  const t = new Uint32Array(NTT_TW_HI + (1 << (F.twoAdicity - NTT_TW_LO_BITS)));
   const top = twoAdicGenerator(F.twoAdicity, F);
   fillPowers(t, NTT_TW_LO, 1 << NTT_TW_LO_BITS, F.one, top, F);
   let gHi = top;
@@ -33,8 +38,9 @@ export function twiddleTable(F: Monty31Params = BABY_BEAR): Uint32Array {
 }
 
 /** An inverse transform's scale (c, g, n) for scaleTable: 1/n and ω_n, times shift^i for an lde's coset (NTT_FLAG_INVERSE). */
-export function inverseScale(n: number, shift = 1): [number, number, number] {
-  return [bbInv(n), bbMul(shift, twoAdicGenerator(Math.round(Math.log2(n)))), n];
+export function inverseScale(n: number, shift = 1, F: Monty31Params = BABY_BEAR): [number, number, number] {
+  const { inv, mul } = monty31Ops(F);
+  return [inv(n), mul(shift, twoAdicGenerator(Math.round(Math.log2(n)), F)), n];
 }
 
 /**
@@ -97,11 +103,11 @@ export function passSplitTable(ns: number, radix: number, scale?: SplitScale, F:
 }
 
 /** Twiddle (plain value) of group k, row r from a split table, as the kernels index it (splitMul in scripts/gen-ntt-wgsl.ts). */
-export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number): number {
+export function splitTwiddle(t: Uint32Array, ns: number, radix: number, k: number, r: number, F: Monty31Params = BABY_BEAR): number {
   const h = splitBits(ns),
     L = 2 ** h,
     H = ns / L;
-  return bbMul(t[r * L + (k % L)], t[2 * radix * L + r * H + Math.floor(k / L)]);
+  return monty31Ops(F).mul(t[r * L + (k % L)], t[2 * radix * L + r * H + Math.floor(k / L)]);
 }
 
 /**
@@ -148,15 +154,17 @@ export function passTwiddleTable(ns: number, radix: number, shoup = false, rowFa
  * One table a pass binds, as the plan names it: the shared lo/hi powers, an inverse transform's
  * scale, a middle pass's twiddles (Montgomery or Shoup form), a split table, a two-level pass's
  * inner twiddles, or a table with an lde's / idft's scale folded in (the split table of the idft's
- * last pass, the row table of the dft's first: ./layout.ts scaleFold).
+ * last pass, the row table of the dft's first: ./layout.ts scaleFold). `field`: the values' field,
+ * BabyBear when absent (BabyBear's tables keep the labels they always had).
  */
-export type NttTable =
+export type NttTable = { readonly field?: FieldName } & (
   | { readonly kind: 'powers' }
   | { readonly kind: 'scale'; readonly c: number; readonly g: number; readonly n: number }
   | { readonly kind: 'montgomery' | 'shoup' | 'split'; readonly ns: number; readonly radix: number }
   | { readonly kind: 'inner'; readonly radix: number }
   | { readonly kind: 'folded-split'; readonly ns: number; readonly radix: number; readonly scale: SplitScale }
-  | { readonly kind: 'folded-rows'; readonly ns: number; readonly radix: number; readonly scale: SplitScale; readonly rowFactor: number };
+  | { readonly kind: 'folded-rows'; readonly ns: number; readonly radix: number; readonly scale: SplitScale; readonly rowFactor: number }
+);
 
 /**
  * Where the recording caches a table's buffer: 'fixed' tables (the powers, per-(Ns, R) twiddles:
@@ -167,8 +175,12 @@ export function tableCache(t: NttTable): 'fixed' | 'scaled' {
   return t.kind === 'scale' || t.kind === 'folded-split' || t.kind === 'folded-rows' ? 'scaled' : 'fixed';
 }
 
-/** The table's buffer label, which is also its cache key. */
+/** The table's buffer label, which is also its cache key: another field's tables carry its name first. */
 export function tableLabel(t: NttTable): string {
+  return t.field && t.field !== 'babybear' ? `${t.field} ${fieldlessLabel(t)}` : fieldlessLabel(t);
+}
+
+function fieldlessLabel(t: NttTable): string {
   switch (t.kind) {
     case 'powers':
       return 'ntt twiddles';
@@ -185,22 +197,23 @@ export function tableLabel(t: NttTable): string {
   }
 }
 
-/** The table's words. */
+/** The table's words, in the table's field. */
 export function tableWords(t: NttTable): Uint32Array {
+  const F = MONTY31_FIELDS[t.field ?? 'babybear'];
   switch (t.kind) {
     case 'powers':
-      return twiddleTable();
+      return twiddleTable(F);
     case 'scale':
-      return scaleTable(t.c, t.g, t.n);
+      return scaleTable(t.c, t.g, t.n, F);
     case 'inner':
-      return innerTwiddleTable(t.radix);
+      return innerTwiddleTable(t.radix, F);
     case 'split':
-      return passSplitTable(t.ns, t.radix);
+      return passSplitTable(t.ns, t.radix, undefined, F);
     case 'folded-split':
-      return passSplitTable(t.ns, t.radix, t.scale);
+      return passSplitTable(t.ns, t.radix, t.scale, F);
     case 'folded-rows':
-      return passTwiddleTable(t.ns, t.radix, true, t.rowFactor);
+      return passTwiddleTable(t.ns, t.radix, true, t.rowFactor, F);
     default:
-      return passTwiddleTable(t.ns, t.radix, t.kind === 'shoup');
+      return passTwiddleTable(t.ns, t.radix, t.kind === 'shoup', 1, F);
   }
 }
