@@ -17,7 +17,7 @@
  */
 import { createProver } from '../src/index.js';
 import { nodeGpu } from './node-gpu.js';
-import { formatCalls, gpuCallLog } from './support/gpu-call-log.js';
+import { formatCalls, gpuCallLog, type GpuCall } from './support/gpu-call-log.js';
 
 const log = Number(process.env.GPU_CALLS_LOG ?? 12);
 const reps = Number(process.env.GPU_CALLS_REPS ?? 4);
@@ -33,12 +33,22 @@ const prover = await createProver({
 const x = new Uint32Array(1 << log).map((_, i) => (i * 2654435761) % 2013265921);
 const out = process.env.GPU_CALLS_OUT === '1' ? new Uint32Array(x.length) : undefined;
 let first = 0;
+let firstCall: GpuCall[] = [];
+let firstEnd = 0;
 for (let i = 0; i < reps; i++) {
-  if (i === reps - 1) spy.start();
+  if (i === 0 || i === reps - 1) spy.start();
   const r = await prover.dft(x, { width: 1, ...(out ? { out } : {}) });
-  if (i === 0) first = r[0];
+  if (i === 0) {
+    first = r[0];
+    firstEnd = spy.now();
+    firstCall = spy.stop();
+  }
 }
 const calls = spy.stop();
+// What the first call left compiling: pipelines still being created when it returned run on the
+// driver's threads while the later calls are timed.
+const compiling = firstCall.filter((c) => c.call.includes('createComputePipeline'));
+const late = compiling.filter((c) => !(c.resolvedAt! <= firstEnd));
 const hostRuns = Number(process.env.GPU_CALLS_HOST ?? 0);
 const phases: number[][] = [[], [], [], []];
 for (let i = 0; i < hostRuns; i++) {
@@ -58,12 +68,20 @@ spy.restore();
 prover.destroy();
 console.log(`dft 2^${log} x 1${out ? ' into out' : ''}, call ${reps} of ${reps} (result[0] = ${first}): ${calls.length} WebGPU calls`);
 for (const line of formatCalls(calls)) console.log(line);
-const counts = new Map<string, number>();
-for (const c of calls) {
-  const method = c.call.replace(/ '[^']*'/, '').replace(/\(.*$/, '');
-  counts.set(method, (counts.get(method) ?? 0) + 1);
-}
-console.log([...counts].map(([m, n]) => `${m} x${n}`).join(', '));
+const countCalls = (log: readonly GpuCall[]) => {
+  const counts = new Map<string, number>();
+  for (const c of log) {
+    const method = c.call.replace(/ '[^']*'/, '').replace(/\(.*$/, '');
+    counts.set(method, (counts.get(method) ?? 0) + 1);
+  }
+  return [...counts].map(([m, n]) => `${m} x${n}`).join(', ');
+};
+console.log(countCalls(calls));
+console.log(
+  `first call (returned at ${firstEnd.toFixed(1)} ms): ${firstCall.length} WebGPU calls, ${compiling.length} pipelines requested, ` +
+    `${late.length} not ready when it returned: ${countCalls(firstCall)}`,
+);
+for (const c of compiling) console.log(`  ready at ${c.resolvedAt?.toFixed(1) ?? 'never'} ms: ${c.call.slice(0, 120)}`);
 if (hostRuns) {
   const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1].toFixed(3);
   const [toSubmit, toMap, afterMap, total] = phases.map(median);

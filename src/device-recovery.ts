@@ -73,8 +73,8 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
       destroyed = true;
       current.prover.destroy();
     },
-    prefetch: (method: Parameters<NonNullable<Backend['prefetch']>>[0], args: readonly unknown[]) =>
-      current.prover.prefetch?.(method, args),
+    prefetch: (method: Parameters<NonNullable<Backend['prefetch']>>[0], args: readonly unknown[], selfCheck: boolean) =>
+      current.prover.prefetch?.(method, args, selfCheck),
     [LOSE_DEVICE]: () => current.ctx.device.destroy(),
     [LIVE_DEVICE]: async (): Promise<LiveDevice> => {
       const d = await live();

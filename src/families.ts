@@ -209,9 +209,9 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
       const f = METHOD_FAMILY[m];
       const callOpts = callOptions(args);
       if (gpuPath && state[f].path === 'gpu' && !state[f].prefetched) {
-        // The family's first call: compile all it and its self-check need in one wave.
+        // The family's first call: compile all it and its self-check (when on) need in one wave.
         state[f].prefetched = true;
-        gpu!.prefetch?.(m, args);
+        gpu!.prefetch?.(m, args, opts.selfCheck);
       }
       if (gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted) await selfCheck(f);
       if (!gpuPath || state[f].path === 'cpu') return (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);

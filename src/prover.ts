@@ -131,8 +131,11 @@ export type Jobs = Pick<Prover, FamilyMethod>;
 /** One path's prover (the GPU's, or the CPU's) before the family router (src/families.ts) joins them. */
 export type Backend = Omit<Prover, 'capabilities' | 'stats' | keyof ProtocolMethods> & {
   stats(): BackendStats;
-  /** Compile what a family's first call (`method` with `args`) and its self-check will need, in one wave (src/kernels/first-call.ts); never throws. */
-  prefetch?(method: FamilyMethod, args: readonly unknown[]): void;
+  /**
+   * Compile what a family's first call (`method` with `args`) and, with `selfCheck`, its self-check
+   * will need, in one wave (src/kernels/first-call.ts); never throws.
+   */
+  prefetch?(method: FamilyMethod, args: readonly unknown[], selfCheck: boolean): void;
 };
 
 /**
@@ -219,18 +222,21 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       deviceLosses: 0,
     }),
     warmUp: (families) => warmUp(ctx, families),
-    prefetch(method, args) {
+    prefetch(method, args, selfCheck) {
       const ntt = nttCallSpec(method, args);
       const points = msmCallPoints(args);
+      // Without the self-check its pipelines are not needed: requested anyway, a first dft 2^12
+      // with selfCheck: false compiled 7 pipelines for its 4 and waited behind them (SwiftShader:
+      // 3.65 s against 2.35 s; bench/gpu-calls.ts).
+      const known = selfCheck
+        ? (Object.keys(KNOWN_NTT) as (keyof typeof KNOWN_NTT)[]).flatMap(
+            (op) => nttCallSpec(op, [{ height: KNOWN_NTT[op].height }, KNOWN_NTT[op].options]) ?? [],
+          )
+        : [];
       const call: FirstCall = {
         // The self-check's NTT jobs (checks/known-answer.ts runs them through the API), read as the call's are.
-        ntt: [
-          ...(Object.keys(KNOWN_NTT) as (keyof typeof KNOWN_NTT)[]).flatMap(
-            (op) => nttCallSpec(op, [{ height: KNOWN_NTT[op].height }, KNOWN_NTT[op].options]) ?? [],
-          ),
-          ...(ntt ? [ntt] : []),
-        ],
-        msmPoints: [KNOWN_MSM_POINTS, ...(points && (method === 'msm' || method === 'msmBases') ? [points] : [])],
+        ntt: [...known, ...(ntt ? [ntt] : [])],
+        msmPoints: [...(selfCheck ? [KNOWN_MSM_POINTS] : []), ...(points && (method === 'msm' || method === 'msmBases') ? [points] : [])],
       };
       firstCallRequests(ctx, METHOD_FAMILY[method], call)
         .then((r) => ctx.pipelines.all(r, true))

@@ -203,6 +203,19 @@ function routed(opts: { check: 'off' | 'sample' | 'full'; selfCheck: boolean }):
 }
 
 describe('the family router', () => {
+  it('asks the GPU path to prefetch once per family, saying whether the self-check will run', async () => {
+    for (const selfCheck of [true, false]) {
+      const seen: Array<[string, boolean]> = [];
+      const gpu = Object.assign(cpuProver(), { prefetch: (m: string, _a: readonly unknown[], sc: boolean) => seen.push([m, sc]) });
+      const p = routeFamilies(gpu as never, cpuProver(), { check: 'off', selfCheck }) as unknown as Prover;
+      const m = values(16);
+      await p.lde(m, { width: 1, addedBits: 1, shift: 31 });
+      await p.dft(m, { width: 1 });
+      expect(seen).toEqual([['lde', selfCheck]]);
+      p.destroy();
+    }
+  });
+
   it('keeps every family on the GPU path while its answers are right', async () => {
     const p = routed({ check: 'full', selfCheck: true });
     const m = values(16 * 2);
