@@ -2,7 +2,8 @@
  * Every WebGPU call one warm `prover.dft` of 2^k x 1 makes, from and to a Uint32Array, through
  * the public API with the host-arrays suite's options (check 'off', no self-check, in-thread):
  * issue 31's "no job slower at 2^12-2^16" is about the waits such a call adds. Prints the calls
- * of the last of GPU_CALLS_REPS calls (default 4), then a count per method. Copied beside an
+ * of the last of GPU_CALLS_REPS calls (default 4), a count per method, and the first call's
+ * pipeline requests with when each was ready (compiles still running after it share the host). Copied beside an
  * earlier commit's sources (with bench/support/gpu-call-log.ts), it logs that version the same
  * way: diff the two outputs.
  *
