@@ -150,25 +150,3 @@ export class JobControl implements JobHooks {
     }
   }
 }
-
-/**
- * Options for a call made of several jobs in sequence (msm(): bases upload, then the MSM), so
- * its caller sees one job: each part's progress is reported under `job`, counted after the
- * parts before it, with done never decreasing.
- */
-export function jobParts(job: string, opts: JobOptions): () => JobOptions {
-  let offset = 0;
-  return () => {
-    const base = offset;
-    const cb = opts.onProgress;
-    return {
-      signal: opts.signal,
-      onProgress:
-        cb &&
-        ((p) => {
-          if (p.stage === 'done') offset = base + p.total;
-          cb({ job, stage: p.stage === 'done' ? `${p.job} done` : p.stage, done: base + p.done, total: base + p.total });
-        }),
-    };
-  };
-}
