@@ -268,6 +268,17 @@ export function requireMsmOptions(o: unknown, n: number): MsmCall {
   };
 }
 
+/** The one-shot prover.msm's options: requireMsmOptions, and no offset (its points are the whole vector). */
+export function requireOneShotOptions(o: unknown, n: number): MsmCall {
+  const call = requireMsmOptions(o, n);
+  if (call.offset !== 0)
+    throw new ProverError(
+      'INVALID_ARGUMENT',
+      'prover.msm takes no offset (its points are the whole vector); use prover.msmBases(points) and bases.msm(scalars, { offset })',
+    );
+  return call;
+}
+
 /** INVALID_LENGTH unless m scalars from `offset` fit n bases. */
 export function requireSlice(m: number, offset: number, n: number): void {
   if (m === 0) throw new ProverError('INVALID_LENGTH', 'msm needs at least one scalar; pass a non-empty vector');

@@ -15,6 +15,7 @@ import {
   pointWords,
   requireBatch,
   requireMsmOptions,
+  requireOneShotOptions,
   requireSlice,
   scalarCount,
   scalarWords,
@@ -145,12 +146,7 @@ export async function oneShotMsm(
 ): Promise<G1Point> {
   alive();
   const n = pointCount(points);
-  const call = requireMsmOptions(opts, n);
-  if (call.offset !== 0)
-    throw new ProverError(
-      'INVALID_ARGUMENT',
-      'prover.msm takes no offset (its points are the whole vector); use prover.msmBases(points) and bases.msm(scalars, { offset })',
-    );
+  const call = requireOneShotOptions(opts, n);
   // The scalars' host-side checks before the points' encoding, so bad input fails fast.
   const v = scalarWords(scalars, n, call.endian);
   const { words, be } = pointWords(points);

@@ -14,6 +14,7 @@ import {
   pointCount,
   requireBatch,
   requireMsmOptions,
+  requireOneShotOptions,
   requireSlice,
   scalarAt,
   scalarCount,
@@ -133,12 +134,7 @@ export function cpuMsmMethods({ sched, alive }: CpuEnv): MsmMethods {
     async msm(points, scalars, opts) {
       alive();
       const n = pointCount(points);
-      const call = requireMsmOptions(opts, n);
-      if (call.offset !== 0)
-        throw new ProverError(
-          'INVALID_ARGUMENT',
-          'prover.msm takes no offset (its points are the whole vector); use prover.msmBases(points) and bases.msm(scalars, { offset })',
-        );
+      const call = requireOneShotOptions(opts, n);
       const ks = cpuScalars(scalars, n, call.endian);
       const pts = cpuPoints(points);
       return sched.run('msm', call.job, (control) => cpuMsm(pts, ks, cpuSteps(control)));
