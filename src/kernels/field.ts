@@ -67,8 +67,7 @@ export async function runFieldOp(
     pass.setBindGroup(0, group);
     dispatch1d(pass, ctx.device, spec.ext ? n / 4 : n, FIELD_WG);
     pass.end();
-    ctx.submit(enc, `field ${op}`);
-    return await ctx.readback(out, n, into);
+    return await ctx.submitAndRead(enc, `field ${op}`, out, n, into);
   } finally {
     ctx.pool.release(bufA);
     if (bufB !== bufA) ctx.pool.release(bufB); // a one-input op binds its input twice

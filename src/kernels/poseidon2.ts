@@ -116,8 +116,8 @@ export async function runPoseidon2(
     try {
       const enc = ctx.device.createCommandEncoder({ label: 'poseidon2' });
       job.encode(enc);
-      ctx.submit(enc, 'poseidon2');
-      return await ctx.readback(buf, states.length, into);
+      // A small result's copy rides in the same submission (submitAndRead); a large one goes through the ring after it.
+      return await ctx.submitAndRead(enc, 'poseidon2', buf, states.length, into);
     } finally {
       job.release();
     }
