@@ -135,16 +135,17 @@ export class GpuContext {
    * Copy `data` into a pooled storage buffer (release it to ctx.pool when done): a large array
    * through the staging ring where `ringUploads`, else with writeBuffer. `afterChunk` records GPU work on each
    * chunk as it lands (StagingRing.write); a small array is one chunk, recorded into an encoder
-   * submitted before this returns. With `into`, the data goes there (the caller's buffer, kept
-   * by the caller also on failure) instead of a new pooled buffer.
+   * submitted before this returns. With `into`, the data goes there from byte `intoOffset` (the
+   * caller's buffer, kept by the caller also on failure) instead of a new pooled buffer;
+   * afterChunk's `at` still counts words of `data`.
    */
-  async uploadAsync(data: Uint32Array, label = 'input', afterChunk?: AfterChunk, into?: GPUBuffer): Promise<GPUBuffer> {
+  async uploadAsync(data: Uint32Array, label = 'input', afterChunk?: AfterChunk, into?: GPUBuffer, intoOffset = 0): Promise<GPUBuffer> {
     const buf = into ?? this.pool.acquire(Math.max(data.byteLength, 4), storageUsage(), label);
     try {
       if (this.ringUploads && data.byteLength >= RING_MIN_BYTES) {
-        await this.staging.write(buf, 0, data, afterChunk);
+        await this.staging.write(buf, intoOffset, data, afterChunk);
       } else {
-        if (data.byteLength > 0) this.device.queue.writeBuffer(buf, 0, data.buffer, data.byteOffset, data.byteLength);
+        if (data.byteLength > 0) this.device.queue.writeBuffer(buf, intoOffset, data.buffer, data.byteOffset, data.byteLength);
         if (afterChunk && data.length > 0) {
           const enc = this.device.createCommandEncoder({ label: `${label} chunk` });
           afterChunk(enc, buf, 0, data.length);

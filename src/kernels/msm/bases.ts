@@ -7,7 +7,6 @@
  * @module
  */
 import { storageUsage, type GpuContext } from '../../gpu/context.js';
-import { RING_MIN_BYTES } from '../../gpu/staging.js';
 import { MSM_BYTES, MSM_WORDS, PREP_WG } from './layout.js';
 import { PREP_PARAMS } from './params.js';
 import { MSM_BASES_PIPELINE, PREP_B } from './pipelines.js';
@@ -76,14 +75,7 @@ export class BasesUpload {
     };
     try {
       // The ring's slots hold whole points (a slot is a multiple of 16 words).
-      if (this.ctx.ringUploads && src.byteLength >= RING_MIN_BYTES) {
-        await this.ctx.staging.write(this.buf, 4 * POINT_WORDS * from, src, (enc, _dst, at, count) => convert(enc, at, count));
-      } else {
-        this.ctx.device.queue.writeBuffer(this.buf, 4 * POINT_WORDS * from, src.buffer, src.byteOffset, src.byteLength);
-        const enc = this.ctx.device.createCommandEncoder({ label: 'msm bases' });
-        convert(enc, 0, src.length);
-        this.ctx.submit(enc, 'msm bases');
-      }
+      await this.ctx.uploadAsync(src, 'msm bases', (enc, _dst, at, count) => convert(enc, at, count), this.buf, 4 * POINT_WORDS * from);
       this.done = end;
     } finally {
       // Submitted (or failed): queue order keeps each params buffer's next user after its pass.
