@@ -1,8 +1,7 @@
 // The host's Horner fold of window sums (src/kernels/msm/fold.ts) against noble's own arithmetic.
 import { describe, it, expect } from 'vitest';
 import { bn254 } from '@noble/curves/bn254.js';
-import { addWindows, foldSums, foldWindows, fromProjective, jacAdd, jacDouble, toNoble } from '../../src/kernels/msm/fold.js';
-import type { MsmPlan } from '../../src/kernels/msm/plan.js';
+import { addWindows, foldSums, fromProjective, jacAdd, jacDouble, toNoble } from '../../src/kernels/msm/fold.js';
 import { FQ_P, toLimbs, toMont } from '../../src/params/bn254.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 
@@ -21,8 +20,7 @@ function gpuWords(p: Pt): number[] {
   return [a.x * l, a.y * l, l].flatMap((v) => toLimbs(toMont(v % FQ_P)));
 }
 function fold(windows: Pt[], c: number): Pt {
-  const plan = { T: windows.length, c } as MsmPlan;
-  return foldWindows(Uint32Array.from(windows.flatMap(gpuWords)), plan);
+  return foldSums(addWindows(undefined, Uint32Array.from(windows.flatMap(gpuWords)), windows.length), c);
 }
 function horner(windows: Pt[], c: number): Pt {
   let acc = G1.ZERO;

@@ -7,7 +7,6 @@
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { FQ_P as P, fromLimbs, fromMont, mod } from '../../params/bn254.js';
-import type { MsmPlan } from './plan.js';
 
 const G1 = bn254.G1.Point;
 type G1Point = InstanceType<typeof G1>;
@@ -93,9 +92,4 @@ export function foldSums(sums: WindowSums, c: number): G1Point {
     acc = jacAdd(acc, sums[j]);
   }
   return toNoble(acc);
-}
-
-/** sum_j 2^(j·c) G_j over the plan's T window sums (projective, Montgomery limbs, 24 words each). */
-export function foldWindows(win: Uint32Array, plan: MsmPlan): G1Point {
-  return foldSums(addWindows(undefined, win, plan.T), plan.c);
 }
