@@ -3,7 +3,8 @@
  * no node_modules: bench/run.ts into bench/dist/bench.mjs, bench/gc-check.ts into
  * bench/dist/gc-check.mjs, bench/host-arrays.ts into bench/dist/host-arrays.mjs, bench/cold-probe.ts
  * into bench/dist/cold-probe.mjs, bench/whir-engine.ts into bench/dist/whir-engine.mjs, bench/gpu-calls.ts into
- * bench/dist/gpu-calls.mjs (one file each, 'webgpu' external).
+ * bench/dist/gpu-calls.mjs, bench/state-probe.ts into bench/dist/state-probe.mjs,
+ * bench/small-ab.ts into bench/dist/small-ab.mjs, src/index.ts into bench/dist/lib.mjs (one file each, 'webgpu' external).
  * @module
  */
 import { build } from 'esbuild';
@@ -17,6 +18,10 @@ const ENTRIES = {
   'bench/encode-points-probe.ts': 'bench/dist/encode-points-probe.mjs',
   'bench/whir-engine.ts': 'bench/dist/whir-engine.mjs',
   'bench/gpu-calls.ts': 'bench/dist/gpu-calls.mjs',
+  'bench/state-probe.ts': 'bench/dist/state-probe.mjs',
+  'bench/small-ab.ts': 'bench/dist/small-ab.mjs',
+  // The library alone, for bench/small-ab.ts (another version's src/index.ts bundled the same way beside it).
+  'src/index.ts': 'bench/dist/lib.mjs',
 };
 
 for (const [entry, outfile] of Object.entries(ENTRIES)) {

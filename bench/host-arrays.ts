@@ -42,7 +42,7 @@ const values = (n: number) => {
 const r2 = (x: number) => +x.toFixed(2);
 
 /** The bare copies through one GpuContext: 64 MB rates for the jobs' bounds. */
-async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<TransferRates> {
+export async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<TransferRates> {
   const ctx = await GpuContext.create(gpu);
   const rate: TransferRates = { upBytesPerMs: NaN, downBytesPerMs: NaN };
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
@@ -208,6 +208,7 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
       prover = await make();
     }
     let root: Uint32Array | undefined;
+    const startedAt = Date.now();
     const commitMs = await timeIt(async () => {
       const c = await prover.merkleCommit(n24, { width: 16 });
       root = c.root;
@@ -226,6 +227,9 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
       freshOverBound: r2(commitMs / b),
       root: Array.from(root!).join(','),
       submissions,
+      // Epoch ms: to line the row up with a clock log (nvidia-smi --query-gpu=timestamp,clocks.sm -lms 20).
+      startedAt,
+      endedAt: Date.now(),
     });
   } finally {
     prover.destroy();

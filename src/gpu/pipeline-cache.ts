@@ -38,11 +38,23 @@ export interface PipelineRequest {
   field?: FieldName;
 }
 
+/** A request's module: its label (the plan key), its text and the text's number. */
+interface Source {
+  planKey: string;
+  code: string;
+  id: number;
+}
+
 export class PipelineCache {
   private pipelines = new Map<string, Promise<GPUComputePipeline>>();
-  private modules = new Map<string, GPUShaderModule>();
-  /** kernelSource by plan key: tree-shaking runs once per (kernel, entry point, constants) */
-  private sources = new Map<string, string>();
+  private modules = new Map<number, GPUShaderModule>();
+  /**
+   * kernelSource by plan key (tree-shaking runs once per kernel, entry point and constants), with
+   * its text's number in `textIds`: pipelines are keyed by that number, not by the 5-40 K
+   * characters themselves, which a Map lookup would hash on every call (~0.05 ms a small NTT).
+   */
+  private sources = new Map<string, { code: string; id: number }>();
+  private textIds = new Map<string, number>();
   private layouts = new Map<string, GPUBindGroupLayout>();
   private compiled: CompileStats = { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 };
   /** keys of the pipelines whose compile has finished */
@@ -102,30 +114,30 @@ export class PipelineCache {
   }
 
   /** The module text of an entry point under plan constants and a field's constants (its family loaded), and its label. */
-  private source(r: PipelineRequest): { planKey: string; code: string } {
+  private source(r: PipelineRequest): Source {
     const field = r.field ?? 'babybear';
     const planKey = PipelineCache.key(r.kernel, r.entryPoint, r.plan ?? {}) + (field === 'babybear' ? '' : `@${field}`);
-    let code = this.sources.get(planKey);
-    if (code === undefined) {
-      code = kernelSource(r.kernel, r.plan ?? {}, r.entryPoint, field);
-      this.sources.set(planKey, code);
+    let src = this.sources.get(planKey);
+    if (src === undefined) {
+      const code = kernelSource(r.kernel, r.plan ?? {}, r.entryPoint, field);
+      let id = this.textIds.get(code);
+      if (id === undefined) this.textIds.set(code, (id = this.textIds.size));
+      src = { code, id };
+      this.sources.set(planKey, src);
     }
-    return { planKey, code };
+    return { planKey, ...src };
   }
 
   /** The pipeline of `r` whose module text is `code`: cached, or requested now; `ready` if its compile has finished. */
-  private build(
-    r: PipelineRequest,
-    { planKey, code }: { planKey: string; code: string },
-  ): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
+  private build(r: PipelineRequest, { planKey, code, id }: Source): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
     const { entryPoint, bindings, overrides } = r;
-    const key = `${code}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
+    const key = `${id}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
     let p = this.pipelines.get(key);
     if (!p) {
-      let module = this.modules.get(code);
+      let module = this.modules.get(id);
       if (!module) {
         module = this.device.createShaderModule({ code, label: planKey });
-        this.modules.set(code, module);
+        this.modules.set(id, module);
         this.compiled.modules++;
         this.compiled.wgslChars += code.length;
       }
