@@ -13,7 +13,8 @@
  * - `job`: dft 2^24 x 1, lde 2^24 -> 2^25 x 1, poseidon2 over 2^20 width-16 states, merkleCommit
  *   of 2^20 x 16, end to end with a fresh result and with `out`, medians of 5, each over its
  *   transfer bound (input up and output down at this run's 64 MB rates); and dft 2^12 / 2^14 /
- *   2^16 x 1 end to end, medians of 25 (small jobs: no slower than before). TRANSFER_ONLY=<rows>
+ *   2^16 x 1 end to end, medians of 25 (small jobs against an earlier version: bench/small-ab.ts).
+ *   Each row after 300 ms of its own job, with the SM clock of its timed span. TRANSFER_ONLY=<rows>
  *   picks rows (small, dft, lde, p2, merkle) after the transfer rows.
  * Every result is checked once against src/ref (the NTTs' rows from their definition, Poseidon2's
  * first states) before timing; the Merkle root is printed to compare across versions.
@@ -27,6 +28,8 @@ import { poseidon2 } from '../src/ref/poseidon2.js';
 import { BB_P } from '../src/params/babybear.js';
 import { medianTime as timeIt } from './support/stats.js';
 import { transferBoundMs, type TransferRates } from './transfer-bound.js';
+import { warmUp } from './node-gpu.js';
+import { ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
 
 type Row = Record<string, unknown>;
@@ -121,6 +124,12 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
     console.log(JSON.stringify(r));
   };
   const rate = await transfers(gpu, emit);
+  // The SM clock of each job row's timed span (null without nvidia-smi). Every row is timed after
+  // 300 ms of its own job (node-gpu.ts warmUp): at the H100's idle 345 MHz, the Merkle row read
+  // 25-28 ms where warm it reads 10-13 (bench/RESULTS.md, host arrays, twentieth session).
+  const clock = ClockSampler.start(20);
+  // TRANSFER_WARM_MS: how long each row runs its job before timing it (default 300).
+  const warmMs = Number(process.env.TRANSFER_WARM_MS ?? 300);
   const make = () => createProver({ gpu, check: 'off', selfCheck: false, worker: false });
   let prover = await make();
   let ok = true;
@@ -139,9 +148,12 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
         emit({ bench: 'transfer', row: 'job', job: name, ok: false, detail: 'wrong result' });
         return;
       }
+      await warmUp(() => run(), warmMs);
+      const t0 = Date.now();
       const fresh = await timeIt(() => run(), reps);
       const out = new Uint32Array(outLen);
       const withOut = await timeIt(() => run(out), reps);
+      const smMHz = clock.median([[t0, Date.now()]]);
       const b = bound(inBytes, outLen * 4);
       emit({
         bench: 'transfer',
@@ -152,6 +164,7 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
         transferBoundMs: r2(b),
         freshOverBound: r2(fresh / b),
         outOverBound: r2(withOut / b),
+        smMHz,
       });
     };
     const n24 = values(1 << 24);
@@ -208,12 +221,15 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
       prover = await make();
     }
     let root: Uint32Array | undefined;
-    const startedAt = Date.now();
-    const commitMs = await timeIt(async () => {
+    const commit = async () => {
       const c = await prover.merkleCommit(n24, { width: 16 });
       root = c.root;
       c.tree.dispose();
-    }, 5);
+    };
+    // TRANSFER_COLD_CLOCK=1: no warm-up, as a caller after an idle spell calls (the H100 then stays at 345 MHz for the row).
+    if (process.env.TRANSFER_COLD_CLOCK !== '1') await warmUp(commit, warmMs);
+    const startedAt = Date.now();
+    const commitMs = await timeIt(commit, 5);
     const b = bound(n24.byteLength, 32);
     // Each submission's GPU time in the last run (the upload chunks carry the leaf hashing now).
     const submissions = (prover.stats() as { jobs?: { last?: unknown } }).jobs?.last;
@@ -227,11 +243,10 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
       freshOverBound: r2(commitMs / b),
       root: Array.from(root!).join(','),
       submissions,
-      // Epoch ms: to line the row up with a clock log (nvidia-smi --query-gpu=timestamp,clocks.sm -lms 20).
-      startedAt,
-      endedAt: Date.now(),
+      smMHz: clock.median([[startedAt, Date.now()]]),
     });
   } finally {
+    clock.stop();
     prover.destroy();
   }
   return { rows, ok };

@@ -6,7 +6,9 @@
  * subtrees complete mid-chunk:
  * - merkleCommit's root and an opening equal the same tree built from a plain upload;
  * - a value >= p in a later chunk is NON_CANONICAL at its index, for merkleCommit and commit,
- *   and nothing stays in the pool.
+ *   and nothing stays in the pool;
+ * - poseidon2 over states permuted chunk by chunk equals the plain upload's result, and a bad
+ *   value fails the call with the caller's states (also its `out`) untouched.
  * Run by the `merkle-check` mode (test/e2e/hash.spec.ts).
  * @module
  */
@@ -15,6 +17,7 @@ import { StagingRing } from '../../src/gpu/staging.js';
 import { Scheduler } from '../../src/sched/scheduler.js';
 import { merkleMethods, commitOnGpu } from '../../src/api/merkle.js';
 import { commitMethods } from '../../src/api/commit.js';
+import { poseidon2Methods } from '../../src/api/poseidon2.js';
 import { planMerkle } from '../../src/kernels/merkle.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
@@ -34,6 +37,7 @@ export async function checkStreamedUploads(gpu: GPU, rows = 1 << 13, width = 33)
   const env = { ctx, sched, alive: () => {} };
   const merkle = merkleMethods(env);
   const commit = commitMethods(env);
+  const p2 = poseidon2Methods(env);
   const out: CheckRow[] = [];
   const row = async (step: string, body: () => Promise<string>) => {
     const t0 = performance.now();
@@ -87,6 +91,30 @@ export async function checkStreamedUploads(gpu: GPU, rows = 1 << 13, width = 33)
     await row('merkleCommit: a value >= p in a later chunk', () => expectBad(() => merkle.merkleCommit(bad, { width }), 'matrix'));
     const coeffs = bad.subarray(0, 2 ** Math.floor(Math.log2(bad.length / 16)) * 16);
     await row('commit: a value >= p in a later chunk', () => expectBad(() => commit.commit(coeffs, { width: 16, addedBits: 1 }), 'coeffs'));
+    // poseidon2 permutes each chunk's whole states as they land (kernels/poseidon2.ts streamPoseidon2,
+    // from RING_MIN_BYTES on), after the chunk's range check: width 24's states straddle chunks.
+    const plainP2 = poseidon2Methods({ ctx: base, sched: new Scheduler(base), alive: () => {} });
+    for (const [w, k] of [
+      [16, 1 << 14],
+      [24, 11000],
+    ] as const) {
+      const states = new SplitMix64(0x9e37 + w).fieldArray(w * k);
+      await row(
+        `poseidon2 width ${w}, ${k} states over ${Math.ceil(states.length / ring.chunkWords)} chunks (permuted as they land)`,
+        async () => {
+          const [streamed, plain] = [await p2.poseidon2(states, { width: w }), await plainP2.poseidon2(states, { width: w })];
+          const differ = streamed.findIndex((v, i) => v !== plain[i]);
+          return differ < 0 ? `ok: equals the plain upload's ${k} states` : `value ${differ} differs from the plain upload's`;
+        },
+      );
+      const badStates = states.slice();
+      badStates[at] = BB_P;
+      const copy = badStates.slice();
+      await row(`poseidon2 width ${w}: a value >= p in a later chunk, in place`, async () => {
+        const r = await expectBad(() => p2.poseidon2(badStates, { width: w, out: badStates }), 'states');
+        return r.startsWith('ok') && badStates.some((v, i) => v !== copy[i]) ? 'the states were overwritten' : r;
+      });
+    }
   } finally {
     ring.destroy();
     base.destroy();

@@ -5,8 +5,9 @@
  * Uploads copy straight into a mapped slot, unmap it, copy it on the GPU into the destination,
  * and map it again behind that copy while the next slot fills; readbacks copy chunks into slots
  * ahead of the one being copied out, straight into the caller's array (no intermediate slice).
- * At most SLOTS slots of CHUNK_BYTES (or the constructor's size) each way are created, lazily;
- * destroy() frees them.
+ * SLOTS slots of CHUNK_BYTES (or the constructor's size) each way are created once a transfer in
+ * that direction first needs the ring (the first at once, the others just after: warm()), so a
+ * prover that moves large arrays holds 4 x 16 MiB of host-visible memory each way; destroy() frees them.
  * @module
  */
 
@@ -40,6 +41,7 @@ export class StagingRing {
   private readonly down: Slot[] = [];
   private nextUp = 0;
   private nextDown = 0;
+  private destroyed = false;
 
   /** Words a slot holds: an upload's chunks start at multiples of it. */
   readonly chunkWords: number;
@@ -60,16 +62,52 @@ export class StagingRing {
 
   private slot(list: Slot[], next: number, upload: boolean): Slot {
     if (list.length < SLOTS && next >= list.length) {
-      const usage = upload ? GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC : GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
-      const buf = this.device.createBuffer({
-        size: this.chunkBytes,
-        usage,
-        mappedAtCreation: upload,
-        label: upload ? 'staging up' : 'staging down',
-      });
-      list.push({ buf, ready: Promise.resolve() });
+      list.push(this.makeSlot(upload));
+      if (list.length === 1) void this.warm(list, upload);
     }
     return list[next % list.length];
+  }
+
+  private makeSlot(upload: boolean): Slot {
+    const usage = upload ? GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC : GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
+    const buf = this.device.createBuffer({
+      size: this.chunkBytes,
+      usage,
+      mappedAtCreation: upload,
+      label: upload ? 'staging up' : 'staging down',
+    });
+    return { buf, ready: Promise.resolve() };
+  }
+
+  /**
+   * After a direction's first slot: make its other slots, one per macrotask, and touch their
+   * pages. A new 16 MiB slot's first use cost ~15-20 ms more than its later ones on the H100's
+   * host (page faults on mapped memory): paid inside the first job large enough to need it (a new
+   * size: bench/RESULTS.md, cold) unless made here, where the first call mostly waits for its
+   * pipelines to compile. Every slot so made is used by the next transfer of SLOTS chunks.
+   */
+  private async warm(list: Slot[], upload: boolean): Promise<void> {
+    while (list.length < SLOTS) {
+      await new Promise((r) => setTimeout(r, 0));
+      if (this.destroyed || list.length >= SLOTS) return;
+      const slot = this.makeSlot(upload);
+      list.push(slot);
+      // Touched, then mapped again (a mapped range may be handed out once: write() takes its own).
+      if (upload) {
+        new Uint8Array(slot.buf.getMappedRange()).fill(0);
+        slot.buf.unmap();
+        slot.ready = slot.buf.mapAsync(GPUMapMode.WRITE);
+      } else {
+        slot.ready = slot.buf.mapAsync(GPUMapMode.READ).then(() => {
+          const bytes = new Uint8Array(slot.buf.getMappedRange());
+          let x = 0;
+          for (let i = 0; i < bytes.length; i += 4096) x |= bytes[i];
+          slot.buf.unmap();
+          return x;
+        });
+      }
+      slot.ready.catch(() => this.forget(list, slot));
+    }
   }
 
   /**
@@ -147,6 +185,7 @@ export class StagingRing {
   }
 
   destroy(): void {
+    this.destroyed = true;
     for (const s of [...this.up, ...this.down]) s.buf.destroy();
     this.up.length = 0;
     this.down.length = 0;

@@ -46,7 +46,7 @@ export interface CheckedUpload {
 
 /**
  * Upload `data` (validated except, past HOST_SCAN_MAX_BYTES, for its values' range) with a range
- * check of each chunk recorded into that chunk's copy submission, after `afterChunk`'s own work
+ * check of each chunk recorded into that chunk's copy submission, before `afterChunk`'s own work
  * on it. The job reads the flags with its result instead of waiting for them before it starts
  * (one round trip fewer; with `afterChunk`, its first passes run while later chunks upload). A
  * job whose flags name a bad value drops its result and calls `check`, which throws. `into`: as
@@ -71,7 +71,6 @@ export async function uploadChecked(
   const stride = FLAG_STRIDE / 4;
   const flags = ctx.upload(new Uint32Array(chunks * stride).fill(NONE), 'canonical flags');
   const checkChunk: AfterChunk = (enc, dst, at, count) => {
-    afterChunk?.(enc, dst, at, count);
     const group = ctx.device.createBindGroup({
       layout: ctx.pipelines.layout(BINDINGS),
       entries: [
@@ -84,6 +83,8 @@ export async function uploadChecked(
     pass.setBindGroup(0, group);
     pass.dispatchWorkgroups(Math.min(CANON_GROUPS, Math.ceil(count / CANON_WG)));
     pass.end();
+    // After the check: afterChunk's work may overwrite the chunk (poseidon2 permutes in place).
+    afterChunk?.(enc, dst, at, count);
   };
   let buffer: GPUBuffer;
   try {

@@ -7,8 +7,9 @@
  * with its own field constants, rounds and Montgomery-form round constants.
  * @module
  */
-import { uploadField } from './canonical.js';
-import type { GpuContext } from '../gpu/context.js';
+import { uploadChecked, uploadField } from './canonical.js';
+import { storageUsage, type GpuContext } from '../gpu/context.js';
+import { RING_MIN_BYTES, type AfterChunk } from '../gpu/staging.js';
 import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import { dispatch1d } from '../gpu/dispatch.js';
 import { monty31Ops } from '../field/monty31-ops.js';
@@ -53,9 +54,16 @@ const BATCH_BINDINGS = ['uniform', 'storage'] as const;
 
 /** A prepared batch permutation over states already on the GPU (for prover.poseidon2 and the bench). */
 export interface Poseidon2BatchJob {
-  encode(enc: GPUCommandEncoder): void;
+  /** Permute states [first, first + n) (all by default); `first` a multiple of RANGE_STATES. */
+  encode(enc: GPUCommandEncoder, first?: number, n?: number): void;
   release(): void;
 }
+
+/**
+ * States per step of a range: 8 states of 16 or 24 words are 512 or 768 bytes, multiples of the
+ * 256-byte storage binding offset alignment every WebGPU device supports.
+ */
+export const RANGE_STATES = 8;
 
 /** Montgomery multiplies per permutation (bench bound): (8·W + RP) S-boxes × 4 for x^7, × 2 for x^3 (the internal diagonal takes none). */
 export function montMulsPerPermutation(width: Poseidon2Width, field: FieldName = 'babybear'): number {
@@ -80,19 +88,19 @@ export async function poseidon2BatchJob(
 ): Promise<Poseidon2BatchJob> {
   const [pipeline] = await ctx.pipelines.all([poseidon2PipelineRequest(width, field)]);
   const rc = uploadConstants(ctx, width, constants, field);
-  const group = ctx.device.createBindGroup({
-    layout: ctx.pipelines.layout(BATCH_BINDINGS),
-    entries: [
-      { binding: 0, resource: { buffer: rc.buffer, size: rc.size } },
-      { binding: 1, resource: { buffer: states, size: count * width * 4 } },
-    ],
-  });
   return {
-    encode(enc) {
-      const pass = enc.beginComputePass({ label: `poseidon2 w${width} x${count}` });
+    encode(enc, first = 0, n = count - first) {
+      const group = ctx.device.createBindGroup({
+        layout: ctx.pipelines.layout(BATCH_BINDINGS),
+        entries: [
+          { binding: 0, resource: { buffer: rc.buffer, size: rc.size } },
+          { binding: 1, resource: { buffer: states, offset: first * width * 4, size: n * width * 4 } },
+        ],
+      });
+      const pass = enc.beginComputePass({ label: `poseidon2 w${width} x${n}` });
       pass.setPipeline(pipeline);
       pass.setBindGroup(0, group);
-      dispatch1d(pass, ctx.device, count, P2_WG);
+      dispatch1d(pass, ctx.device, n, P2_WG);
       pass.end();
     },
     release: () => ctx.pool.release(rc.buffer),
@@ -110,6 +118,7 @@ export async function runPoseidon2(
 ): Promise<Uint32Array> {
   const count = states.length / width;
   if (count === 0) return new Uint32Array(0);
+  if (ctx.ringUploads && states.byteLength >= RING_MIN_BYTES) return streamPoseidon2(ctx, states, width, constants, into, field);
   const buf = await uploadField(ctx, states, 'states', 'p2 states');
   try {
     const job = await poseidon2BatchJob(ctx, width, buf, count, constants, field);
@@ -118,6 +127,47 @@ export async function runPoseidon2(
       job.encode(enc);
       // A small result's copy rides in the same submission (submitAndRead); a large one goes through the ring after it.
       return await ctx.submitAndRead(enc, 'poseidon2', buf, states.length, into);
+    } finally {
+      job.release();
+    }
+  } finally {
+    ctx.pool.release(buf);
+  }
+}
+
+/**
+ * runPoseidon2 for states that go up through the staging ring: each chunk's whole states are
+ * permuted in the submission that lands them, so the GPU works while the host fills the next
+ * chunk and only the last chunk's states wait after the upload. The range flags are read before
+ * the result: a bad value fails the call before anything is written into `into` (which may be
+ * the caller's `states`).
+ */
+async function streamPoseidon2(
+  ctx: GpuContext,
+  states: Uint32Array,
+  width: Poseidon2Width,
+  constants: Poseidon2Constants | undefined,
+  into: Uint32Array | undefined,
+  field: FieldName,
+): Promise<Uint32Array> {
+  const count = states.length / width;
+  const buf = ctx.pool.acquire(states.byteLength, storageUsage(), 'p2 states');
+  try {
+    const job = await poseidon2BatchJob(ctx, width, buf, count, constants, field);
+    try {
+      let done = 0;
+      const permuteLanded: AfterChunk = (enc, _dst, at, n) => {
+        const landed = at + n === states.length ? count : Math.floor((at + n) / width / RANGE_STATES) * RANGE_STATES;
+        if (landed > done) job.encode(enc, done, landed - done);
+        done = Math.max(done, landed);
+      };
+      const up = await uploadChecked(ctx, states, 'states', 'p2 states', permuteLanded, buf, field);
+      try {
+        if (up.flags) up.check((await ctx.readRanges([up.flags]))[0]);
+      } finally {
+        up.releaseFlags();
+      }
+      return await ctx.readback(buf, states.length, into);
     } finally {
       job.release();
     }

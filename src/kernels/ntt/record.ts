@@ -14,6 +14,7 @@
 import { ProverError } from '../../errors.js';
 import type { GpuContext } from '../../gpu/context.js';
 import { cachedUniform, storageUsage } from '../../gpu/context.js';
+import { RING_MIN_BYTES } from '../../gpu/staging.js';
 import type { NttJob } from './job.js';
 import { nttLimits, planNtt, type NttPlan } from './plan.js';
 import { NTT_BINDINGS, NTT_BINDINGS_TWO } from './pipelines.js';
@@ -56,20 +57,51 @@ function resources(ctx: GpuContext): NttResources {
   return r;
 }
 
-/** The buffer holding table `t` on `ctx`, made on first use and cached per device. */
-export function tableBuffer(ctx: GpuContext, t: NttTable): GPUBuffer {
+/** Where table `t` is cached on `ctx`, its label, and its buffer if made already. */
+function cachedTable(ctx: GpuContext, t: NttTable): { cache: Map<string, GPUBuffer>; label: string; buf?: GPUBuffer } {
   const res = resources(ctx);
   const cache = tableCache(t) === 'fixed' ? res.fixed : res.scaled;
   const label = tableLabel(t);
-  let buf = cache.get(label);
-  if (!buf) {
-    // Buffers dropped here may still be referenced by submitted work; destroy() defers to the
-    // end of that work in WebGPU, so only the unlikely unsubmitted-encoder case could notice.
-    if (cache === res.scaled && cache.size >= MAX_SCALES) cache.clear();
-    buf = ctx.constantBuffer(tableWords(t), GPUBufferUsage.STORAGE, label);
-    cache.set(label, buf);
+  // Buffers dropped here may still be referenced by submitted work; destroy() defers to the
+  // end of that work in WebGPU, so only the unlikely unsubmitted-encoder case could notice.
+  if (!cache.has(label) && cache === res.scaled && cache.size >= MAX_SCALES) cache.clear();
+  return { cache, label, buf: cache.get(label) };
+}
+
+/** The buffer holding table `t` on `ctx`, made on first use (writeBuffer) and cached per device. */
+export function tableBuffer(ctx: GpuContext, t: NttTable): GPUBuffer {
+  const { cache, label, buf } = cachedTable(ctx, t);
+  if (buf) return buf;
+  const made = ctx.constantBuffer(tableWords(t), GPUBufferUsage.STORAGE, label);
+  cache.set(label, made);
+  return made;
+}
+
+/**
+ * Make the tables of `tables` that `ctx` lacks, those of RING_MIN_BYTES or more through the
+ * staging ring where uploads take it (Node): a new size's 8 MiB twiddle table took ~10 ms by
+ * writeBuffer on the H100's host, about what the ring moves 64 MiB in (bench/RESULTS.md, cold).
+ * The ring's copies are submitted ahead of the encoder that reads the tables.
+ */
+async function uploadTables(ctx: GpuContext, tables: readonly NttTable[]): Promise<void> {
+  if (!ctx.ringUploads) return;
+  for (const t of tables) {
+    const { cache, label, buf } = cachedTable(ctx, t);
+    if (buf) continue;
+    const words = tableWords(t);
+    if (words.byteLength < RING_MIN_BYTES) {
+      cache.set(label, ctx.constantBuffer(words, GPUBufferUsage.STORAGE, label));
+      continue;
+    }
+    const made = ctx.device.createBuffer({ size: words.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, label });
+    try {
+      await ctx.uploadAsync(words, label, undefined, made);
+    } catch (e) {
+      made.destroy();
+      throw e;
+    }
+    cache.set(label, made);
   }
-  return buf;
 }
 
 /** The scale table of (c, g, n) over `field` (tables.ts scaleTable), cached with the NTT's own: also twist.ts's power tables. */
@@ -139,6 +171,10 @@ export async function recordNtt(
   const res = resources(ctx);
   // Every pipeline of the job at once: the driver compiles them side by side.
   const pipelines = await ctx.pipelines.all([...plan.requests]);
+  await uploadTables(
+    ctx,
+    plan.steps.flatMap((s) => (s.inner ? [s.inner, s.tw, s.sc] : [s.tw, s.sc])),
+  );
   const bytes = outRows * w * 4;
   const bufs = [ctx.pool.acquire(bytes, storageUsage(), 'ntt a'), ctx.pool.acquire(bytes, storageUsage(), 'ntt b')];
   const perPass = typeof timestampWrites === 'function' ? timestampWrites : null;
