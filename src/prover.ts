@@ -61,7 +61,14 @@ export interface ProverInfo {
 }
 
 /** What one path's prover counts. */
-export type BackendStats = PoolStats & { pipelines: number; compiled: CompileStats; jobs: JobStats; deviceLosses: number };
+export type BackendStats = PoolStats & {
+  pipelines: number;
+  compiled: CompileStats;
+  jobs: JobStats;
+  deviceLosses: number;
+  /** Host-visible bytes of the staging ring (src/gpu/staging.ts): 4 x 16 MiB each way it has been used in, after a transfer of 1 MiB or more; 0 before. */
+  stagingBytes: number;
+};
 
 /** Run-time checks of GPU results: how many ran, their CPU and GPU time together, how many found a wrong result. */
 export interface CheckStats {
@@ -220,6 +227,7 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       compiled: ctx.pipelines.stats(),
       jobs: sched.stats(),
       deviceLosses: 0,
+      stagingBytes: ctx.staging.bytes,
     }),
     warmUp: (families) => warmUp(ctx, families),
     prefetch(method, args, selfCheck) {

@@ -62,6 +62,7 @@ export function cpuProver(): Backend {
       compiled: { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 },
       jobs: sched.stats(),
       deviceLosses: 0,
+      stagingBytes: 0,
     }),
     warmUp: async () => {},
     lost: new Promise<string>(() => {}),
