@@ -66,7 +66,7 @@ export type BackendStats = PoolStats & {
   compiled: CompileStats;
   jobs: JobStats;
   deviceLosses: number;
-  /** Host-visible bytes of the staging ring (src/gpu/staging.ts): 4 x 16 MiB each way it has been used in, after a transfer of 1 MiB or more; 0 before. */
+  /** Host-visible bytes of the staging ring (src/gpu/staging.ts): up to 4 x 16 MiB each way, after transfers of 1 MiB or more (in Node all four at the first); 0 before. */
   stagingBytes: number;
 };
 

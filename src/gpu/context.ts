@@ -9,7 +9,7 @@ import { isProverError, ProverError } from '../errors.js';
 import { acquireDevice, type DeviceFeatures, type DeviceOptions } from './device.js';
 import { BufferPool } from './buffer-pool.js';
 import { PipelineCache } from './pipeline-cache.js';
-import { RING_MIN_BYTES, StagingRing, type AfterChunk, type ReadTarget } from './staging.js';
+import { CHUNK_BYTES, RING_MIN_BYTES, StagingRing, type AfterChunk, type ReadTarget } from './staging.js';
 
 /** How long a job that failed with a raw WebGPU error waits for device.lost before reporting that error as is. */
 const LOSS_GRACE_MS = 250;
@@ -90,7 +90,8 @@ export class GpuContext {
     readonly pool: BufferPool,
     readonly pipelines: PipelineCache,
   ) {
-    this.staging = new StagingRing(device, (enc, stage) => this.submit(enc, stage));
+    // Slots made ahead where uploads take the ring (Node): measured there (bench/RESULTS.md, cold).
+    this.staging = new StagingRing(device, (enc, stage) => this.submit(enc, stage), CHUNK_BYTES, RING_UPLOADS);
     device.lost.then((info) => {
       this.lost = true;
       this.lostMessage = `${info.reason}: ${info.message}`;

@@ -5,9 +5,10 @@
  * Uploads copy straight into a mapped slot, unmap it, copy it on the GPU into the destination,
  * and map it again behind that copy while the next slot fills; readbacks copy chunks into slots
  * ahead of the one being copied out, straight into the caller's array (no intermediate slice).
- * SLOTS slots of CHUNK_BYTES (or the constructor's size) each way are created once a transfer in
- * that direction first needs the ring (the first at once, the others just after: warm()), so a
- * prover that moves large arrays holds 4 x 16 MiB of host-visible memory each way; destroy() frees them.
+ * SLOTS slots of CHUNK_BYTES (or the constructor's size) each way: in Node all of a direction's
+ * once a transfer first needs it (the first at once, the others just after: warm()), so a prover
+ * that moves large arrays holds 4 x 16 MiB of host-visible memory each way; in a browser one at a
+ * time as transfers need them (a page's memory is scarcer, a phone's most). destroy() frees them.
  * @module
  */
 
@@ -46,11 +47,16 @@ export class StagingRing {
   /** Words a slot holds: an upload's chunks start at multiples of it. */
   readonly chunkWords: number;
 
-  /** `submit` is the context's own (a job boundary: an aborted job stops there); `chunkBytes` a multiple of 256 (tests use small ones). */
+  /**
+   * `submit` is the context's own (a job boundary: an aborted job stops there); `chunkBytes` a
+   * multiple of 256 (tests use small ones); `ahead`: make a direction's other slots right after its
+   * first (warm()), else one at a time as transfers need them.
+   */
   constructor(
     private readonly device: GPUDevice,
     private readonly submit: (enc: GPUCommandEncoder, stage: string) => void,
     private readonly chunkBytes = CHUNK_BYTES,
+    private readonly ahead = true,
   ) {
     this.chunkWords = chunkBytes / 4;
   }
@@ -63,7 +69,7 @@ export class StagingRing {
   private slot(list: Slot[], next: number, upload: boolean): Slot {
     if (list.length < SLOTS && next >= list.length) {
       list.push(this.makeSlot(upload));
-      if (list.length === 1) void this.warm(list, upload);
+      if (list.length === 1 && this.ahead) void this.warm(list, upload);
     }
     return list[next % list.length];
   }
