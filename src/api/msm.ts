@@ -199,19 +199,8 @@ export function msmMethods(env: ApiEnv): MsmMethods {
       }
     });
     let destroyed = false;
-    // Job plans by (tuning, offset, length): msmPlan's search costs 1.5-5 ms of CPU a plan, a third
-    // of a small MSM's end-to-end time, and its answer depends only on these and the device.
-    const plans = new Map<string, MsmJobPlan>();
-    const planFor = (tuning: MsmTuning, offset: number, m: number): MsmJobPlan => {
-      const key = JSON.stringify([tuning, offset, m]);
-      let p = plans.get(key);
-      if (!p) {
-        if (plans.size >= 16) plans.clear();
-        p = msmRuns(chunks, offset, m, tuning, ctx.workgroup);
-        plans.set(key, p);
-      }
-      return p;
-    };
+    // Job plans are cached by msmRuns (its search is the same for every call of a shape).
+    const planFor = (tuning: MsmTuning, offset: number, m: number): MsmJobPlan => msmRuns(chunks, offset, m, tuning, ctx.workgroup);
     /**
      * Vectors of m scalar words each over bases [offset, offset + m), as one job (kernels/msm/job.ts);
      * the last vector's fold runs after the job, so the next queued job's GPU work starts.

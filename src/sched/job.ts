@@ -87,6 +87,9 @@ export class JobControl implements JobHooks {
   private done = 0;
   private total = 1;
   private readonly finished: { stage: string; submittedAt: number; doneAt: number }[] = [];
+  /** When its work began (the device free for it) and when it finished: performance.now(). */
+  private startedAt = NaN;
+  private endedAt = NaN;
 
   constructor(
     readonly job: string,
@@ -133,8 +136,24 @@ export class JobControl implements JobHooks {
     });
   }
 
+  /** Its work begins (the device is free for it). */
+  begin(): void {
+    this.startedAt = performance.now();
+  }
+
+  /**
+   * When the job's work began and when it finished, in ms from its first submission (the
+   * submissions' atMs clock): a start well before 0 is host work before the GPU had anything.
+   */
+  span(): { startMs: number; endMs: number } | undefined {
+    if (this.finished.length === 0 || Number.isNaN(this.startedAt)) return undefined;
+    const t0 = Math.min(...this.finished.map((f) => f.submittedAt));
+    return { startMs: +(this.startedAt - t0).toFixed(3), endMs: +(this.endedAt - t0).toFixed(3) };
+  }
+
   /** The job finished: done = total. */
   finish(): void {
+    this.endedAt = performance.now();
     this.total = Math.max(this.total, this.done);
     this.done = this.total;
     this.report('done');

@@ -21,9 +21,10 @@ export interface JobStats {
   aborted: number;
   /**
    * The last job that finished with a result: its name and each GPU submission's time (most
-   * jobs submit one group of passes per stage; bench profiles time single passes).
+   * jobs submit one group of passes per stage; bench profiles time single passes), and when its
+   * work began and ended on the same clock (JobControl.span).
    */
-  last?: { job: string; submissions: SubmissionTime[] };
+  last?: { job: string; submissions: SubmissionTime[]; startMs?: number; endMs?: number };
 }
 
 /**
@@ -42,7 +43,7 @@ export class Scheduler {
   constructor(private readonly ctx: JobQueue) {}
 
   stats(): JobStats {
-    const last = this.last && { job: this.last.job, submissions: this.last.submissions() };
+    const last = this.last && { job: this.last.job, submissions: this.last.submissions(), ...this.last.span() };
     return { ...this.counts, ...(last ? { last } : {}) };
   }
 
@@ -62,6 +63,7 @@ export class Scheduler {
     const queued = this.ctx.run(async () => {
       job.throwIfAborted(); // aborted while queued: skipped, nothing recorded
       this.ctx.job = job;
+      job.begin();
       try {
         const out = await work(job);
         job.throwIfAborted(); // aborted during its last submission: the result is dropped

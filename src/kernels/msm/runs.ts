@@ -71,6 +71,25 @@ function partsFor(len: number, basesN: number, t: MsmTuning, limits: WorkgroupLi
  * lengths.
  */
 export function msmRuns(chunks: readonly BasesChunk[], offset: number, m: number, t: MsmTuning = {}, limits?: WorkgroupLimits): MsmJobPlan {
+  const key = JSON.stringify([chunks, offset, m, t, limits ?? null]);
+  let plan = PLANS.get(key);
+  if (!plan) {
+    if (PLANS.size >= MAX_PLANS) PLANS.clear();
+    plan = planRuns(chunks, offset, m, t, limits);
+    PLANS.set(key, plan);
+  }
+  return plan;
+}
+
+/**
+ * Job plans by msmRuns' arguments: the search over window sizes, shapes and parts took 11-30 ms
+ * at 2^20 on a CI core (a quarter of a one-shot 2^20 MSM's time on the H100 past its GPU time),
+ * and its answer depends only on them. Frozen: every caller of a shape shares one record.
+ */
+const PLANS = new Map<string, MsmJobPlan>();
+const MAX_PLANS = 64;
+
+function planRuns(chunks: readonly BasesChunk[], offset: number, m: number, t: MsmTuning, limits?: WorkgroupLimits): MsmJobPlan {
   const runs: MsmRun[] = [];
   const plans = new Map<string, MsmPlan>();
   const planOf = (n: number, basesN: number) => {
@@ -87,8 +106,8 @@ export function msmRuns(chunks: readonly BasesChunk[], offset: number, m: number
     const size = Math.ceil((hi - lo) / parts);
     for (let s = lo; s < hi; s += size) {
       const n = Math.min(size, hi - s);
-      runs.push({ chunk: k, base0: s - c.start, start: s - offset, n, plan: planOf(n, c.n) });
+      runs.push(Object.freeze({ chunk: k, base0: s - c.start, start: s - offset, n, plan: planOf(n, c.n) }));
     }
   }
-  return { runs, poolBytes: Math.max(...runs.map((r) => r.plan.poolBytes)) };
+  return Object.freeze({ runs: Object.freeze(runs) as MsmRun[], poolBytes: Math.max(...runs.map((r) => r.plan.poolBytes)) });
 }
