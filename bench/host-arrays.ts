@@ -8,7 +8,7 @@
  * Rows:
  * - `transfer`: bare 4 / 16 / 64 MB uploads (writeBuffer; the staging ring) and readbacks (a fresh
  *   array; into a reused array), GB/s, medians of 7;
- * - `crossover`: 16 KB .. 4 MB, writeBuffer against the ring each way, medians of 9: where the
+ * - `crossover`: 16 KB .. 4 MB (2 MB too), writeBuffer against the ring each way, medians of 9: where the
  *   ring starts to pay (the prover uses it from RING_MIN_BYTES);
  * - `job`: dft 2^24 x 1, lde 2^24 -> 2^25 x 1, poseidon2 over 2^20 width-16 states, merkleCommit
  *   of 2^20 x 16, end to end with a fresh result and with `out`, medians of 5, each over its
@@ -83,7 +83,7 @@ export async function transfers(gpu: GPU, emit: (r: Row) => void): Promise<Trans
       if (mb === 64) Object.assign(rate, { upBytesPerMs: bytes / rg, downBytesPerMs: bytes / into });
     }
     // Small transfers: the ring (forced) against writeBuffer / one pooled readback buffer.
-    for (const kb of [16, 64, 256, 1024, 4096]) {
+    for (const kb of [16, 64, 256, 1024, 2048, 4096]) {
       const data = values(kb << 8);
       const reused = new Uint32Array(data.length);
       const src = ctx.pool.acquire(data.byteLength, usage, 'probe');

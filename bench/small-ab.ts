@@ -8,8 +8,8 @@
  *
  *   node bench/dist/small-ab.mjs bench/dist/lib.mjs bench/dist-base/lib.mjs
  *
- * Rows: dft, lde (x 2), poseidon2 (width 16) and merkleCommit (width 8) over 2^12 / 2^14 / 2^16
- * rows (poseidon2: the same words as states), from a host array to a fresh result and into `out`
+ * Rows: dft, lde (x 2), poseidon2 (width 16), bases.msm (an SRS handle per prover) and
+ * merkleCommit (width 8) over 2^12 / 2^14 / 2^16 rows (poseidon2: the same words as states), from a host array to a fresh result and into `out`
  * (a library without the option returns a fresh array: `intoOut` says), medians and quartiles of
  * SMALL_AB_ROUNDS (200) alternations after 50 warm calls each; results compared between the two.
  * @module
@@ -17,8 +17,10 @@
 import { pathToFileURL } from 'node:url';
 import { BB_P } from '../src/params/babybear.js';
 import { nodeGpu } from './node-gpu.js';
+import { tiledBases } from './msm.js';
 
 interface Prover {
+  msmBases(points: Uint8Array): Promise<{ msm(scalars: Uint8Array): Promise<{ toBytes(): Uint8Array }> }>;
   dft(x: Uint32Array, o: object): Promise<Uint32Array>;
   lde(x: Uint32Array, o: object): Promise<Uint32Array>;
   poseidon2(x: Uint32Array, o: object): Promise<Uint32Array>;
@@ -36,6 +38,21 @@ interface Job {
   run(p: Prover, out?: Uint32Array): Promise<Uint32Array>;
 }
 
+/** Each prover's SRS handles, one per size. */
+const handles = new Map<Prover, Map<string, Awaited<ReturnType<Prover['msmBases']>>>>();
+const scalarCache = new Map<number, Uint8Array>();
+/** n packed 32-byte scalars below 2^253 < r (the same for both libraries). */
+function scalars(n: number, seed: number): Uint8Array {
+  let b = scalarCache.get(n);
+  if (!b) {
+    b = new Uint8Array(32 * n);
+    for (let i = 0, s = seed; i < b.length; i++) b[i] = (s = (Math.imul(s, 1103515245) + 12345) >>> 0) >>> 24;
+    for (let i = 31; i < b.length; i += 32) b[i] &= 0x1f;
+    scalarCache.set(n, b);
+  }
+  return b;
+}
+
 function jobs(logN: number): Job[] {
   const n = 1 << logN;
   const x = new Uint32Array(16 * n);
@@ -51,6 +68,18 @@ function jobs(logN: number): Job[] {
     },
     // n / 16 states of width 16: the same n words as the dft row.
     { job: `poseidon2 2^${logN - 4} x 16`, outWords: n, run: (p, out) => p.poseidon2(col, with_({ width: 16 }, out)) },
+    {
+      // Over an SRS handle made once per prover (its bases stay on the GPU); scalars packed little-endian.
+      job: `bases.msm 2^${logN}`,
+      run: async (p) => {
+        const key = `${logN}`;
+        const mine = handles.get(p) ?? new Map();
+        handles.set(p, mine);
+        let h = mine.get(key);
+        if (!h) mine.set(key, (h = await p.msmBases(tiledBases(n).bytes)));
+        return Uint32Array.from((await h.msm(scalars(n, logN))).toBytes());
+      },
+    },
     {
       job: `merkleCommit 2^${logN} x 8`,
       run: async (p) => {

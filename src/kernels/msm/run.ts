@@ -49,14 +49,6 @@ export interface ScalarWords {
 }
 
 /**
- * Scalar copies from this size on go through the staging ring (ctx.uploadAsync: in Node 5-6 GB/s
- * against ~1.2 for writeBuffer); smaller ones by writeBuffer, which does not wait for a mapping.
- * H100 host, bases.msm end to end: 2^20 (parts of 8 MiB) 50.7 -> 40.8 ms through the ring, but
- * 2^16 (2 MiB) 5.7 -> 6.5 ms (bench/RESULTS.md, msm).
- */
-const RING_SCALAR_BYTES = 8 << 20;
-
-/**
  * One MSM over points [base0, base0 + plan.n) of uploaded bases and the caller's scalars: the
  * scalars are copied to the GPU and the run encoded and submitted (one submission) before this
  * resolves; `result` resolves with its readback. The run's buffers go back to the pool at once
@@ -77,15 +69,14 @@ export async function startMsm(
   const { words, start, be } = scalars;
   const first = (MSM_BYTES.scalar / 4) * start;
   const bytes = packedScalarBytes(plan.n);
-  if (bytes < RING_SCALAR_BYTES) {
-    ctx.device.queue.writeBuffer(bufs.packed, 0, words.buffer, words.byteOffset + 4 * first, bytes);
-  } else {
-    try {
-      await ctx.uploadAsync(words.subarray(first, first + bytes / 4), 'msm packed scalars', undefined, bufs.packed);
-    } catch (e) {
-      for (const b of held) ctx.pool.release(b);
-      throw e;
-    }
+  // Through the staging ring from RING_MIN_BYTES on in Node (5-6 GB/s against ~1.2 by writeBuffer),
+  // like every upload: an 8 MiB threshold of its own measured equal at 2^12-2^16 once the ring's
+  // slots were made ahead (bench/small-ab.ts, bench/RESULTS.md msm).
+  try {
+    await ctx.uploadAsync(words.subarray(first, first + bytes / 4), 'msm packed scalars', undefined, bufs.packed);
+  } catch (e) {
+    for (const b of held) ctx.pool.release(b);
+    throw e;
   }
   ctx.device.queue.writeBuffer(bufs.bad, 0, Uint32Array.of(NONE));
   const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 11 * plan.batches + plan.levels.length + 1);
