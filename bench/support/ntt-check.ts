@@ -18,7 +18,8 @@ import { planOn, runNtt } from '../../src/kernels/ntt/record.js';
 import type { NttJob } from '../../src/kernels/ntt/job.js';
 import { twoLevelAt, type NttTuning } from '../../src/kernels/ntt/tuning.js';
 import { isProverError } from '../../src/errors.js';
-import { BB_P } from '../../src/params/babybear.js';
+import { BABY_BEAR, BB_P } from '../../src/params/babybear.js';
+import type { Monty31Params } from '../../src/params/fields.js';
 import { NTT_FLAG_HALF } from '../../src/kernels/ntt/passes.js';
 import * as ref from '../../src/ref/ntt.js';
 import { caseInput, caseLabel, compareOutput, type DftCase, type DftOp } from './dft-vectors.js';
@@ -205,13 +206,16 @@ const TWIDDLE_OPTIONS: Array<[string, Partial<NttTuning>]> = [
 ];
 
 /** dft, idft, coset lde (shift 31) and encode (addedBits 1) of x (2^logH rows), each with src/ref's output. */
-export function refJobs(x: Uint32Array, logH: number, width: number): Array<[NttJob, Uint32Array]> {
+export function refJobs(x: Uint32Array, logH: number, width: number, F: Monty31Params = BABY_BEAR): Array<[NttJob, Uint32Array]> {
   const h = 2 ** logH;
+  // BabyBear's jobs name no field, as the prover's own do.
+  const field = F.name === 'babybear' ? {} : { field: F.name };
+  const shift = F.generator;
   return [
-    [{ op: 'dft', height: h, width }, ref.dft(x, width)],
-    [{ op: 'idft', height: h, width }, ref.idft(x, width)],
-    [{ op: 'lde', height: h, width, addedBits: 1, shift: 31 }, ref.cosetLde(x, width, 1, 31)],
-    [{ op: 'encode', height: h, width, addedBits: 1 }, ref.encode(x, width, 1)],
+    [{ op: 'dft', height: h, width, ...field }, ref.dft(x, width, F)],
+    [{ op: 'idft', height: h, width, ...field }, ref.idft(x, width, F)],
+    [{ op: 'lde', height: h, width, addedBits: 1, shift, ...field }, ref.cosetLde(x, width, 1, shift, F)],
+    [{ op: 'encode', height: h, width, addedBits: 1, ...field }, ref.encode(x, width, 1, F)],
   ];
 }
 

@@ -11,13 +11,12 @@
 import type { Prover } from '../../src/prover.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { planOn, runNtt } from '../../src/kernels/ntt/record.js';
-import type { NttJob } from '../../src/kernels/ntt/job.js';
 import type { NttTuning } from '../../src/kernels/ntt/tuning.js';
 import { isProverError } from '../../src/errors.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { KOALA_BEAR } from '../../src/params/koalabear.js';
 import * as ref from '../../src/ref/ntt.js';
-import { same, type NttCheckRow } from './ntt-check.js';
+import { refJobs, same, type NttCheckRow } from './ntt-check.js';
 import { SplitMix64 } from './splitmix.js';
 
 const KB = KOALA_BEAR;
@@ -102,14 +101,7 @@ export async function checkNttKoalaBearLayouts(
     fused = 0;
   for (const [logH, width, tuning] of shapes) {
     const x = rng.fieldArray(2 ** logH * width, KB.p);
-    const h = 2 ** logH;
-    const jobs: Array<[NttJob, Uint32Array]> = [
-      [{ op: 'dft', height: h, width, field }, ref.dft(x, width, KB)],
-      [{ op: 'idft', height: h, width, field }, ref.idft(x, width, KB)],
-      [{ op: 'lde', height: h, width, addedBits: 1, shift: 3, field }, ref.cosetLde(x, width, 1, 3, KB)],
-      [{ op: 'encode', height: h, width, addedBits: 1, field }, ref.encode(x, width, 1, KB)],
-    ];
-    for (const [job, want] of jobs) {
+    for (const [job, want] of refJobs(x, logH, width, KB)) {
       const plan = planOn(ctx, job, tuning);
       if (job.op === 'lde') {
         folded += plan.fold ? 1 : 0;
