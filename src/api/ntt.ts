@@ -359,7 +359,8 @@ export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
     alive();
     // A Uint32Array WebGPU cannot copy from (a resizable buffer's view) comes back copied.
     const { spec, input: values, out } = makeSpec(ctx, op, given, opts);
-    const field = jobField(spec).name;
+    const F = jobField(spec);
+    const field = F.name;
     return sched.run(op, requireJobOptions(`${op} options`, opts), async () => {
       const fromGpu = values instanceof GpuMatrix;
       const gpuInput = fromGpu ? values.single() : undefined;
@@ -367,7 +368,7 @@ export function nttMethods({ ctx, sched, alive }: ApiEnv): NttMethods {
       if (nttSplit(outputHeight(spec), spec.width, maxWords).mode !== 'whole' || (fromGpu && !gpuInput)) {
         // Past one binding: blocks through the host, and a GPU-resident result in row blocks.
         const x = fromGpu ? await values.readAll() : (values as Uint32Array);
-        if (!fromGpu) requireCanonical('values', x, jobField(spec)); // its blocks skip uploadField's GPU check
+        if (!fromGpu) requireCanonical('values', x, F); // its blocks skip uploadField's GPU check
         const res = await runNttColumnBlocks(ctx, spec, x, maxWords);
         if (out) out.set(res);
         const shape = { height: outputHeight(spec), width: spec.width, field };

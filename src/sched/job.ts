@@ -128,12 +128,17 @@ export class JobControl implements JobHooks {
    */
   submissions(): SubmissionTime[] {
     let prevEnd = 0;
-    const t0 = Math.min(...this.finished.map((f) => f.submittedAt));
+    const t0 = this.firstSubmittedAt();
     return this.finished.map(({ stage, submittedAt, doneAt }) => {
       const gpuMs = doneAt - Math.max(submittedAt, prevEnd);
       prevEnd = doneAt;
       return { stage, gpuMs: +gpuMs.toFixed(3), atMs: +(submittedAt - t0).toFixed(3) };
     });
+  }
+
+  /** When its first finished submission was submitted: the zero of atMs, startMs and endMs. */
+  private firstSubmittedAt(): number {
+    return Math.min(...this.finished.map((f) => f.submittedAt));
   }
 
   /** Its work begins (the device is free for it). */
@@ -147,7 +152,7 @@ export class JobControl implements JobHooks {
    */
   span(): { startMs: number; endMs: number } | undefined {
     if (this.finished.length === 0 || Number.isNaN(this.startedAt)) return undefined;
-    const t0 = Math.min(...this.finished.map((f) => f.submittedAt));
+    const t0 = this.firstSubmittedAt();
     return { startMs: +(this.startedAt - t0).toFixed(3), endMs: +(this.endedAt - t0).toFixed(3) };
   }
 
