@@ -187,6 +187,8 @@ if (which === 'all' || which === 'warm') {
   row.variant = { call: f.label[2], ...(await timed(f.variant)) };
   row.variantAgain = { call: f.label[2], ...(await timed(f.variant)) };
 }
+// Runs by engine (the MSM's quick engine serves runs while the walker compiles); absent before it existed.
+row.engineRuns = (prover.stats() as { engineRuns?: unknown }).engineRuns;
 console.log(JSON.stringify(row));
 prover.destroy();
 process.exit(0);

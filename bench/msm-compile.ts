@@ -72,6 +72,27 @@ function replaceFn(code: string, name: string, body: string): string {
   return `${code.slice(0, open)}{ ${body} }${code.slice(end + 2)}`;
 }
 
+/** A bound the compiler cannot see: 0 at run time (nb is never 2^32 - 1). */
+function opaque(code: string): string {
+  return `${code}\nfn opq() -> u32 { return select(0u, 1u, prm.nb == 0xffffffffu); }\n`;
+}
+/** msm_walk_wg's product-tree loops (log2 WALK_WG levels, a multiply each). */
+function treeOpaque(code: string): string {
+  return code
+    .replace('for (var h = WALK_WG / 2u; h > 0u; h >>= 1u)', 'for (var h = (WALK_WG / 2u) >> opq(); h > 0u; h >>= 1u)')
+    .replace('for (var h = 1u; h < WALK_WG; h <<= 1u)', 'for (var h = 1u; h < (WALK_WG >> opq()); h <<= 1u)');
+}
+/** Every loop over the thread's WALK_S slots. */
+function slotsOpaque(code: string): string {
+  return code.replace(/(for \(var (\w+) = 0u; \2 < )WALK_S;/g, '$1(WALK_S - opq());');
+}
+/** The inversion's batch loop and its final corrections. */
+function invOpaque(code: string): string {
+  return code
+    .replace('batch < 64u;', 'batch < 64u - opq();')
+    .replace('for (var k = 0u; k < 2u; k++) {', 'for (var k = 0u; k < 2u - opq(); k++) {');
+}
+
 /**
  * MSMC_TEXT=1: which part of a kernel's text its compile time comes from. Each variant drops one
  * part (the 13-bit multiply or the inversion replaced by a stub), compiled alone
@@ -92,6 +113,14 @@ if (process.env.MSMC_TEXT === '1') {
     nomul_noinv: (c) => replaceFn(replaceFn(c, 'fq13_mul', 'return a;'), 'fq_inv', 'return a;'),
     // the riders' reduction bodies gone (they sit behind WALK_RIDERS = 0 in a plan without riders)
     noriders: (c) => replaceFn(replaceFn(c, 'red_seg', ''), 'red_level', ''),
+    // w_*: loops of the walker whose trip count the compiler knows, made opaque (a bound it cannot
+    // see, equal at run time): does unrolling them (and inlining the multiply per copy) cost the
+    // compile? Walker entry only.
+    w_tree: (c) => opaque(treeOpaque(c)),
+    w_slots: (c) => opaque(slotsOpaque(c)),
+    w_inv: (c) => opaque(invOpaque(c)),
+    w_tree_slots: (c) => opaque(slotsOpaque(treeOpaque(c))),
+    w_all: (c) => opaque(invOpaque(slotsOpaque(treeOpaque(c)))),
   };
   for (let rep = 0; rep < Number(process.env.MSMC_REPS ?? 2); rep++) {
     for (const r of reqs) {
@@ -100,12 +129,18 @@ if (process.env.MSMC_TEXT === '1') {
       for (const [name, cut] of Object.entries(cuts)) {
         const code = cut(code0);
         if (name !== 'base' && code === code0) continue;
+        if (name.startsWith('w_') && !r.entryPoint.startsWith('msm_walk')) continue;
         const { cache, device } = await freshCache();
         const module = device.createShaderModule({ code });
         const layout = device.createPipelineLayout({ bindGroupLayouts: [cache.layout(r.bindings!)] });
         const t0 = performance.now();
-        await device.createComputePipelineAsync({ layout, compute: { module, entryPoint: r.entryPoint } });
-        row[name] = +(performance.now() - t0).toFixed(1);
+        try {
+          await device.createComputePipelineAsync({ layout, compute: { module, entryPoint: r.entryPoint } });
+          row[name] = +(performance.now() - t0).toFixed(1);
+        } catch (e) {
+          console.log(JSON.stringify({ entry: r.entryPoint, variant: name, error: String(e).slice(0, 400) }));
+          row[name] = -1;
+        }
         device.destroy();
       }
       console.log(JSON.stringify({ rep, entry: r.entryPoint, chars: code0.length, ms: row }));

@@ -7,7 +7,10 @@
 export async function nodeGpu(): Promise<GPU> {
   const { create, globals } = await import('webgpu');
   Object.assign(globalThis, globals);
-  const gpu = create([]) as GPU;
+  // DAWN_FLAGS='enable-dawn-features=a,b;disable-dawn-features=c': Dawn's own flags, ';'-separated
+  // (compile-time experiments: bench/msm-compile.ts).
+  const flags = (process.env.DAWN_FLAGS ?? '').split(';').filter((f) => f.length > 0);
+  const gpu = create(flags) as GPU;
   (globalThis as { __dawnGpu?: GPU }).__dawnGpu = gpu;
   return gpu;
 }

@@ -30,7 +30,6 @@ import { cpuProver } from './cpu/prover.js';
 import { lazyFamilies, loadPart } from './lazy.js';
 import { firstCallRequests, msmCallPoints, nttCallSpec, type FirstCall } from './kernels/first-call.js';
 import { KNOWN_MSM_POINTS, KNOWN_NTT } from './checks/known-jobs.js';
-import { prepareCanonicalCheck } from './kernels/canonical.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
 import { requireWarmUpFamilies, type WarmUpFamily } from './warm-up-families.js';
 
@@ -68,6 +67,8 @@ export type BackendStats = PoolStats & {
   deviceLosses: number;
   /** Host-visible bytes of the staging ring (src/gpu/staging.ts): up to 4 x 16 MiB each way, after transfers of 1 MiB or more (in Node all four at the first); 0 before. */
   stagingBytes: number;
+  /** Runs by engine where a family has more than one: the MSM's 'msm quick' (while the walker's pipelines compile) and 'msm walker'. */
+  engineRuns: Record<string, number>;
 };
 
 /** Run-time checks of GPU results: how many ran, their CPU and GPU time together, how many found a wrong result. */
@@ -140,9 +141,10 @@ export type Backend = Omit<Prover, 'capabilities' | 'stats' | keyof ProtocolMeth
   stats(): BackendStats;
   /**
    * Compile what a family's first call (`method` with `args`) and, with `selfCheck`, its self-check
-   * will need, in one wave (src/kernels/first-call.ts); never throws.
+   * will need, in one wave (src/kernels/first-call.ts); resolves once they are requested (not
+   * compiled); never rejects.
    */
-  prefetch?(method: FamilyMethod, args: readonly unknown[], selfCheck: boolean): void;
+  prefetch?(method: FamilyMethod, args: readonly unknown[], selfCheck: boolean): Promise<void> | void;
 };
 
 /**
@@ -228,6 +230,7 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       jobs: sched.stats(),
       deviceLosses: 0,
       stagingBytes: ctx.staging.bytes,
+      engineRuns: { ...ctx.engineRuns },
     }),
     warmUp: (families) => warmUp(ctx, families),
     prefetch(method, args, selfCheck) {
@@ -246,8 +249,8 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
         ntt: [...known, ...(ntt ? [ntt] : [])],
         msmPoints: [...(selfCheck ? [KNOWN_MSM_POINTS] : []), ...(points && (method === 'msm' || method === 'msmBases') ? [points] : [])],
       };
-      firstCallRequests(ctx, METHOD_FAMILY[method], call)
-        .then((r) => ctx.pipelines.all(r, true))
+      return firstCallRequests(ctx, METHOD_FAMILY[method], call)
+        .then((r) => ctx.pipelines.request(r))
         .catch(() => {
           // A failed compile is reported by the job that needs the pipeline (the cache retries it).
         });
@@ -260,7 +263,6 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
     },
   };
   const prover = { ...core, ...lazyFamilies(env, GPU_FACETS, 'GPU') } as unknown as Backend;
-  prepareCanonicalCheck(ctx);
   // createProver({ warmUp }): compile in the background; a job meanwhile awaits the same pipelines, and reports any failure.
   if (opts.warmUp) warmUp(ctx, opts.warmUp === true ? undefined : opts.warmUp).catch(() => {});
   return { prover, ctx, sched };

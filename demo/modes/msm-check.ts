@@ -22,6 +22,7 @@ import { SplitMix64 } from '../../bench/support/splitmix.js';
 import { checkFq13 } from '../../bench/support/fq-layout-check.js';
 import { checkMsmPaths, checkMsmSplit } from '../../bench/support/msm-paths-check.js';
 import { checkBasesRing, checkOneShotParts, checkPipelinedErrors } from '../../bench/support/msm-oneshot-check.js';
+import { checkColdFirstMsm, checkMsmEngines } from '../../bench/support/msm-engine-check.js';
 
 function emit(report: ModeContext['report'], r: MsmCheckRow): void {
   report(r.step, r.ok ? 'ok' : 'fail', r.ms, { n: r.n, detail: r.detail });
@@ -29,6 +30,10 @@ function emit(report: ModeContext['report'], r: MsmCheckRow): void {
 
 export async function msmNobleCheck({ prover, params, report }: ModeContext): Promise<void> {
   const logn = Number(params.get('logn') ?? 6);
+  // The page's first MSM takes the quick engine while the walker compiles; then the walker's
+  // pipelines are compiled ahead, so the rows below run on it wherever its plans are warm.
+  emit(report, await checkColdFirstMsm(prover));
+  await prover.warmUp(['msm']);
   const ctx = await GpuContext.create(navigator.gpu, params.get('limits') === 'default' ? { limits: 'default' } : {});
   try {
     emit(report, await checkFq(ctx, 256));
@@ -49,6 +54,7 @@ export async function msmNobleCheck({ prover, params, report }: ModeContext): Pr
   for (const r of await checkMsmErrors(prover)) emit(report, r);
   for (const r of await checkMsmPaths(prover, logn)) emit(report, r);
   for (const r of await checkPipelinedErrors(prover)) emit(report, r);
+  for (const r of await checkMsmEngines(prover, logn)) emit(report, r);
 }
 
 export async function msmBenchGpu({ prover, params, report }: ModeContext): Promise<void> {

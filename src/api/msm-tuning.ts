@@ -10,7 +10,7 @@ import { walkTreeBytes, type MsmTuning } from '../kernels/msm/plan.js';
 import type { WorkgroupLimits } from '../gpu/context.js';
 import { windowCount } from '../params/msm-layout.js';
 import { MAX_PARTS } from '../kernels/msm/runs.js';
-import { optionalBoolean, requireInt, requireOptions, requirePow2 } from '../validate.js';
+import { optionalBoolean, requireInt, requireOptions, requirePow2, show } from '../validate.js';
 
 const FIELDS = [
   'c',
@@ -25,6 +25,7 @@ const FIELDS = [
   'walkWg',
   'fixWg',
   'parts',
+  'engine',
 ] as const;
 
 /**
@@ -76,5 +77,10 @@ export function requireMsmTuning(t: unknown, limits: WorkgroupLimits): MsmTuning
   }
   if (o.fixWg !== undefined) out.fixWg = requirePow2('tuning.fixWg', o.fixWg, MSM_MIN_WG, limits.threads);
   if (o.parts !== undefined) out.parts = requireInt('tuning.parts', o.parts, 1, MAX_PARTS, 'runs the job is cut into');
+  if (o.engine !== undefined) {
+    if (o.engine !== 'quick' && o.engine !== 'walker')
+      throw new ProverError('INVALID_ARGUMENT', `tuning.engine must be 'quick' or 'walker', got ${show(o.engine)}`);
+    out.engine = o.engine;
+  }
   return out;
 }

@@ -27,6 +27,7 @@ import {
 } from './msm-encode.js';
 import { requireMsmTuning } from './msm-tuning.js';
 import { BasesUpload, type BasesCheck } from '../kernels/msm/bases.js';
+import type { Engine } from '../kernels/msm/engines.js';
 import { runMsmJob, type JobResult, type JobVector } from '../kernels/msm/job.js';
 import { msmRuns, type BasesChunk, type MsmJobPlan, type MsmRun } from '../kernels/msm/runs.js';
 import type { MsmPlan, MsmTuning } from '../kernels/msm/plan.js';
@@ -42,6 +43,11 @@ export interface MsmRunInfo {
   /** the plan of each run the job was cut into (kernels/msm/runs.ts) */
   plans: MsmPlan[];
   profiles: (ProfileReport | null)[];
+  /**
+   * The engine each run took: 'walker', or 'quick' while the walker's pipelines were compiling
+   * (kernels/msm/engines.ts; a profiled call always takes the walker).
+   */
+  engines: Engine[];
   poolBytes: number;
   /**
    * Milliseconds of this call's host-side work alone: checking and viewing the scalars, copying
@@ -128,7 +134,7 @@ function jobInfos(job: JobResult, plan: MsmJobPlan, batch: boolean): MsmRunInfo[
   }
   const plans = plan.runs.map((r) => r.plan);
   const hostMs = job.hostMs / job.vectors.length;
-  return job.vectors.map((v) => ({ point: v.point, plans, profiles: v.profiles, poolBytes: v.poolBytes, hostMs }));
+  return job.vectors.map((v) => ({ point: v.point, plans, profiles: v.profiles, engines: v.engines, poolBytes: v.poolBytes, hostMs }));
 }
 
 /**

@@ -115,6 +115,7 @@ export function cpuMsmMethods({ sched, alive }: CpuEnv): MsmMethods {
         point: (await run([scalars], opts, false))[0],
         plans: [],
         profiles: [],
+        engines: [],
         poolBytes: 0,
         hostMs: 0,
       }),

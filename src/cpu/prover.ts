@@ -63,6 +63,7 @@ export function cpuProver(): Backend {
       jobs: sched.stats(),
       deviceLosses: 0,
       stagingBytes: 0,
+      engineRuns: {},
     }),
     warmUp: async () => {},
     lost: new Promise<string>(() => {}),

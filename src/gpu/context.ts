@@ -72,6 +72,8 @@ export class GpuContext {
   readonly staging: StagingRing;
   /** Whether large uploads take the staging ring (RING_UPLOADS: in Node, not in a browser). */
   readonly ringUploads = RING_UPLOADS;
+  /** Runs by engine, for a family with more than one ('msm quick', 'msm walker': kernels/msm/engines.ts). */
+  readonly engineRuns: Record<string, number> = {};
 
   private constructor(
     /**

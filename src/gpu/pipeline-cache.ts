@@ -36,6 +36,11 @@ export interface PipelineRequest {
   overrides?: Readonly<Record<string, number>>;
   /** The 31-bit field whose constants (BB_P, BB_MU, ...) the module is built with; default BabyBear. */
   field?: FieldName;
+  /**
+   * Handed to the driver before the other requests of the same `all` call, whatever their size:
+   * what a first call waits on while the rest compile (the MSM's quick engine, kernels/msm/engines.ts).
+   */
+  first?: boolean;
 }
 
 /** A request's module: its label (the plan key), its text and the text's number. */
@@ -128,10 +133,15 @@ export class PipelineCache {
     return { planKey, ...src };
   }
 
+  /** A pipeline's key: its module text's number, entry point, layout and overrides. */
+  private pipelineKey(r: PipelineRequest, { id }: Source): string {
+    return `${id}\n${r.entryPoint}[${r.bindings?.join(',') ?? 'auto'}]${r.overrides ? PipelineCache.key('', '', r.overrides) : ''}`;
+  }
+
   /** The pipeline of `r` whose module text is `code`: cached, or requested now; `ready` if its compile has finished. */
   private build(r: PipelineRequest, { planKey, code, id }: Source): { pipeline: Promise<GPUComputePipeline>; ready: boolean } {
+    const key = this.pipelineKey(r, { planKey, code, id });
     const { entryPoint, bindings, overrides } = r;
-    const key = `${id}\n${entryPoint}[${bindings?.join(',') ?? 'auto'}]${overrides ? PipelineCache.key('', '', overrides) : ''}`;
     let p = this.pipelines.get(key);
     if (!p) {
       let module = this.modules.get(id);
@@ -167,21 +177,60 @@ export class PipelineCache {
    * `ahead`: compiling ahead of need (warm-up, a first call's prefetch), which no job waits for.
    */
   async all(requests: readonly PipelineRequest[], ahead = false): Promise<GPUComputePipeline[]> {
+    return Promise.all(await this.handOver(requests, ahead));
+  }
+
+  /**
+   * Compile ahead of need: resolves once every request is in the driver's hands (its kernel
+   * family loaded, its pipeline requested), not when compiled. A first call awaits this before its
+   * own host work, which would otherwise hold the thread the requests wait for (a first MSM's
+   * point encoding held them ~0.4 s).
+   */
+  async request(requests: readonly PipelineRequest[]): Promise<void> {
+    for (const p of await this.handOver(requests, true)) p.catch(() => {}); // reported by the job that needs it
+  }
+
+  /** Request every pipeline of `requests` (families loaded first); their promises, in order. */
+  private async handOver(requests: readonly PipelineRequest[], ahead: boolean): Promise<Promise<GPUComputePipeline>[]> {
     await Promise.all([...new Set(requests.map((r) => r.kernel))].map(loadKernel));
     // Dawn compiles on a few worker threads, first come first served: the largest modules go
     // first so the longest compiles (an MSM walker: ~2 s on the H100's host) start at once
-    // instead of queueing behind small ones.
+    // instead of queueing behind small ones; requests marked `first` go before all of them.
     const sources = requests.map((r) => this.source(r));
-    const order = requests.map((_, i) => i).sort((a, b) => sources[b].code.length - sources[a].code.length);
+    const rank = (i: number) => (requests[i].first ? 1 : 0);
+    const order = requests.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || sources[b].code.length - sources[a].code.length);
     const out: Promise<GPUComputePipeline>[] = new Array(requests.length);
     let waits = false;
+    // Ahead of need, the `first` ones compile alone before the rest are handed over: on a CPU
+    // with few cores (SwiftShader on 2: a first MSM 6.6 -> 9.5 s) the others' compiles slowed
+    // the one the call waits on.
+    let gate: Promise<unknown> | undefined;
+    const firsts: Promise<GPUComputePipeline>[] = [];
     for (const i of order) {
+      if (ahead && gate === undefined && firsts.length > 0 && !requests[i].first) gate = Promise.allSettled(firsts);
+      if (gate) {
+        out[i] = gate.then(() => this.build(requests[i], sources[i]).pipeline);
+        continue;
+      }
       const { pipeline, ready } = this.build(requests[i], sources[i]);
       out[i] = pipeline;
+      if (requests[i].first) firsts.push(pipeline);
       waits ||= !ready;
     }
     if (waits && !ahead) this.onWait?.();
-    return Promise.all(out);
+    return out;
+  }
+
+  /**
+   * Whether every pipeline of `requests` has finished compiling (nothing is requested). False
+   * while a request's kernel family is not loaded yet.
+   */
+  allReady(requests: readonly PipelineRequest[]): boolean {
+    try {
+      return requests.every((r) => this.ready.has(this.pipelineKey(r, this.source(r))));
+    } catch {
+      return false;
+    }
   }
 
   /** Pipelines created or in flight. */

@@ -11,22 +11,28 @@ import type { GpuContext } from '../gpu/context.js';
 import { HOST_SCAN_MAX_BYTES, nonCanonicalError } from '../validate.js';
 import { MONTY31_FIELDS, type FieldName } from '../params/fields.js';
 import type { AfterChunk } from '../gpu/staging.js';
+import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 
 const CANON_WG = 256;
 /** Workgroups of the grid-stride loop: enough to fill a large GPU, few enough to dispatch in x. */
 const CANON_GROUPS = 4096;
 const BINDINGS = ['read-only-storage', 'storage'] as const;
 
+/**
+ * The check's one small pipeline (BabyBear's): requested with the first call of every family that
+ * takes field arrays (kernels/first-call.ts), since a large input of any of them may need it and a
+ * family's second size must not add a pipeline. Not at prover creation: an MSM's first call
+ * compiled it beside its own, on the driver's few compile threads.
+ */
+export const CANONICAL_PIPELINE: PipelineRequest = {
+  kernel: 'canonical',
+  entryPoint: 'canonical_first',
+  plan: { CANON_WG },
+  bindings: BINDINGS,
+};
+
 const pipelineOf = async (ctx: GpuContext, field: FieldName = 'babybear') =>
   ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS, undefined, false, field);
-
-/**
- * Compile the check's one small pipeline now, in the background (at prover creation): a large
- * input of any family may need it, and a family's second size must not add a pipeline.
- */
-export function prepareCanonicalCheck(ctx: GpuContext): void {
-  pipelineOf(ctx).catch(() => {}); // a failure here is met again, and reported, by the job that needs it
-}
 
 /** No value >= p: the flag's initial value, which atomicMin only lowers. */
 const NONE = 0xffffffff;

@@ -39,26 +39,35 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
     });
   };
   const merkle = async () => (await import('./merkle.js')).merklePipelineRequests();
+  // Every family that takes field arrays range-checks a large one on the GPU (canonical.ts).
+  const canonical = async () => [(await import('./canonical.js')).CANONICAL_PIPELINE];
   switch (family) {
     case 'ntt':
-      return ntt();
+      return (await Promise.all([ntt(), canonical()])).flat();
     case 'commit':
-      return (await Promise.all([ntt(), merkle()])).flat();
+      return (await Promise.all([ntt(), merkle(), canonical()])).flat();
     case 'merkle':
-      return merkle();
+      return (await Promise.all([merkle(), canonical()])).flat();
+    case 'field':
+      return canonical();
     case 'poseidon2': {
       const { poseidon2PipelineRequest } = await import('./poseidon2.js');
-      return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24)];
+      return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24), ...(await canonical())];
     }
     case 'grind':
       return [(await import('./grind.js')).GRIND_PIPELINE];
     case 'msm': {
-      const [{ MSM_BASES_PIPELINE, msmPipelineRequests }, { msmRuns }] = await Promise.all([
+      const [{ MSM_BASES_PIPELINE, msmPipelineRequests }, { msmRuns }, { MSM_QUICK_PIPELINE }] = await Promise.all([
         import('./msm/pipelines.js'),
         import('./msm/runs.js'),
+        import('./msm/quick.js'),
       ]);
       const plans = call.msmPoints.flatMap((n) => msmRuns([{ start: 0, n }], 0, n, {}, ctx.workgroup).runs.map((r) => r.plan));
-      return [MSM_BASES_PIPELINE, ...plans.flatMap((plan) => msmPipelineRequests(plan))];
+      const walker = plans.flatMap((plan) => msmPipelineRequests(plan));
+      // While the walker's pipelines compile, runs take the quick engine (msm/engines.ts), whose
+      // pipelines are marked `first`: the driver takes them before the walker's.
+      const quick = ctx.pipelines.allReady(walker) ? [] : [MSM_QUICK_PIPELINE];
+      return [MSM_BASES_PIPELINE, ...quick, ...walker];
     }
     default:
       return [];

@@ -11,6 +11,7 @@
 import type { GpuContext } from '../gpu/context.js';
 import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import { requireWarmUpFamilies, type WarmUpFamily } from '../warm-up-families.js';
+import { CANONICAL_PIPELINE } from './canonical.js';
 import { GRIND_PIPELINE } from './grind.js';
 import { merklePipelineRequests } from './merkle.js';
 import { MSM_BASES_PIPELINE, msmPipelineRequests } from './msm/pipelines.js';
@@ -46,14 +47,14 @@ export function familyRequests(ctx: Pick<GpuContext, 'workgroup' | 'limits'>, fa
           }
         }
       }
-      return out;
+      return [...out, CANONICAL_PIPELINE];
     }
     case 'merkle':
-      return merklePipelineRequests();
+      return [...merklePipelineRequests(), CANONICAL_PIPELINE];
     case 'commit':
       return [...familyRequests(ctx, 'ntt'), ...merklePipelineRequests()];
     case 'poseidon2':
-      return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24)];
+      return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24), CANONICAL_PIPELINE];
     case 'grind':
       return [GRIND_PIPELINE];
     case 'msm':

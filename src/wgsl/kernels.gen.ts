@@ -21,6 +21,7 @@ export const KERNEL_FAMILY = {
   merkle: 'merkle',
   merkle_gather: 'merkle',
   msm_prep: 'msm',
+  msm_quick: 'msm',
   msm_reduce: 'msm',
   msm_sort: 'msm',
   msm_split: 'msm',

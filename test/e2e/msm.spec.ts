@@ -1,6 +1,6 @@
 // BN254 MSM on the GPU (SwiftShader): WGSL Fq vs bigint, the issue's edge cases and seeded
 // inputs for n = 1 .. 2^logn vs @noble/curves pippenger (default and wgInv walkers), the
-// arkworks vectors, error codes, the one-shot and batch pipelining.
+// arkworks vectors, error codes, the one-shot and batch pipelining, both engines (quick, walker).
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
 
@@ -70,6 +70,13 @@ test(`msm equals noble (n = 1 .. 2^${LOGN}, edge cases) and arkworks vectors`, a
     'msm one-shot in 3 parts, bad point in the last part',
     'msm one-shot, last point off the curve',
     'msm batch of 4, third vector with a scalar >= r',
+    // the quick engine (a first call's while the walker compiles) and the walker, named by the tuning
+    'msm cold first call on the quick engine',
+    ...['all zero scalars', 'scalars 1 and r-1', 'identity points', 'repeated point', 'P and -P, same scalars', 'all scalars equal'].map(
+      (c) => `msm engines ${c}`,
+    ),
+    'msm quick engine in 3 parts',
+    'msm quick engine flags a packed scalar >= r, usable after',
   ]) {
     expect(steps).toContain(s);
   }

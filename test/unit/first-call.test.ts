@@ -5,6 +5,8 @@ import { kernelSource, loadAllFamilies } from '../../src/gpu/wgsl.js';
 import type { PipelineRequest } from '../../src/gpu/pipeline-cache.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { firstCallRequests, msmCallPoints, nttCallSpec } from '../../src/kernels/first-call.js';
+import { MSM_QUICK_PIPELINE } from '../../src/kernels/msm/quick.js';
+import { CANONICAL_PIPELINE } from '../../src/kernels/canonical.js';
 import { nttLimits, planNtt } from '../../src/kernels/ntt/plan.js';
 import { NTT_TUNING } from '../../src/kernels/ntt/tuning.js';
 import type { NttJob } from '../../src/kernels/ntt/job.js';
@@ -15,9 +17,12 @@ import { msmPipelineRequests, MSM_BASES_PIPELINE } from '../../src/kernels/msm/p
 import { msmPlan } from '../../src/kernels/msm/plan.js';
 import { KNOWN_MSM_POINTS, KNOWN_NTT } from '../../src/checks/known-jobs.js';
 
+/** A context whose pipelines have compiled nothing (`ready` lists the walker's when warm). */
+let ready = false;
 const CTX = {
   workgroup: { threads: 256, tileBytes: 16384 },
   limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28 },
+  pipelines: { allReady: () => ready },
 } as unknown as GpuContext;
 const key = (r: PipelineRequest) => JSON.stringify([r.kernel, r.entryPoint, r.plan, r.bindings, r.overrides]);
 const keys = (rs: PipelineRequest[]) => new Set(rs.map(key));
@@ -82,8 +87,21 @@ describe('firstCallRequests: one wave for the self-check and the call', () => {
     for (const n of [KNOWN_MSM_POINTS, 2 ** 16])
       for (const r of msmPipelineRequests(msmPlan(n, {}, CTX.workgroup))) expect(wave.has(key(r)), r.entryPoint).toBe(true);
   });
-  it('a family without NTT or MSM jobs gets its whole (small) set; field gets none', async () => {
+  it("msm: the quick engine's pipeline first while the walker's are not compiled, not once they are", async () => {
+    const call = { ntt: [], msmPoints: [KNOWN_MSM_POINTS, 2 ** 16] };
+    const cold = await firstCallRequests(CTX, 'msm', call);
+    expect(cold.filter((r) => r.first).map(key)).toEqual([key(MSM_BASES_PIPELINE), key(MSM_QUICK_PIPELINE)]);
+    ready = true;
+    try {
+      expect(keys(await firstCallRequests(CTX, 'msm', call)).has(key(MSM_QUICK_PIPELINE))).toBe(false);
+    } finally {
+      ready = false;
+    }
+  });
+  it('a family without NTT or MSM jobs gets its whole (small) set; field the range check alone', async () => {
     expect(keys(await firstCallRequests(CTX, 'merkle', { ntt: [], msmPoints: [] }))).toEqual(keys(familyRequests(CTX, 'merkle')));
-    expect(await firstCallRequests(CTX, 'field', { ntt: [], msmPoints: [] })).toEqual([]);
+    // batchField's only pipeline of its own to compile ahead is the range check of a large input.
+    expect(keys(await firstCallRequests(CTX, 'field', { ntt: [], msmPoints: [] }))).toEqual(keys([CANONICAL_PIPELINE]));
+    expect(keys(await firstCallRequests(CTX, 'msm', { ntt: [], msmPoints: [64] })).has(key(CANONICAL_PIPELINE))).toBe(false);
   });
 });

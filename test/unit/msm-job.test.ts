@@ -37,6 +37,12 @@ vi.mock('../../src/kernels/msm/run.js', () => ({
   },
 }));
 
+// The walker's engine for every run (which engine a run takes: msm-engines.test.ts and the e2e spec).
+vi.mock('../../src/kernels/msm/engines.js', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/kernels/msm/engines.js')>()),
+  engineFor: async () => 'walker',
+}));
+
 // The real fold, logged: when each vector is folded against the runs' reads.
 vi.mock('../../src/kernels/msm/fold.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/kernels/msm/fold.js')>();
@@ -50,6 +56,9 @@ vi.mock('../../src/kernels/msm/fold.js', async (importOriginal) => {
 });
 
 const { runMsmJob } = await import('../../src/kernels/msm/job.js');
+
+/** A context with only what runMsmJob reads besides the stand-in runs. */
+const ctx = () => ({ engineRuns: {} }) as unknown as GpuContext;
 
 const rng = new SplitMix64(0x10b);
 const scalar = () => ((rng.next() << 192n) | (rng.next() << 128n) | (rng.next() << 64n) | rng.next()) % bn254.fields.Fr.ORDER;
@@ -98,7 +107,7 @@ describe('msm job', () => {
       }
       want.push(sum);
     }
-    const job = await runMsmJob({} as GpuContext, plan, [vector(0), vector(1)], () => ({}) as GPUBuffer, false);
+    const job = await runMsmJob(ctx(), plan, [vector(0), vector(1)], () => ({}) as GPUBuffer, false);
     const { vectors } = job.finish();
     expect(vectors.map((x) => x.bad)).toEqual([-1, -1]);
     expect(vectors.every((x, v) => x.point.equals(want[v]))).toBe(true);
@@ -110,7 +119,7 @@ describe('msm job', () => {
     const windows = Array.from({ length: 32 }, () => G1.ZERO);
     for (let v = 0; v < 3; v++)
       for (let k = 0; k < 3; k++) behaviour.set(`${1000 + v}/${k * n}`, { windows, bad: v === 2 && k > 0 ? 7 * k : -1, delay: 1 });
-    const { vectors } = (await runMsmJob({} as GpuContext, plan, [0, 1, 2].map(vector), () => ({}) as GPUBuffer, false)).finish();
+    const { vectors } = (await runMsmJob(ctx(), plan, [0, 1, 2].map(vector), () => ({}) as GPUBuffer, false)).finish();
     expect(vectors.map((x) => x.bad)).toEqual([-1, -1, n + 7]);
   });
 
@@ -119,7 +128,7 @@ describe('msm job', () => {
     // 2^18 scalars a run (8 MiB): four in flight at most
     const big = jobPlan(4, 1 << 18, 13, 20);
     for (let v = 0; v < 4; v++) for (let k = 0; k < 4; k++) behaviour.set(`${1000 + v}/${k << 18}`, { windows, bad: -1, delay: 3 });
-    const job = await runMsmJob({} as GpuContext, big, [0, 1, 2, 3].map(vector), () => ({}) as GPUBuffer, false);
+    const job = await runMsmJob(ctx(), big, [0, 1, 2, 3].map(vector), () => ({}) as GPUBuffer, false);
     expect(mostInFlight).toBe(4);
     expect(log.filter((l) => l.startsWith('start')).length).toBe(16);
     // vectors 0-2 folded once each as their last part was read, before the job's last read
@@ -135,7 +144,7 @@ describe('msm job', () => {
     inFlight = mostInFlight = 0;
     const small = jobPlan(1, 1 << 10, 13, 20);
     for (let v = 0; v < 4; v++) behaviour.set(`${1000 + v}/0`, { windows, bad: -1, delay: 20 });
-    await runMsmJob({} as GpuContext, small, [0, 1, 2, 3].map(vector), () => ({}) as GPUBuffer, false);
+    await runMsmJob(ctx(), small, [0, 1, 2, 3].map(vector), () => ({}) as GPUBuffer, false);
     expect(log.slice(0, 4).every((l) => l.startsWith('start'))).toBe(true);
     expect(mostInFlight).toBe(4);
   });

@@ -12,7 +12,7 @@ const G1 = bn254.G1.Point;
 type G1Point = InstanceType<typeof G1>;
 
 /** Jacobian (X, Y, Z): x = X/Z², y = Y/Z³; Z = 0 is the identity. Coordinates in [0, p). */
-type Jac = [bigint, bigint, bigint];
+export type Jac = [bigint, bigint, bigint];
 const ZERO: Jac = [1n, 1n, 0n];
 
 /** a mod p in [0, p) (a may be negative). */

@@ -11,7 +11,9 @@ import { bn254 } from '@noble/curves/bn254.js';
 import type { GpuContext } from '../../gpu/context.js';
 import type { ProfileReport } from '../../gpu/profiler.js';
 import { packedScalarBytes } from './buffers.js';
-import { addWindows, foldSums, type WindowSums } from './fold.js';
+import { engineFor, quickSum, type Engine } from './engines.js';
+import { addWindows, foldSums, jacAdd, toNoble, type Jac, type WindowSums } from './fold.js';
+import { startQuickMsm, type QuickRunResult } from './quick.js';
 import { startMsm, type MsmRunResult } from './run.js';
 import type { MsmJobPlan, MsmRun } from './runs.js';
 
@@ -42,6 +44,8 @@ export interface VectorResult {
   /** the vector's first scalar >= r (its index in the vector), -1 if none */
   bad: number;
   profiles: (ProfileReport | null)[];
+  /** the engine each run took (engines.ts) */
+  engines: Engine[];
   /** pool bytes in use at the largest of its runs' submits */
   poolBytes: number;
 }
@@ -55,12 +59,16 @@ export interface JobResult {
 /** A vector's window sums, added over its runs as they arrive (one list per window size). */
 class VectorSums {
   private readonly byC = new Map<number, WindowSums>();
+  /** the sum of the quick engine's runs (engines.ts) */
+  private quick: Jac | undefined;
   bad = -1;
   profiles: (ProfileReport | null)[] = [];
+  engines: Engine[] = [];
   poolBytes = 0;
 
   add(run: MsmRun, r: MsmRunResult, k: number): void {
     this.profiles[k] = r.profile;
+    this.engines[k] = 'walker';
     this.poolBytes = Math.max(this.poolBytes, r.poolBytes);
     // Runs arrive in order, so the first flagged one holds the smallest index.
     if (r.bad >= 0 && this.bad < 0) this.bad = run.start + r.bad;
@@ -68,10 +76,22 @@ class VectorSums {
     this.byC.set(run.plan.c, addWindows(this.byC.get(run.plan.c), r.windows, run.plan.T));
   }
 
+  /** A quick run's partial sums. */
+  addQuick(run: MsmRun, r: QuickRunResult, k: number): void {
+    this.profiles[k] = r.profile;
+    this.engines[k] = 'quick';
+    this.poolBytes = Math.max(this.poolBytes, r.poolBytes);
+    if (r.bad >= 0 && this.bad < 0) this.bad = run.start + r.bad;
+    if (this.bad >= 0) return;
+    const sum = quickSum(r);
+    this.quick = this.quick ? jacAdd(this.quick, sum) : sum;
+  }
+
   fold(): VectorResult {
     let point = G1.ZERO;
+    if (this.bad < 0 && this.quick) point = toNoble(this.quick);
     if (this.bad < 0) for (const [c, sums] of this.byC) point = point.add(foldSums(sums, c));
-    return { point, bad: this.bad, profiles: this.profiles, poolBytes: this.poolBytes };
+    return { point, bad: this.bad, profiles: this.profiles, engines: this.engines, poolBytes: this.poolBytes };
   }
 }
 
@@ -108,10 +128,20 @@ export async function runMsmJob(
     for (const [k, run] of plan.runs.entries()) {
       if (reads.length >= ahead) await reads[reads.length - ahead];
       const bases = await basesOf(run);
+      // A profiled job measures the walker's stages unless its tuning names the quick engine.
+      const engine = await engineFor(ctx, run.plan, plan.engine ?? (profile ? 'walker' : undefined));
       const t0 = performance.now();
-      const { result } = await startMsm(ctx, bases, run.base0, { words: v.words, start: run.start, be: v.be }, run.plan, profile);
+      const scalars = { words: v.words, start: run.start, be: v.be };
+      ctx.engineRuns[`msm ${engine}`] = (ctx.engineRuns[`msm ${engine}`] ?? 0) + 1;
+      let read: Promise<void>;
+      if (engine === 'quick') {
+        const { result } = await startQuickMsm(ctx, bases, run.base0, scalars, run.n, profile);
+        read = result.then((r) => timed(() => sums[vi].addQuick(run, r, k)));
+      } else {
+        const { result } = await startMsm(ctx, bases, run.base0, scalars, run.plan, profile);
+        read = result.then((r) => timed(() => sums[vi].add(run, r, k)));
+      }
       hostMs += performance.now() - t0;
-      const read = result.then((r) => timed(() => sums[vi].add(run, r, k)));
       read.catch(() => {}); // awaited below; this keeps an early failure from going unhandled meanwhile
       reads.push(read);
       mine.push(read);

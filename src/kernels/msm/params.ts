@@ -83,5 +83,18 @@ export const REDUCE_PARAMS = paramsStruct('msm_reduce', 'ReduceParams', ['nwin',
 /** msm_prep (msm_to_mont): n points from point base0; be: x, y as the caller's big-endian bytes. */
 export const PREP_PARAMS = paramsStruct('msm_prep', 'PrepParams', ['n', 'be', 'muls', 'base0']);
 
+/**
+ * msm_quick: mode 0, n points from point base0 (be: big-endian scalar bytes), per points a
+ * thread; mode 1, n projective points of pin summed per a thread.
+ */
+export const QUICK_PARAMS = paramsStruct('msm_quick', 'QuickParams', ['n', 'base0', 'be', 'per', 'mode']);
+
 /** Every MSM params struct (the WGSL agreement test walks these). */
-export const MSM_PARAMS: readonly ParamsStruct<string>[] = [SPLIT_PARAMS, SORT_PARAMS, WALK_PARAMS, REDUCE_PARAMS, PREP_PARAMS];
+export const MSM_PARAMS: readonly ParamsStruct<string>[] = [
+  SPLIT_PARAMS,
+  SORT_PARAMS,
+  WALK_PARAMS,
+  REDUCE_PARAMS,
+  PREP_PARAMS,
+  QUICK_PARAMS,
+];

@@ -37,8 +37,17 @@ export const PREP_CONSTS = { PREP_WG };
 /** The caller's scalars into half-planes (msm_split.wgsl). */
 export const MSM_SPLIT_PIPELINE: PipelineRequest = { kernel: 'msm_split', entryPoint: 'msm_split', plan: { SPLIT_WG }, bindings: SPLIT_B };
 
-/** The pipeline uploadBases runs (Montgomery form and the on-curve check). */
-export const MSM_BASES_PIPELINE: PipelineRequest = { kernel: 'msm_prep', entryPoint: 'msm_to_mont', plan: PREP_CONSTS, bindings: PREP_B };
+/**
+ * The pipeline uploadBases runs (Montgomery form and the on-curve check): every MSM engine waits
+ * on it, so it compiles first.
+ */
+export const MSM_BASES_PIPELINE: PipelineRequest = {
+  kernel: 'msm_prep',
+  entryPoint: 'msm_to_mont',
+  plan: PREP_CONSTS,
+  bindings: PREP_B,
+  first: true,
+};
 
 /** A run's pipelines by stage, in msmPipelineRequests' order. */
 export interface MsmPipelines {

@@ -111,6 +111,11 @@ export interface MsmTuning {
    * force a split at small n, the bench 1 for its A/B.
    */
   parts?: number;
+  /**
+   * The engine every run takes (kernels/msm/engines.ts), waiting for its pipelines: the quick one
+   * or the walker (bench A/B, tests). Unset: the walker once compiled, the quick one meanwhile.
+   */
+  engine?: 'quick' | 'walker';
 }
 
 /**

@@ -29,6 +29,8 @@ export interface MsmRun {
 
 export interface MsmJobPlan {
   runs: MsmRun[];
+  /** the engine every run must take (MsmTuning.engine); unset: engines.ts decides per run */
+  engine?: 'quick' | 'walker';
   /** the largest run's estimated peak pool bytes (runs reuse each other's buffers) */
   poolBytes: number;
 }
@@ -109,5 +111,9 @@ function planRuns(chunks: readonly BasesChunk[], offset: number, m: number, t: M
       runs.push(Object.freeze({ chunk: k, base0: s - c.start, start: s - offset, n, plan: planOf(n, c.n) }));
     }
   }
-  return Object.freeze({ runs: Object.freeze(runs) as MsmRun[], poolBytes: Math.max(...runs.map((r) => r.plan.poolBytes)) });
+  return Object.freeze({
+    runs: Object.freeze(runs) as MsmRun[],
+    poolBytes: Math.max(...runs.map((r) => r.plan.poolBytes)),
+    ...(t.engine ? { engine: t.engine } : {}),
+  });
 }

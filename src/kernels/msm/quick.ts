@@ -1,0 +1,139 @@
+/**
+ * The quick MSM (msm_quick.wgsl): one pipeline that compiles in a fraction of the walker's time,
+ * for a run that would otherwise wait for the walker's pipelines to compile (a page's first MSM).
+ * A run on it: the scalars copied as they are, one pass of per-thread sums of k_i·P_i over
+ * QUICK_PER points each, passes that sum QUICK_GROUP of those at a time until at most
+ * QUICK_HOST_SUMS are left, and those read back for the host to add. Its output takes the place of
+ * a run's window sums (job.ts adds them). engines.ts decides which runs take it.
+ * @module
+ */
+import type { GpuContext } from '../../gpu/context.js';
+import { storageUsage } from '../../gpu/context.js';
+import type { BindingKind, PipelineRequest } from '../../gpu/pipeline-cache.js';
+import { Profiler, type ProfileReport } from '../../gpu/profiler.js';
+import { packedScalarBytes } from './buffers.js';
+import { MSM_BYTES, MSM_WORDS } from './layout.js';
+import { QUICK_PARAMS } from './params.js';
+import { bindGroup, dispatch, uploadParams } from './record.js';
+import type { ScalarWords } from './run.js';
+
+/** Workgroup size of msm_quick. */
+export const QUICK_WG = 64;
+/**
+ * Points a thread of the first pass sums (at most 32: the kernel keeps their usability in one
+ * word). Each shares the thread's ~256 doublings; H100, 2^16: 23.2 ms at 4, 30.7 at 1.
+ */
+export const QUICK_PER = 4;
+/** Points a thread of a later pass sums. */
+export const QUICK_GROUP = 16;
+/** Sums left for the host to add once the passes are done. */
+export const QUICK_HOST_SUMS = 64;
+
+/** msm_quick: bases, packed scalars, points in, points out, the range check's flag, params. */
+export const QUICK_B: readonly BindingKind[] = [
+  'read-only-storage',
+  'read-only-storage',
+  'read-only-storage',
+  'storage',
+  'storage',
+  'uniform',
+];
+
+/** msm_quick's pipeline: compiled before the walker's (a first call waits on it). */
+export const MSM_QUICK_PIPELINE: PipelineRequest = {
+  kernel: 'msm_quick',
+  entryPoint: 'msm_quick',
+  plan: { QUICK_WG },
+  bindings: QUICK_B,
+  first: true,
+};
+
+/** The scalar check's flag before the run: no index reaches it. */
+const NONE = 0xffffffff;
+
+export interface QuickRunResult {
+  /** partial sums, projective in Montgomery form (MSM_WORDS.projective words each), to add on the host */
+  sums: Uint32Array;
+  /** the run's first scalar >= r (its index within the run), -1 if none */
+  bad: number;
+  profile: ProfileReport | null;
+  /** pool bytes in use once the run was submitted */
+  poolBytes: number;
+}
+
+/** The number of points each pass leaves: n / QUICK_PER, then / QUICK_GROUP until <= QUICK_HOST_SUMS. */
+export function quickPasses(n: number): number[] {
+  const out = [Math.ceil(n / QUICK_PER)];
+  while (out[out.length - 1] > QUICK_HOST_SUMS) out.push(Math.ceil(out[out.length - 1] / QUICK_GROUP));
+  return out;
+}
+
+/**
+ * One quick run over points [base0, base0 + n) of uploaded bases and the caller's scalars, as
+ * startMsm's: submitted before this resolves, `result` resolving with the readback; the buffers go
+ * back to the pool at once (queue order keeps the next user after this run).
+ */
+export async function startQuickMsm(
+  ctx: GpuContext,
+  bases: GPUBuffer,
+  base0: number,
+  scalars: ScalarWords,
+  n: number,
+  profile = false,
+): Promise<{ result: Promise<QuickRunResult> }> {
+  const pipe = await ctx.pipelines.all([MSM_QUICK_PIPELINE]).then(([p]) => p);
+  const counts = quickPasses(n);
+  const held: GPUBuffer[] = [];
+  const acquire = (bytes: number, label: string) => {
+    const b = ctx.pool.acquire(Math.max(bytes, 16), storageUsage(), label);
+    held.push(b);
+    return b;
+  };
+  let prof: Profiler | undefined;
+  try {
+    const packed = acquire(packedScalarBytes(n), 'msm packed scalars');
+    const { words, start, be } = scalars;
+    const first = (MSM_BYTES.scalar / 4) * start;
+    await ctx.uploadAsync(words.subarray(first, first + packedScalarBytes(n) / 4), 'msm packed scalars', undefined, packed);
+    const bad = acquire(4, 'msm scalar check');
+    ctx.device.queue.writeBuffer(bad, 0, Uint32Array.of(NONE));
+    // Ping-pong between two buffers; the first pass reads no points, but binds the other one.
+    const sums = [
+      acquire(MSM_BYTES.projective * counts[0], 'msm quick sums'),
+      acquire(MSM_BYTES.projective * (counts[1] ?? 1), 'msm quick sums'),
+    ];
+    const enc = ctx.device.createCommandEncoder({ label: 'msm quick' });
+    prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 1);
+    const pass = prof.beginPass(enc, 'quick');
+    counts.forEach((out, k) => {
+      const values =
+        k === 0 ? { n, base0, be: be ? 1 : 0, per: QUICK_PER, mode: 0 } : { n: counts[k - 1], base0: 0, be: 0, per: QUICK_GROUP, mode: 1 };
+      const params = uploadParams(ctx, QUICK_PARAMS, values);
+      held.push(params);
+      const group = bindGroup(ctx, QUICK_B, [bases, packed, sums[(k + 1) % 2], sums[k % 2], bad, params]);
+      dispatch(pass, ctx, pipe, group, out, QUICK_WG);
+    });
+    pass.end();
+    prof.resolve(enc);
+    const t0 = performance.now();
+    ctx.submit(enc, 'msm quick');
+    const poolBytes = ctx.pool.stats().bytesInUse;
+    const last = counts.length - 1;
+    const reads = ctx.readRanges([
+      { buffer: sums[last % 2], word: 0, count: counts[last] * MSM_WORDS.projective },
+      { buffer: bad, word: 0, count: 1 },
+    ]);
+    const done = prof;
+    const report = profile ? done.read(t0) : Promise.resolve(null);
+    const result = Promise.all([report, reads])
+      .then(([p, [points, flag]]) => ({ sums: points, bad: flag[0] === NONE ? -1 : flag[0], profile: p, poolBytes }))
+      .finally(() => done.destroy());
+    result.catch(() => {}); // the caller awaits it; this keeps an early failure from going unhandled meanwhile
+    return { result };
+  } catch (e) {
+    prof?.destroy();
+    throw e;
+  } finally {
+    for (const b of held) ctx.pool.release(b);
+  }
+}
