@@ -11,6 +11,7 @@ import { PipelineCache, type PipelineRequest } from '../src/gpu/pipeline-cache.j
 import { kernelSource, loadKernel } from '../src/gpu/wgsl.js';
 import { MSM_BASES_PIPELINE, msmPipelineRequests } from '../src/kernels/msm/pipelines.js';
 import { msmPlan, type MsmTuning } from '../src/kernels/msm/plan.js';
+import { MSM_QUICK_PIPELINE } from '../src/kernels/msm/quick.js';
 import { nodeGpu } from './node-gpu.js';
 
 interface Variant {
@@ -145,6 +146,43 @@ if (process.env.MSMC_TEXT === '1') {
       }
       console.log(JSON.stringify({ rep, entry: r.entryPoint, chars: code0.length, ms: row }));
     }
+  }
+  process.exit(0);
+}
+
+/**
+ * MSMC_QUICK=1: what a cold first call waits on, the bases' conversion and the quick engine
+ * (kernels/msm/engines.ts): each alone on a fresh device, then both together, REPS times.
+ */
+if (process.env.MSMC_QUICK === '1') {
+  const pair = [MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE];
+  for (let rep = 0; rep < Number(process.env.MSMC_REPS ?? 2); rep++) {
+    const alone: number[] = [];
+    for (const r of pair) {
+      const { cache, device } = await freshCache();
+      const t0 = performance.now();
+      await cache.all([r]);
+      alone.push(+(performance.now() - t0).toFixed(1));
+      device.destroy();
+    }
+    const { cache, device } = await freshCache();
+    const t0 = performance.now();
+    const together = await Promise.all(pair.map((r) => cache.all([r]).then(() => +(performance.now() - t0).toFixed(1))));
+    device.destroy();
+    // The quick kernel with g1_add's multiply on 8x32 limbs (fq_mul) instead of 13-bit ones.
+    await loadKernel('msm_quick');
+    const code = kernelSource('msm_quick', MSM_QUICK_PIPELINE.plan ?? {}).replace(
+      'fq_mul13(a[k % 6u], b[k % 6u])',
+      'fq_mul(a[k % 6u], b[k % 6u])',
+    );
+    const fresh = await freshCache();
+    const module = fresh.device.createShaderModule({ code });
+    const layout = fresh.device.createPipelineLayout({ bindGroupLayouts: [fresh.cache.layout(MSM_QUICK_PIPELINE.bindings!)] });
+    const t1 = performance.now();
+    await fresh.device.createComputePipelineAsync({ layout, compute: { module, entryPoint: 'msm_quick' } });
+    const quick8x32 = +(performance.now() - t1).toFixed(1);
+    fresh.device.destroy();
+    console.log(JSON.stringify({ rep, pipelines: pair.map(label), alone, together, quick8x32 }));
   }
   process.exit(0);
 }

@@ -220,7 +220,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
       const checking = gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted ? selfCheck(f) : undefined;
       const onCpu = () => (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
       if (!gpuPath || state[f].path === 'cpu') return onCpu();
-      const given = gpuArgs(args);
+      const given = [...gpuArgs(args)]; // a copy: the CPU may still run the call with `args` as given
       const challenger = m === 'grind' && args[0] instanceof DuplexChallenger ? args[0] : undefined;
       if (challenger) given[0] = challenger.clone(); // advanced below, once the witness is checked
       let mode = callOpts?.check ?? opts.check;

@@ -201,9 +201,9 @@ export class PipelineCache {
     const order = requests.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || sources[b].code.length - sources[a].code.length);
     const out: Promise<GPUComputePipeline>[] = new Array(requests.length);
     let waits = false;
-    // Ahead of need, the `first` ones compile alone before the rest are handed over: on a CPU
-    // with few cores (SwiftShader on 2: a first MSM 6.6 -> 9.5 s) the others' compiles slowed
-    // the one the call waits on.
+    // Ahead of need, the `first` ones compile alone before the rest are handed over: the H100
+    // host's driver compiled two pipelines requested together one after the other (the second
+    // ready after about the sum: bench/RESULTS.md cold), so nothing may start ahead of them.
     let gate: Promise<unknown> | undefined;
     const firsts: Promise<GPUComputePipeline>[] = [];
     for (const i of order) {

@@ -96,45 +96,39 @@ export function quickSum(r: QuickRunResult): Jac {
   return addWindows(undefined, r.sums, r.sums.length / MSM_WORDS.projective).reduce(jacAdd);
 }
 
-interface EngineState {
-  /** per engine: the known-answer check, started once */
-  checks: Map<Engine, Promise<boolean>>;
+/** An engine's known-answer check in one context: started once, `passed` once it has. */
+interface EngineCheck {
+  done: Promise<boolean>;
+  passed: boolean;
 }
 
-const STATES = new WeakMap<GpuContext, EngineState>();
-
-function stateOf(ctx: GpuContext): EngineState {
-  let s = STATES.get(ctx);
-  if (!s) STATES.set(ctx, (s = { checks: new Map() }));
-  return s;
-}
+/** Per context, per engine. */
+const CHECKS = new WeakMap<GpuContext, Map<Engine, EngineCheck>>();
 
 /** The engine's known-answer check in this context (started on first need). */
-function checked(ctx: GpuContext, engine: Engine): Promise<boolean> {
-  const s = stateOf(ctx);
-  let c = s.checks.get(engine);
+function checkOf(ctx: GpuContext, engine: Engine): EngineCheck {
+  let byEngine = CHECKS.get(ctx);
+  if (!byEngine) CHECKS.set(ctx, (byEngine = new Map()));
+  let c = byEngine.get(engine);
   if (!c) {
-    c = givesKnownAnswer(ctx, engine);
-    // A check that could not run (device lost) is tried again by the next run.
-    c.catch(() => s.checks.delete(engine));
-    s.checks.set(engine, c);
+    const check: EngineCheck = { done: givesKnownAnswer(ctx, engine), passed: false };
+    check.done.then(
+      (ok) => (check.passed = ok),
+      () => byEngine.delete(engine), // a check that could not run (device lost) is tried again by the next run
+    );
+    byEngine.set(engine, (c = check));
   }
   return c;
 }
 
-/** Whether the engine's check has passed already (no waiting). */
-const settled = new WeakMap<Promise<boolean>, boolean>();
-function passed(ctx: GpuContext, engine: Engine): boolean {
-  const c = stateOf(ctx).checks.get(engine);
-  return c !== undefined && settled.get(c) === true;
+/** Wait for the engine's check: CHECK_FAILED if it gave a wrong answer. */
+async function live(ctx: GpuContext, engine: Engine): Promise<void> {
+  if (!(await checkOf(ctx, engine).done)) {
+    throw new ProverError('CHECK_FAILED', `the GPU's ${engine} MSM engine gave a wrong known answer (32 points against noble)`);
+  }
 }
 
-async function live(ctx: GpuContext, engine: Engine): Promise<void> {
-  const c = checked(ctx, engine);
-  const ok = await c;
-  settled.set(c, ok);
-  if (!ok) throw new ProverError('CHECK_FAILED', `the GPU's ${engine} MSM engine gave a wrong known answer (32 points against noble)`);
-}
+const passed = (ctx: GpuContext, engine: Engine): boolean => CHECKS.get(ctx)?.get(engine)?.passed === true;
 
 /**
  * The engine a run of `plan` takes now, live (its known-answer check passed). The walker's once
@@ -150,8 +144,7 @@ export async function engineFor(ctx: GpuContext, plan: MsmPlan, only?: Engine): 
   const walker = msmPipelineRequests(plan);
   if (ctx.pipelines.allReady(walker) && passed(ctx, 'walker')) return 'walker';
   if (only === undefined && plan.n <= QUICK_MAX_N && !ctx.pipelines.allReady(walker)) {
-    // The walker's pipelines compile behind the quick one's (Dawn compiles first come first
-    // served), then its check runs.
+    // The walker's pipelines compile once the quick ones (marked `first`) have, then its check runs.
     const quick = live(ctx, 'quick');
     ctx.pipelines
       .all([...QUICK_FIRST, ...walker], true)
