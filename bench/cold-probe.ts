@@ -165,7 +165,9 @@ const gpu = await nodeGpu();
 instrument();
 const t0 = performance.now();
 // COLD_FALLBACK=1: the software adapter, to try this file where there is no GPU.
-const prover = await createProver({ gpu: gpu as never, worker: false, forceFallbackAdapter: process.env.COLD_FALLBACK === '1' });
+// COLD_OPTS: more createProver options as JSON (e.g. '{"check":"off"}': what the first result's check costs).
+const extra = JSON.parse(process.env.COLD_OPTS ?? '{}') as Record<string, unknown>;
+const prover = await createProver({ gpu: gpu as never, worker: false, forceFallbackAdapter: process.env.COLD_FALLBACK === '1', ...extra });
 const createMs = Math.round(performance.now() - t0);
 const row: Record<string, unknown> = { family: which, createProver: createMs };
 if (which === 'all' || which === 'warm') {

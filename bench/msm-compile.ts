@@ -9,9 +9,8 @@
  */
 import { PipelineCache, type PipelineRequest } from '../src/gpu/pipeline-cache.js';
 import { kernelSource, loadKernel } from '../src/gpu/wgsl.js';
-import { MSM_BASES_PIPELINE, msmPipelineRequests } from '../src/kernels/msm/pipelines.js';
 import { msmPlan, type MsmTuning } from '../src/kernels/msm/plan.js';
-import { MSM_QUICK_PIPELINE } from '../src/kernels/msm/quick.js';
+import { MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE, msmPipelineRequests } from '../src/kernels/msm/pipelines.js';
 import { nodeGpu } from './node-gpu.js';
 
 interface Variant {

@@ -57,10 +57,9 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
     case 'grind':
       return [(await import('./grind.js')).GRIND_PIPELINE];
     case 'msm': {
-      const [{ MSM_BASES_PIPELINE, msmPipelineRequests }, { msmRuns }, { MSM_QUICK_PIPELINE }] = await Promise.all([
+      const [{ MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE, msmPipelineRequests }, { msmRuns }] = await Promise.all([
         import('./msm/pipelines.js'),
         import('./msm/runs.js'),
-        import('./msm/quick.js'),
       ]);
       const plans = call.msmPoints.flatMap((n) => msmRuns([{ start: 0, n }], 0, n, {}, ctx.workgroup).runs.map((r) => r.plan));
       const walker = plans.flatMap((plan) => msmPipelineRequests(plan));

@@ -5,7 +5,7 @@ import { kernelSource, loadAllFamilies } from '../../src/gpu/wgsl.js';
 import type { PipelineRequest } from '../../src/gpu/pipeline-cache.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { firstCallRequests, msmCallPoints, nttCallSpec } from '../../src/kernels/first-call.js';
-import { MSM_QUICK_PIPELINE } from '../../src/kernels/msm/quick.js';
+import { MSM_QUICK_PIPELINE } from '../../src/kernels/msm/pipelines.js';
 import { CANONICAL_PIPELINE } from '../../src/kernels/canonical.js';
 import { nttLimits, planNtt } from '../../src/kernels/ntt/plan.js';
 import { NTT_TUNING } from '../../src/kernels/ntt/tuning.js';

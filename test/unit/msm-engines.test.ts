@@ -60,7 +60,7 @@ vi.mock('../../src/kernels/msm/run.js', () => ({
 
 const { engineFor, QUICK_MAX_N } = await import('../../src/kernels/msm/engines.js');
 const { msmPlan } = await import('../../src/kernels/msm/plan.js');
-const { MSM_QUICK_PIPELINE } = await import('../../src/kernels/msm/quick.js');
+const { MSM_QUICK_PIPELINE } = await import('../../src/kernels/msm/pipelines.js');
 
 const LIMITS = { threads: 256, tileBytes: 16384 };
 

@@ -20,9 +20,9 @@ import { FR_R, toLimbs } from '../../params/bn254.js';
 import { BasesUpload } from './bases.js';
 import { addWindows, foldSums, jacAdd, toNoble, type Jac } from './fold.js';
 import { MSM_WORDS } from './layout.js';
-import { MSM_BASES_PIPELINE, msmPipelineRequests } from './pipelines.js';
+import { MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE, msmPipelineRequests } from './pipelines.js';
 import type { MsmPlan } from './plan.js';
-import { MSM_QUICK_PIPELINE, startQuickMsm, type QuickRunResult } from './quick.js';
+import { startQuickMsm, type QuickRunResult } from './quick.js';
 import { startMsm } from './run.js';
 import { msmRuns } from './runs.js';
 

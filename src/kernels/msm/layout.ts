@@ -16,6 +16,8 @@ export const RED_WG = 64;
 export const PREP_WG = 256;
 /** msm_split's workgroup: a thread per pair of scalars. */
 export const SPLIT_WG = 256;
+/** msm_quick's workgroup (the quick engine, quick.ts). */
+export const QUICK_WG = 64;
 
 /** Bits of one scalar half-plane. */
 const HALF_BITS = 16;

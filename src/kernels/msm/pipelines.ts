@@ -5,7 +5,7 @@
  * @module
  */
 import type { BindingKind, PipelineRequest } from '../../gpu/pipeline-cache.js';
-import { PREP_WG, RED_WG, SORT_WG, SPLIT_WG } from './layout.js';
+import { PREP_WG, QUICK_WG, RED_WG, SORT_WG, SPLIT_WG } from './layout.js';
 import type { MsmPlan } from './plan.js';
 
 /** msm_sort: half-plane slots, counts, offsets, block sums, entries, params. */
@@ -31,6 +31,16 @@ export const PREP_B: readonly BindingKind[] = ['storage', 'storage', 'uniform'];
 /** msm_split: packed scalars, bases, half-plane slots, the range check's flag, params. */
 export const SPLIT_B: readonly BindingKind[] = ['read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform'];
 
+/** msm_quick (the quick engine): bases, packed scalars, points in, points out, the range check's flag, params. */
+export const QUICK_B: readonly BindingKind[] = [
+  'read-only-storage',
+  'read-only-storage',
+  'read-only-storage',
+  'storage',
+  'storage',
+  'uniform',
+];
+
 /** Plan constants of an entry with msm_prep's bindings. */
 export const PREP_CONSTS = { PREP_WG };
 
@@ -46,6 +56,15 @@ export const MSM_BASES_PIPELINE: PipelineRequest = {
   entryPoint: 'msm_to_mont',
   plan: PREP_CONSTS,
   bindings: PREP_B,
+  first: true,
+};
+
+/** msm_quick's pipeline: compiled before the walker's (a first call waits on it: engines.ts). */
+export const MSM_QUICK_PIPELINE: PipelineRequest = {
+  kernel: 'msm_quick',
+  entryPoint: 'msm_quick',
+  plan: { QUICK_WG },
+  bindings: QUICK_B,
   first: true,
 };
 

@@ -9,16 +9,14 @@
  */
 import type { GpuContext } from '../../gpu/context.js';
 import { storageUsage } from '../../gpu/context.js';
-import type { BindingKind, PipelineRequest } from '../../gpu/pipeline-cache.js';
 import { Profiler, type ProfileReport } from '../../gpu/profiler.js';
 import { packedScalarBytes } from './buffers.js';
-import { MSM_BYTES, MSM_WORDS } from './layout.js';
+import { MSM_BYTES, MSM_WORDS, QUICK_WG } from './layout.js';
 import { QUICK_PARAMS } from './params.js';
+import { MSM_QUICK_PIPELINE, QUICK_B } from './pipelines.js';
 import { bindGroup, dispatch, uploadParams } from './record.js';
 import type { ScalarWords } from './run.js';
 
-/** Workgroup size of msm_quick. */
-export const QUICK_WG = 64;
 /**
  * Points a thread of the first pass sums (at most 32: the kernel keeps their usability in one
  * word). Each shares the thread's ~256 doublings; H100, 2^16: 23.2 ms at 4, 30.7 at 1.
@@ -28,25 +26,6 @@ export const QUICK_PER = 4;
 export const QUICK_GROUP = 16;
 /** Sums left for the host to add once the passes are done. */
 export const QUICK_HOST_SUMS = 64;
-
-/** msm_quick: bases, packed scalars, points in, points out, the range check's flag, params. */
-export const QUICK_B: readonly BindingKind[] = [
-  'read-only-storage',
-  'read-only-storage',
-  'read-only-storage',
-  'storage',
-  'storage',
-  'uniform',
-];
-
-/** msm_quick's pipeline: compiled before the walker's (a first call waits on it). */
-export const MSM_QUICK_PIPELINE: PipelineRequest = {
-  kernel: 'msm_quick',
-  entryPoint: 'msm_quick',
-  plan: { QUICK_WG },
-  bindings: QUICK_B,
-  first: true,
-};
 
 /** The scalar check's flag before the run: no index reaches it. */
 const NONE = 0xffffffff;
