@@ -10,7 +10,7 @@ import { isProverError } from './errors.js';
 import type { GpuContext } from './gpu/context.js';
 import type { Scheduler } from './sched/scheduler.js';
 import type { Backend } from './prover.js';
-import { JOB_METHODS, type JobMethod } from './methods.js';
+import { JOB_METHODS, METHOD_FAMILY, type Family, type FamilyMethod, type JobMethod } from './methods.js';
 
 /** One device's prover and its context (whose `lost` says whether it may still be used). */
 export interface DeviceProver {
@@ -34,6 +34,7 @@ export const LOSE_DEVICE = Symbol.for('webgpu-prover.test.loseDevice');
 /** A GPU Backend over `build()`'s device that rebuilds on loss and retries the interrupted job once. */
 export async function withRecovery(build: () => Promise<DeviceProver>): Promise<Backend> {
   let current = await build();
+  const initial = current;
   let destroyed = false;
   let losses = 0;
   let rebuilding: Promise<DeviceProver> | undefined;
@@ -49,10 +50,22 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
     }
     return current;
   };
+  // The router asks for a family's first-call compiles once (Backend.prefetch), on whichever
+  // device is current then; a rebuilt device is asked here, on its own first call of the family
+  // (its range check's pipeline, say, would otherwise compile at a later size).
+  const asked = new WeakMap<DeviceProver, Set<Family>>();
+  const firstAsk = (d: DeviceProver, method: FamilyMethod): boolean => {
+    const families = asked.get(d) ?? new Set<Family>();
+    asked.set(d, families);
+    const fresh = !families.has(METHOD_FAMILY[method]);
+    families.add(METHOD_FAMILY[method]);
+    return fresh;
+  };
   const forward =
     (name: JobMethod) =>
     async (...args: unknown[]) => {
       const first = await live();
+      if (first !== initial && name !== 'warmUp' && firstAsk(first, name)) await first.prover.prefetch?.(name, args, false);
       try {
         return await (first.prover[name] as (...a: unknown[]) => Promise<unknown>)(...args);
       } catch (e) {
