@@ -34,7 +34,6 @@ export const LOSE_DEVICE = Symbol.for('webgpu-prover.test.loseDevice');
 /** A GPU Backend over `build()`'s device that rebuilds on loss and retries the interrupted job once. */
 export async function withRecovery(build: () => Promise<DeviceProver>): Promise<Backend> {
   let current = await build();
-  const initial = current;
   let destroyed = false;
   let losses = 0;
   let rebuilding: Promise<DeviceProver> | undefined;
@@ -50,9 +49,10 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
     }
     return current;
   };
-  // The router asks for a family's first-call compiles once (Backend.prefetch), on whichever
-  // device is current then; a rebuilt device is asked here, on its own first call of the family
-  // (its range check's pipeline, say, would otherwise compile at a later size).
+  // Each device is asked once per family for a first call's compiles: by the router
+  // (Backend.prefetch, once per family, on whichever device is current then), or here on the
+  // device's own first call of the family (a rebuilt one: its range check's pipeline, say, would
+  // otherwise compile at a later size).
   const asked = new WeakMap<DeviceProver, Set<Family>>();
   const firstAsk = (d: DeviceProver, method: FamilyMethod): boolean => {
     const families = asked.get(d) ?? new Set<Family>();
@@ -65,7 +65,7 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
     (name: JobMethod) =>
     async (...args: unknown[]) => {
       const first = await live();
-      if (first !== initial && name !== 'warmUp' && firstAsk(first, name)) await first.prover.prefetch?.(name, args, false);
+      if (name !== 'warmUp' && firstAsk(first, name)) await first.prover.prefetch?.(name, args, false);
       try {
         return await (first.prover[name] as (...a: unknown[]) => Promise<unknown>)(...args);
       } catch (e) {
@@ -86,8 +86,10 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
       destroyed = true;
       current.prover.destroy();
     },
-    prefetch: (method: Parameters<NonNullable<Backend['prefetch']>>[0], args: readonly unknown[], selfCheck: boolean) =>
-      current.prover.prefetch?.(method, args, selfCheck),
+    prefetch: (method: FamilyMethod, args: readonly unknown[], selfCheck: boolean) => {
+      firstAsk(current, method);
+      return current.prover.prefetch?.(method, args, selfCheck);
+    },
     [LOSE_DEVICE]: () => current.ctx.device.destroy(),
     [LIVE_DEVICE]: async (): Promise<LiveDevice> => {
       const d = await live();

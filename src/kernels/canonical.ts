@@ -32,7 +32,7 @@ export const CANONICAL_PIPELINE: PipelineRequest = {
 };
 
 const pipelineOf = async (ctx: GpuContext, field: FieldName = 'babybear') =>
-  ctx.pipelines.get('canonical', 'canonical_first', { CANON_WG }, BINDINGS, undefined, false, field);
+  (await ctx.pipelines.all([{ ...CANONICAL_PIPELINE, field }]))[0];
 
 /** No value >= p: the flag's initial value, which atomicMin only lowers. */
 const NONE = 0xffffffff;

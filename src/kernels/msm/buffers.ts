@@ -116,13 +116,18 @@ export interface RunBuffers {
   pairs: [GPUBuffer, GPUBuffer];
 }
 
-/** Take a run's buffers from the pool; each is also pushed to `held` for the caller to release. */
-export function acquireRunBuffers(ctx: GpuContext, plan: MsmPlan, held: GPUBuffer[]): RunBuffers {
-  const acquire = (bytes: number, label: string) => {
+/** A function taking storage buffers from the pool, each pushed to `held` for the caller to release. */
+export function heldStorage(ctx: GpuContext, held: GPUBuffer[]): (bytes: number, label: string) => GPUBuffer {
+  return (bytes, label) => {
     const b = ctx.pool.acquire(Math.max(bytes, 16), storageUsage(), label);
     held.push(b);
     return b;
   };
+}
+
+/** Take a run's buffers from the pool; each is also pushed to `held` for the caller to release. */
+export function acquireRunBuffers(ctx: GpuContext, plan: MsmPlan, held: GPUBuffer[]): RunBuffers {
+  const acquire = heldStorage(ctx, held);
   const { n, nwin, M, T, K } = plan;
   const nbMax = nwin * M;
   const packed = acquire(packedScalarBytes(n), 'msm packed scalars');

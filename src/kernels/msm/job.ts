@@ -66,23 +66,23 @@ class VectorSums {
   engines: Engine[] = [];
   poolBytes = 0;
 
-  add(run: MsmRun, r: MsmRunResult, k: number): void {
+  /** What every run reports, whichever engine ran it; false once the vector has a scalar >= r. */
+  private took(run: MsmRun, r: MsmRunResult | QuickRunResult, k: number, engine: Engine): boolean {
     this.profiles[k] = r.profile;
-    this.engines[k] = 'walker';
+    this.engines[k] = engine;
     this.poolBytes = Math.max(this.poolBytes, r.poolBytes);
     // Runs arrive in order, so the first flagged one holds the smallest index.
     if (r.bad >= 0 && this.bad < 0) this.bad = run.start + r.bad;
-    if (this.bad >= 0) return;
-    this.byC.set(run.plan.c, addWindows(this.byC.get(run.plan.c), r.windows, run.plan.T));
+    return this.bad < 0;
+  }
+
+  add(run: MsmRun, r: MsmRunResult, k: number): void {
+    if (this.took(run, r, k, 'walker')) this.byC.set(run.plan.c, addWindows(this.byC.get(run.plan.c), r.windows, run.plan.T));
   }
 
   /** A quick run's partial sums. */
   addQuick(run: MsmRun, r: QuickRunResult, k: number): void {
-    this.profiles[k] = r.profile;
-    this.engines[k] = 'quick';
-    this.poolBytes = Math.max(this.poolBytes, r.poolBytes);
-    if (r.bad >= 0 && this.bad < 0) this.bad = run.start + r.bad;
-    if (this.bad >= 0) return;
+    if (!this.took(run, r, k, 'quick')) return;
     const sum = quickSum(r);
     this.quick = this.quick ? jacAdd(this.quick, sum) : sum;
   }

@@ -8,9 +8,8 @@
  * @module
  */
 import type { GpuContext } from '../../gpu/context.js';
-import { storageUsage } from '../../gpu/context.js';
 import { Profiler, type ProfileReport } from '../../gpu/profiler.js';
-import { packedScalarBytes } from './buffers.js';
+import { heldStorage, packedScalarBytes } from './buffers.js';
 import { MSM_BYTES, MSM_WORDS, QUICK_WG } from './layout.js';
 import { QUICK_PARAMS } from './params.js';
 import { MSM_QUICK_PIPELINE, QUICK_B } from './pipelines.js';
@@ -63,12 +62,8 @@ export async function startQuickMsm(
   const pipe = await ctx.pipelines.all([MSM_QUICK_PIPELINE]).then(([p]) => p);
   const counts = quickPasses(n);
   const held: GPUBuffer[] = [];
-  const acquire = (bytes: number, label: string) => {
-    const b = ctx.pool.acquire(Math.max(bytes, 16), storageUsage(), label);
-    held.push(b);
-    return b;
-  };
-  let prof: Profiler | undefined;
+  const acquire = heldStorage(ctx, held);
+  const prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 1);
   try {
     const packed = acquire(packedScalarBytes(n), 'msm packed scalars');
     const { words, start, be } = scalars;
@@ -82,7 +77,6 @@ export async function startQuickMsm(
       acquire(MSM_BYTES.projective * (counts[1] ?? 1), 'msm quick sums'),
     ];
     const enc = ctx.device.createCommandEncoder({ label: 'msm quick' });
-    prof = new Profiler(ctx.device, profile && ctx.features.timestamps, 1);
     const pass = prof.beginPass(enc, 'quick');
     counts.forEach((out, k) => {
       const values =
@@ -102,15 +96,14 @@ export async function startQuickMsm(
       { buffer: sums[last % 2], word: 0, count: counts[last] * MSM_WORDS.projective },
       { buffer: bad, word: 0, count: 1 },
     ]);
-    const done = prof;
-    const report = profile ? done.read(t0) : Promise.resolve(null);
+    const report = profile ? prof.read(t0) : Promise.resolve(null);
     const result = Promise.all([report, reads])
       .then(([p, [points, flag]]) => ({ sums: points, bad: flag[0] === NONE ? -1 : flag[0], profile: p, poolBytes }))
-      .finally(() => done.destroy());
+      .finally(() => prof.destroy());
     result.catch(() => {}); // the caller awaits it; this keeps an early failure from going unhandled meanwhile
     return { result };
   } catch (e) {
-    prof?.destroy();
+    prof.destroy();
     throw e;
   } finally {
     for (const b of held) ctx.pool.release(b);
