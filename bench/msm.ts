@@ -332,6 +332,8 @@ async function timeMsm(
       batchOf: e2e.batchMs === undefined ? undefined : BATCH,
       oneShotBadPoint,
       oneShotSubmissions,
+      /** runs and bases conversions by engine so far in this prover (which kernels the rows ran on) */
+      engineRuns: prover.stats().engineRuns,
       hostMs: +median(hosts).toFixed(3),
       smMHz,
       passes,

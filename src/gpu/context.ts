@@ -112,6 +112,7 @@ export class GpuContext {
         job.report?.('compiling');
       }
     });
+    pipelines.prime();
     ctx = new GpuContext(entry, adapter, device, features, description, new BufferPool(device), pipelines);
     return ctx;
   }

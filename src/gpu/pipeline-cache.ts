@@ -43,6 +43,9 @@ export interface PipelineRequest {
   first?: boolean;
 }
 
+/** Trivial pipelines `prime` compiles at once (on the H100 host 1 left later compiles one at a time; 4 did not). */
+const PRIME_PIPELINES = 4;
+
 /** A request's module: its label (the plan key), its text and the text's number. */
 interface Source {
   planKey: string;
@@ -73,6 +76,30 @@ export class PipelineCache {
     private readonly device: GPUDevice,
     private readonly onWait?: () => void,
   ) {}
+
+  /**
+   * Compile PRIME_PIPELINES trivial pipelines side by side, in the background (GpuContext.create
+   * calls it; nothing waits for it). On the H100's host (Node, Dawn, NVIDIA's Vulkan driver) a
+   * fresh device compiled two pipelines requested together one after the other, a first MSM's two
+   * (the quick kernel ready at 0.52-0.60 s, the bases' conversion at 0.85-1.01 s), but side by side
+   * after a few concurrent compiles had run on it (both ready by 0.50-0.68 s): bench/RESULTS.md
+   * cold, twenty-second session. The trivial ones take ~30 ms of compile threads.
+   */
+  prime(): void {
+    for (let i = 0; i < PRIME_PIPELINES; i++) {
+      // Distinct text each, so none is served from a cache of another.
+      const code = `@group(0) @binding(0) var<storage, read_write> v: array<u32>;
+@compute @workgroup_size(64) fn prime(@builtin(global_invocation_id) g: vec3u) { v[g.x] = v[g.x] * ${i + 3}u + 1u; }`;
+      try {
+        const module = this.device.createShaderModule({ code, label: `prime ${i}` });
+        this.device
+          .createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'prime' }, label: `prime ${i}` })
+          .catch(() => {});
+      } catch {
+        return; // a device that cannot even take these (lost): the first real compile reports
+      }
+    }
+  }
 
   static key(kernel: string, entryPoint: string, plan: PlanConsts): string {
     const consts = Object.keys(plan)

@@ -57,31 +57,60 @@ export function declarations(code: string): Decl[] {
   return out;
 }
 
-/**
- * The part of `code` that entry point `entry` uses: its declaration and, transitively, every
- * declaration its text names. Declarations without a name (directives such as `enable`) stay.
- * @throws Error when `code` declares no `entry`
- */
-export function shakeToEntry(code: string, entry: string): string {
+/** A source's declarations and where each name is declared. */
+interface Parsed {
+  decls: Decl[];
+  byName: Map<string, number[]>;
+}
+
+function parse(code: string): Parsed {
   const decls = declarations(code);
   const byName = new Map<string, number[]>();
   decls.forEach((d, i) => {
     if (d.name) byName.set(d.name, [...(byName.get(d.name) ?? []), i]);
   });
-  const root = byName.get(entry);
-  if (!root) throw new Error(`WGSL entry point ${entry} is not declared`);
-  const keep = new Set<number>(decls.flatMap((d, i) => (d.name ? [] : [i])));
+  return { decls, byName };
+}
+
+/**
+ * Family bodies parsed once: every pipeline of a family shakes the same body (the NTT's is 336 K
+ * characters; parsing it took 10-40 ms a pipeline on a 2-core VM, ~100 ms of a first lde call
+ * before its first compile request). Keyed by the body string itself, which the loaded family
+ * holds, so a lookup hashes nothing new.
+ */
+const BODIES = new Map<string, Parsed>();
+
+/**
+ * The part of `prelude` + `code` that entry point `entry` uses: its declaration and, transitively,
+ * every declaration its text names, in source order. Declarations without a name (directives
+ * such as `enable`) stay. `code` (a family's body) is parsed once per process; `prelude` (its
+ * plan's constants) every call.
+ * @throws Error when neither declares `entry`
+ */
+export function shakeToEntry(code: string, entry: string, prelude = ''): string {
+  let body = BODIES.get(code);
+  if (!body) BODIES.set(code, (body = parse(code)));
+  const head = parse(prelude);
+  // One index space: the prelude's declarations, then the body's.
+  const n = head.decls.length;
+  const decl = (i: number) => (i < n ? head.decls[i] : body.decls[i - n]);
+  const where = (name: string) => [...(head.byName.get(name) ?? []), ...(body.byName.get(name) ?? []).map((i) => i + n)];
+  const root = where(entry);
+  if (root.length === 0) throw new Error(`WGSL entry point ${entry} is not declared`);
+  const keep = new Set<number>();
+  head.decls.forEach((d, i) => d.name || keep.add(i));
+  body.decls.forEach((d, i) => d.name || keep.add(i + n));
   const stack = [...root];
   while (stack.length) {
     const i = stack.pop()!;
     if (keep.has(i)) continue;
     keep.add(i);
-    for (const ref of decls[i].refs) for (const j of byName.get(ref) ?? []) if (!keep.has(j)) stack.push(j);
+    for (const ref of decl(i).refs) for (const j of where(ref)) if (!keep.has(j)) stack.push(j);
   }
   return (
-    decls
-      .filter((_, i) => keep.has(i))
-      .map((d) => d.text)
+    [...keep]
+      .sort((a, b) => a - b)
+      .map((i) => decl(i).text)
       .join('\n') + '\n'
   );
 }

@@ -99,6 +99,6 @@ export function kernelSource(kernel: KernelName, plan: PlanConsts = {}, entry?: 
     ...k.paramConsts.map((n) => constLine(n, params[n])),
     ...k.planConsts.map((n) => constLine(n, plan[n])),
   ];
-  const full = lines.join('\n') + '\n\n' + k.code;
-  return entry ? `// ${kernel}: ${entry}\n` + shakeToEntry(full, entry) : full;
+  const prelude = lines.join('\n') + '\n\n';
+  return entry ? `// ${kernel}: ${entry}\n` + shakeToEntry(k.code, entry, prelude) : prelude + k.code;
 }

@@ -37,3 +37,30 @@ describe('PipelineCache: waiting for a compile', () => {
     expect(cache.stats().pipelines).toBe(1);
   });
 });
+
+describe('PipelineCache.prime', () => {
+  it('requests a few distinct trivial pipelines at once, outside the stats, and survives a device that fails them', async () => {
+    const { device, pending } = fakeDevice();
+    const codes: string[] = [];
+    const make = device.createShaderModule.bind(device);
+    device.createShaderModule = (d: GPUShaderModuleDescriptor) => (codes.push(d.code), make(d));
+    const cache = new PipelineCache(device);
+    cache.prime();
+    expect(pending.length).toBe(4); // all requested before any finished
+    expect(new Set(codes).size).toBe(4);
+    expect(cache.stats()).toEqual({ modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 });
+    const failing = {
+      ...device,
+      createComputePipelineAsync: () => Promise.reject(new Error('lost')),
+    } as unknown as GPUDevice;
+    new PipelineCache(failing).prime();
+    const throwing = {
+      ...device,
+      createShaderModule: () => {
+        throw new Error('destroyed');
+      },
+    } as unknown as GPUDevice;
+    expect(() => new PipelineCache(throwing).prime()).not.toThrow();
+    await new Promise((r) => setTimeout(r, 0)); // a rejection left unhandled would fail the run
+  });
+});

@@ -159,6 +159,19 @@ describe('wgsl-shake', () => {
       '@compute @workgroup_size(1) fn main() { var s: S; out[0] = helper(s); }',
     ]);
   });
+
+  it("a family's body parsed once, its plan's constants apart, shakes to what the joined text does", () => {
+    const prelude = ['const NTT_W: u32 = 8u;', 'const UNUSED_PLAN: u32 = 3u;', ''].join('\n');
+    const code = generatedKernel('ntt_stockham').code;
+    for (const entry of ['ntt_pass_r32', 'ntt_pass_r2', 'ntt_pass_r32_table']) {
+      const split = shakeToEntry(code, entry, prelude);
+      expect(split).toBe(shakeToEntry(prelude + code, entry));
+      expect(split).toContain('NTT_W');
+      expect(split).not.toContain('UNUSED_PLAN');
+    }
+    // an entry in the prelude is found too
+    expect(shakeToEntry('const A: u32 = 1u;', 'main', '@compute @workgroup_size(1) fn main() { _ = A; }\n')).toContain('const A');
+  });
 });
 
 it('PipelineCache keys plan constants by name, in any order', () => {
