@@ -13,7 +13,7 @@
  * A job is `op:log2 height:width` (lde with addedBits 1 and shift 31, as the cold probe calls it).
  * @module
  */
-import { KNOWN_NTT } from '../src/checks/known-jobs.js';
+import { knownNttJobs } from '../src/checks/known-jobs.js';
 import { nttCallSpec } from '../src/kernels/first-call.js';
 import type { NttJob, NttOp } from '../src/kernels/ntt/job.js';
 import type { NttLimits } from '../src/kernels/ntt/layout.js';
@@ -37,8 +37,10 @@ function tablesOf(jobs: NttJob[]): Map<string, NttTable> {
 }
 
 const reps = Number(process.env.TABLES_REPS ?? 15);
-const selfCheck = (['lde', 'idft'] as const).map((op) => nttCallSpec(op, [{ height: KNOWN_NTT[op].height }, KNOWN_NTT[op].options])!);
-const warm = tablesOf([...selfCheck, ...(process.env.TABLES_WARM ?? 'lde:17:8').split(',').map(parseJob)]);
+const warmJobs = (process.env.TABLES_WARM ?? 'lde:17:8').split(',').map(parseJob);
+// The ntt self-check's jobs, shaped after the first warm job (the family's first call).
+const selfCheck = knownNttJobs(warmJobs[0]).map((j) => nttCallSpec(j.op, [{ height: j.height }, j.options])!);
+const warm = tablesOf([...selfCheck, ...warmJobs]);
 const fresh = tablesOf((process.env.TABLES_NEW ?? 'lde:22:8').split(',').map(parseJob));
 
 for (const t of warm.values()) tableWords(t);

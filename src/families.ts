@@ -12,6 +12,8 @@ import type { Backend, Capabilities, CheckStats, Jobs, Prover } from './prover.j
 import type { CheckMode } from './sched/job.js';
 import { DuplexChallenger } from './ref/challenger.js';
 import { KNOWN_ANSWER } from './checks/known-answer.js';
+import { nttCallSpec } from './kernels/first-call.js';
+import type { NttJob } from './kernels/ntt/job.js';
 import { checkUnits, fullCheck, sampleCheck, type CheckedCall, type CheckPaths } from './checks/result-checks.js';
 import { CORRUPT_FAMILY, corrupting } from './checks/corrupt.js';
 import type { CpuMatrix } from './cpu/ntt.js';
@@ -115,11 +117,12 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   };
 
   /** The family's known-answer job on both paths, once (a failed GPU run counts as a wrong answer). */
-  const selfCheck = (f: Family): Promise<void> =>
+  /** The family's self-check, started by its first call (`call`: that call's NTT shape, which the ntt family's jobs take). */
+  const selfCheck = (f: Family, call?: NttJob): Promise<void> =>
     (state[f].selfCheck ??= (async () => {
       try {
         // Side by side: the CPU half runs while the GPU's pipelines compile.
-        const [onGpu, onCpu] = await Promise.all([KNOWN_ANSWER[f](gpuPath!), KNOWN_ANSWER[f](cpu)]);
+        const [onGpu, onCpu] = await Promise.all([KNOWN_ANSWER[f](gpuPath!, call), KNOWN_ANSWER[f](cpu, call)]);
         if (onGpu !== onCpu) moveToCpu(f, "self-check: the GPU's known-answer job differs from the CPU reference");
       } catch (e) {
         if (isProverError(e) && (e.code === 'DEVICE_LOST' || e.code === 'DESTROYED' || e.code === 'LOAD_FAILED')) {
@@ -217,7 +220,10 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
       // The family's self-check (on its first call; later calls find it settled) runs beside this
       // call's GPU job, so the call's host work (encoding, copies) overlaps the check's compiles:
       // a first MSM's 2^16 noble points took ~0.4 s to encode after the check had waited ~0.9 s.
-      const checking = gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted ? selfCheck(f) : undefined;
+      const checking =
+        gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted
+          ? selfCheck(f, f === 'ntt' ? nttCallSpec(m, args) : undefined)
+          : undefined;
       const onCpu = () => (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
       if (!gpuPath || state[f].path === 'cpu') return onCpu();
       const given = [...gpuArgs(args)]; // a copy: the CPU may still run the call with `args` as given

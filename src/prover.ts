@@ -29,7 +29,7 @@ import { routeFamilies } from './families.js';
 import { cpuProver } from './cpu/prover.js';
 import { lazyFamilies, loadPart } from './lazy.js';
 import { firstCallRequests, msmCallPoints, nttCallSpec, type FirstCall } from './kernels/first-call.js';
-import { KNOWN_MSM_POINTS, KNOWN_NTT } from './checks/known-jobs.js';
+import { KNOWN_MSM_POINTS, knownNttJobs } from './checks/known-jobs.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
 import { requireWarmUpFamilies, type WarmUpFamily } from './warm-up-families.js';
 
@@ -239,9 +239,10 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       // Without the self-check its pipelines are not needed: requested anyway, a first dft 2^12
       // with selfCheck: false compiled 7 pipelines for its 4 and waited behind them (SwiftShader:
       // 3.65 s against 2.35 s; bench/gpu-calls.ts).
+      // The ntt family's are shaped after its first call (checks/known-jobs.ts); other families' first calls keep KNOWN_NTT's.
       const known = selfCheck
-        ? (Object.keys(KNOWN_NTT) as (keyof typeof KNOWN_NTT)[]).flatMap(
-            (op) => nttCallSpec(op, [{ height: KNOWN_NTT[op].height }, KNOWN_NTT[op].options]) ?? [],
+        ? knownNttJobs(METHOD_FAMILY[method] === 'ntt' ? ntt : undefined).flatMap(
+            (j) => nttCallSpec(j.op, [{ height: j.height }, j.options]) ?? [],
           )
         : [];
       const call: FirstCall = {

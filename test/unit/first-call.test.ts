@@ -15,7 +15,7 @@ const nttJobLayout = (ctx: GpuContext, job: NttJob) => planNtt(job, NTT_TUNING, 
 import { familyRequests } from '../../src/kernels/warm-up.js';
 import { msmPipelineRequests, MSM_BASES_PIPELINE } from '../../src/kernels/msm/pipelines.js';
 import { msmPlan } from '../../src/kernels/msm/plan.js';
-import { KNOWN_MSM_POINTS, KNOWN_NTT } from '../../src/checks/known-jobs.js';
+import { KNOWN_MSM_POINTS, knownNttJobs, type KnownNttJob } from '../../src/checks/known-jobs.js';
 
 /** A context whose pipelines have compiled nothing (`ready` lists the walker's when warm). */
 let ready = false;
@@ -69,17 +69,52 @@ describe('nttCallSpec: what an NTT call will run, from its arguments', () => {
 describe('firstCallRequests: one wave for the self-check and the call', () => {
   it('ntt: the self-check jobs and the call, at the widths the warm-up compiles', async () => {
     const call = nttCallSpec('lde', [new Uint32Array(2 ** 17 * 8), { width: 8, addedBits: 1, shift: 31 }])!;
-    const known = [
-      { op: 'lde' as const, height: KNOWN_NTT.lde.height, width: KNOWN_NTT.lde.options.width, addedBits: 1, shift: 31, bitReversed: true },
-      { op: 'idft' as const, height: KNOWN_NTT.idft.height, width: KNOWN_NTT.idft.options.width, bitReversed: false },
-    ];
+    const asSpec = (j: KnownNttJob) => nttCallSpec(j.op, [{ height: j.height }, j.options])!;
+    const known = knownNttJobs(call).map(asSpec);
     const wave = keys(await firstCallRequests(CTX, 'ntt', { ntt: [...known, call], msmPoints: [] }));
     for (const spec of [...known, call]) for (const r of nttJobLayout(CTX, spec).requests) expect(wave.has(key(r))).toBe(true);
-    // the self-check's jobs compile no module the ntt warm-up does not (its bit-reversed store is
-    // another flag set of the same modules: a pipeline, not a module)
+    // the self-check's jobs without a call's shape (KNOWN_NTT's) compile no module the ntt warm-up
+    // does not (their bit-reversed store is another flag set of the same modules: a pipeline, not a module)
     const source = (r: PipelineRequest) => kernelSource(r.kernel, r.plan ?? {}, r.entryPoint);
     const warm = new Set(familyRequests(CTX, 'ntt').map(source));
-    for (const spec of known) for (const r of nttJobLayout(CTX, spec).requests) expect(warm.has(source(r)), r.entryPoint).toBe(true);
+    for (const spec of knownNttJobs().map(asSpec))
+      for (const r of nttJobLayout(CTX, spec).requests) expect(warm.has(source(r)), r.entryPoint).toBe(true);
+  });
+  it("ntt: the self-check shaped after the call adds no pipeline to the call's own (every op, widths 1, 8, 16, 2 .. 2^23 rows)", () => {
+    const extra: string[] = [];
+    for (const op of ['dft', 'idft', 'lde', 'encode'] as const)
+      for (const width of [1, 8, 16])
+        for (let log = 1; log <= 23; log++) {
+          const o = { width, addedBits: op === 'lde' || op === 'encode' ? 1 : undefined, shift: op === 'lde' ? 31 : undefined };
+          const call = nttCallSpec(op, [{ height: 2 ** log, width }, o])!;
+          const own = keys([...nttJobLayout(CTX, call).requests]);
+          const jobs = knownNttJobs(call);
+          expect(jobs.map((j) => [j.op, j.options.width])).toEqual([[op, width]]);
+          expect(jobs[0].height).toBeLessThanOrEqual(call.height);
+          const more = jobs.flatMap((j) => [...nttJobLayout(CTX, nttCallSpec(j.op, [{ height: j.height }, j.options])!).requests]);
+          for (const r of more) if (!own.has(key(r))) extra.push(`${op} 2^${log} x ${width}: ${r.entryPoint}`);
+        }
+    // Width 1 at 2^16 and 2^21: the check's 2^11 rows take register passes where the call's take staged ones.
+    expect(extra.length, extra.join('; ')).toBeLessThanOrEqual(2);
+    expect(
+      extra.every((e) => e.includes(' x 1:')),
+      extra.join('; '),
+    ).toBe(true);
+  });
+  it("ntt: a call's shape no small job could take gets the fixed jobs (its bad input is the call's to report)", () => {
+    const fixed = knownNttJobs();
+    expect(fixed.map((j) => j.op)).toEqual(['lde', 'idft']);
+    const lde = (o: Record<string, unknown>, width = 8) =>
+      nttCallSpec('lde', [
+        { height: 2 ** 12, width },
+        { width, addedBits: 1, ...o },
+      ])!;
+    expect(knownNttJobs(lde({ shift: 0 }))).toEqual(fixed);
+    expect(knownNttJobs(lde({ shift: 2013265921 }))).toEqual(fixed); // p
+    expect(knownNttJobs(lde({ shift: 1.5 }))).toEqual(fixed);
+    expect(knownNttJobs(lde({ addedBits: 5 }))).toEqual(fixed);
+    expect(knownNttJobs(lde({}, 2 ** 17))).toEqual(fixed);
+    expect(knownNttJobs(lde({ shift: 7 }))[0]).toMatchObject({ op: 'lde', height: 2 ** 12, options: { width: 8, shift: 7 } });
   });
   it('msm: the bases conversion, the self-check plan and every run of the call', async () => {
     const wave = keys(await firstCallRequests(CTX, 'msm', { ntt: [], msmPoints: [KNOWN_MSM_POINTS, 2 ** 16] }));
