@@ -12,8 +12,8 @@ import type { Backend, Capabilities, CheckStats, Jobs, Prover } from './prover.j
 import type { CheckMode } from './sched/job.js';
 import { DuplexChallenger } from './ref/challenger.js';
 import { KNOWN_ANSWER } from './checks/known-answer.js';
-import { nttCallSpec } from './kernels/first-call.js';
-import type { NttJob } from './kernels/ntt/job.js';
+import { nttCallSpec, poseidon2CallSpec } from './kernels/first-call.js';
+import type { FirstShape } from './checks/known-jobs.js';
 import { checkUnits, fullCheck, sampleCheck, type CheckedCall, type CheckPaths } from './checks/result-checks.js';
 import { CORRUPT_FAMILY, corrupting } from './checks/corrupt.js';
 import type { CpuMatrix } from './cpu/ntt.js';
@@ -117,8 +117,8 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
   };
 
   /** The family's known-answer job on both paths, once (a failed GPU run counts as a wrong answer). */
-  /** The family's self-check, started by its first call (`call`: that call's NTT shape, which the ntt family's jobs take). */
-  const selfCheck = (f: Family, call?: NttJob): Promise<void> =>
+  /** The family's self-check, started by its first call (`call`: that call's shape, which some families' jobs take). */
+  const selfCheck = (f: Family, call?: FirstShape): Promise<void> =>
     (state[f].selfCheck ??= (async () => {
       try {
         // Side by side: the CPU half runs while the GPU's pipelines compile.
@@ -222,7 +222,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
       // a first MSM's 2^16 noble points took ~0.4 s to encode after the check had waited ~0.9 s.
       const checking =
         gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted
-          ? selfCheck(f, f === 'ntt' ? nttCallSpec(m, args) : undefined)
+          ? selfCheck(f, { ntt: nttCallSpec(m, args), poseidon2: poseidon2CallSpec(m, args) })
           : undefined;
       const onCpu = () => (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
       if (!gpuPath || state[f].path === 'cpu') return onCpu();

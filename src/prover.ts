@@ -28,7 +28,7 @@ import { METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import { routeFamilies } from './families.js';
 import { cpuProver } from './cpu/prover.js';
 import { lazyFamilies, loadPart } from './lazy.js';
-import { firstCallRequests, msmCallPoints, nttCallSpec, type FirstCall } from './kernels/first-call.js';
+import { firstCallRequests, msmCallPoints, nttCallSpec, poseidon2CallSpec, type FirstCall } from './kernels/first-call.js';
 import { KNOWN_MSM_POINTS, knownNttJobs } from './checks/known-jobs.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
 import { requireWarmUpFamilies, type WarmUpFamily } from './warm-up-families.js';
@@ -236,17 +236,19 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
     prefetch(method, args, selfCheck) {
       const ntt = nttCallSpec(method, args);
       const points = msmCallPoints(args);
-      // Without the self-check its pipelines are not needed: requested anyway, a first dft 2^12
-      // with selfCheck: false compiled 7 pipelines for its 4 and waited behind them (SwiftShader:
-      // 3.65 s against 2.35 s; bench/gpu-calls.ts).
-      // The ntt family's are shaped after its first call (checks/known-jobs.ts); other families' first calls keep KNOWN_NTT's.
+      // The self-check's jobs (checks/known-answer.ts runs them through the API), read as the
+      // call's are. Without the self-check their pipelines are not needed: requested anyway, a
+      // first dft 2^12 with selfCheck: false compiled 7 pipelines for its 4 and waited behind
+      // them (SwiftShader: 3.65 s against 2.35 s; bench/gpu-calls.ts). The ntt and poseidon2
+      // families' are shaped after the call (checks/known-jobs.ts): they add no pipeline to it.
       const known = selfCheck
         ? knownNttJobs(METHOD_FAMILY[method] === 'ntt' ? ntt : undefined).flatMap(
             (j) => nttCallSpec(j.op, [{ height: j.height }, j.options]) ?? [],
           )
         : [];
+      const p2 = poseidon2CallSpec(method, args); // none understood: both BabyBear widths
       const call: FirstCall = {
-        // The self-check's NTT jobs (checks/known-answer.ts runs them through the API), read as the call's are.
+        poseidon2: p2 ? [p2] : [],
         ntt: [...known, ...(ntt ? [ntt] : [])],
         msmPoints: [...(selfCheck ? [KNOWN_MSM_POINTS] : []), ...(points && (method === 'msm' || method === 'msmBases') ? [points] : [])],
       };

@@ -10,8 +10,7 @@ import { BB_P } from '../params/babybear.js';
 import type { Family } from '../methods.js';
 import type { Jobs } from '../prover.js';
 import { loadPart } from '../lazy.js';
-import type { NttJob } from '../kernels/ntt/job.js';
-import { KNOWN_MSM_POINTS, knownNttJobs, type KnownNttJob } from './known-jobs.js';
+import { KNOWN_MSM_POINTS, knownNttJobs, knownPoseidon2Jobs, type FirstShape, type KnownNttJob } from './known-jobs.js';
 
 /** n canonical values from a fixed 32-bit xorshift stream. */
 function values(n: number, seed: number): Uint32Array {
@@ -31,22 +30,28 @@ const off = { check: 'off' } as const;
 
 /**
  * Each family's known-answer job on a path, as a string to compare between paths. `call`: the
- * shape of the family's first call, where it is an NTT (the ntt family's jobs take it: known-jobs.ts).
+ * family's first call as far as its jobs take it (the ntt and poseidon2 families': known-jobs.ts).
  */
-export const KNOWN_ANSWER: Record<Family, (p: Jobs, call?: NttJob) => Promise<string>> = {
+export const KNOWN_ANSWER: Record<Family, (p: Jobs, call?: FirstShape) => Promise<string>> = {
   field: async (p) =>
     digest(await p.batchField('mul', values(64, 1), values(64, 2), off), await p.batchField('ext4Inv', values(16, 3), undefined, off)),
   ntt: async (p, call) => {
     const out: Uint32Array[] = [];
-    for (const [k, job] of knownNttJobs(call).entries()) {
+    for (const [k, job] of knownNttJobs(call?.ntt).entries()) {
       // The four ops take (values, options) alike; the options fit the op (knownNttJobs).
       const run = (p[job.op] as (v: Uint32Array, o: KnownNttJob['options'] & typeof off) => Promise<Uint32Array>).bind(p);
       out.push(await run(values(job.height * job.options.width, 4 + k), { ...job.options, ...off }));
     }
     return digest(...out);
   },
-  poseidon2: async (p) =>
-    digest(await p.poseidon2(values(32, 6), { width: 16, ...off }), await p.poseidon2(values(24, 7), { width: 24, ...off })),
+  poseidon2: async (p, call) => {
+    const out: Uint32Array[] = [];
+    for (const { width, field } of knownPoseidon2Jobs(call?.poseidon2)) {
+      // Two width-16 states, or one width-24 state.
+      out.push(await p.poseidon2(width === 16 ? values(32, 6) : values(24, 7), { width, field, ...off }));
+    }
+    return digest(...out);
+  },
   merkle: async (p) => {
     const { root, tree } = await p.merkleCommit(values(16 * 8, 8), { width: 8, ...off });
     try {

@@ -5,6 +5,8 @@
  * @module
  */
 import { MONTY31_FIELDS, type FieldName } from '../params/fields.js';
+import { POSEIDON2_WIDTHS } from '../params/poseidon2.js';
+import type { Poseidon2Shape } from '../kernels/first-call.js';
 import type { NttJob, NttOp } from '../kernels/ntt/job.js';
 
 /**
@@ -54,6 +56,22 @@ export function knownNttJobs(call?: NttJob): KnownNttJob[] {
   if (!fits) return (Object.keys(KNOWN_NTT) as (keyof typeof KNOWN_NTT)[]).map((op) => ({ op, ...KNOWN_NTT[op] }));
   const { op, width, addedBits, shift, bitReversed, field } = call;
   return [{ op, height: 2 ** m, options: { width, addedBits, shift, bitReversedOutput: bitReversed, field } }];
+}
+
+/**
+ * The poseidon2 family's known-answer jobs: the first call's width and field, or both BabyBear
+ * widths without one. Each width is its own pipeline (the width-24 one compiled in 0.4-0.7 s on
+ * the H100's host, the slowest of a first width-16 call's), so a check of the call's own width
+ * compiles nothing the call does not.
+ */
+export function knownPoseidon2Jobs(call?: Poseidon2Shape): Poseidon2Shape[] {
+  return call ? [call] : POSEIDON2_WIDTHS.map((width) => ({ width, field: 'babybear' }));
+}
+
+/** A family's first call as its self-check reads it (undefined fields: not that family's, or not understood). */
+export interface FirstShape {
+  ntt?: NttJob;
+  poseidon2?: Poseidon2Shape;
 }
 
 /** Points in the msm family's known-answer job. */

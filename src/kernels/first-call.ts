@@ -12,7 +12,8 @@
 import type { GpuContext } from '../gpu/context.js';
 import type { PipelineRequest } from '../gpu/pipeline-cache.js';
 import type { NttJob, NttOp } from './ntt/job.js';
-import { isFieldName } from '../params/fields.js';
+import { isFieldName, type FieldName } from '../params/fields.js';
+import { POSEIDON2_WIDTHS, type Poseidon2Width } from '../params/poseidon2.js';
 
 /** What a family's first call and its self-check will run, as far as compiling goes. */
 export interface FirstCall {
@@ -20,6 +21,8 @@ export interface FirstCall {
   ntt: NttJob[];
   /** MSM sizes (the self-check's and the caller's) */
   msmPoints: number[];
+  /** Poseidon2 widths and fields (the self-check's and the caller's; none: both BabyBear widths) */
+  poseidon2?: Poseidon2Shape[];
 }
 
 /**
@@ -52,7 +55,8 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
       return canonical();
     case 'poseidon2': {
       const { poseidon2PipelineRequest } = await import('./poseidon2.js');
-      return [poseidon2PipelineRequest(16), poseidon2PipelineRequest(24), ...(await canonical())];
+      const shapes = call.poseidon2?.length ? call.poseidon2 : POSEIDON2_WIDTHS.map((width) => ({ width, field: 'babybear' as const }));
+      return [...shapes.map((c) => poseidon2PipelineRequest(c.width, c.field)), ...(await canonical())];
     }
     case 'grind':
       return [(await import('./grind.js')).GRIND_PIPELINE];
@@ -96,6 +100,20 @@ export function nttCallSpec(method: string, args: readonly unknown[]): NttJob | 
   if (op === 'encode') return { op, height: height!, width: width!, addedBits, bitReversed, ...field };
   const shift = typeof o?.shift === 'number' ? o.shift : undefined;
   return { op, height: height!, width: width!, addedBits, shift, bitReversed, ...field };
+}
+
+/** A Poseidon2 permutation's shape: its width and field. */
+export interface Poseidon2Shape {
+  width: Poseidon2Width;
+  field: FieldName;
+}
+
+/** The width and field a poseidon2 call's options name, or undefined (a guess, as nttCallSpec's). */
+export function poseidon2CallSpec(method: string, args: readonly unknown[]): Poseidon2Shape | undefined {
+  const o = args[1] as { width?: unknown; field?: unknown } | undefined;
+  if (method !== 'poseidon2' || (o?.width !== 16 && o?.width !== 24)) return undefined;
+  if (o.field !== undefined && !isFieldName(o.field)) return undefined;
+  return { width: o.width, field: o.field ?? 'babybear' };
 }
 
 /** The number of points an msm / msmBases call's first argument holds, or undefined. */

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { kernelSource, loadAllFamilies } from '../../src/gpu/wgsl.js';
 import type { PipelineRequest } from '../../src/gpu/pipeline-cache.js';
 import type { GpuContext } from '../../src/gpu/context.js';
-import { firstCallRequests, msmCallPoints, nttCallSpec } from '../../src/kernels/first-call.js';
+import { firstCallRequests, msmCallPoints, nttCallSpec, poseidon2CallSpec, type Poseidon2Shape } from '../../src/kernels/first-call.js';
 import { MSM_QUICK_PIPELINE } from '../../src/kernels/msm/pipelines.js';
 import { CANONICAL_PIPELINE } from '../../src/kernels/canonical.js';
 import { nttLimits, planNtt } from '../../src/kernels/ntt/plan.js';
@@ -15,7 +15,7 @@ const nttJobLayout = (ctx: GpuContext, job: NttJob) => planNtt(job, NTT_TUNING, 
 import { familyRequests } from '../../src/kernels/warm-up.js';
 import { msmPipelineRequests, MSM_BASES_PIPELINE } from '../../src/kernels/msm/pipelines.js';
 import { msmPlan } from '../../src/kernels/msm/plan.js';
-import { KNOWN_MSM_POINTS, knownNttJobs, type KnownNttJob } from '../../src/checks/known-jobs.js';
+import { KNOWN_MSM_POINTS, knownNttJobs, knownPoseidon2Jobs, type KnownNttJob } from '../../src/checks/known-jobs.js';
 
 /** A context whose pipelines have compiled nothing (`ready` lists the walker's when warm). */
 let ready = false;
@@ -115,6 +115,22 @@ describe('firstCallRequests: one wave for the self-check and the call', () => {
     expect(knownNttJobs(lde({ addedBits: 5 }))).toEqual(fixed);
     expect(knownNttJobs(lde({}, 2 ** 17))).toEqual(fixed);
     expect(knownNttJobs(lde({ shift: 7 }))[0]).toMatchObject({ op: 'lde', height: 2 ** 12, options: { width: 8, shift: 7 } });
+  });
+  it("poseidon2: the call's width and field only, both BabyBear widths when the call names none", async () => {
+    const entries = async (shapes?: Poseidon2Shape[]) =>
+      (await firstCallRequests(CTX, 'poseidon2', { ntt: [], msmPoints: [], poseidon2: shapes })).map((r) => r.kernel);
+    const s16 = poseidon2CallSpec('poseidon2', [new Uint32Array(16), { width: 16 }])!;
+    expect(s16).toEqual({ width: 16, field: 'babybear' });
+    expect(knownPoseidon2Jobs(s16)).toEqual([s16]); // the self-check takes the call's width
+    expect(await entries([s16])).toEqual(['poseidon2_s16_batch', 'canonical']);
+    const kb24 = poseidon2CallSpec('poseidon2', [new Uint32Array(24), { width: 24, field: 'koalabear' }])!;
+    expect(await entries([kb24])).toEqual(['koalabear_poseidon2_s24_batch', 'canonical']);
+    for (const bad of [{ width: 12 }, { width: 16, field: 'goldilocks' }, undefined]) {
+      expect(poseidon2CallSpec('poseidon2', [new Uint32Array(16), bad])).toBeUndefined();
+    }
+    expect(poseidon2CallSpec('merkleCommit', [new Uint32Array(16), { width: 16 }])).toBeUndefined();
+    expect(knownPoseidon2Jobs().map((j) => j.width)).toEqual([16, 24]);
+    expect(await entries([])).toEqual(['poseidon2_s16_batch', 'poseidon2_s24_batch', 'canonical']);
   });
   it('msm: the bases conversion, the self-check plan and every run of the call', async () => {
     const wave = keys(await firstCallRequests(CTX, 'msm', { ntt: [], msmPoints: [KNOWN_MSM_POINTS, 2 ** 16] }));
