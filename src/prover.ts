@@ -29,7 +29,7 @@ import { routeFamilies } from './families.js';
 import { cpuProver } from './cpu/prover.js';
 import { lazyFamilies, loadPart } from './lazy.js';
 import { firstCallRequests, msmCallPoints, nttCallSpec, poseidon2CallSpec, type FirstCall } from './kernels/first-call.js';
-import { KNOWN_MSM_POINTS, knownNttJobs } from './checks/known-jobs.js';
+import { KNOWN_MSM_POINTS, knownNttSpecs } from './checks/known-jobs.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
 import { requireWarmUpFamilies, type WarmUpFamily } from './warm-up-families.js';
 
@@ -239,20 +239,18 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       // The self-check's jobs (checks/known-answer.ts runs them through the API), read as the
       // call's are. Without the self-check their pipelines are not needed: requested anyway, a
       // first dft 2^12 with selfCheck: false compiled 7 pipelines for its 4 and waited behind
-      // them (SwiftShader: 3.65 s against 2.35 s; bench/gpu-calls.ts). The ntt and poseidon2
-      // families' are shaped after the call (checks/known-jobs.ts): they add no pipeline to it.
-      const known = selfCheck
-        ? knownNttJobs(METHOD_FAMILY[method] === 'ntt' ? ntt : undefined).flatMap(
-            (j) => nttCallSpec(j.op, [{ height: j.height }, j.options]) ?? [],
-          )
-        : [];
+      // them (SwiftShader: 3.65 s against 2.35 s; bench/gpu-calls.ts). The ntt, commit and
+      // poseidon2 families' are shaped after the call (checks/known-jobs.ts): they add no
+      // pipeline to it.
+      const family = METHOD_FAMILY[method];
+      const known = selfCheck ? knownNttSpecs(family, ntt) : [];
       const p2 = poseidon2CallSpec(method, args); // none understood: both BabyBear widths
       const call: FirstCall = {
         poseidon2: p2 ? [p2] : [],
         ntt: [...known, ...(ntt ? [ntt] : [])],
         msmPoints: [...(selfCheck ? [KNOWN_MSM_POINTS] : []), ...(points && (method === 'msm' || method === 'msmBases') ? [points] : [])],
       };
-      return firstCallRequests(ctx, METHOD_FAMILY[method], call)
+      return firstCallRequests(ctx, family, call)
         .then((r) => ctx.pipelines.request(r))
         .catch(() => {
           // A failed compile is reported by the job that needs the pipeline (the cache retries it).

@@ -10,7 +10,7 @@ import { BB_P } from '../params/babybear.js';
 import type { Family } from '../methods.js';
 import type { Jobs } from '../prover.js';
 import { loadPart } from '../lazy.js';
-import { KNOWN_MSM_POINTS, knownNttJobs, knownPoseidon2Jobs, type FirstShape, type KnownNttJob } from './known-jobs.js';
+import { KNOWN_MSM_POINTS, knownCommitJob, knownNttJobs, knownPoseidon2Jobs, type FirstShape, type KnownNttJob } from './known-jobs.js';
 
 /** n canonical values from a fixed 32-bit xorshift stream. */
 function values(n: number, seed: number): Uint32Array {
@@ -67,8 +67,9 @@ export const KNOWN_ANSWER: Record<Family, (p: Jobs, call?: FirstShape) => Promis
     const w = await p.grind(ch, 6, off);
     return `${w}|${ch.sample()}`;
   },
-  commit: async (p) => {
-    const { root, tree } = await p.commit(values(8 * 4, 10), { width: 4, addedBits: 1, ...off });
+  commit: async (p, call) => {
+    const { height, width, addedBits } = knownCommitJob(call?.ntt);
+    const { root, tree } = await p.commit(values(height * width, 10), { width, addedBits, ...off });
     tree.dispose();
     return digest(root);
   },

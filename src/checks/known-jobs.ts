@@ -6,7 +6,8 @@
  */
 import { MONTY31_FIELDS, type FieldName } from '../params/fields.js';
 import { POSEIDON2_WIDTHS } from '../params/poseidon2.js';
-import type { Poseidon2Shape } from '../kernels/first-call.js';
+import { nttCallSpec, type Poseidon2Shape } from '../kernels/first-call.js';
+import type { Family } from '../methods.js';
 import type { NttJob, NttOp } from '../kernels/ntt/job.js';
 
 /**
@@ -44,18 +45,58 @@ const KNOWN_MAX_ADDED_BITS = 4;
  * input, and the check must not fail for it.
  */
 export function knownNttJobs(call?: NttJob): KnownNttJob[] {
-  const log = call ? Math.log2(call.height) : 0;
-  const room = call ? Math.floor(Math.log2(KNOWN_MAX_VALUES / (call.width * 2 ** (call.addedBits ?? 0)))) : 0;
+  const height = call && shapedHeight(call);
+  if (!call || height === undefined) return (Object.keys(KNOWN_NTT) as (keyof typeof KNOWN_NTT)[]).map((op) => ({ op, ...KNOWN_NTT[op] }));
+  const { op, width, addedBits, shift, bitReversed, field } = call;
+  return [{ op, height, options: { width, addedBits, shift, bitReversedOutput: bitReversed, field } }];
+}
+
+/**
+ * The height of a known-answer job shaped after `call` (knownNttJobs says how), or undefined
+ * where no small job of its shape could run.
+ */
+function shapedHeight(call: NttJob): number | undefined {
+  const log = Math.log2(call.height);
+  const room = Math.floor(Math.log2(KNOWN_MAX_VALUES / (call.width * 2 ** (call.addedBits ?? 0))));
   const m = log <= room ? log : room - ((((room - log) % 5) + 5) % 5);
-  const p = MONTY31_FIELDS[call?.field ?? 'babybear'].p;
+  const p = MONTY31_FIELDS[call.field ?? 'babybear'].p;
   const fits =
-    call !== undefined &&
     m >= 1 &&
+    (call.addedBits ?? 0) >= 0 &&
     (call.addedBits ?? 0) <= KNOWN_MAX_ADDED_BITS &&
     (call.shift === undefined || (Number.isInteger(call.shift) && call.shift >= 1 && call.shift < p));
-  if (!fits) return (Object.keys(KNOWN_NTT) as (keyof typeof KNOWN_NTT)[]).map((op) => ({ op, ...KNOWN_NTT[op] }));
-  const { op, width, addedBits, shift, bitReversed, field } = call;
-  return [{ op, height: 2 ** m, options: { width, addedBits, shift, bitReversedOutput: bitReversed, field } }];
+  return fits ? 2 ** m : undefined;
+}
+
+/** The commit family's known-answer job: coefficient rows, width and blow-up of a commit. */
+export interface KnownCommitJob {
+  height: number;
+  width: number;
+  addedBits: number;
+}
+
+/**
+ * The commit family's known-answer job (an encode and its tree), shaped after the first commit as
+ * the ntt family's is after an NTT (`call`: the commit's encode, nttCallSpec('commit', ...)), so it
+ * compiles no NTT pass the commit does not; 8 rows x 4 where the shape does not fit.
+ */
+export function knownCommitJob(call?: NttJob): KnownCommitJob {
+  const height = call && call.field === undefined ? shapedHeight(call) : undefined;
+  if (!call || height === undefined) return { height: 8, width: 4, addedBits: 1 };
+  return { height, width: call.width, addedBits: call.addedBits ?? 0 };
+}
+
+/**
+ * The NTT jobs, as plans read them, that `family`'s known-answer job runs where its first call's
+ * NTT shape is `call`: what that call's prefetch compiles for the self-check (src/prover.ts).
+ */
+export function knownNttSpecs(family: Family, call?: NttJob): NttJob[] {
+  if (family === 'commit') {
+    const { height, width, addedBits } = knownCommitJob(call);
+    return [{ op: 'encode', height, width, addedBits, bitReversed: false }];
+  }
+  if (family !== 'ntt') return [];
+  return knownNttJobs(call).flatMap((j) => nttCallSpec(j.op, [{ height: j.height }, j.options]) ?? []);
 }
 
 /**

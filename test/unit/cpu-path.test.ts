@@ -216,6 +216,23 @@ describe('the family router', () => {
     }
   });
 
+  it("a first call's bad input fails that call, not its family's self-check (shaped after the call, it falls back to the fixed jobs)", async () => {
+    const p = routed({ check: 'off', selfCheck: true });
+    // A commit of 4 rows x 5000: its self-check's job, shaped after it, is refused as the call is
+    // (width > MAX_ROW_WIDTH), so the fixed 8 x 4 job runs instead.
+    expect(await code(p.commit(values(4 * 5000), { width: 5000, addedBits: 1 }))).toBe('INVALID_ARGUMENT');
+    // An lde with a shift of 0: screened before any job runs (knownNttJobs keeps the fixed jobs).
+    expect(await code(p.lde(values(16), { width: 1, addedBits: 1, shift: 0 }))).toBe('INVALID_ARGUMENT');
+    // A poseidon2 of width 12: not understood, both widths are checked.
+    expect(await code(p.poseidon2(values(16), { width: 12 as 16 }))).toBe('INVALID_ARGUMENT');
+    expect(p.capabilities().commit).toEqual({ path: 'gpu' });
+    expect(p.capabilities().ntt).toEqual({ path: 'gpu' });
+    expect(p.capabilities().poseidon2).toEqual({ path: 'gpu' });
+    const m = values(16 * 2);
+    same(await p.lde(m, { width: 2, addedBits: 1, shift: 31 }), ntt.cosetLde(m, 2, 1, 31));
+    p.destroy();
+  });
+
   it('keeps every family on the GPU path while its answers are right', async () => {
     const p = routed({ check: 'full', selfCheck: true });
     const m = values(16 * 2);

@@ -15,7 +15,14 @@ const nttJobLayout = (ctx: GpuContext, job: NttJob) => planNtt(job, NTT_TUNING, 
 import { familyRequests } from '../../src/kernels/warm-up.js';
 import { msmPipelineRequests, MSM_BASES_PIPELINE } from '../../src/kernels/msm/pipelines.js';
 import { msmPlan } from '../../src/kernels/msm/plan.js';
-import { KNOWN_MSM_POINTS, knownNttJobs, knownPoseidon2Jobs, type KnownNttJob } from '../../src/checks/known-jobs.js';
+import {
+  KNOWN_MSM_POINTS,
+  knownCommitJob,
+  knownNttJobs,
+  knownNttSpecs,
+  knownPoseidon2Jobs,
+  type KnownNttJob,
+} from '../../src/checks/known-jobs.js';
 
 /** A context whose pipelines have compiled nothing (`ready` lists the walker's when warm). */
 let ready = false;
@@ -100,6 +107,26 @@ describe('firstCallRequests: one wave for the self-check and the call', () => {
       extra.every((e) => e.includes(' x 1:')),
       extra.join('; '),
     ).toBe(true);
+  });
+  it("commit: the self-check's encode, shaped after the call's, adds no NTT pipeline to the call's own", () => {
+    const extra: string[] = [];
+    for (const width of [1, 4, 8, 16, 64])
+      for (const addedBits of [1, 2])
+        for (let log = 2; log <= 22; log++) {
+          const call = nttCallSpec('commit', [
+            { height: 2 ** log, width },
+            { width, addedBits },
+          ])!;
+          const own = keys([...nttJobLayout(CTX, call).requests]);
+          const specs = knownNttSpecs('commit', call);
+          expect(specs).toHaveLength(1);
+          for (const r of nttJobLayout(CTX, specs[0]).requests)
+            if (!own.has(key(r))) extra.push(`2^${log} x ${width} +${addedBits}: ${r.entryPoint}`);
+        }
+    expect(extra, extra.join('; ')).toEqual([]);
+    // no call shape (WHIR's own commit, a koalabear field): the fixed 8 x 4 job
+    expect(knownCommitJob()).toEqual({ height: 8, width: 4, addedBits: 1 });
+    expect(knownNttSpecs('merkle', undefined)).toEqual([]);
   });
   it("ntt: a call's shape no small job could take gets the fixed jobs (its bad input is the call's to report)", () => {
     const fixed = knownNttJobs();
