@@ -1,7 +1,8 @@
 /**
- * The sizes of the self-check's known-answer jobs (known-answer.ts), as plain data and the one
- * rule that shapes the ntt family's after the first call: the prover compiles their pipelines
- * with the family's first call (src/kernels/first-call.ts) without importing the jobs themselves.
+ * The sizes of the self-check's known-answer jobs (known-answer.ts), as plain data and the rules
+ * that shape the ntt, commit and poseidon2 families' after the first call: the prover compiles
+ * their pipelines with the family's first call (src/kernels/first-call.ts) without importing the
+ * jobs themselves.
  * @module
  */
 import { MONTY31_FIELDS, type FieldName } from '../params/fields.js';
