@@ -228,9 +228,10 @@ export class PipelineCache {
     const order = requests.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || sources[b].code.length - sources[a].code.length);
     const out: Promise<GPUComputePipeline>[] = new Array(requests.length);
     let waits = false;
-    // Ahead of need, the `first` ones compile alone before the rest are handed over: the H100
-    // host's driver compiled two pipelines requested together one after the other (the second
-    // ready after about the sum: bench/RESULTS.md cold), so nothing may start ahead of them.
+    // Ahead of need, the `first` ones compile alone before the rest are handed over, so the rest
+    // (an MSM walker's ten) take no compile thread ahead of them: on an unprimed device the H100
+    // host's driver compiled two pipelines one after the other (bench/RESULTS.md cold; `prime`).
+    // A later request that needs one of the rest now (not ahead) builds it at once.
     let gate: Promise<unknown> | undefined;
     const firsts: Promise<GPUComputePipeline>[] = [];
     for (const i of order) {
