@@ -119,10 +119,13 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     state[f].reason = reason;
   };
 
-  /** The family's known-answer job on both paths, once (a failed GPU run counts as a wrong answer). */
-  /** The family's self-check, started by its first call (`call`: that call's shape, which some families' jobs take). */
-  const selfCheck = (f: Family, call?: FirstShape): Promise<void> =>
+  /**
+   * The family's known-answer job on both paths, once (a failed GPU run counts as a wrong answer),
+   * started by its first call: `m` and `args` (that call's), whose shape some families' jobs take.
+   */
+  const selfCheck = (f: Family, m?: FamilyMethod, args?: readonly unknown[]): Promise<void> =>
     (state[f].selfCheck ??= (async () => {
+      const call: FirstShape | undefined = m && args ? { ntt: nttCallSpec(m, args), poseidon2: poseidon2CallSpec(m, args) } : undefined;
       try {
         // Side by side: the CPU half runs while the GPU's pipelines compile.
         const answers = (shape?: FirstShape) => Promise.all([KNOWN_ANSWER[f](gpuPath!, shape), KNOWN_ANSWER[f](cpu, shape)]);
@@ -230,9 +233,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
       // call's GPU job, so the call's host work (encoding, copies) overlaps the check's compiles:
       // a first MSM's 2^16 noble points took ~0.4 s to encode after the check had waited ~0.9 s.
       const checking =
-        gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted
-          ? selfCheck(f, { ntt: nttCallSpec(m, args), poseidon2: poseidon2CallSpec(m, args) })
-          : undefined;
+        gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted ? selfCheck(f, m, args) : undefined;
       const onCpu = () => (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
       if (!gpuPath || state[f].path === 'cpu') return onCpu();
       const given = [...gpuArgs(args)]; // a copy: the CPU may still run the call with `args` as given

@@ -30,7 +30,8 @@ const off = { check: 'off' } as const;
 
 /**
  * Each family's known-answer job on a path, as a string to compare between paths. `call`: the
- * family's first call as far as its jobs take it (the ntt and poseidon2 families': known-jobs.ts).
+ * family's first call as far as its jobs take it (the ntt, commit and poseidon2 families':
+ * known-jobs.ts).
  */
 export const KNOWN_ANSWER: Record<Family, (p: Jobs, call?: FirstShape) => Promise<string>> = {
   field: async (p) =>

@@ -6,8 +6,7 @@
  * @module
  */
 import { MONTY31_FIELDS, type FieldName } from '../params/fields.js';
-import { POSEIDON2_WIDTHS } from '../params/poseidon2.js';
-import { nttCallSpec, type Poseidon2Shape } from '../kernels/first-call.js';
+import { BABYBEAR_POSEIDON2, nttCallSpec, type Poseidon2Shape } from '../kernels/first-call.js';
 import type { Family } from '../methods.js';
 import type { NttJob, NttOp } from '../kernels/ntt/job.js';
 
@@ -94,7 +93,12 @@ export function knownCommitJob(call?: NttJob): KnownCommitJob {
 export function knownNttSpecs(family: Family, call?: NttJob): NttJob[] {
   if (family === 'commit') {
     const { height, width, addedBits } = knownCommitJob(call);
-    return [{ op: 'encode', height, width, addedBits, bitReversed: false }];
+    return [
+      nttCallSpec('commit', [
+        { height, width },
+        { width, addedBits },
+      ])!,
+    ];
   }
   if (family !== 'ntt') return [];
   return knownNttJobs(call).flatMap((j) => nttCallSpec(j.op, [{ height: j.height }, j.options]) ?? []);
@@ -106,8 +110,8 @@ export function knownNttSpecs(family: Family, call?: NttJob): NttJob[] {
  * the H100's host, the slowest of a first width-16 call's), so a check of the call's own width
  * compiles nothing the call does not.
  */
-export function knownPoseidon2Jobs(call?: Poseidon2Shape): Poseidon2Shape[] {
-  return call ? [call] : POSEIDON2_WIDTHS.map((width) => ({ width, field: 'babybear' }));
+export function knownPoseidon2Jobs(call?: Poseidon2Shape): readonly Poseidon2Shape[] {
+  return call ? [call] : BABYBEAR_POSEIDON2;
 }
 
 /** A family's first call as its self-check reads it (undefined fields: not that family's, or not understood). */

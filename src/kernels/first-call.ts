@@ -55,7 +55,7 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
       return canonical();
     case 'poseidon2': {
       const { poseidon2PipelineRequest } = await import('./poseidon2.js');
-      const shapes = call.poseidon2?.length ? call.poseidon2 : POSEIDON2_WIDTHS.map((width) => ({ width, field: 'babybear' as const }));
+      const shapes = call.poseidon2?.length ? call.poseidon2 : BABYBEAR_POSEIDON2;
       return [...shapes.map((c) => poseidon2PipelineRequest(c.width, c.field)), ...(await canonical())];
     }
     case 'grind':
@@ -107,6 +107,9 @@ export interface Poseidon2Shape {
   width: Poseidon2Width;
   field: FieldName;
 }
+
+/** Both BabyBear widths: what a poseidon2 call whose shape is not understood compiles, and its self-check runs. */
+export const BABYBEAR_POSEIDON2: readonly Poseidon2Shape[] = POSEIDON2_WIDTHS.map((width) => ({ width, field: 'babybear' }));
 
 /** The width and field a poseidon2 call's options name, or undefined (a guess, as nttCallSpec's). */
 export function poseidon2CallSpec(method: string, args: readonly unknown[]): Poseidon2Shape | undefined {
