@@ -15,6 +15,7 @@ const ENTRIES = {
   'bench/host-arrays.ts': 'bench/dist/host-arrays.mjs',
   'bench/cold-probe.ts': 'bench/dist/cold-probe.mjs',
   'bench/msm-compile.ts': 'bench/dist/msm-compile.mjs',
+  'bench/compile-probe.ts': 'bench/dist/compile-probe.mjs',
   'bench/encode-points-probe.ts': 'bench/dist/encode-points-probe.mjs',
   'bench/whir-engine.ts': 'bench/dist/whir-engine.mjs',
   'bench/gpu-calls.ts': 'bench/dist/gpu-calls.mjs',

@@ -86,9 +86,9 @@ export async function withRecovery(build: () => Promise<DeviceProver>): Promise<
       destroyed = true;
       current.prover.destroy();
     },
-    prefetch: (method: FamilyMethod, args: readonly unknown[], selfCheck: boolean) => {
+    prefetch: (method: FamilyMethod, args: readonly unknown[], selfCheck: boolean, done?: Promise<unknown>) => {
       firstAsk(current, method);
-      return current.prover.prefetch?.(method, args, selfCheck);
+      return current.prover.prefetch?.(method, args, selfCheck, done);
     },
     [LOSE_DEVICE]: () => current.ctx.device.destroy(),
     [LIVE_DEVICE]: async (): Promise<LiveDevice> => {

@@ -14,7 +14,15 @@ import { DuplexChallenger } from './ref/challenger.js';
 import { KNOWN_ANSWER } from './checks/known-answer.js';
 import { nttCallSpec, poseidon2CallSpec } from './kernels/first-call.js';
 import type { FirstShape } from './checks/known-jobs.js';
-import { checkUnits, fullCheck, sampleCheck, type CheckedCall, type CheckPaths } from './checks/result-checks.js';
+import {
+  checkUnits,
+  fullCheck,
+  nttSample,
+  sampleCheck,
+  type CheckedCall,
+  type CheckPaths,
+  type NttSample,
+} from './checks/result-checks.js';
 import { CORRUPT_FAMILY, corrupting } from './checks/corrupt.js';
 import type { CpuMatrix } from './cpu/ntt.js';
 import { LOSE_DEVICE } from './device-recovery.js';
@@ -47,6 +55,11 @@ class CheckBudget {
   due(jobMs: number, units: number): boolean {
     this.credit = Math.min(this.credit + SAMPLE_SHARE * jobMs, 1000);
     return this.msPerUnit < 0 || this.msPerUnit * units <= this.credit;
+  }
+
+  /** Whether a check has priced the next (before the first, every result is checked). */
+  get priced(): boolean {
+    return this.msPerUnit >= 0;
   }
 
   spent(ms: number, units: number): void {
@@ -128,7 +141,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
       const call: FirstShape | undefined = m && args ? { ntt: nttCallSpec(m, args), poseidon2: poseidon2CallSpec(m, args) } : undefined;
       try {
         // Side by side: the CPU half runs while the GPU's pipelines compile.
-        const answers = (shape?: FirstShape) => Promise.all([KNOWN_ANSWER[f](gpuPath!, shape), KNOWN_ANSWER[f](cpu, shape)]);
+        const answers = (shape?: FirstShape) => Promise.all([KNOWN_ANSWER[f](gpuPath!, shape), KNOWN_ANSWER[f](cpu, shape, true)]);
         // A job shaped after a call whose input is bad (known-jobs.ts screens most) is refused as
         // the call will be: that is the call's fault, not the family's, so the fixed jobs run.
         const [onGpu, onCpu] = await answers(call).catch((e: unknown) => {
@@ -146,12 +159,18 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     })());
 
   /** Check a GPU result as `mode` says; a wrong one is freed, moves the family and throws CHECK_FAILED. */
-  async function check(f: Family, call: CheckedCall, mode: CheckMode, jobMs: number): Promise<void> {
+  async function check(
+    f: Family,
+    call: CheckedCall,
+    mode: CheckMode,
+    jobMs: number,
+    early?: Promise<NttSample | undefined>,
+  ): Promise<void> {
     if (mode === 'off' && call.method !== 'grind') return;
     const units = checkUnits(call);
     if (mode === 'sample' && call.method !== 'grind' && !state[f].budget.due(jobMs, units)) return;
     const t0 = performance.now();
-    const problem = await (mode === 'full' ? fullCheck : sampleCheck)(call, paths);
+    const problem = await (mode === 'full' ? fullCheck(call, paths) : sampleCheck(call, paths, await early));
     const ms = performance.now() - t0;
     // Only sampled checks price the next sample ('full' and the grind witness cost otherwise).
     if (mode === 'sample' && call.method !== 'grind') state[f].budget.spent(ms, units);
@@ -222,62 +241,74 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     (m: FamilyMethod) =>
     async (...args: unknown[]): Promise<unknown> => {
       const f = METHOD_FAMILY[m];
-      const callOpts = callOptions(args);
-      if (gpuPath && state[f].path === 'gpu' && !state[f].prefetched) {
-        // The family's first call: compile all it and its self-check (when on) need in one wave.
-        // Awaited until the requests are out (not compiled): the call's host work comes after them.
-        state[f].prefetched = true;
-        await gpu!.prefetch?.(m, args, opts.selfCheck);
+      if (!gpuPath || state[f].path !== 'gpu' || state[f].prefetched) return run(m, f, args);
+      // The family's first call: compile all it and its self-check (when on) need in one wave.
+      // Awaited until the requests are out (not compiled): the call's host work comes after them.
+      // Background compiles it starts (an MSM walker's) wait until this call has settled.
+      state[f].prefetched = true;
+      let settled!: () => void;
+      const done = new Promise<void>((r) => (settled = r));
+      try {
+        await gpu!.prefetch?.(m, args, opts.selfCheck, done);
+        return await run(m, f, args);
+      } finally {
+        settled();
       }
-      // The family's self-check (on its first call; later calls find it settled) runs beside this
-      // call's GPU job, so the call's host work (encoding, copies) overlaps the check's compiles:
-      // a first MSM's 2^16 noble points took ~0.4 s to encode after the check had waited ~0.9 s.
-      const checking =
-        gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted ? selfCheck(f, m, args) : undefined;
-      const onCpu = () => (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
-      if (!gpuPath || state[f].path === 'cpu') return onCpu();
-      const given = [...gpuArgs(args)]; // a copy: the CPU may still run the call with `args` as given
-      const challenger = m === 'grind' && args[0] instanceof DuplexChallenger ? args[0] : undefined;
-      if (challenger) given[0] = challenger.clone(); // advanced below, once the witness is checked
-      let mode = callOpts?.check ?? opts.check;
-      // A result written over its input (out = the input) leaves nothing to sample; 'full' keeps a copy.
-      const out = callOpts?.out;
-      const inPlace = ArrayBuffer.isView(out) && given.some((a) => ArrayBuffer.isView(a) && a.buffer === out.buffer);
-      if (inPlace && mode === 'sample') mode = 'off';
-      const checkArgs = inPlace && mode === 'full' ? given.map((a) => (a instanceof Uint32Array ? a.slice() : a)) : given;
-      const t0 = performance.now();
-      const job = (gpuPath[m] as (...a: unknown[]) => Promise<unknown>)(...given);
-      job.catch(() => {}); // awaited below; this keeps a failure during the check from going unhandled
-      if (checking) {
-        // The result is handed out only once the check has passed; otherwise the job is let finish
-        // (it may still write the caller's `out`), its result freed, and the call runs on the CPU.
-        const drop = () => job.then(release, () => {});
-        try {
-          await checking;
-        } catch (e) {
-          await drop();
-          throw e;
-        }
-        // (Read after the await: the check may have moved the family.)
-        if ((state[f].path as FamilyState['path']) === 'cpu') {
-          await drop();
-          return onCpu();
-        }
-      }
-      const result = await job.catch((e: unknown) => {
-        // The GPU path's own checks (grind's witness) fail the same way as the router's.
-        if (isProverError(e) && e.code === 'CHECK_FAILED') moveToCpu(f, `run-time check: ${e.message}`);
-        throw e;
-      });
-      const call: CheckedCall = { method: m, args: checkArgs, result, before: challenger?.clone() };
-      await check(f, call, mode, performance.now() - t0).catch((e: unknown) => {
-        // A check that could not run (its code failed to load) leaves no result to hand out.
-        if (!isProverError(e) || e.code !== 'CHECK_FAILED') release(result);
-        throw e;
-      });
-      if (challenger) challenger.checkWitness(args[1] as number, result as number);
-      return wrapHandles(f, result, m === 'msmBases' ? (args[0] as MsmPoints) : undefined);
     };
+
+  /** One call of `m` (family `f`), its first call's compiles requested. */
+  async function run(m: FamilyMethod, f: Family, args: unknown[]): Promise<unknown> {
+    const callOpts = callOptions(args);
+    // The family's self-check (on its first call; later calls find it settled) runs beside this
+    // call's GPU job, so the call's host work (encoding, copies) overlaps the check's compiles:
+    // a first MSM's 2^16 noble points took ~0.4 s to encode after the check had waited ~0.9 s.
+    const checking = gpuPath && state[f].path === 'gpu' && opts.selfCheck && !callOpts?.signal?.aborted ? selfCheck(f, m, args) : undefined;
+    const onCpu = () => (cpu[m] as (...a: unknown[]) => Promise<unknown>)(...args);
+    if (!gpuPath || state[f].path === 'cpu') return onCpu();
+    const given = [...gpuArgs(args)]; // a copy: the CPU may still run the call with `args` as given
+    const challenger = m === 'grind' && args[0] instanceof DuplexChallenger ? args[0] : undefined;
+    if (challenger) given[0] = challenger.clone(); // advanced below, once the witness is checked
+    let mode = callOpts?.check ?? opts.check;
+    // A result written over its input (out = the input) leaves nothing to sample; 'full' keeps a copy.
+    const out = callOpts?.out;
+    const inPlace = ArrayBuffer.isView(out) && given.some((a) => ArrayBuffer.isView(a) && a.buffer === out.buffer);
+    if (inPlace && mode === 'sample') mode = 'off';
+    const checkArgs = inPlace && mode === 'full' ? given.map((a) => (a instanceof Uint32Array ? a.slice() : a)) : given;
+    const t0 = performance.now();
+    const job = (gpuPath[m] as (...a: unknown[]) => Promise<unknown>)(...given);
+    job.catch(() => {}); // awaited below; this keeps a failure during the check from going unhandled
+    // A family's first result is always checked: its NTT sample is computed now, while the GPU works.
+    const early = mode === 'sample' && !state[f].budget.priced ? nttSample(m, checkArgs).catch(() => undefined) : undefined;
+    if (checking) {
+      // The result is handed out only once the check has passed; otherwise the job is let finish
+      // (it may still write the caller's `out`), its result freed, and the call runs on the CPU.
+      const drop = () => job.then(release, () => {});
+      try {
+        await checking;
+      } catch (e) {
+        await drop();
+        throw e;
+      }
+      // (Read after the await: the check may have moved the family.)
+      if ((state[f].path as FamilyState['path']) === 'cpu') {
+        await drop();
+        return onCpu();
+      }
+    }
+    const result = await job.catch((e: unknown) => {
+      // The GPU path's own checks (grind's witness) fail the same way as the router's.
+      if (isProverError(e) && e.code === 'CHECK_FAILED') moveToCpu(f, `run-time check: ${e.message}`);
+      throw e;
+    });
+    const call: CheckedCall = { method: m, args: checkArgs, result, before: challenger?.clone() };
+    await check(f, call, mode, performance.now() - t0, early).catch((e: unknown) => {
+      // A check that could not run (its code failed to load) leaves no result to hand out.
+      if (!isProverError(e) || e.code !== 'CHECK_FAILED') release(result);
+      throw e;
+    });
+    if (challenger) challenger.checkWitness(args[1] as number, result as number);
+    return wrapHandles(f, result, m === 'msmBases' ? (args[0] as MsmPoints) : undefined);
+  }
 
   const prover = {
     get info() {

@@ -28,7 +28,8 @@ import { METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import { routeFamilies } from './families.js';
 import { cpuProver } from './cpu/prover.js';
 import { lazyFamilies, loadPart } from './lazy.js';
-import { firstCallRequests, msmCallPoints, nttCallSpec, poseidon2CallSpec, type FirstCall } from './kernels/first-call.js';
+import { callBytes, firstCallRequests, msmCallPoints, nttCallSpec, poseidon2CallSpec, type FirstCall } from './kernels/first-call.js';
+import { RING_MIN_BYTES } from './gpu/staging.js';
 import { KNOWN_MSM_POINTS, knownNttSpecs } from './checks/known-jobs.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
 import { requireWarmUpFamilies, type WarmUpFamily } from './warm-up-families.js';
@@ -142,9 +143,9 @@ export type Backend = Omit<Prover, 'capabilities' | 'stats' | keyof ProtocolMeth
   /**
    * Compile what a family's first call (`method` with `args`) and, with `selfCheck`, its self-check
    * will need, in one wave (src/kernels/first-call.ts); resolves once they are requested (not
-   * compiled); never rejects.
+   * compiled); never rejects. `done` settles with the call: compiles for later calls wait for it.
    */
-  prefetch?(method: FamilyMethod, args: readonly unknown[], selfCheck: boolean): Promise<void> | void;
+  prefetch?(method: FamilyMethod, args: readonly unknown[], selfCheck: boolean, done?: Promise<unknown>): Promise<void> | void;
 };
 
 /**
@@ -233,8 +234,11 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
       engineRuns: { ...ctx.engineRuns },
     }),
     warmUp: (families) => warmUp(ctx, families),
-    prefetch(method, args, selfCheck) {
+    prefetch(method, args, selfCheck, done) {
+      if (done) ctx.pipelines.holdBackground(done);
       const ntt = nttCallSpec(method, args);
+      // Its transfers' staging slots made while it waits for its compiles, not after them.
+      if (callBytes(args, ntt) >= RING_MIN_BYTES) ctx.staging.prepare();
       const points = msmCallPoints(args);
       // The self-check's jobs (checks/known-answer.ts runs them through the API), read as the
       // call's are. Without the self-check their pipelines are not needed: requested anyway, a

@@ -125,7 +125,12 @@ export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number
 
 /** x in [0, 2^256) as 8 little-endian words at words[at..at + 8). */
 function putLimbs(words: Uint32Array, at: number, x: bigint): void {
-  for (let k = 0; k < 8; k++, x >>= 32n) words[at + k] = Number(x & 0xffffffffn);
+  // Four 64-bit pieces, each split in two: ~3x faster than eight shifts of the whole bigint.
+  for (let q = 0; q < 4; q++) {
+    const piece = BigInt.asUintN(64, x >> BigInt(64 * q));
+    words[at + 2 * q] = Number(piece & 0xffffffffn);
+    words[at + 2 * q + 1] = Number(piece >> 32n);
+  }
 }
 
 /**
@@ -188,12 +193,7 @@ export function scalarWords(scalars: MsmScalars, n: number, endian: ScalarEndian
     if (typeof k !== 'bigint')
       throw new ProverError('INVALID_ARGUMENT', `scalars[${i}] is ${show(k)}, not a bigint; convert with BigInt(...)`);
     if (k < 0n || k >= FR_R) throw new ProverError('NON_CANONICAL', `scalars[${i}] is not in [0, r); reduce it mod r`);
-    // Four 64-bit pieces, each split in two: ~3x faster than eight shifts of the whole bigint.
-    for (let q = 0; q < 4; q++) {
-      const piece = BigInt.asUintN(64, k >> BigInt(64 * q));
-      words[8 * i + 2 * q] = Number(piece & 0xffffffffn);
-      words[8 * i + 2 * q + 1] = Number(piece >> 32n);
-    }
+    putLimbs(words, 8 * i, k);
   }
   return { words, be: false };
 }

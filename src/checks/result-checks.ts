@@ -21,6 +21,7 @@ import { BB_P } from '../params/babybear.js';
 import { MONTY31_FIELDS } from '../params/fields.js';
 import type { Backend, Jobs } from '../prover.js';
 import { loadPart } from '../lazy.js';
+import { consecutiveMultiples, msmOfKnownLogs } from '../field/known-logs.js';
 
 /** A finished GPU call: a Prover method, or a handle's ('open' on a tree, 'basesMsm' on msmBases). */
 export interface CheckedCall {
@@ -68,33 +69,58 @@ async function openAndVerify(tree: MerkleTree, root: Uint32Array, index: number)
 }
 
 /**
- * The bases of the sampled MSMs: 32 points made once, a random multiple of G and the 31 after
- * it (one scalar multiplication, ~1 ms, and 31 additions instead of 32 multiplications: the
- * first MSM result's check is on its caller's wait).
+ * The bases of the sampled MSMs: 32 consecutive multiples of G from a random one, made once (one
+ * multiplication and 31 additions), and their discrete logs: the CPU's answer is then one more
+ * multiplication (field/known-logs.ts), not a pippenger, and the first MSM result's check is on its
+ * caller's wait.
  */
-let sampleBases: G1Point[] | undefined;
+let sampleBases: { points: G1Point[]; logs: bigint[] } | undefined;
 
-/** A small MSM with fresh random scalars on the GPU path against noble's pippenger (the self-check's size: no new pipelines). */
+/** A small MSM with fresh random scalars on the GPU path against noble's answer (the self-check's size: no new pipelines). */
 async function smallMsm(gpu: Jobs): Promise<string | undefined> {
   // noble loads with the MSM's first check, not with the checks of every family.
-  const [{ bn254 }, { pippenger }] = await loadPart("noble's BN254", () =>
-    Promise.all([import('@noble/curves/bn254.js'), import('@noble/curves/abstract/curve.js')]),
-  );
+  const { bn254 } = await loadPart("noble's BN254", () => import('@noble/curves/bn254.js'));
   const G1 = bn254.G1.Point;
   const n = 32;
   if (!sampleBases) {
-    let q = G1.BASE.multiply(BigInt(1 + pick(2 ** 30)));
-    sampleBases = [q];
-    for (let i = 1; i < n; i++) sampleBases.push((q = q.add(G1.BASE)));
+    const first = BigInt(1 + pick(2 ** 30));
+    sampleBases = { points: consecutiveMultiples(G1, first, n), logs: Array.from({ length: n }, (_, i) => first + BigInt(i)) };
   }
   const scalars = Array.from({ length: n }, () => (BigInt(pick(2 ** 30)) << 200n) + BigInt(pick(2 ** 30)) * BigInt(pick(2 ** 30)));
-  const got = gpu.msm(sampleBases, scalars, { check: 'off' });
+  const got = gpu.msm(sampleBases.points, scalars, { check: 'off' });
   // The CPU's answer while the GPU works.
-  const want = pippenger(G1, sampleBases, scalars);
+  const want = msmOfKnownLogs(G1, sampleBases.logs, scalars);
   return (await got).equals(want) ? undefined : differ('a random 32-point MSM');
 }
 
-export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise<string | undefined> {
+/** Output entries of an NTT call evaluated from its input (ntt-entry.ts): rows, columns, values. */
+export interface NttSample {
+  width: number;
+  rows: number[];
+  cols: number[];
+  want: number[];
+}
+
+/**
+ * Two output entries of an NTT call, evaluated from its input alone (O(h) each: ~25 ms at 2^17
+ * rows on the H100's host), so they can be computed while the call's GPU work runs: the router
+ * does that for a family's first result, which is always checked (a first lde's check was ~50 ms
+ * between its result and its caller). Undefined for other calls and for an input on the GPU.
+ */
+export async function nttSample(method: string, args: readonly unknown[]): Promise<NttSample | undefined> {
+  const values = args[0];
+  if (!NTT_OPS.has(method) || !(values instanceof Uint32Array)) return undefined;
+  const [{ requireNttSpec }, { nttEntry }, { outputHeight }] = await code('ntt', () =>
+    Promise.all([import('../api/ntt.js'), import('./ntt-entry.js'), import('../kernels/ntt/job.js')]),
+  );
+  const { spec } = requireNttSpec(method as NttOp, values, args[1] as NttLdeOptions, undefined, true);
+  const rows = [pick(outputHeight(spec)), pick(outputHeight(spec))];
+  const cols = rows.map(() => pick(spec.width));
+  return { width: spec.width, rows, cols, want: rows.map((r, k) => nttEntry(spec, values, r, cols[k])) };
+}
+
+/** `early`: the call's NTT sample, computed while it ran (nttSample); else computed here. */
+export async function sampleCheck(call: CheckedCall, paths: CheckPaths, early?: NttSample): Promise<string | undefined> {
   const { method, args, result } = call;
   if (method === 'batchField') {
     const [{ requireFieldJob }, { fieldRange }] = await code('field', () =>
@@ -112,22 +138,17 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths): Promise
     return undefined;
   }
   if (NTT_OPS.has(method)) {
-    const values = args[0];
-    if (!(values instanceof Uint32Array)) return undefined; // an input on the GPU: checked at 'full' only
-    const [{ readMatrixRows, requireNttSpec }, { nttEntry }] = await code('ntt', () =>
-      Promise.all([import('../api/ntt.js'), import('./ntt-entry.js')]),
-    );
-    const { spec } = requireNttSpec(method as NttOp, values, args[1] as NttLdeOptions, undefined, true);
-    const outH = result instanceof Uint32Array ? result.length / spec.width : (result as NttMatrix).height;
-    const rows = [pick(outH), pick(outH)];
+    const sample = early ?? (await nttSample(method, args));
+    if (!sample) return undefined; // an input on the GPU: checked at 'full' only
+    const { readMatrixRows } = await code('ntt', () => import('../api/ntt.js'));
+    const width = sample.width;
     const got =
       result instanceof Uint32Array
-        ? rows.map((r) => result.subarray(r * spec.width, (r + 1) * spec.width))
-        : await readMatrixRows(result as NttMatrix, rows);
+        ? sample.rows.map((r) => result.subarray(r * width, (r + 1) * width))
+        : await readMatrixRows(result as NttMatrix, sample.rows);
     if (!got) return undefined;
-    for (const [k, r] of rows.entries()) {
-      const c = pick(spec.width);
-      if (got[k][c] !== nttEntry(spec, values, r, c)) return differ(`${method} row ${r} column ${c}`);
+    for (const [k, r] of sample.rows.entries()) {
+      if (got[k][sample.cols[k]] !== sample.want[k]) return differ(`${method} row ${r} column ${sample.cols[k]}`);
     }
     return undefined;
   }

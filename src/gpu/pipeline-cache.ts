@@ -67,6 +67,8 @@ export class PipelineCache {
   private compiled: CompileStats = { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 };
   /** keys of the pipelines whose compile has finished */
   private readonly ready = new Set<string>();
+  /** Settles when every call holdBackground was given has: gated builds wait for it too. */
+  private held: Promise<unknown> = Promise.resolve();
 
   /**
    * `onWait` runs when a caller must wait for a compile (a pipeline not ready yet): GpuContext
@@ -99,6 +101,16 @@ export class PipelineCache {
         return; // a device that cannot even take these (lost): the first real compile reports
       }
     }
+  }
+
+  /**
+   * Hold the builds gated behind `first` requests (an MSM walker's, behind the quick engine) until
+   * `call` settles too: creating their modules parses ~160 K characters of WGSL on the caller's
+   * thread (~120 ms on the H100's host), which sat between a first MSM's compiles and its result.
+   * A job that needs one of them now builds it at once (handOver).
+   */
+  holdBackground(call: Promise<unknown>): void {
+    this.held = Promise.allSettled([this.held, call]);
   }
 
   static key(kernel: string, entryPoint: string, plan: PlanConsts): string {
@@ -235,7 +247,7 @@ export class PipelineCache {
     let gate: Promise<unknown> | undefined;
     const firsts: Promise<GPUComputePipeline>[] = [];
     for (const i of order) {
-      if (ahead && gate === undefined && firsts.length > 0 && !requests[i].first) gate = Promise.allSettled(firsts);
+      if (ahead && gate === undefined && firsts.length > 0 && !requests[i].first) gate = Promise.allSettled([...firsts, this.held]);
       if (gate) {
         out[i] = gate.then(() => this.build(requests[i], sources[i]).pipeline);
         continue;

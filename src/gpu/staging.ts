@@ -66,6 +66,17 @@ export class StagingRing {
     return (this.up.length + this.down.length) * this.chunkBytes;
   }
 
+  /**
+   * Make both directions' slots now, in the background (where slots are made ahead: Node), for a
+   * first call that will move large arrays: made as its transfers first need them, they cost a
+   * first lde or poseidon2 call ~40 ms of the thread between its compiles and its result.
+   */
+  prepare(): void {
+    if (!this.ahead || this.destroyed) return;
+    if (this.up.length === 0) void this.warm(this.up, true);
+    if (this.down.length === 0) void this.warm(this.down, false);
+  }
+
   private slot(list: Slot[], next: number, upload: boolean): Slot {
     if (list.length < SLOTS && next >= list.length) {
       list.push(this.makeSlot(upload));

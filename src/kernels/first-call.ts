@@ -126,3 +126,15 @@ export function msmCallPoints(args: readonly unknown[]): number | undefined {
   if (p instanceof Uint8Array && p.length % 64 === 0) return p.length / 64;
   return undefined;
 }
+
+/**
+ * The most bytes one array of a call moves on or off the GPU, as far as its arguments tell (the
+ * input's, an NTT's output, an MSM's points as the GPU takes them): whether its transfers will take
+ * the staging ring (a guess, as nttCallSpec's).
+ */
+export function callBytes(args: readonly unknown[], ntt: NttJob | undefined): number {
+  const views = args.filter((a): a is ArrayBufferView => ArrayBuffer.isView(a)).map((a) => a.byteLength);
+  const output = ntt ? 4 * ntt.width * ntt.height * 2 ** ((ntt.op === 'lde' || ntt.op === 'encode' ? ntt.addedBits : 0) ?? 0) : 0;
+  const points = Array.isArray(args[0]) ? 64 * args[0].length : 0;
+  return Math.max(0, ...views, output, points);
+}

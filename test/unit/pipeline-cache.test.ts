@@ -64,3 +64,30 @@ describe('PipelineCache.prime', () => {
     await new Promise((r) => setTimeout(r, 0)); // a rejection left unhandled would fail the run
   });
 });
+
+describe('PipelineCache.holdBackground', () => {
+  it('holds builds gated behind `first` requests until the held call settles; a job that needs one builds it at once', async () => {
+    const { device, finishAll, pending } = fakeDevice();
+    const cache = new PipelineCache(device);
+    const first = { kernel: 'grind' as const, entryPoint: 'grind_search', plan: { GR_WG: 64, P2_RC_VEC4: 36 }, first: true };
+    const later = { kernel: 'grind' as const, entryPoint: 'grind_search', plan: { GR_WG: 128, P2_RC_VEC4: 36 } };
+    const other = { kernel: 'grind' as const, entryPoint: 'grind_search', plan: { GR_WG: 256, P2_RC_VEC4: 36 } };
+    let settle!: () => void;
+    cache.holdBackground(new Promise<void>((r) => (settle = r)));
+    const ahead = cache.all([first, later, other], true);
+    for (let i = 0; i < 200 && pending.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(pending.length).toBe(1); // the `first` one only
+    finishAll();
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(pending.length).toBe(0); // compiled, but the call is not done: the rest wait
+    const now = cache.all([other]); // a job needs this one now
+    await new Promise((r) => setTimeout(r, 0));
+    expect(pending.length).toBe(1);
+    settle();
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(pending.length).toBe(2); // `later` now; `other` is not compiled twice
+    finishAll();
+    await Promise.all([ahead, now]);
+    expect(cache.stats().pipelines).toBe(3);
+  });
+});

@@ -121,4 +121,29 @@ describe('StagingRing slots made ahead', () => {
     await settle();
     expect(late.bytes).toBe(0);
   });
+
+  it('prepare() makes the slots of both directions before any transfer (only where slots are made ahead), and transfers then land', async () => {
+    const { device, submit, made } = fakeDevice();
+    const ring = new StagingRing(device, submit, CHUNK);
+    ring.prepare();
+    await settle();
+    expect(made.filter((b) => b.label === 'staging up').length).toBe(4);
+    expect(made.filter((b) => b.label === 'staging down').length).toBe(4);
+    ring.prepare(); // made already: nothing more
+    await settle();
+    expect(ring.bytes).toBe(8 * CHUNK);
+    const dst = device.createBuffer({ size: 2 * CHUNK, usage: 8 }) as unknown as FakeBuffer;
+    const x = Uint32Array.from({ length: (2 * CHUNK) / 4 }, (_, i) => i * 7 + 3);
+    await ring.write(dst as unknown as GPUBuffer, 0, x);
+    const back = new Uint32Array(x.length);
+    await ring.read([{ buffer: dst as unknown as GPUBuffer, word: 0, count: x.length, out: back, at: 0 }]);
+    expect(Array.from(back)).toEqual(Array.from(x));
+    expect(made.filter((b) => b.label.startsWith('staging')).length).toBe(8);
+    ring.destroy();
+
+    const page = new StagingRing(device, submit, CHUNK, false); // a browser's ring: one slot at a time
+    page.prepare();
+    await settle();
+    expect(page.bytes).toBe(0);
+  });
 });

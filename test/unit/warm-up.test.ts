@@ -126,6 +126,30 @@ describe('MSM: the pipelines come from a fixed variant set', () => {
   });
 });
 
+describe('Poseidon2 kernels: one permutation call site per entry point', () => {
+  // The compiler inlines each call site of the ~560-multiply permutation: a second site doubled
+  // mk_leaves' compile on the H100's host (bench/RESULTS.md cold, twenty-third session).
+  it('merkle, batch (both fields and widths) and grind entry points each call the permutation once', async () => {
+    const { merklePipelineRequests } = await import('../../src/kernels/merkle.js');
+    const { poseidon2PipelineRequest } = await import('../../src/kernels/poseidon2.js');
+    const { GRIND_PIPELINE } = await import('../../src/kernels/grind.js');
+    const requests = [
+      ...merklePipelineRequests(),
+      poseidon2PipelineRequest(16),
+      poseidon2PipelineRequest(24),
+      poseidon2PipelineRequest(16, 'koalabear'),
+      poseidon2PipelineRequest(24, 'koalabear'),
+      GRIND_PIPELINE,
+    ].filter((r) => r.entryPoint !== 'mg_gather');
+    expect(requests.length).toBe(7);
+    for (const r of requests) {
+      const code = kernelSource(r.kernel, r.plan ?? {}, r.entryPoint, r.field ?? 'babybear');
+      const sites = (code.match(/\b\w+_permute\(/g) ?? []).length - (code.match(/fn \w+_permute\(/g) ?? []).length;
+      expect(`${r.kernel} ${r.entryPoint}: ${sites}`).toBe(`${r.kernel} ${r.entryPoint}: 1`);
+    }
+  });
+});
+
 describe('wgsl-shake', () => {
   it('keeps one entry point and what it reaches, drops the others', () => {
     const code = generatedKernel('merkle').code;

@@ -78,6 +78,10 @@ fn group_index(wid: vec3u, nwg: vec3u) -> u32 {
   return wid.x + wid.y * nwg.x;
 }
 
+// One loop and one permutation call site: steps 0 .. chunks - 1 absorb the row's 8-column chunks,
+// the next MK_LOG steps fold levels as mk_fold does. The compiler inlines every call site of the
+// permutation, so the sponge and the fold each with their own (as mk_nodes has mk_fold's) doubled
+// this pipeline's compile (bench/RESULTS.md cold, twenty-third session).
 @compute @workgroup_size(MK_WG)
 fn mk_leaves(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let group = mp.group0 + group_index(wid, nwg);
@@ -85,38 +89,58 @@ fn mk_leaves(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
   let first = group * MK_WG;
   let i = first + t;
   let w = mp.width;
+  let chunks = (w + 7u) >> 3u;
   // PaddingFreeSponge in overwrite mode: chunk o..o+8 replaces lanes 0..len, the rest stays.
   var s = P2S16(0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
-  for (var o = 0u; o < w; o += 8u) {
-    workgroupBarrier(); // the previous chunk's tile reads are done
-    // Stage columns o..o+8 of rows first..first+MK_WG: flat f = k * MK_WG + t is row f / 8, column f % 8.
-    for (var k = 0u; k < 8u; k++) {
-      let f = k * MK_WG + t;
-      let r = f >> 3u;
-      let c = f & 7u;
-      if (first + r < mp.n && o + c < w) { mk_sh[r * 9u + c] = bb_to_monty(rows[(first + r) * w + o + c]); }
+  for (var step = 0u; step < chunks + MK_LOG; step++) {
+    var live = true; // absorbing: every thread (rows past n permute stale values; their digests are never stored)
+    var node = 0u;
+    if (step < chunks) {
+      let o = 8u * step;
+      workgroupBarrier(); // the previous chunk's tile reads are done
+      // Stage columns o..o+8 of rows first..first+MK_WG: flat f = k * MK_WG + t is row f / 8, column f % 8.
+      for (var k = 0u; k < 8u; k++) {
+        let f = k * MK_WG + t;
+        let r = f >> 3u;
+        let c = f & 7u;
+        if (first + r < mp.n && o + c < w) { mk_sh[r * 9u + c] = bb_to_monty(rows[(first + r) * w + o + c]); }
+      }
+      workgroupBarrier();
+      let len = min(w - o, 8u);
+      let b = t * 9u;
+      s.v0 = mk_sh[b];
+      if (len > 1u) { s.v1 = mk_sh[b + 1u]; }
+      if (len > 2u) { s.v2 = mk_sh[b + 2u]; }
+      if (len > 3u) { s.v3 = mk_sh[b + 3u]; }
+      if (len > 4u) { s.v4 = mk_sh[b + 4u]; }
+      if (len > 5u) { s.v5 = mk_sh[b + 5u]; }
+      if (len > 6u) { s.v6 = mk_sh[b + 6u]; }
+      if (len > 7u) { s.v7 = mk_sh[b + 7u]; }
+    } else {
+      let k = step - chunks + 1u; // the level this step makes
+      if (k == 1u) {
+        workgroupBarrier(); // the last tile's reads are done before digests overwrite mk_sh
+        if (i < mp.n) {
+          mk_put(t, s);
+          let o = 8u * i;
+          leaves[o] = bb_from_monty(s.v0); leaves[o + 1u] = bb_from_monty(s.v1); leaves[o + 2u] = bb_from_monty(s.v2); leaves[o + 3u] = bb_from_monty(s.v3);
+          leaves[o + 4u] = bb_from_monty(s.v4); leaves[o + 5u] = bb_from_monty(s.v5); leaves[o + 6u] = bb_from_monty(s.v6); leaves[o + 7u] = bb_from_monty(s.v7);
+        }
+      }
+      workgroupBarrier();
+      node = group * (MK_WG >> k) + t;
+      live = k <= mp.levels && t < (MK_WG >> k) && node < ((mp.n >> mp.level) >> k);
+      if (live) { s = mk_digest(t); }
     }
-    workgroupBarrier();
-    let len = min(w - o, 8u);
-    let b = t * 9u;
-    s.v0 = mk_sh[b];
-    if (len > 1u) { s.v1 = mk_sh[b + 1u]; }
-    if (len > 2u) { s.v2 = mk_sh[b + 2u]; }
-    if (len > 3u) { s.v3 = mk_sh[b + 3u]; }
-    if (len > 4u) { s.v4 = mk_sh[b + 4u]; }
-    if (len > 5u) { s.v5 = mk_sh[b + 5u]; }
-    if (len > 6u) { s.v6 = mk_sh[b + 6u]; }
-    if (len > 7u) { s.v7 = mk_sh[b + 7u]; }
-    s = p2s16_permute(s); // rows past n permute stale values; their digests are never stored
+    if (live) { s = p2s16_permute(s); }
+    if (step >= chunks) {
+      workgroupBarrier();
+      if (live) {
+        mk_put(t, s);
+        mk_store_up(up_offset(mp.level + step - chunks + 1u) + 8u * node, s);
+      }
+    }
   }
-  workgroupBarrier(); // the last tile's reads are done before digests overwrite mk_sh
-  if (i < mp.n) {
-    mk_put(t, s);
-    let o = 8u * i;
-    leaves[o] = bb_from_monty(s.v0); leaves[o + 1u] = bb_from_monty(s.v1); leaves[o + 2u] = bb_from_monty(s.v2); leaves[o + 3u] = bb_from_monty(s.v3);
-    leaves[o + 4u] = bb_from_monty(s.v4); leaves[o + 5u] = bb_from_monty(s.v5); leaves[o + 6u] = bb_from_monty(s.v6); leaves[o + 7u] = bb_from_monty(s.v7);
-  }
-  mk_fold(t, group);
 }
 
 @compute @workgroup_size(MK_WG)

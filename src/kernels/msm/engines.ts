@@ -6,16 +6,17 @@
  * in the background), so a page's first MSM waits for the quick compile, not the walker's.
  *
  * An engine goes live in a context only after it has given the known answer: a 32-point MSM on it
- * against noble's pippenger on the CPU, once per engine and context. The prover's self-check
+ * against noble's answer on the CPU (from the points' known discrete logs: field/known-logs.ts), once
+ * per engine and context. The prover's self-check
  * (checks/known-answer.ts) checks whichever engine a family's first call takes; this covers the
  * other one when it takes over. An engine that gives a wrong answer fails its runs with
  * CHECK_FAILED (the router then moves the family to the CPU).
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
-import { pippenger } from '@noble/curves/abstract/curve.js';
 import type { GpuContext } from '../../gpu/context.js';
 import { ProverError } from '../../errors.js';
+import { msmOfKnownLogs } from '../../field/known-logs.js';
 import { FR_R, toLimbs } from '../../params/bn254.js';
 import { BasesUpload } from './bases.js';
 import { addWindows, foldSums, jacAdd, toNoble, type Jac } from './fold.js';
@@ -49,7 +50,7 @@ interface Known {
 
 let known: Known | undefined;
 
-/** The known-answer job: points (i + 1)·G, fixed scalars below r, and noble's answer. */
+/** The known-answer job: points (i + 1)·G, fixed scalars below r, and noble's answer from their logs. */
 function knownJob(): Known {
   if (known) return known;
   const pts: G1Point[] = [];
@@ -60,6 +61,7 @@ function knownJob(): Known {
   ks[3] = 0n;
   ks[7] = FR_R - 1n;
   pts[9] = pts[8];
+  const logs = pts.map((_, i) => BigInt(i === 9 ? 9 : i + 1));
   const points = new Uint32Array(16 * KNOWN_N);
   const scalars = new Uint32Array(8 * KNOWN_N);
   pts.forEach((p, i) => {
@@ -67,7 +69,7 @@ function knownJob(): Known {
     points.set([...toLimbs(x), ...toLimbs(y)], 16 * i);
     scalars.set(toLimbs(ks[i]), 8 * i);
   });
-  return (known = { points, scalars, answer: pippenger(G1, pts, ks) });
+  return (known = { points, scalars, answer: msmOfKnownLogs(G1, logs, ks) });
 }
 
 /** Run the known job on `engine` and compare with noble's answer. */
