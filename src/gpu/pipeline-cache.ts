@@ -160,7 +160,7 @@ export class PipelineCache {
   /** The module text of an entry point under plan constants and a field's constants (its family loaded), and its label. */
   private source(r: PipelineRequest): Source {
     const field = r.field ?? 'babybear';
-    const planKey = PipelineCache.key(r.kernel, r.entryPoint, r.plan ?? {}) + (field === 'babybear' ? '' : `@${field}`);
+    const planKey = PipelineCache.planKey(r);
     let src = this.sources.get(planKey);
     if (src === undefined) {
       const code = kernelSource(r.kernel, r.plan ?? {}, r.entryPoint, field);
@@ -170,6 +170,12 @@ export class PipelineCache {
       this.sources.set(planKey, src);
     }
     return { planKey, ...src };
+  }
+
+  /** A request's module label: kernel, entry point, plan constants and (other than BabyBear) field. */
+  private static planKey(r: PipelineRequest): string {
+    const field = r.field ?? 'babybear';
+    return PipelineCache.key(r.kernel, r.entryPoint, r.plan ?? {}) + (field === 'babybear' ? '' : `@${field}`);
   }
 
   /** A pipeline's key: its module text's number, entry point, layout and overrides. */
@@ -232,31 +238,36 @@ export class PipelineCache {
   /** Request every pipeline of `requests` (families loaded first); their promises, in order. */
   private async handOver(requests: readonly PipelineRequest[], ahead: boolean): Promise<Promise<GPUComputePipeline>[]> {
     await Promise.all([...new Set(requests.map((r) => r.kernel))].map(loadKernel));
+    const out: Promise<GPUComputePipeline>[] = new Array(requests.length);
+    let waits = false;
     // Dawn compiles on a few worker threads, first come first served: the largest modules go
     // first so the longest compiles (an MSM walker: ~2 s on the H100's host) start at once
     // instead of queueing behind small ones; requests marked `first` go before all of them.
-    const sources = requests.map((r) => this.source(r));
-    const rank = (i: number) => (requests[i].first ? 1 : 0);
-    const order = requests.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || sources[b].code.length - sources[a].code.length);
-    const out: Promise<GPUComputePipeline>[] = new Array(requests.length);
-    let waits = false;
+    const start = (ids: number[]): Map<number, Promise<GPUComputePipeline>> => {
+      const sources = new Map(ids.map((i) => [i, this.source(requests[i])]));
+      const built = new Map<number, Promise<GPUComputePipeline>>();
+      for (const i of [...ids].sort((a, b) => sources.get(b)!.code.length - sources.get(a)!.code.length)) {
+        const { pipeline, ready } = this.build(requests[i], sources.get(i)!);
+        built.set(i, pipeline);
+        waits ||= !ready;
+      }
+      return built;
+    };
+    const firsts = requests.flatMap((r, i) => (r.first ? [i] : []));
+    const rest = requests.flatMap((r, i) => (r.first ? [] : [i]));
+    const firstBuilt = start(firsts);
     // Ahead of need, the `first` ones compile alone before the rest are handed over, so the rest
     // (an MSM walker's ten) take no compile thread ahead of them: on an unprimed device the H100
     // host's driver compiled two pipelines one after the other (bench/RESULTS.md cold; `prime`).
-    // A later request that needs one of the rest now (not ahead) builds it at once.
-    let gate: Promise<unknown> | undefined;
-    const firsts: Promise<GPUComputePipeline>[] = [];
-    for (const i of order) {
-      if (ahead && gate === undefined && firsts.length > 0 && !requests[i].first) gate = Promise.allSettled([...firsts, this.held]);
-      if (gate) {
-        out[i] = gate.then(() => this.build(requests[i], sources[i]).pipeline);
-        continue;
-      }
-      const { pipeline, ready } = this.build(requests[i], sources[i]);
-      out[i] = pipeline;
-      if (requests[i].first) firsts.push(pipeline);
-      waits ||= !ready;
-    }
+    // Their texts are tree-shaken behind the gate too (the walker's ten took ~50 ms of the thread
+    // before the quick engine's request went out). A later request that needs one of the rest now
+    // (not ahead) builds it at once.
+    const restBuilt =
+      ahead && firsts.length > 0
+        ? Promise.allSettled([...firstBuilt.values(), this.held]).then(() => start(rest))
+        : Promise.resolve(start(rest));
+    for (const i of firsts) out[i] = firstBuilt.get(i)!;
+    for (const i of rest) out[i] = restBuilt.then((built) => built.get(i)!);
     if (waits && !ahead) this.onWait?.();
     return out;
   }
@@ -267,7 +278,8 @@ export class PipelineCache {
    */
   allReady(requests: readonly PipelineRequest[]): boolean {
     try {
-      return requests.every((r) => this.ready.has(this.pipelineKey(r, this.source(r))));
+      // A request whose text was never made has not been compiled: no tree-shaking to find that out.
+      return requests.every((r) => this.sources.has(PipelineCache.planKey(r)) && this.ready.has(this.pipelineKey(r, this.source(r))));
     } catch {
       return false;
     }
