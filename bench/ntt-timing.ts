@@ -113,6 +113,7 @@ export const AB_VARIANTS: Record<string, Partial<NttTuning> | { job: Partial<Ntt
   nofold: { foldPadding: false },
   noscalefold: { foldScale: false },
   dynflags: { staticFlags: false },
+  staticfirst: { firstPassLoads: 'static' },
   nohalves: { innerHalves: false },
   asidft: { job: { op: 'idft' } }, // B = the idft of the same input (read the dft row)
   first1: { passLimit: 1 },

@@ -37,6 +37,8 @@ function parse(key: string): { device: string; job: NttJob; tuning: Partial<NttT
   ) as Record<string, never>;
   const tuning: { -readonly [K in keyof NttTuning]?: NttTuning[K] } = { ...knobs, ...(twoLevel === undefined ? {} : twoLevelAt(twoLevel)) };
   if (stagedFirstPass !== undefined) tuning.stageBelowWidth = stagedFirstPass ? Infinity : 0;
+  // The fixture predates firstPassLoads: each first pass had its own flags' pipeline ('static').
+  tuning.firstPassLoads ??= 'static';
   return { device: body.slice(0, at), job: { op, height, width, addedBits, shift, bitReversed }, tuning, perPass };
 }
 
@@ -84,4 +86,35 @@ describe('NTT recording equals the recording before the refactor', () => {
       }
     });
   }
+});
+
+describe("firstPassLoads 'uniform' (the default) against the recording's 'static'", () => {
+  it('changes only the first passes: their load flags come from the uniform, so fewer pipelines, never more', () => {
+    for (const key of Object.keys(layouts)) {
+      const { device, job, tuning } = parse(key);
+      const dev = TRACE_DEVICES[device] as unknown as GpuContext;
+      let fixed: ReturnType<typeof planNtt>, shared: ReturnType<typeof planNtt>;
+      try {
+        fixed = planNtt(job, withTuning(tuning), nttLimits(dev));
+      } catch {
+        continue;
+      }
+      shared = planNtt(job, withTuning({ ...tuning, firstPassLoads: 'uniform' }), nttLimits(dev));
+      expect(shared.requests.length, key).toBeLessThanOrEqual(fixed.requests.length);
+      expect(
+        shared.steps.map((s) => [s.label, s.uniform, s.grid]),
+        key,
+      ).toEqual(fixed.steps.map((s) => [s.label, s.uniform, s.grid]));
+      shared.steps.forEach((s, i) => {
+        const a = shared.requests[s.pipeline];
+        const b = fixed.requests[fixed.steps[i].pipeline];
+        if (a.plan?.NTT_STATIC_FLAGS === 2) {
+          expect(s.pass.ns, key).toBe(1); // a first pass ...
+          expect(a.overrides?.NTT_FLAGS, key).toBe((b.overrides?.NTT_FLAGS ?? 0) & ~(2 | 16 | 64)); // ... whose load flags left the override
+        } else {
+          expect(a, key).toEqual(b);
+        }
+      });
+    }
+  });
 });

@@ -113,10 +113,13 @@ fn ntt_scale(d: u32) -> u32 {
 
 // The pass's flags: a pipeline-overridable constant (NTT_FLAGS, so the branches on them fold away
 // and one module serves every flag set) where the host specializes pipelines by flags
-// (NTT_STATIC_FLAGS = 1), else the uniform's.
+// (NTT_STATIC_FLAGS = 1), else the uniform's. NTT_STATIC_FLAGS = 2 (a transform's first pass, not
+// its last): the load flags from the uniform, the rest from NTT_FLAGS, so the first passes of an
+// idft (rows reversed) and of a dft over padded rows share one pipeline.
 override NTT_FLAGS: u32 = 0u;
 fn ntt_flags() -> u32 {
   if (NTT_STATIC_FLAGS == 1u) { return NTT_FLAGS; }
+  if (NTT_STATIC_FLAGS == 2u) { return NTT_FLAGS | (prm.flags & (NTT_FLAG_INVERSE | NTT_FLAG_HALF | NTT_FLAG_PADDED)); }
   return prm.flags;
 }
 

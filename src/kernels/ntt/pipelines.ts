@@ -70,18 +70,33 @@ export function passPipeline(
       NTT_FLAG_PADDED,
       NTT_SHOUP: tuning.shoup ? 1 : 0,
       NTT_INNER_HALVES: tuning.innerHalves ? 1 : 0,
-      NTT_STATIC_FLAGS: tuning.staticFlags ? 1 : 0,
+      NTT_STATIC_FLAGS: staticFlags(p, tuning),
       NTT_TG: g,
       NTT_TL: g * w,
       NTT_TILE2_WORDS: p.sub > 0 ? g * w * p.radix : 1,
     },
     bindings: p.sub > 0 ? NTT_BINDINGS_TWO : NTT_BINDINGS,
-    overrides: { NTT_FLAGS: tuning.staticFlags ? passFlags(p) : 0 },
+    overrides: { NTT_FLAGS: staticFlags(p, tuning) === 2 ? passFlags(p) & ~LOAD_FLAGS : tuning.staticFlags ? passFlags(p) : 0 },
     ...(field === 'babybear' ? {} : { field }),
   };
 }
 
-/** Two requests name the same pipeline when their entry point, groups and flags agree (the rest follows from the job). */
+/** The flags a first pass reads from its uniform where its load flags are dynamic (NTT_STATIC_FLAGS = 2). */
+const LOAD_FLAGS = NTT_FLAG_INVERSE | NTT_FLAG_HALF | NTT_FLAG_PADDED;
+
+/**
+ * NTT_STATIC_FLAGS of pass `p`: 0 flags from the uniform, 1 all from NTT_FLAGS, 2 (a register
+ * pass that is its transform's first and not its last, with NttTuning.firstPassLoads 'uniform')
+ * its load flags from the uniform: an lde's idft and dft first passes then take one pipeline, not
+ * two (a first lde 2^17 x 8 waited for three radix-32 compiles on the H100's host, not two).
+ */
+function staticFlags(p: NttPass, tuning: NttTuning): 0 | 1 | 2 {
+  if (!tuning.staticFlags) return 0;
+  const firstOnly = p.ns === 1 && p.sub === 0 && (p.flags & NTT_FLAG_LAST) === 0;
+  return firstOnly && tuning.firstPassLoads === 'uniform' ? 2 : 1;
+}
+
+/** Two requests name the same pipeline when their entry point, groups, flag source and flags agree (the rest follows from the job). */
 export function pipelineKey(r: PipelineRequest): string {
-  return `${r.entryPoint} ${r.plan?.NTT_TG} ${r.overrides?.NTT_FLAGS}`;
+  return `${r.entryPoint} ${r.plan?.NTT_TG} ${r.plan?.NTT_STATIC_FLAGS} ${r.overrides?.NTT_FLAGS}`;
 }

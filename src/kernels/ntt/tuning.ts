@@ -40,6 +40,8 @@ export interface NttTuning {
   readonly foldScale: boolean;
   /** Pipelines specialized by each pass's flags (an override) instead of reading them from the uniform. */
   readonly staticFlags: boolean;
+  /** With staticFlags: a first pass's load flags (rows reversed, halved, padded) 'uniform' (one pipeline for all first passes of a radix) or 'static'. */
+  readonly firstPassLoads: 'uniform' | 'static';
   /** Two-level inner twiddles carry their Shoup quotient's 16-bit halves. */
   readonly innerHalves: boolean;
   /** Bench only: record the first passLimit passes (a prefix of the job; the output is not the job's). */
@@ -79,6 +81,8 @@ export const NTT_TUNING: NttTuning = Object.freeze({
   foldScale: true,
   /** lde x1 0.836 -> 0.770 ms, encode 0.541 -> 0.483; x8 1.18-1.19x (tenth session). */
   staticFlags: true,
+  /** One compile fewer for a first lde (twenty-third session: bench/RESULTS.md cold and ntt). */
+  firstPassLoads: 'uniform',
   /** lde x1 0.770 -> 0.758 ms (tenth session). */
   innerHalves: true,
   passLimit: Infinity,
