@@ -169,9 +169,11 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     if (mode === 'off' && call.method !== 'grind') return;
     const units = checkUnits(call);
     if (mode === 'sample' && call.method !== 'grind' && !state[f].budget.due(jobMs, units)) return;
+    const sample = await early;
     const t0 = performance.now();
-    const problem = await (mode === 'full' ? fullCheck(call, paths) : sampleCheck(call, paths, await early));
-    const ms = performance.now() - t0;
+    const problem = await (mode === 'full' ? fullCheck(call, paths) : sampleCheck(call, paths, sample));
+    // A sample computed while the GPU worked (nttSample) cost its time too: the next check's price.
+    const ms = performance.now() - t0 + (sample?.ms ?? 0);
     // Only sampled checks price the next sample ('full' and the grind witness cost otherwise).
     if (mode === 'sample' && call.method !== 'grind') state[f].budget.spent(ms, units);
     checks.run++;

@@ -99,6 +99,8 @@ export interface NttSample {
   rows: number[];
   cols: number[];
   want: number[];
+  /** what evaluating `want` cost (ms): part of the check's price for the family's budget */
+  ms: number;
 }
 
 /**
@@ -113,10 +115,12 @@ export async function nttSample(method: string, args: readonly unknown[]): Promi
   const [{ requireNttSpec }, { nttEntry }, { outputHeight }] = await code('ntt', () =>
     Promise.all([import('../api/ntt.js'), import('./ntt-entry.js'), import('../kernels/ntt/job.js')]),
   );
+  const t0 = performance.now();
   const { spec } = requireNttSpec(method as NttOp, values, args[1] as NttLdeOptions, undefined, true);
   const rows = [pick(outputHeight(spec)), pick(outputHeight(spec))];
   const cols = rows.map(() => pick(spec.width));
-  return { width: spec.width, rows, cols, want: rows.map((r, k) => nttEntry(spec, values, r, cols[k])) };
+  const want = rows.map((r, k) => nttEntry(spec, values, r, cols[k]));
+  return { width: spec.width, rows, cols, want, ms: performance.now() - t0 };
 }
 
 /** `early`: the call's NTT sample, computed while it ran (nttSample); else computed here. */
