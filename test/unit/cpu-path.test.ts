@@ -216,6 +216,28 @@ describe('the family router', () => {
     }
   });
 
+  it('hands prefetch a promise that settles once the first call has, also when it fails', async () => {
+    const done: Promise<unknown>[] = [];
+    const gpu = Object.assign(cpuProver(), {
+      prefetch: (_m: string, _a: readonly unknown[], _sc: boolean, d?: Promise<unknown>) => void done.push(d!),
+    });
+    const p = routeFamilies(gpu as never, cpuProver(), { check: 'off', selfCheck: false }) as unknown as Prover;
+    let settled = false;
+    const call = p.dft(values(16), { width: 1 });
+    await Promise.resolve();
+    expect(done.length).toBe(1);
+    void done[0].then(() => (settled = true));
+    await call;
+    await new Promise((r) => setTimeout(r, 0));
+    expect(settled).toBe(true);
+    expect(await code(p.poseidon2(values(5), { width: 16 }))).toBe('INVALID_LENGTH'); // a first call that fails
+    expect(done.length).toBe(2);
+    await expect(Promise.race([done[1].then(() => 'settled'), new Promise((r) => setTimeout(() => r('pending'), 50))])).resolves.toBe(
+      'settled',
+    );
+    p.destroy();
+  });
+
   it("a first call's bad input fails that call, not its family's self-check (shaped after the call, it falls back to the fixed jobs)", async () => {
     const p = routed({ check: 'off', selfCheck: true });
     // A commit of 4 rows x 5000: its self-check's job, shaped after it, is refused as the call is

@@ -4,7 +4,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { kernelSource, loadAllFamilies } from '../../src/gpu/wgsl.js';
 import type { PipelineRequest } from '../../src/gpu/pipeline-cache.js';
 import type { GpuContext } from '../../src/gpu/context.js';
-import { firstCallRequests, msmCallPoints, nttCallSpec, poseidon2CallSpec, type Poseidon2Shape } from '../../src/kernels/first-call.js';
+import {
+  callBytes,
+  firstCallRequests,
+  msmCallPoints,
+  nttCallSpec,
+  poseidon2CallSpec,
+  type Poseidon2Shape,
+} from '../../src/kernels/first-call.js';
 import { MSM_QUICK_PIPELINE } from '../../src/kernels/msm/pipelines.js';
 import { CANONICAL_PIPELINE } from '../../src/kernels/canonical.js';
 import { nttLimits, planNtt } from '../../src/kernels/ntt/plan.js';
@@ -70,6 +77,18 @@ describe('nttCallSpec: what an NTT call will run, from its arguments', () => {
     expect(msmCallPoints([[1, 2, 3]])).toBe(3);
     expect(msmCallPoints([new Uint8Array(64 * 5)])).toBe(5);
     expect(msmCallPoints([new Uint8Array(65)])).toBeUndefined();
+  });
+});
+
+describe('callBytes: whether a first call will move an array through the staging ring', () => {
+  it("is the largest of its input arrays, an NTT output and an MSM's points as uploaded", () => {
+    const x = new Uint32Array(2 ** 10 * 8);
+    expect(callBytes([x, { width: 8 }], nttCallSpec('dft', [x, { width: 8 }]))).toBe(x.byteLength);
+    const o = { width: 8, addedBits: 3, shift: 31 };
+    expect(callBytes([x, o], nttCallSpec('lde', [x, o]))).toBe(8 * x.byteLength); // the blow-up's output
+    expect(callBytes([new Array(2 ** 14), new Array(2 ** 14)], undefined)).toBe(64 * 2 ** 14);
+    expect(callBytes([new Uint8Array(96), new Uint32Array(5)], undefined)).toBe(96);
+    expect(callBytes([], undefined)).toBe(0);
   });
 });
 
