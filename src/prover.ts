@@ -28,7 +28,7 @@ import { METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import { routeFamilies } from './families.js';
 import { cpuProver } from './cpu/prover.js';
 import { lazyFamilies, loadPart } from './lazy.js';
-import { callBytes, firstCallRequests, msmCallPoints, nttCallSpec, poseidon2CallSpec, type FirstCall } from './kernels/first-call.js';
+import { callTransfers, firstCallRequests, msmCallPoints, nttCallSpec, poseidon2CallSpec, type FirstCall } from './kernels/first-call.js';
 import { RING_MIN_BYTES } from './gpu/staging.js';
 import { KNOWN_MSM_POINTS, knownNttSpecs } from './checks/known-jobs.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
@@ -237,8 +237,9 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
     prefetch(method, args, selfCheck, done) {
       if (done) ctx.pipelines.holdBackground(done);
       const ntt = nttCallSpec(method, args);
-      // Its transfers' staging slots made while it waits for its compiles, not after them.
-      if (callBytes(args, ntt) >= RING_MIN_BYTES) ctx.staging.prepare();
+      // The staging slots its transfers will take, made while it waits for its compiles.
+      const moves = callTransfers(method, args, ntt);
+      ctx.staging.prepare(moves.up >= RING_MIN_BYTES, moves.down >= RING_MIN_BYTES);
       const points = msmCallPoints(args);
       // The self-check's jobs (checks/known-answer.ts runs them through the API), read as the
       // call's are. Without the self-check their pipelines are not needed: requested anyway, a

@@ -67,14 +67,14 @@ export class StagingRing {
   }
 
   /**
-   * Make both directions' slots now, in the background (where slots are made ahead: Node), for a
-   * first call that will move large arrays: made as its transfers first need them, they cost a
-   * first lde or poseidon2 call ~40 ms of the thread between its compiles and its result.
+   * Make the slots of the directions asked for now, in the background (where slots are made ahead:
+   * Node), for a first call that will move large arrays: made as its transfers first need them,
+   * they cost a first lde or poseidon2 call ~40 ms of the thread between its compiles and its result.
    */
-  prepare(): void {
+  prepare(up: boolean, down: boolean): void {
     if (!this.ahead || this.destroyed) return;
-    if (this.up.length === 0) void this.warm(this.up, true);
-    if (this.down.length === 0) void this.warm(this.down, false);
+    if (up && this.up.length === 0) void this.warm(this.up, true);
+    if (down && this.down.length === 0) void this.warm(this.down, false);
   }
 
   private slot(list: Slot[], next: number, upload: boolean): Slot {

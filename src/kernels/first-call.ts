@@ -128,13 +128,18 @@ export function msmCallPoints(args: readonly unknown[]): number | undefined {
 }
 
 /**
- * The most bytes one array of a call moves on or off the GPU, as far as its arguments tell (the
- * input's, an NTT's output, an MSM's points as the GPU takes them): whether its transfers will take
- * the staging ring (a guess, as nttCallSpec's).
+ * The most bytes one array of a call moves to the GPU (its input, an MSM's points and scalars as
+ * uploaded) and from it (an NTT's output unless kept on the GPU, a poseidon2 or batchField result
+ * the size of its input), as far as its arguments tell: which of the staging ring's directions its
+ * transfers will take (a guess, as nttCallSpec's).
  */
-export function callBytes(args: readonly unknown[], ntt: NttJob | undefined): number {
+export function callTransfers(method: string, args: readonly unknown[], ntt: NttJob | undefined): { up: number; down: number } {
   const views = args.filter((a): a is ArrayBufferView => ArrayBuffer.isView(a)).map((a) => a.byteLength);
-  const output = ntt ? 4 * ntt.width * ntt.height * 2 ** ((ntt.op === 'lde' || ntt.op === 'encode' ? ntt.addedBits : 0) ?? 0) : 0;
-  const points = Array.isArray(args[0]) ? 64 * args[0].length : 0;
-  return Math.max(0, ...views, output, points);
+  const list = (i: number) => (Array.isArray(args[i]) ? (args[i] as unknown[]).length : 0);
+  const up = Math.max(0, ...views, 64 * list(0), 32 * list(1));
+  const onGpu = args.some((a) => typeof a === 'object' && a !== null && (a as { gpu?: unknown }).gpu === true);
+  const blowUp = ntt && (ntt.op === 'lde' || ntt.op === 'encode') ? 2 ** (ntt.addedBits ?? 0) : 1;
+  const nttOut = ntt && !onGpu && method !== 'commit' ? 4 * ntt.width * ntt.height * blowUp : 0;
+  const sameSize = method === 'poseidon2' || method === 'batchField' ? (views[0] ?? 0) : 0;
+  return { up, down: Math.max(nttOut, sameSize) };
 }

@@ -5,7 +5,7 @@ import { kernelSource, loadAllFamilies } from '../../src/gpu/wgsl.js';
 import type { PipelineRequest } from '../../src/gpu/pipeline-cache.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import {
-  callBytes,
+  callTransfers,
   firstCallRequests,
   msmCallPoints,
   nttCallSpec,
@@ -80,15 +80,19 @@ describe('nttCallSpec: what an NTT call will run, from its arguments', () => {
   });
 });
 
-describe('callBytes: whether a first call will move an array through the staging ring', () => {
-  it("is the largest of its input arrays, an NTT output and an MSM's points as uploaded", () => {
+describe('callTransfers: which staging directions a first call will take', () => {
+  it('up: its largest input as uploaded; down: an NTT output (not kept on the GPU), a result the size of its input', () => {
     const x = new Uint32Array(2 ** 10 * 8);
-    expect(callBytes([x, { width: 8 }], nttCallSpec('dft', [x, { width: 8 }]))).toBe(x.byteLength);
-    const o = { width: 8, addedBits: 3, shift: 31 };
-    expect(callBytes([x, o], nttCallSpec('lde', [x, o]))).toBe(8 * x.byteLength); // the blow-up's output
-    expect(callBytes([new Array(2 ** 14), new Array(2 ** 14)], undefined)).toBe(64 * 2 ** 14);
-    expect(callBytes([new Uint8Array(96), new Uint32Array(5)], undefined)).toBe(96);
-    expect(callBytes([], undefined)).toBe(0);
+    const t = (m: string, args: unknown[]) => callTransfers(m, args, nttCallSpec(m, args));
+    expect(t('dft', [x, { width: 8 }])).toEqual({ up: x.byteLength, down: x.byteLength });
+    expect(t('lde', [x, { width: 8, addedBits: 3, shift: 31 }])).toEqual({ up: x.byteLength, down: 8 * x.byteLength });
+    expect(t('lde', [x, { width: 8, addedBits: 3, shift: 31, gpu: true }])).toEqual({ up: x.byteLength, down: 0 });
+    expect(t('commit', [x, { width: 8, addedBits: 1 }])).toEqual({ up: x.byteLength, down: 0 });
+    expect(t('poseidon2', [x, { width: 16 }])).toEqual({ up: x.byteLength, down: x.byteLength });
+    expect(t('merkleCommit', [x, { width: 8 }])).toEqual({ up: x.byteLength, down: 0 });
+    expect(t('msm', [new Array(2 ** 14), new Array(2 ** 14)])).toEqual({ up: 64 * 2 ** 14, down: 0 });
+    expect(t('msm', [new Uint8Array(96), new Uint32Array(5)])).toEqual({ up: 96, down: 0 });
+    expect(t('grind', [])).toEqual({ up: 0, down: 0 });
   });
 });
 

@@ -122,14 +122,17 @@ describe('StagingRing slots made ahead', () => {
     expect(late.bytes).toBe(0);
   });
 
-  it('prepare() makes the slots of both directions before any transfer (only where slots are made ahead), and transfers then land', async () => {
+  it('prepare() makes the slots of the directions asked for before any transfer (only where slots are made ahead), and transfers then land', async () => {
     const { device, submit, made } = fakeDevice();
     const ring = new StagingRing(device, submit, CHUNK);
-    ring.prepare();
+    ring.prepare(true, false);
     await settle();
     expect(made.filter((b) => b.label === 'staging up').length).toBe(4);
+    expect(made.filter((b) => b.label === 'staging down').length).toBe(0); // not asked for
+    ring.prepare(true, true);
+    await settle();
     expect(made.filter((b) => b.label === 'staging down').length).toBe(4);
-    ring.prepare(); // made already: nothing more
+    ring.prepare(true, true); // made already: nothing more
     await settle();
     expect(ring.bytes).toBe(8 * CHUNK);
     const dst = device.createBuffer({ size: 2 * CHUNK, usage: 8 }) as unknown as FakeBuffer;
@@ -142,7 +145,7 @@ describe('StagingRing slots made ahead', () => {
     ring.destroy();
 
     const page = new StagingRing(device, submit, CHUNK, false); // a browser's ring: one slot at a time
-    page.prepare();
+    page.prepare(true, true);
     await settle();
     expect(page.bytes).toBe(0);
   });
