@@ -10,7 +10,7 @@ import { BB_P } from '../params/babybear.js';
 import type { Family } from '../methods.js';
 import type { Jobs } from '../prover.js';
 import { loadPart } from '../lazy.js';
-import { msmOfKnownLogs, timesBase } from '../field/known-logs.js';
+import { knownMultiples, msmOfKnownLogs } from '../field/known-logs.js';
 import { KNOWN_MSM_POINTS, knownCommitJob, knownNttJobs, knownPoseidon2Jobs, type FirstShape, type KnownNttJob } from './known-jobs.js';
 
 /** n canonical values from a fixed 32-bit xorshift stream. */
@@ -80,10 +80,7 @@ export const KNOWN_ANSWER: Record<Family, (p: Jobs, call?: FirstShape, reference
     // noble loads with the MSM (the CPU path's pippenger uses it too), not with every family's self-check.
     const G1 = (await loadPart("noble's BN254", () => import('@noble/curves/bn254.js'))).bn254.G1.Point;
     // Points (3 + 7i)·G made by additions, so the reference answer is one multiplication (field/known-logs.ts).
-    const logs = Array.from({ length: KNOWN_MSM_POINTS }, (_, i) => BigInt(3 + 7 * i));
-    const step = timesBase(G1, 7n);
-    const points = [timesBase(G1, logs[0])];
-    while (points.length < KNOWN_MSM_POINTS) points.push(points[points.length - 1].add(step));
+    const { points, logs } = knownMultiples(G1, 3n, 7n, KNOWN_MSM_POINTS);
     const scalars = Array.from(values(KNOWN_MSM_POINTS, 11), (v, i) => (BigInt(v) << 200n) + BigInt(v * (i + 1)));
     return (reference ? msmOfKnownLogs(G1, logs, scalars) : await p.msm(points, scalars, off)).toHex();
   },

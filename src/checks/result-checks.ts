@@ -21,7 +21,7 @@ import { BB_P } from '../params/babybear.js';
 import { MONTY31_FIELDS } from '../params/fields.js';
 import type { Backend, Jobs } from '../prover.js';
 import { loadPart } from '../lazy.js';
-import { consecutiveMultiples, msmOfKnownLogs } from '../field/known-logs.js';
+import { knownMultiples, msmOfKnownLogs } from '../field/known-logs.js';
 
 /** A finished GPU call: a Prover method, or a handle's ('open' on a tree, 'basesMsm' on msmBases). */
 export interface CheckedCall {
@@ -83,8 +83,7 @@ async function smallMsm(gpu: Jobs): Promise<string | undefined> {
   const G1 = bn254.G1.Point;
   const n = 32;
   if (!sampleBases) {
-    const first = BigInt(1 + pick(2 ** 30));
-    sampleBases = { points: consecutiveMultiples(G1, first, n), logs: Array.from({ length: n }, (_, i) => first + BigInt(i)) };
+    sampleBases = knownMultiples(G1, BigInt(1 + pick(2 ** 30)), 1n, n);
   }
   const scalars = Array.from({ length: n }, () => (BigInt(pick(2 ** 30)) << 200n) + BigInt(pick(2 ** 30)) * BigInt(pick(2 ** 30)));
   const got = gpu.msm(sampleBases.points, scalars, { check: 'off' });

@@ -27,11 +27,24 @@ export function timesBase<P extends GroupPoint<P>>(G: Group<P>, k: bigint): P {
   return acc;
 }
 
-/** n consecutive multiples of G from (first)·G: first·G, (first + 1)·G, ... (one multiplication, n - 1 additions). */
-export function consecutiveMultiples<P extends GroupPoint<P>>(G: Group<P>, first: bigint, n: number): P[] {
-  const out: P[] = [];
-  for (let i = 0, q = timesBase(G, first); i < n; i++, q = q.add(G.BASE)) out.push(q);
-  return out;
+/**
+ * n points in arithmetic progression, (first + i·step)·G, with their logs (one multiplication for
+ * the first point and one for the step, then additions).
+ */
+export function knownMultiples<P extends GroupPoint<P>>(
+  G: Group<P>,
+  first: bigint,
+  step: bigint,
+  n: number,
+): { points: P[]; logs: bigint[] } {
+  const points: P[] = [];
+  const logs: bigint[] = [];
+  const by = timesBase(G, step);
+  for (let i = 0, q = timesBase(G, first); i < n; i++, q = q.add(by)) {
+    points.push(q);
+    logs.push(first + BigInt(i) * step);
+  }
+  return { points, logs };
 }
 
 /** sum_i scalars[i]·(logs[i]·G), as (sum_i scalars[i]·logs[i] mod r)·G. */

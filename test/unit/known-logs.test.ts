@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { bn254 } from '@noble/curves/bn254.js';
 import { pippenger } from '@noble/curves/abstract/curve.js';
-import { consecutiveMultiples, msmOfKnownLogs, timesBase } from '../../src/field/known-logs.js';
+import { knownMultiples, msmOfKnownLogs, timesBase } from '../../src/field/known-logs.js';
 
 const G1 = bn254.G1.Point;
 const r = bn254.fields.Fr.ORDER;
@@ -17,11 +17,11 @@ describe('known-logs', () => {
     }
   });
 
-  it('consecutive multiples and an MSM over them equal noble pippenger, repeated points and zero scalars included', () => {
+  it('points in arithmetic progression and an MSM over them equal noble pippenger, repeated points and zero scalars included', () => {
     const first = 123456789n;
-    const points = consecutiveMultiples(G1, first, 16);
-    points.forEach((p, i) => expect(p.equals(G1.BASE.multiply(first + BigInt(i)))).toBe(true));
-    const logs = points.map((_, i) => first + BigInt(i));
+    const { points, logs } = knownMultiples(G1, first, 5n, 16);
+    points.forEach((p, i) => expect(p.equals(G1.BASE.multiply(first + 5n * BigInt(i)))).toBe(true));
+    expect(logs).toEqual(points.map((_, i) => first + 5n * BigInt(i)));
     points[5] = points[4];
     logs[5] = logs[4];
     let s = 7n;

@@ -57,20 +57,31 @@ fn mk_store_up(o: u32, s: P2S16) {
   up[o + 4u] = bb_from_monty(s.v4); up[o + 5u] = bb_from_monty(s.v5); up[o + 6u] = bb_from_monty(s.v6); up[o + 7u] = bb_from_monty(s.v7);
 }
 
+// Level k >= 1 of a workgroup's fold: the node thread t makes there, whether it makes one, and
+// keeping a made node (in mk_sh for the next level, in `up`). mk_fold and mk_leaves share them.
+fn mk_fold_node(t: u32, group: u32, k: u32) -> u32 {
+  return group * (MK_WG >> k) + t;
+}
+
+fn mk_fold_live(t: u32, node: u32, k: u32) -> bool {
+  return k <= mp.levels && t < (MK_WG >> k) && node < ((mp.n >> mp.level) >> k);
+}
+
+fn mk_fold_keep(t: u32, node: u32, k: u32, s: P2S16) {
+  mk_put(t, s);
+  mk_store_up(up_offset(mp.level + k) + 8u * node, s);
+}
+
 // Fold the workgroup's nodes (mk_sh, Montgomery form) up mp.levels levels, storing each new level in `up`.
 fn mk_fold(t: u32, group: u32) {
-  let count = mp.n >> mp.level;
   for (var k = 1u; k <= MK_LOG; k++) {
     workgroupBarrier();
-    let node = group * (MK_WG >> k) + t;
-    let live = k <= mp.levels && t < (MK_WG >> k) && node < (count >> k);
+    let node = mk_fold_node(t, group, k);
+    let live = mk_fold_live(t, node, k);
     var s: P2S16;
     if (live) { s = p2s16_permute(mk_digest(t)); }
     workgroupBarrier();
-    if (live) {
-      mk_put(t, s);
-      mk_store_up(up_offset(mp.level + k) + 8u * node, s);
-    }
+    if (live) { mk_fold_keep(t, node, k, s); }
   }
 }
 
@@ -79,9 +90,9 @@ fn group_index(wid: vec3u, nwg: vec3u) -> u32 {
 }
 
 // One loop and one permutation call site: steps 0 .. chunks - 1 absorb the row's 8-column chunks,
-// the next MK_LOG steps fold levels as mk_fold does. The compiler inlines every call site of the
-// permutation, so the sponge and the fold each with their own (as mk_nodes has mk_fold's) doubled
-// this pipeline's compile (bench/RESULTS.md cold, twenty-third session).
+// the next MK_LOG steps fold levels as mk_fold does (with its helpers). The compiler inlines every
+// call site of the permutation, so the sponge and the fold each with their own (as mk_nodes has
+// mk_fold's) doubled this pipeline's compile (bench/RESULTS.md cold, twenty-third session).
 @compute @workgroup_size(MK_WG)
 fn mk_leaves(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let group = mp.group0 + group_index(wid, nwg);
@@ -95,6 +106,7 @@ fn mk_leaves(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
   for (var step = 0u; step < chunks + MK_LOG; step++) {
     var live = true; // absorbing: every thread (rows past n permute stale values; their digests are never stored)
     var node = 0u;
+    let k = step + 1u - chunks; // folding (step >= chunks): the level this step makes
     if (step < chunks) {
       let o = 8u * step;
       workgroupBarrier(); // the previous chunk's tile reads are done
@@ -117,7 +129,6 @@ fn mk_leaves(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
       if (len > 6u) { s.v6 = mk_sh[b + 6u]; }
       if (len > 7u) { s.v7 = mk_sh[b + 7u]; }
     } else {
-      let k = step - chunks + 1u; // the level this step makes
       if (k == 1u) {
         workgroupBarrier(); // the last tile's reads are done before digests overwrite mk_sh
         if (i < mp.n) {
@@ -128,17 +139,14 @@ fn mk_leaves(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid
         }
       }
       workgroupBarrier();
-      node = group * (MK_WG >> k) + t;
-      live = k <= mp.levels && t < (MK_WG >> k) && node < ((mp.n >> mp.level) >> k);
+      node = mk_fold_node(t, group, k);
+      live = mk_fold_live(t, node, k);
       if (live) { s = mk_digest(t); }
     }
     if (live) { s = p2s16_permute(s); }
     if (step >= chunks) {
       workgroupBarrier();
-      if (live) {
-        mk_put(t, s);
-        mk_store_up(up_offset(mp.level + step - chunks + 1u) + 8u * node, s);
-      }
+      if (live) { mk_fold_keep(t, node, k, s); }
     }
   }
 }

@@ -16,7 +16,7 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import type { GpuContext } from '../../gpu/context.js';
 import { ProverError } from '../../errors.js';
-import { msmOfKnownLogs } from '../../field/known-logs.js';
+import { knownMultiples, msmOfKnownLogs } from '../../field/known-logs.js';
 import { FR_R, toLimbs } from '../../params/bn254.js';
 import { BasesUpload } from './bases.js';
 import { addWindows, foldSums, jacAdd, toNoble, type Jac } from './fold.js';
@@ -53,15 +53,14 @@ let known: Known | undefined;
 /** The known-answer job: points (i + 1)·G, fixed scalars below r, and noble's answer from their logs. */
 function knownJob(): Known {
   if (known) return known;
-  const pts: G1Point[] = [];
-  for (let i = 0, q = G1.BASE; i < KNOWN_N; i++, q = q.add(G1.BASE)) pts.push(q);
+  const { points: pts, logs } = knownMultiples(G1, 1n, 1n, KNOWN_N);
   const ks: bigint[] = [];
   for (let i = 0, s = 0x5eed5eedn; i < KNOWN_N; i++) ks.push((s = (s * 6364136223846793005n + 1442695040888963407n + BigInt(i)) % FR_R));
   // Edge cases the engines must add right: a zero scalar, r - 1, and a repeated point.
   ks[3] = 0n;
   ks[7] = FR_R - 1n;
   pts[9] = pts[8];
-  const logs = pts.map((_, i) => BigInt(i === 9 ? 9 : i + 1));
+  logs[9] = logs[8];
   const points = new Uint32Array(16 * KNOWN_N);
   const scalars = new Uint32Array(8 * KNOWN_N);
   pts.forEach((p, i) => {

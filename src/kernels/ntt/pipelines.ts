@@ -50,6 +50,7 @@ export function passPipeline(
   field: FieldName = 'babybear',
 ): PipelineRequest {
   const g = Math.max(groups, 1);
+  const flagSource = staticFlags(p, tuning);
   return {
     kernel: 'ntt_stockham',
     entryPoint,
@@ -70,13 +71,13 @@ export function passPipeline(
       NTT_FLAG_PADDED,
       NTT_SHOUP: tuning.shoup ? 1 : 0,
       NTT_INNER_HALVES: tuning.innerHalves ? 1 : 0,
-      NTT_STATIC_FLAGS: staticFlags(p, tuning),
+      NTT_STATIC_FLAGS: flagSource,
       NTT_TG: g,
       NTT_TL: g * w,
       NTT_TILE2_WORDS: p.sub > 0 ? g * w * p.radix : 1,
     },
     bindings: p.sub > 0 ? NTT_BINDINGS_TWO : NTT_BINDINGS,
-    overrides: { NTT_FLAGS: staticFlags(p, tuning) === 2 ? passFlags(p) & ~LOAD_FLAGS : tuning.staticFlags ? passFlags(p) : 0 },
+    overrides: { NTT_FLAGS: flagSource === 2 ? passFlags(p) & ~LOAD_FLAGS : flagSource === 1 ? passFlags(p) : 0 },
     ...(field === 'babybear' ? {} : { field }),
   };
 }
