@@ -43,34 +43,53 @@ const words = [...Array(8).keys()].map((w) => packWord(w, N, 13, (k) => `a[${k}]
 emit('  return Fq(' + words.join(',\n    ') + ');');
 emit('}');
 emit();
-emit('// Montgomery product a·b·2^-260 mod p in [0, p), for a, b < p with 13-bit limbs.');
-emit('fn fq13_mul(a: Fq13, b: Fq13) -> Fq13 {');
-emit('  let p = FQ13_P_LIMBS;');
-emit(
-  '  ' +
-    R.slice(0, N - 1)
-      .map((j) => `var t${j} = 0u;`)
-      .join(' '),
-);
-for (const i of R) {
-  // Row i: t += a_i·b + m·p, then t >>= 13 (t_{N-1} is always 0 before a row, so it is dropped).
-  emit(`  { let ai = a[${i}]; let u = t0 + ai * b[0]; let m = (u * FQ13_MU) & 0x1fffu; let c = (u + m * p[0]) >> 13u;`);
+/** Row i of the product (t += a_i·b + m·p, then t >>= 13; t_{N-1} is always 0 before a row, so it is dropped). */
+function emitRow(ai: string, indent: string): void {
+  emit(`${indent}{ let ai = ${ai}; let u = t0 + ai * b[0]; let m = (u * FQ13_MU) & 0x1fffu; let c = (u + m * p[0]) >> 13u;`);
   const row: string[] = [];
   for (let j = 1; j < N; j++) {
     const prev = j < N - 1 ? `t${j} + ` : '';
     row.push(`t${j - 1} = ${prev}ai * b[${j}] + m * p[${j}]${j === 1 ? ' + c' : ''};`);
   }
-  for (let k = 0; k < row.length; k += 4) emit('    ' + row.slice(k, k + 4).join(' '));
-  emit('  }');
+  for (let k = 0; k < row.length; k += 4) emit(`${indent}  ` + row.slice(k, k + 4).join(' '));
+  emit(`${indent}}`);
 }
-emit('  // One carry pass to 13-bit limbs (value < 2p < 2^255), then subtract p unless that borrows.');
-emit('  var r: Fq13; var c = 0u;');
-for (let j = 0; j < N - 1; j++) emit(`  { let v = t${j} + c; r[${j}] = v & 0x1fffu; c = v >> 13u; }`);
-emit(`  r[${N - 1}] = c;`);
-emit('  var d: Fq13; var br = 0u;');
-for (const j of R) emit(`  { let v = r[${j}] + 0x2000u - p[${j}] - br; d[${j}] = v & 0x1fffu; br = 1u - (v >> 13u); }`);
-emit('  if (br == 1u) { return r; }');
-emit('  return d;');
+
+/** A product's body from its accumulators' declaration to its return, rows emitted by `rows`. */
+function emitProduct(rows: () => void): void {
+  emit('  let p = FQ13_P_LIMBS;');
+  emit(
+    '  ' +
+      R.slice(0, N - 1)
+        .map((j) => `var t${j} = 0u;`)
+        .join(' '),
+  );
+  rows();
+  emit('  // One carry pass to 13-bit limbs (value < 2p < 2^255), then subtract p unless that borrows.');
+  emit('  var r: Fq13; var c = 0u;');
+  for (let j = 0; j < N - 1; j++) emit(`  { let v = t${j} + c; r[${j}] = v & 0x1fffu; c = v >> 13u; }`);
+  emit(`  r[${N - 1}] = c;`);
+  emit('  var d: Fq13; var br = 0u;');
+  for (const j of R) emit(`  { let v = r[${j}] + 0x2000u - p[${j}] - br; d[${j}] = v & 0x1fffu; br = 1u - (v >> 13u); }`);
+  emit('  if (br == 1u) { return r; }');
+  emit('  return d;');
+}
+
+emit('// Montgomery product a·b·2^-260 mod p in [0, p), for a, b < p with 13-bit limbs.');
+emit('fn fq13_mul(a: Fq13, b: Fq13) -> Fq13 {');
+emitProduct(() => R.forEach((i) => emitRow(`a[${i}]`, '  ')));
+emit('}');
+emit();
+emit('// The same product with its rows in a loop: one row of code instead of 20, for kernels whose');
+emit("// compile time matters more than their speed (a straight-line multiply took the H100 host's");
+emit('// driver ~0.3-0.5 s to compile: bench/RESULTS.md cold). rows = 20, from a value the compiler');
+emit("// cannot see (fq_mul_rows: an operand's top bit, always 0), so it cannot unroll the loop back.");
+emit('fn fq13_mul_rows(a: Fq13, b: Fq13, rows: u32) -> Fq13 {');
+emitProduct(() => {
+  emit('  for (var i = 0u; i < rows; i++) {');
+  emitRow('a[i]', '    ');
+  emit('  }');
+});
 emit('}');
 emit();
 emit('fn fq13_square(a: Fq13) -> Fq13 { return fq13_mul(a, a); }');
@@ -91,6 +110,12 @@ emit('// doublings of ab·2^252: ~200 instructions and 8 carry chains). fq13_mul
 emit('// 16a·b < 16p·p < p·2^260, so its result is below 2p before the final subtraction.');
 emit('fn fq_mul13(a: Fq, b: Fq) -> Fq {');
 emit('  return fq13_to_fq(fq13_mul(fq13_from_fq_x16(a), fq13_from_fq(b)));');
+emit('}');
+emit();
+emit('// fq_mul13 through fq13_mul_rows: same result, a fraction of the code (see fq13_mul_rows).');
+emit('fn fq_mul_rows(a: Fq, b: Fq) -> Fq {');
+emit(`  let rows = ${N}u + ((a[7] | b[7]) >> 31u); // canonical limbs: bit 255 is 0`);
+emit('  return fq13_to_fq(fq13_mul_rows(fq13_from_fq_x16(a), fq13_from_fq(b), rows));');
 emit('}');
 
 // GEN_OUT redirects the output (test/unit/generated-wgsl.test.ts checks the committed file is fresh).

@@ -285,6 +285,15 @@ export class PipelineCache {
     }
   }
 
+  /**
+   * Whether a pipeline of `kernel` was handed to the driver on this device (compiled or in
+   * flight; a request still gated behind `first` ones has not been).
+   */
+  requested(kernel: KernelName): boolean {
+    for (const planKey of this.sources.keys()) if (planKey.startsWith(`${kernel}#`)) return true;
+    return false;
+  }
+
   /** Pipelines created or in flight. */
   get size(): number {
     return this.pipelines.size;

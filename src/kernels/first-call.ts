@@ -65,10 +65,13 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
         import('./msm/pipelines.js'),
         import('./msm/runs.js'),
       ]);
+      // While the walker's pipelines compile, runs take the quick engine (msm/engines.ts), whose
+      // pipelines are marked `first`: the driver takes them before the walker's. With no walker
+      // requested yet (no warm-up) they go out now, before the walker's plans are made (the
+      // search took 30-90 ms of the thread on a first call).
+      if (!ctx.pipelines.requested('msm_walk')) await ctx.pipelines.request([MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE]);
       const plans = call.msmPoints.flatMap((n) => msmRuns([{ start: 0, n }], 0, n, {}, ctx.workgroup).runs.map((r) => r.plan));
       const walker = plans.flatMap((plan) => msmPipelineRequests(plan));
-      // While the walker's pipelines compile, runs take the quick engine (msm/engines.ts), whose
-      // pipelines are marked `first`: the driver takes them before the walker's.
       const quick = ctx.pipelines.allReady(walker) ? [] : [MSM_QUICK_PIPELINE];
       return [MSM_BASES_PIPELINE, ...quick, ...walker];
     }

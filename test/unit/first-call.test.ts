@@ -31,12 +31,22 @@ import {
   type KnownNttJob,
 } from '../../src/checks/known-jobs.js';
 
-/** A context whose pipelines have compiled nothing (`ready` lists the walker's when warm). */
+/**
+ * A context whose pipelines have compiled nothing (`ready` lists the walker's when warm,
+ * `walkerAsked` says a walker was requested before); `early` records what it was asked to
+ * compile ahead.
+ */
 let ready = false;
+let walkerAsked = false;
+const early: PipelineRequest[][] = [];
 const CTX = {
   workgroup: { threads: 256, tileBytes: 16384 },
   limits: { maxStorageBufferBindingSize: 2 ** 27, maxBufferSize: 2 ** 28 },
-  pipelines: { allReady: () => ready },
+  pipelines: {
+    allReady: () => ready,
+    requested: (kernel: string) => kernel === 'msm_walk' && walkerAsked,
+    request: async (r: PipelineRequest[]) => void early.push(r),
+  },
 } as unknown as GpuContext;
 const key = (r: PipelineRequest) => JSON.stringify([r.kernel, r.entryPoint, r.plan, r.bindings, r.overrides]);
 const keys = (rs: PipelineRequest[]) => new Set(rs.map(key));
@@ -197,6 +207,21 @@ describe('firstCallRequests: one wave for the self-check and the call', () => {
       expect(keys(await firstCallRequests(CTX, 'msm', call)).has(key(MSM_QUICK_PIPELINE))).toBe(false);
     } finally {
       ready = false;
+    }
+  });
+  it("msm: the quick engine's pipelines go out before the walker's plans unless a walker was requested", async () => {
+    const call = { ntt: [], msmPoints: [KNOWN_MSM_POINTS, 2 ** 16] };
+    early.length = 0;
+    await firstCallRequests(CTX, 'msm', call);
+    expect(early.map((r) => r.map(key))).toEqual([[key(MSM_BASES_PIPELINE), key(MSM_QUICK_PIPELINE)]]);
+    early.length = 0;
+    walkerAsked = true;
+    try {
+      // A warm-up asked for a walker: the plans decide whether the quick engine is needed at all.
+      await firstCallRequests(CTX, 'msm', call);
+      expect(early).toEqual([]);
+    } finally {
+      walkerAsked = false;
     }
   });
   it('a family without NTT or MSM jobs gets its whole (small) set; field the range check alone', async () => {

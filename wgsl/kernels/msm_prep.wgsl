@@ -31,10 +31,11 @@ fn ld_coord(off: u32) -> Fq {
 fn below_p(a: Fq) -> bool { var d: Fq; return fq_sub_raw(a, fq_p(), &d) == 1u; }
 
 // (0, 0) is the identity (it is not on the curve, so the encoding is unambiguous) and stays zero.
-// The five products (x·R², y·R², then y², x², x²·x of the curve check) go through one fq_mul site
-// in a loop of prm.muls (= 5) trips the compiler cannot unroll: the driver compiles straight-line
-// fq_muls slowly (~0.4 s each on the H100's host), and this kernel's five were 2.5 s of a first
-// MSM call (bench/RESULTS.md "cold"); it runs once per set of bases, so the loop costs nothing.
+// The five products (x·R², y·R², then y², x², x²·x of the curve check) go through one multiply
+// site in a loop of prm.muls (= 5) trips the compiler cannot unroll, and that multiply keeps its
+// rows in a loop too (fq_mul_rows): the driver compiles straight-line multiplies slowly (~0.3-0.4 s
+// each on the H100's host), and this kernel's five were 2.5 s of a first MSM call (bench/RESULTS.md
+// "cold"); it runs once per set of bases, so the loops cost next to nothing.
 @compute @workgroup_size(PREP_WG)
 fn msm_to_mont(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = flat(gid, nwg);
@@ -55,7 +56,7 @@ fn msm_to_mont(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
       case 3u: { a = xm; b = xm; }
       default: { a = xx; b = xm; }
     }
-    let r = fq_mul(a, b);
+    let r = fq_mul_rows(a, b);
     switch (k) {
       case 0u: { xm = r; }
       case 1u: { ym = r; }

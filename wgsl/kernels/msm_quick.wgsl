@@ -2,11 +2,11 @@
 // requires: bn254_g1
 
 // The walker and its reduction take ~2 s to compile on the H100's host (msm_walk_wg alone
-// 1.5-2.5 s); a page's first MSM waited for it. This kernel has one call site of g1_add (complete
-// projective formulas: P + P, P + (-P) and the identity need no branch) in one loop whose trip
-// count the compiler cannot see, so it compiles like the fix-up (~0.5 s). It runs far slower than
-// the walker per point (no buckets), which a first call of up to QUICK_MAX_N points (src/kernels/
-// msm/quick.ts) can afford.
+// 1.5-2.5 s); a page's first MSM waited for it. This kernel has one call site of g1_add_small
+// (complete projective formulas: P + P, P + (-P) and the identity need no branch; its multiply's
+// rows in a loop) in one loop whose trip count the compiler cannot see, so it compiles in a
+// fraction of the walker's time. It runs far slower than the walker per point (no buckets), which
+// a first call of up to QUICK_MAX_N points (src/kernels/msm/quick.ts) can afford.
 //
 // mode 0: thread t takes points [t·per, t·per + per) of the run (points base0 + i of bases, scalar
 //   i of packed) and computes sum_i k_i·P_i by Straus' shared doubling: for each bit from the top,
@@ -75,7 +75,7 @@ fn msm_quick(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
   }
   var acc = g1_identity();
   // Mode 0 walks (bit, j) from bit 255, j = 0 (the doubling) to j = cnt (the last point); mode 1
-  // walks j = 1 .. cnt over pin. One g1_add a step, at one call site.
+  // walks j = 1 .. cnt over pin. One g1_add_small a step, at one call site.
   var bit = 255u; var j = 0u;
   if (prm.mode == 1u) { j = 1u; }
   loop {
@@ -92,7 +92,7 @@ fn msm_quick(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
       add = ((ok >> (j - 1u)) & 1u) == 1u && ((limb(i, bit >> 5u) >> (bit & 31u)) & 1u) == 1u;
       if (add) { q = base_point(i); }
     }
-    if (add) { acc = g1_add(acc, q); }
+    if (add) { acc = g1_add_small(acc, q); }
     j += 1u;
     if (j > cnt) {
       if (prm.mode == 1u || bit == 0u) { break; }

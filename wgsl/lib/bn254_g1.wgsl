@@ -60,6 +60,43 @@ fn g1_add(p: G1P, q: G1P) -> G1P {
   return G1P(fq_sub(m[1], m[0]), fq_add(m[3], m[2]), fq_add(m[5], m[4]));
 }
 
+// g1_add for kernels that must compile fast and run briefly (msm_quick: a first call waits on its
+// compile): RCB's Algorithm 7 as a program of 39 steps over 15 slots, run by one loop with one
+// site each of the multiply (fq_mul_rows: its rows in a loop too), the addition and the
+// subtraction. The straight-line additions of g1_add's second round took more of the H100 host
+// driver's compile than its multiply did (bench/RESULTS.md cold). Same products as g1_add, so the
+// same (X : Y : Z). Each step is kind | dst << 4 | s1 << 8 | s2 << 12 (hex digits s2 s1 dst kind;
+// kind 0 s1·s2, 1 s1 + s2, 2 s1 - s2). Slots: 0-2 X1 Y1 Z1, 3-5 X2 Y2 Z2, 6-a t0..t4, b-d X3 Y3 Z3,
+// e a scratch for the multiplications by b3 = 9 (9t = 8t + t: three doublings and an addition).
+const G1_SMALL_STEPS = array<u32, 39>(
+  0x3060u, 0x4170u, 0x5280u, 0x1091u, 0x43a1u, 0xa990u, 0x76a1u, 0xa992u, // t0 t1 t2, t3 = X1Y2 + X2Y1
+  0x21a1u, 0x54b1u, 0xbaa0u, 0x87b1u, 0xbaa2u,                           // t4 = Y1Z2 + Y2Z1
+  0x20b1u, 0x53c1u, 0xcbb0u, 0x86c1u, 0xcbc2u,                           // Y3 = X1Z2 + X2Z1
+  0x66b1u, 0x6b61u,                                                      // t0 = 3 t0
+  0x88e1u, 0xeee1u, 0xeee1u, 0x8e81u, 0x87d1u, 0x8772u,                  // t2 = b3 t2, Z3 = t1 + t2, t1 = t1 - t2
+  0xcce1u, 0xeee1u, 0xeee1u, 0xcec1u,                                    // Y3 = b3 Y3
+  0xcab0u, 0x7980u, 0xb8b2u, 0x6cc0u, 0xd770u, 0xc7c1u, 0x9660u, 0xadd0u, 0x6dd1u, // X3, Y3, Z3
+);
+
+fn g1_add_small(p: G1P, q: G1P) -> G1P {
+  var v: array<Fq, 15>;
+  v[0] = p.x; v[1] = p.y; v[2] = p.z; v[3] = q.x; v[4] = q.y; v[5] = q.z;
+  let n = 39u + (p.z[7] >> 31u); // 39: canonical limbs; a count the compiler cannot see
+  for (var i = 0u; i < n; i++) {
+    let step = G1_SMALL_STEPS[i];
+    let x = v[(step >> 8u) & 15u];
+    let y = v[step >> 12u];
+    var r: Fq;
+    switch (step & 15u) {
+      case 0u: { r = fq_mul_rows(x, y); }
+      case 1u: { r = fq_add(x, y); }
+      default: { r = fq_sub(x, y); }
+    }
+    v[(step >> 4u) & 15u] = r;
+  }
+  return G1P(v[11], v[12], v[13]);
+}
+
 fn g1_double(p: G1P) -> G1P { return g1_add(p, p); }
 
 // y^2 == x^3 + b for an affine point in Montgomery form (the identity is checked by the caller).
