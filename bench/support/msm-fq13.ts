@@ -10,9 +10,9 @@ import type { GpuContext } from '../../src/gpu/context.js';
 import { storageUsage } from '../../src/gpu/context.js';
 import type { KernelName } from '../../src/wgsl/kernels.gen.js';
 import { PREP_WG } from '../../src/kernels/msm/layout.js';
-import { PREP_B, PREP_CONSTS } from '../../src/kernels/msm/pipelines.js';
+import { PREP_CONSTS } from '../../src/kernels/msm/pipelines.js';
 import { bindGroup, dispatch, uploadParams } from '../../src/kernels/msm/record.js';
-import { CHECK_PARAMS, runPairCheck } from './msm-kernel-checks.js';
+import { CHECK_PARAMS, PAIR_B, runPairCheck } from './msm-kernel-checks.js';
 
 /**
  * '8x32 via 20x13': 8 x 32 values whose multiply runs on 13-bit limbs (fq_mul13); '..., 32 sites':
@@ -84,8 +84,8 @@ async function timeJob(
   const bad = ctx.upload(new Uint32Array(1), 'fq bench unused');
   const prm = uploadParams(ctx, CHECK_PARAMS, params);
   try {
-    const pipe = await ctx.pipelines.get(kernel, entry, PREP_CONSTS, PREP_B);
-    const group = bindGroup(ctx, PREP_B, [buf, bad, prm]);
+    const pipe = await ctx.pipelines.get(kernel, entry, PREP_CONSTS, PAIR_B);
+    const group = bindGroup(ctx, PAIR_B, [buf, bad, prm]);
     const ms: number[] = [];
     const warmEnd = performance.now() + warmMs;
     for (let r = 0; r <= reps; r++) {

@@ -1,7 +1,7 @@
 /**
  * Host side of the MSM's check entry points (test and bench only, never imported by src/): the
  * 8 x 32 Fq arithmetic against bigint (fq_check in msm_fq13.wgsl, a dev-only kernel), any entry
- * with msm_prep's bindings over pairs of Fq values (runPairCheck), and msm_split alone against its
+ * with PAIR_B's bindings over pairs of Fq values (runPairCheck), and msm_split alone against its
  * host twin (splitCheck).
  * @module
  */
@@ -12,8 +12,12 @@ import type { KernelName } from '../../src/wgsl/kernels.gen.js';
 import { halfPlaneWords } from '../../src/kernels/msm/buffers.js';
 import { PREP_WG, SCALAR_HALVES, SPLIT_WG } from '../../src/kernels/msm/layout.js';
 import { paramsStruct, SPLIT_PARAMS } from '../../src/kernels/msm/params.js';
-import { MSM_SPLIT_PIPELINE, PREP_B, PREP_CONSTS, SPLIT_B } from '../../src/kernels/msm/pipelines.js';
+import { MSM_SPLIT_PIPELINE, PREP_CONSTS, SPLIT_B } from '../../src/kernels/msm/pipelines.js';
+import type { BindingKind } from '../../src/gpu/pipeline-cache.js';
 import { bindGroup, dispatch, uploadParams } from '../../src/kernels/msm/record.js';
+
+/** msm_fq13's entries' bindings: the pairs (results written over them), an unused flags word, params. */
+export const PAIR_B: readonly BindingKind[] = ['storage', 'storage', 'uniform'];
 
 /** msm_fq13's params: n threads (or pairs), iters loop turns of the throughput entries. */
 export const CHECK_PARAMS = paramsStruct('msm_fq13', 'CheckParams', ['n', 'iters']);
@@ -24,7 +28,7 @@ export function fqCheck(ctx: GpuContext, pairs: Uint32Array): Promise<Uint32Arra
 }
 
 /**
- * Run a check entry point with msm_prep's bindings over pairs (a, b) of 16 canonical words each:
+ * Run a check entry point with PAIR_B's bindings over pairs (a, b) of 16 canonical words each:
  * each pair gets 32 words (its inputs first), which the entry overwrites with its 4 results.
  */
 export async function runPairCheck(ctx: GpuContext, kernel: KernelName, entry: string, pairs: Uint32Array): Promise<Uint32Array> {
@@ -35,10 +39,10 @@ export async function runPairCheck(ctx: GpuContext, kernel: KernelName, entry: s
   const bad = ctx.upload(new Uint32Array(1), `${entry} unused`);
   const prm = uploadParams(ctx, CHECK_PARAMS, { n, iters: 0 });
   try {
-    const pipe = await ctx.pipelines.get(kernel, entry, PREP_CONSTS, PREP_B);
+    const pipe = await ctx.pipelines.get(kernel, entry, PREP_CONSTS, PAIR_B);
     const enc = ctx.device.createCommandEncoder({ label: entry });
     const pass = enc.beginComputePass();
-    dispatch(pass, ctx, pipe, bindGroup(ctx, PREP_B, [buf, bad, prm]), n, PREP_WG);
+    dispatch(pass, ctx, pipe, bindGroup(ctx, PAIR_B, [buf, bad, prm]), n, PREP_WG);
     pass.end();
     ctx.submit(enc, entry);
     return await ctx.readback(buf, n * 32);

@@ -60,6 +60,18 @@ export function pointCount(points: unknown): number {
   return n;
 }
 
+/** `pts` as noble points: INVALID_ARGUMENT naming the first that is not one. */
+function noblePoints(pts: readonly unknown[]): readonly G1Point[] {
+  for (let i = 0; i < pts.length; i++) {
+    if (!(pts[i] instanceof G1))
+      throw new ProverError(
+        'INVALID_ARGUMENT',
+        `points[${i}] is ${show(pts[i])}, not a bn254.G1.Point; build points with bn254.G1.Point from @noble/curves`,
+      );
+  }
+  return pts as readonly G1Point[];
+}
+
 /**
  * Points as 16 LE words each (x, y; the identity all zeros) and the indices of identities, checked
  * on the host (the CPU path; the GPU path takes packed points as they are, pointWords).
@@ -85,15 +97,7 @@ export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number
     }
     return { words, n, identity };
   }
-  const pts = points as readonly unknown[];
-  for (let i = 0; i < n; i++) {
-    if (!(pts[i] instanceof G1))
-      throw new ProverError(
-        'INVALID_ARGUMENT',
-        `points[${i}] is ${show(pts[i])}, not a bn254.G1.Point; build points with bn254.G1.Point from @noble/curves`,
-      );
-  }
-  const ps = pts as readonly G1Point[];
+  const ps = noblePoints(points as readonly unknown[]);
   // Points with Z = 1 (made from affine coordinates or bytes: an SRS as loaded) are affine already;
   // the others share one inversion (Montgomery's batch trick), not one each: 2^14 projective noble
   // points took 414 ms with a toAffine each (bench/encode-points-probe.ts). Z = 0 is the identity
@@ -138,12 +142,33 @@ function putLimbs(words: Uint32Array, at: number, x: bigint): void {
  * where WebGPU cannot read it or it is not 4-byte aligned), their range and curve checked on the
  * GPU; noble points as LE limbs (encodePoints). INVALID_ARGUMENT / INVALID_LENGTH as pointCount.
  */
-export function pointWords(points: MsmPoints): { words: Uint32Array; n: number; be: boolean } {
+export function pointWords(points: MsmPoints): { words: Uint32Array; n: number; be: boolean; z?: Uint32Array } {
   const n = pointCount(points);
-  if (!isBytes(points)) return { words: encodePoints(points).words, n, be: false };
+  if (!isBytes(points)) return { ...projectiveWords(points as readonly unknown[]), n, be: false };
   const v = plainView(points);
   const aligned = v.byteOffset % 4 === 0 ? v : v.slice();
   return { words: new Uint32Array(aligned.buffer, aligned.byteOffset, 16 * n), n, be: true };
+}
+
+/**
+ * Noble points for the GPU path: X, Y as LE limbs (the identity as zeros) and, when any point
+ * has Z other than 1, every point's Z (8 words each), which the GPU divides by (msm_to_mont):
+ * the host does no field arithmetic. Affine points (Z = 1: an SRS as loaded) need no Z.
+ */
+function projectiveWords(pts: readonly unknown[]): { words: Uint32Array; z?: Uint32Array } {
+  const ps = noblePoints(pts);
+  const n = ps.length;
+  const affine = ps.every((p) => p.Z === 1n || p.Z === 0n);
+  const words = new Uint32Array(16 * n);
+  const z = affine ? undefined : new Uint32Array(8 * n);
+  for (let i = 0; i < n; i++) {
+    const p = ps[i];
+    if (p.Z === 0n) continue; // the identity: zeros
+    putLimbs(words, 16 * i, p.X);
+    putLimbs(words, 16 * i + 8, p.Y);
+    if (z) putLimbs(z, 8 * i, p.Z);
+  }
+  return { words, z };
 }
 
 /** Scalars per block of the transpose: their 64-128 KiB of input stays in cache across the planes. */

@@ -137,6 +137,12 @@ function jobInfos(job: JobResult, plan: MsmJobPlan, batch: boolean): MsmRunInfo[
   return job.vectors.map((v) => ({ point: v.point, plans, profiles: v.profiles, engines: v.engines, poolBytes: v.poolBytes, hostMs }));
 }
 
+/** A BasesUpload for chunk `c` of the points pointWords encoded. */
+function openChunk(ctx: ApiEnv['ctx'], p: ReturnType<typeof pointWords>, c: BasesChunk): Promise<BasesUpload> {
+  const { start, n } = c;
+  return BasesUpload.open(ctx, p.words.subarray(16 * start, 16 * (start + n)), n, p.be, p.z?.subarray(8 * start, 8 * (start + n)));
+}
+
 /**
  * prover.msm: the bases are copied in and converted run by run (BasesUpload), each run submitted
  * as soon as its bases are converted, so the copy of part k + 1's bases overlaps part k on the GPU.
@@ -155,13 +161,13 @@ export async function oneShotMsm(
   const call = requireOneShotOptions(opts, n);
   // The scalars' host-side checks before the points' encoding, so bad input fails fast.
   const v = scalarWords(scalars, n, call.endian);
-  const { words, be } = pointWords(points);
+  const encoded = pointWords(points);
   const chunks = basesChunks(ctx, n);
   const plan = msmRuns(chunks, 0, n, tuning, ctx.workgroup);
   const { job, checks } = await sched.run('msm', call.job, async () => {
     const uploads: BasesUpload[] = [];
     try {
-      for (const c of chunks) uploads.push(await BasesUpload.open(ctx, words.subarray(16 * c.start, 16 * (c.start + c.n)), c.n, be));
+      for (const c of chunks) uploads.push(await openChunk(ctx, encoded, c));
       const basesOf = async (r: MsmRun) => {
         await uploads[r.chunk].upTo(r.base0 + r.n);
         return uploads[r.chunk].buf;
@@ -183,13 +189,14 @@ export function msmMethods(env: ApiEnv): MsmMethods {
   /** Bases converted and uploaded: the public handle. */
   async function openBases(points: MsmPoints, job: JobOptions): Promise<MsmBases> {
     alive();
-    const { words, n, be } = pointWords(points);
+    const encoded = pointWords(points);
+    const n = encoded.n;
     const chunks = basesChunks(ctx, n);
     const bufs: GPUBuffer[] = [];
     await sched.run('msmBases', job, async () => {
       try {
         for (const c of chunks) {
-          const u = await BasesUpload.open(ctx, words.subarray(16 * c.start, 16 * (c.start + c.n)), c.n, be);
+          const u = await openChunk(ctx, encoded, c);
           bufs.push(u.buf);
           try {
             await u.upTo(c.n);

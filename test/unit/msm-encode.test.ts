@@ -139,9 +139,26 @@ describe('pointWords (the GPU path)', () => {
     });
     const packed = pointWords(bytes);
     expect([packed.n, packed.be, packed.words.buffer === bytes.buffer]).toEqual([3, true, true]);
-    const fromNoble = pointWords(pts);
-    expect(fromNoble.be).toBe(false);
+    const affine = pts.map((p) => (p.is0() ? p : bn254.G1.Point.fromAffine(p.toAffine())));
+    const fromNoble = pointWords(affine);
+    expect([fromNoble.be, fromNoble.z]).toEqual([false, undefined]);
     expect(Array.from(fromNoble.words)).toEqual(Array.from(encodePoints(bytes).words));
     expect(code(() => pointWords(new Uint8Array(65)))).toBe('INVALID_LENGTH');
+  });
+  it('projective noble points go as X, Y with every Z (the GPU divides), the identity as zeros', () => {
+    const G = bn254.G1.Point;
+    const a = G.fromAffine(G.BASE.double().toAffine());
+    const scaled = new G(G.Fp.mul(a.X, 7n), G.Fp.mul(a.Y, 7n), 7n); // a with Z = 7
+    const { words, z, n } = pointWords([G.BASE, scaled, G.ZERO]);
+    expect(n).toBe(3);
+    expect(Array.from(words)).toEqual([
+      ...toLimbs(G.BASE.X),
+      ...toLimbs(G.BASE.Y),
+      ...toLimbs(scaled.X),
+      ...toLimbs(scaled.Y),
+      ...Array(16).fill(0),
+    ]);
+    expect(Array.from(z!)).toEqual([...toLimbs(1n), ...toLimbs(7n), ...Array(8).fill(0)]);
+    expect(code(() => pointWords([G.BASE, 5n] as never))).toBe('INVALID_ARGUMENT');
   });
 });

@@ -5,11 +5,13 @@
 // numbers read as LE words (limb k of x is word 7 - k byte-swapped), so the host copies them as they are.
 // muls: msm_to_mont's products through its one multiply site (TO_MONT_MULS = 5).
 // base0: the first point of this dispatch's n (bases are converted a piece at a time as they land).
-struct PrepParams { n: u32, be: u32, muls: u32, base0: u32 } // src/kernels/msm/params.ts PREP_PARAMS
+// proj: pts hold projective X, Y with each point's Z in zs (from point zbase on): x = X/Z, y = Y/Z.
+struct PrepParams { n: u32, be: u32, muls: u32, base0: u32, proj: u32, zbase: u32 } // src/kernels/msm/params.ts PREP_PARAMS
 
 @group(0) @binding(0) var<storage, read_write> pts: array<u32>;       // G1_AFFINE_WORDS per point, LE limbs (or BE bytes) in, Montgomery out
 @group(0) @binding(1) var<storage, read_write> bad: array<atomic<u32>>; // [0] = smallest index (in pts) not on the curve; msm_to_mont: [1] = smallest with a coordinate >= p
 @group(0) @binding(2) var<uniform> prm: PrepParams;
+@group(0) @binding(3) var<storage, read> zs: array<u32>;              // proj: FQ_WORDS per point (LE limbs), point zbase first
 
 fn ldp(off: u32) -> Fq {
   return Fq(pts[off], pts[off + 1u], pts[off + 2u], pts[off + 3u], pts[off + 4u], pts[off + 5u], pts[off + 6u], pts[off + 7u]);
@@ -30,6 +32,38 @@ fn ld_coord(off: u32) -> Fq {
 
 fn below_p(a: Fq) -> bool { var d: Fq; return fq_sub_raw(a, fq_p(), &d) == 1u; }
 
+// x = X/Z, y = Y/Z of point i's projective words (Z from zs) as plain LE limbs; Z = 1 as is. Its
+// products go through one multiply site in one loop (each site is compiled anew): step 0 takes Z
+// to Montgomery form (Z·R), steps 1-508 raise that to p - 2 by square-and-multiply from bit 253
+// (odd steps multiply when the bit is set) for Z^-1·R, and steps 509 and 510 multiply X and Y by
+// it (Montgomery products of plain X, Y with Z^-1·R are plain X/Z, Y/Z). 511 steps for a count
+// the compiler cannot see.
+fn from_projective(i: u32, xp: ptr<function, Fq>, yp: ptr<function, Fq>) {
+  let o = FQ_WORDS * (i - prm.zbase);
+  let z = Fq(zs[o], zs[o + 1u], zs[o + 2u], zs[o + 3u], zs[o + 4u], zs[o + 5u], zs[o + 6u], zs[o + 7u]);
+  if (fq_eq(z, Fq(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u))) { return; }
+  let p = FQ_P_LIMBS;
+  let r2 = FQ_R2_LIMBS;
+  var zm: Fq;
+  var acc = fq_one();
+  let steps = 511u + (z[7] >> 31u);
+  for (var s = 0u; s < steps; s++) {
+    var a = acc; var b = acc;
+    if (s == 0u) {
+      a = z; b = Fq(r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7]);
+    } else if (s < 509u) {
+      let bit = 253u - (s - 1u) / 2u;
+      let word = select(p[bit >> 5u], p[0] - 2u, bit < 32u); // p is odd: p - 2 differs only in limb 0
+      if ((s & 1u) == 0u) { // odd step of the exponentiation: multiply when the bit is set
+        if (((word >> (bit & 31u)) & 1u) == 0u) { continue; }
+        b = zm;
+      }
+    } else if (s == 509u) { a = *xp; } else { a = *yp; }
+    let r = fq_mul_rows(a, b);
+    if (s == 0u) { zm = r; } else if (s < 509u) { acc = r; } else if (s == 509u) { *xp = r; } else { *yp = r; }
+  }
+}
+
 // (0, 0) is the identity (it is not on the curve, so the encoding is unambiguous) and stays zero.
 // The five products (x·R², y·R², then y², x², x²·x of the curve check) go through one multiply
 // site in a loop of prm.muls (= 5) trips the compiler cannot unroll, and that multiply keeps its
@@ -41,9 +75,10 @@ fn msm_to_mont(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
   let t = flat(gid, nwg);
   if (t >= prm.n) { return; }
   let i = prm.base0 + t;
-  let x = ld_coord(G1_AFFINE_WORDS * i); let y = ld_coord(G1_AFFINE_WORDS * i + FQ_WORDS);
+  var x = ld_coord(G1_AFFINE_WORDS * i); var y = ld_coord(G1_AFFINE_WORDS * i + FQ_WORDS);
   if (fq_is_zero(x) && fq_is_zero(y)) { return; }
   if (!below_p(x) || !below_p(y)) { atomicMin(&bad[1], i); return; }
+  if (prm.proj == 1u) { from_projective(i, &x, &y); }
   let r2 = FQ_R2_LIMBS;
   let r2f = Fq(r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7]);
   var xm: Fq; var ym: Fq; var yy: Fq; var xx: Fq; var xxx: Fq;

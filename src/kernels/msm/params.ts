@@ -80,8 +80,11 @@ export const WALK_PARAMS = paramsStruct('msm_walk', 'WalkParams', [
  */
 export const REDUCE_PARAMS = paramsStruct('msm_reduce', 'ReduceParams', ['nwin', 'm', 'kin', 'g', 'out', 'lseg']);
 
-/** msm_prep (msm_to_mont): n points from point base0; be: x, y as the caller's big-endian bytes. */
-export const PREP_PARAMS = paramsStruct('msm_prep', 'PrepParams', ['n', 'be', 'muls', 'base0']);
+/**
+ * msm_prep (msm_to_mont): n points from point base0; be: x, y as the caller's big-endian bytes;
+ * proj: projective X, Y with each point's Z in the zs binding, from point zbase on.
+ */
+export const PREP_PARAMS = paramsStruct('msm_prep', 'PrepParams', ['n', 'be', 'muls', 'base0', 'proj', 'zbase']);
 
 /**
  * msm_quick: mode 0, n points from point base0 (be: big-endian scalar bytes), per points a

@@ -26,8 +26,8 @@ export const WALK_B: readonly BindingKind[] = [
 ];
 /** msm_reduce: buckets or pairs in, pairs out, params. */
 export const RED_B: readonly BindingKind[] = ['read-only-storage', 'storage', 'uniform'];
-/** msm_prep: points (converted in place), the check's flags, params. */
-export const PREP_B: readonly BindingKind[] = ['storage', 'storage', 'uniform'];
+/** msm_prep: points (converted in place), the check's flags, params, projective points' Z. */
+export const PREP_B: readonly BindingKind[] = ['storage', 'storage', 'uniform', 'read-only-storage'];
 /** msm_split: packed scalars, bases, half-plane slots, the range check's flag, params. */
 export const SPLIT_B: readonly BindingKind[] = ['read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform'];
 
