@@ -1,8 +1,9 @@
 /**
  * Writes wgsl/lib/bn254_fq13.gen.wgsl: BN254 Fq Montgomery multiply on 20 x 13-bit limbs (R = 2^260),
  * the layout every published WebGPU MSM ships (ZPrize cuZK, ICME, Aztec), fully unrolled, plus
- * conversions to and from the 8 x 32-bit layout of bn254_fq.gen.wgsl. It exists to be measured
- * against fq_mul (issue 5: "measure both limb layouts, keep the faster"); the MSM uses 8x32.
+ * conversions to and from the 8 x 32-bit layout of bn254_fq.gen.wgsl. The MSM walker multiplies
+ * with it (fq_mul13: state in 8 x 32, the product in 13-bit limbs); fq_mul_rows is the same
+ * product with its rows in a loop, for kernels a first call waits to compile.
  *
  * Why no carries inside the rows: a row adds a_i·b_j + m·p_j (two products < 2^26) to each
  * accumulator; an accumulator lives at most 19 rows (it shifts down one limb per row), so it
