@@ -64,7 +64,8 @@ function mixedJob(prover: Prover, rng: SplitMix64, k: number): { name: string; r
       };
     }
     default: {
-      const pts = [G.BASE.multiply(BigInt(k + 2)), G.BASE.multiply(BigInt(k + 7))];
+      // One affine point and one projective (Z != 1: through the worker, X, Y, Z words).
+      const pts = [G.BASE.multiply(BigInt(k + 2)), G.BASE.multiply(BigInt(k + 7)).add(G.BASE)];
       const ks = [rng.next() % 1000n, rng.next() % 1000n];
       return { name: 'msm 2', run: async () => (await prover.msm(pts, ks)).equals(pippenger(G, pts, ks)) };
     }

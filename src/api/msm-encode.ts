@@ -10,6 +10,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { FpInvertBatch } from '@noble/curves/abstract/modular.js';
 import { ProverError } from '../errors.js';
 import { beBytes32, FQ_P, FR_R } from '../params/bn254.js';
+import { projectiveWords, putLimbs } from '../field/point-words.js';
 import { SCALAR_HALVES } from '../params/msm-layout.js';
 import { isTypedArray, plainView, requireDenseArray, requireInt, show } from '../validate.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
@@ -127,48 +128,18 @@ export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number
   return { words, n, identity };
 }
 
-/** x in [0, 2^256) as 8 little-endian words at words[at..at + 8). */
-function putLimbs(words: Uint32Array, at: number, x: bigint): void {
-  // Four 64-bit pieces, each split in two: ~3x faster than eight shifts of the whole bigint.
-  for (let q = 0; q < 4; q++) {
-    const piece = BigInt.asUintN(64, x >> BigInt(64 * q));
-    words[at + 2 * q] = Number(piece & 0xffffffffn);
-    words[at + 2 * q + 1] = Number(piece >> 32n);
-  }
-}
-
 /**
  * Points as the GPU path uploads them (msm_to_mont): packed bytes as they are (a view; copied only
  * where WebGPU cannot read it or it is not 4-byte aligned), their range and curve checked on the
- * GPU; noble points as LE limbs (encodePoints). INVALID_ARGUMENT / INVALID_LENGTH as pointCount.
+ * GPU; noble points as their projective coordinates' LE limbs (field/point-words.ts), Z only where
+ * some point is not affine. INVALID_ARGUMENT / INVALID_LENGTH as pointCount.
  */
 export function pointWords(points: MsmPoints): { words: Uint32Array; n: number; be: boolean; z?: Uint32Array } {
   const n = pointCount(points);
-  if (!isBytes(points)) return { ...projectiveWords(points as readonly unknown[]), n, be: false };
+  if (!isBytes(points)) return { ...projectiveWords(noblePoints(points as readonly unknown[])), n, be: false };
   const v = plainView(points);
   const aligned = v.byteOffset % 4 === 0 ? v : v.slice();
   return { words: new Uint32Array(aligned.buffer, aligned.byteOffset, 16 * n), n, be: true };
-}
-
-/**
- * Noble points for the GPU path: X, Y as LE limbs (the identity as zeros) and, when any point
- * has Z other than 1, every point's Z (8 words each), which the GPU divides by (msm_to_mont):
- * the host does no field arithmetic. Affine points (Z = 1: an SRS as loaded) need no Z.
- */
-function projectiveWords(pts: readonly unknown[]): { words: Uint32Array; z?: Uint32Array } {
-  const ps = noblePoints(pts);
-  const n = ps.length;
-  const affine = ps.every((p) => p.Z === 1n || p.Z === 0n);
-  const words = new Uint32Array(16 * n);
-  const z = affine ? undefined : new Uint32Array(8 * n);
-  for (let i = 0; i < n; i++) {
-    const p = ps[i];
-    if (p.Z === 0n) continue; // the identity: zeros
-    putLimbs(words, 16 * i, p.X);
-    putLimbs(words, 16 * i + 8, p.Y);
-    if (z) putLimbs(z, 8 * i, p.Z);
-  }
-  return { words, z };
 }
 
 /** Scalars per block of the transpose: their 64-128 KiB of input stays in cache across the planes. */

@@ -4,7 +4,10 @@
  * and messages), and results as the caller's own objects. Tags:
  * - `$h`: a GPU handle (NttMatrix, MerkleTree, MsmBases) by id in the worker's table;
  * - `$points` / `$point`: noble G1 points as 64-byte affine (x, y big-endian; zeros = identity),
- *   rebuilt with the receiver's own @noble/curves;
+ *   rebuilt with the receiver's own @noble/curves; `$projective`: an array of points some of
+ *   which are not affine, as their X, Y, Z words (field/point-words.ts), rebuilt as the same
+ *   projective points (the page does no field arithmetic: their affine form cost it ~0.5 s for
+ *   2^16 points on the H100's host; the GPU divides by Z);
  * - `$challenger`: a DuplexChallenger's state, advanced in the worker and written back;
  * - `$signal` / `$progress`: the job's AbortSignal and progress callback, replaced on the worker
  *   side by its own (an abort is forwarded by job id; progress through a comlink proxy);
@@ -15,27 +18,25 @@
  * @module
  */
 import type { bn254 } from '@noble/curves/bn254.js';
-import type { normalizeZ } from '@noble/curves/abstract/curve.js';
 import { DuplexChallenger, type ChallengerState } from '../ref/challenger.js';
 import { ProverError } from '../errors.js';
 import { loadPart } from '../lazy.js';
 import type { HandleKind } from '../methods.js';
-import { beBytes32, fromBeBytes32 } from '../params/bn254.js';
+import { beBytes32, fromBeBytes32, fromLimbs } from '../params/bn254.js';
+import { projectiveWords } from '../field/point-words.js';
 import { isSignal } from '../sched/job.js';
 
 type G1Class = typeof bn254.G1.Point;
 type Point = InstanceType<G1Class>;
 
-let curve: { G1: G1Class; normalizeZ: typeof normalizeZ } | undefined;
+let curve: { G1: G1Class } | undefined;
 let loadingCurve: Promise<void> | undefined;
 
 /** Load noble's BN254 G1 once; until then no argument is taken for a point. */
 export function loadCurve(): Promise<void> {
-  loadingCurve ??= loadPart("noble's BN254", () =>
-    Promise.all([import('@noble/curves/bn254.js'), import('@noble/curves/abstract/curve.js')]),
-  ).then(
-    ([b, c]) => {
-      curve = { G1: b.bn254.G1.Point, normalizeZ: c.normalizeZ };
+  loadingCurve ??= loadPart("noble's BN254", () => import('@noble/curves/bn254.js')).then(
+    (b) => {
+      curve = { G1: b.bn254.G1.Point };
     },
     (e: unknown) => {
       loadingCurve = undefined; // a failed chunk fetch is retried by the next call
@@ -54,7 +55,7 @@ export const isPoint = (v: unknown): v is Point => curve !== undefined && v inst
 /** Whether encoded arguments carry a `$point` (worker side: then the curve must be loaded to decode them). */
 export function holdsPoint(v: unknown): boolean {
   if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) return false;
-  if (isTag(v, '$point')) return true;
+  if (isTag(v, '$point') || isTag(v, '$projective')) return true;
   return (Array.isArray(v) ? v : Object.values(v)).some(holdsPoint);
 }
 
@@ -73,7 +74,7 @@ export function mayHoldPoints(args: readonly unknown[], depth = 0): boolean {
   });
 }
 
-function requireCurve(): { G1: G1Class; normalizeZ: typeof normalizeZ } {
+function requireCurve(): { G1: G1Class } {
   if (!curve) throw new Error('webgpu-prover: a BN254 point before the curve was loaded (await loadCurve())');
   return curve;
 }
@@ -81,6 +82,7 @@ function requireCurve(): { G1: G1Class; normalizeZ: typeof normalizeZ } {
 export type Tagged =
   | { $h: number; kind: HandleKind; props: Record<string, unknown> }
   | { $points: Uint8Array }
+  | { $projective: { words: Uint32Array; z: Uint32Array } }
   | { $point: Uint8Array }
   | { $challenger: ChallengerState; slot: number }
   | { $signal: true }
@@ -95,7 +97,7 @@ function isTag(v: unknown, key: string): boolean {
 
 /** 64 bytes: x then y, 32-byte big-endian each; the identity is all zeros (as msm() takes packed points). */
 export function packPoint(p: Point, out = new Uint8Array(64), at = 0): Uint8Array {
-  if (p.is0()) return out;
+  if (p.Z === 0n) return out; // the identity (noble's is0() compares projectively: four multiplies)
   const { x, y } = p.toAffine();
   beBytes32(x, out, at);
   beBytes32(y, out, at + 32);
@@ -107,6 +109,15 @@ export function unpackPoint(b: Uint8Array): Point {
     y = fromBeBytes32(b, 32);
   const { G1 } = requireCurve();
   return x === 0n && y === 0n ? G1.ZERO : G1.fromAffine({ x, y });
+}
+
+/** Points from their projective X, Y, Z words (the identity: Z = 0). */
+function unpackProjective({ words, z }: { words: Uint32Array; z: Uint32Array }): Point[] {
+  const { G1 } = requireCurve();
+  return Array.from({ length: z.length / 8 }, (_, i) => {
+    const zi = fromLimbs(z, 8 * i);
+    return zi === 0n ? G1.ZERO : new G1(fromLimbs(words, 16 * i), fromLimbs(words, 16 * i + 8), zi);
+  });
 }
 
 /** Hooks the client gives encodeArgs: its handles' ids, the job's signal and callback slots. */
@@ -150,12 +161,11 @@ function encode(v: unknown, hooks: ArgHooks, depth: number): unknown {
   if (G1 && v instanceof G1) return { $point: packPoint(v) };
   if (Array.isArray(v)) {
     if (G1 && depth === 0 && v.length > 0 && denseOf(v, (p) => p instanceof G1)) {
-      // One batched inversion for all Z (normalizeZ), not one per point: 2^12 points took ~60 ms
-      // of the page's thread with a toAffine each.
+      const { words, z } = projectiveWords(v as Point[]);
+      if (z) return { $projective: { words, z } };
+      // Every point affine (or the identity): packed as msm() takes points, with no inversion.
       const out = new Uint8Array(64 * v.length);
-      requireCurve()
-        .normalizeZ(G1, v as Point[])
-        .forEach((p, i) => packPoint(p, out, 64 * i));
+      (v as Point[]).forEach((p, i) => packPoint(p, out, 64 * i));
       return { $points: out };
     }
     const out: unknown[] = new Array(v.length);
@@ -206,6 +216,7 @@ function decode(v: unknown, hooks: DecodeHooks): unknown {
   // Packed points go to msm() as they are: the same GPU curve check, the same identity (zeros).
   if (isTag(v, '$points')) return t.$points;
   if (isTag(v, '$point')) return unpackPoint(t.$point as Uint8Array);
+  if (isTag(v, '$projective')) return unpackProjective(t.$projective as { words: Uint32Array; z: Uint32Array });
   if (isTag(v, '$challenger')) {
     const c = DuplexChallenger.fromSnapshot(t.$challenger as ChallengerState);
     hooks.challengers[t.slot as number] = c;
