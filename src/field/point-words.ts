@@ -25,15 +25,16 @@ export function putLimbs(words: Uint32Array, at: number, x: bigint): void {
   }
 }
 
-/**
- * X, Y as 16 words a point (the identity as zeros) and, unless every point is affine (Z = 1, as
- * points made from coordinates or bytes are) or the identity, every Z as 8 words.
- */
+/** Whether every point is affine (Z = 1, as points made from coordinates or bytes are) or the identity (Z = 0). */
+export function allAffine(ps: readonly ProjectiveCoords[]): boolean {
+  return ps.every((p) => p.Z === 1n || p.Z === 0n);
+}
+
+/** X, Y as 16 words a point (the identity as zeros) and, unless allAffine, every Z as 8 words. */
 export function projectiveWords(ps: readonly ProjectiveCoords[]): { words: Uint32Array; z?: Uint32Array } {
   const n = ps.length;
-  const affine = ps.every((p) => p.Z === 1n || p.Z === 0n);
   const words = new Uint32Array(16 * n);
-  const z = affine ? undefined : new Uint32Array(8 * n);
+  const z = allAffine(ps) ? undefined : new Uint32Array(8 * n);
   for (let i = 0; i < n; i++) {
     const p = ps[i];
     if (p.Z === 0n) continue; // the identity: zeros

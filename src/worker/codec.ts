@@ -23,7 +23,7 @@ import { ProverError } from '../errors.js';
 import { loadPart } from '../lazy.js';
 import type { HandleKind } from '../methods.js';
 import { beBytes32, fromBeBytes32, fromLimbs } from '../params/bn254.js';
-import { projectiveWords } from '../field/point-words.js';
+import { allAffine, projectiveWords } from '../field/point-words.js';
 import { isSignal } from '../sched/job.js';
 
 type G1Class = typeof bn254.G1.Point;
@@ -161,11 +161,14 @@ function encode(v: unknown, hooks: ArgHooks, depth: number): unknown {
   if (G1 && v instanceof G1) return { $point: packPoint(v) };
   if (Array.isArray(v)) {
     if (G1 && depth === 0 && v.length > 0 && denseOf(v, (p) => p instanceof G1)) {
-      const { words, z } = projectiveWords(v as Point[]);
-      if (z) return { $projective: { words, z } };
+      const ps = v as Point[];
+      if (!allAffine(ps)) {
+        const { words, z } = projectiveWords(ps);
+        return { $projective: { words, z: z! } };
+      }
       // Every point affine (or the identity): packed as msm() takes points, with no inversion.
-      const out = new Uint8Array(64 * v.length);
-      (v as Point[]).forEach((p, i) => packPoint(p, out, 64 * i));
+      const out = new Uint8Array(64 * ps.length);
+      ps.forEach((p, i) => packPoint(p, out, 64 * i));
       return { $points: out };
     }
     const out: unknown[] = new Array(v.length);

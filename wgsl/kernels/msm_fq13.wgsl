@@ -1,10 +1,10 @@
-// msm_fq13.wgsl: check and throughput entry points of the BN254 Fq arithmetic (test/gpu only): bn254_fq's 8 x 32 (multiply, add, subtract, inversion) and the 20 x 13-bit layout (bn254_fq13) that issue 5 asks to measure against it; bindings as msm_prep.
+// msm_fq13.wgsl: check and throughput entry points of the BN254 Fq arithmetic (test/gpu only): bn254_fq's 8 x 32 (multiply, add, subtract, inversion) and the 20 x 13-bit layout (bn254_fq13) that issue 5 asks to measure against it; bindings as msm_prep's first three (bench/support/msm-kernel-checks.ts PAIR_B).
 // requires: bn254_fq13, bn254_inv
 
 struct CheckParams { n: u32, iters: u32 } // test/gpu/msm-kernel-checks.ts CHECK_PARAMS
 
 @group(0) @binding(0) var<storage, read_write> pts: array<u32>;       // 8-word canonical values in and out
-@group(0) @binding(1) var<storage, read_write> bad: array<atomic<u32>>; // unused here (same layout as msm_prep)
+@group(0) @binding(1) var<storage, read_write> bad: array<atomic<u32>>; // unused here (as msm_prep's flags)
 @group(0) @binding(2) var<uniform> prm: CheckParams;
 
 fn ldp(off: u32) -> Fq {
