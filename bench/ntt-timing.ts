@@ -107,6 +107,7 @@ export const AB_VARIANTS: Record<string, Partial<NttTuning> | { job: Partial<Ntt
   split: { splitTables: true },
   unfused: { fuseLde: false },
   radix16: { maxRadix: 16 },
+  runningfirst: { firstEntry: false },
   wg64: { workgroup: 64 },
   wg128: { workgroup: 128 },
   registers: { twoLevel: 0 },

@@ -9,6 +9,7 @@ import { nttToGpu } from '../../src/kernels/ntt/record.js';
 import type { NttJob } from '../../src/kernels/ntt/job.js';
 import { nttLimits, planNtt } from '../../src/kernels/ntt/plan.js';
 import { twoLevelAt, withTuning, type NttTuning } from '../../src/kernels/ntt/tuning.js';
+import { NTT_FLAG_LAST } from '../../src/kernels/ntt/passes.js';
 import type { GpuContext } from '../../src/gpu/context.js';
 import { traceNtt, TRACE_DEVICES } from '../support/ntt-trace.js';
 
@@ -39,6 +40,8 @@ function parse(key: string): { device: string; job: NttJob; tuning: Partial<NttT
   if (stagedFirstPass !== undefined) tuning.stageBelowWidth = stagedFirstPass ? Infinity : 0;
   // The fixture predates firstPassLoads: each first pass had its own flags' pipeline ('static').
   tuning.firstPassLoads ??= 'static';
+  // ... and firstEntry: a first pass ran the running-twiddle entry point.
+  tuning.firstEntry ??= false;
   return { device: body.slice(0, at), job: { op, height, width, addedBits, shift, bitReversed }, tuning, perPass };
 }
 
@@ -116,5 +119,37 @@ describe("firstPassLoads 'uniform' (the default) against the recording's 'static
         }
       });
     }
+  });
+});
+
+describe('firstEntry (the default) against the recording', () => {
+  it('changes only first passes that are not the last: `_first` for the running entry point, same flags, uniforms, tables and grids', () => {
+    let changed = 0;
+    for (const key of Object.keys(layouts)) {
+      const { device, job, tuning } = parse(key);
+      const dev = TRACE_DEVICES[device] as unknown as GpuContext;
+      let running: ReturnType<typeof planNtt>;
+      try {
+        running = planNtt(job, withTuning(tuning), nttLimits(dev));
+      } catch {
+        continue;
+      }
+      const first = planNtt(job, withTuning({ ...tuning, firstEntry: true }), nttLimits(dev));
+      expect(first.steps.length, key).toBe(running.steps.length);
+      first.steps.forEach((s, i) => {
+        const r = running.steps[i];
+        expect([s.uniform, s.grid, s.tw, s.sc, s.workgroupSize], key).toEqual([r.uniform, r.grid, r.tw, r.sc, r.workgroupSize]);
+        const a = first.requests[s.pipeline];
+        const b = running.requests[r.pipeline];
+        if (s.entryPoint !== r.entryPoint) {
+          changed++;
+          expect([s.entryPoint, s.pass.ns, s.pass.flags & NTT_FLAG_LAST], key).toEqual([`${r.entryPoint}_first`, 1, 0]);
+          expect({ ...a, entryPoint: b.entryPoint }, key).toEqual(b);
+        } else {
+          expect(a, key).toEqual(b);
+        }
+      });
+    }
+    expect(changed).toBeGreaterThan(100);
   });
 });

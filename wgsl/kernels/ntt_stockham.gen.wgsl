@@ -1437,6 +1437,340 @@ fn ntt_pass_r32_split(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wo
   ntt_store(base, 31u, col, v31);
 }
 
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r2_first(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = ntt_n() >> 1u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (ntt_ns() - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  let base = (j - k) * 2u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 1u, col, v1);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r4_first(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = ntt_n() >> 2u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (ntt_ns() - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  let base = (j - k) * 4u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 2u, col, v1);
+  ntt_store(base, 1u, col, v2);
+  ntt_store(base, 3u, col, v3);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r8_first(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = ntt_n() >> 3u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (ntt_ns() - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  var v4 = ntt_load(j + 4u * m, col);
+  var v5 = ntt_load(j + 5u * m, col);
+  var v6 = ntt_load(j + 6u * m, col);
+  var v7 = ntt_load(j + 7u * m, col);
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+  { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+  let base = (j - k) * 8u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 4u, col, v1);
+  ntt_store(base, 2u, col, v2);
+  ntt_store(base, 6u, col, v3);
+  ntt_store(base, 1u, col, v4);
+  ntt_store(base, 5u, col, v5);
+  ntt_store(base, 3u, col, v6);
+  ntt_store(base, 7u, col, v7);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r16_first(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = ntt_n() >> 4u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (ntt_ns() - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  var v4 = ntt_load(j + 4u * m, col);
+  var v5 = ntt_load(j + 5u * m, col);
+  var v6 = ntt_load(j + 6u * m, col);
+  var v7 = ntt_load(j + 7u * m, col);
+  var v8 = ntt_load(j + 8u * m, col);
+  var v9 = ntt_load(j + 9u * m, col);
+  var v10 = ntt_load(j + 10u * m, col);
+  var v11 = ntt_load(j + 11u * m, col);
+  var v12 = ntt_load(j + 12u * m, col);
+  var v13 = ntt_load(j + 13u * m, col);
+  var v14 = ntt_load(j + 14u * m, col);
+  var v15 = ntt_load(j + 15u * m, col);
+  const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+  { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+  { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+  { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+  { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+  { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+  { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+  { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+  { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+  let base = (j - k) * 16u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 8u, col, v1);
+  ntt_store(base, 4u, col, v2);
+  ntt_store(base, 12u, col, v3);
+  ntt_store(base, 2u, col, v4);
+  ntt_store(base, 10u, col, v5);
+  ntt_store(base, 6u, col, v6);
+  ntt_store(base, 14u, col, v7);
+  ntt_store(base, 1u, col, v8);
+  ntt_store(base, 9u, col, v9);
+  ntt_store(base, 5u, col, v10);
+  ntt_store(base, 13u, col, v11);
+  ntt_store(base, 3u, col, v12);
+  ntt_store(base, 11u, col, v13);
+  ntt_store(base, 7u, col, v14);
+  ntt_store(base, 15u, col, v15);
+}
+
+@compute @workgroup_size(NTT_WG)
+fn ntt_pass_r32_first(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * NTT_WG;
+  let m = ntt_n() >> 5u;
+  if (t >= m * NTT_W) { return; }
+  let col = t % NTT_W;
+  let j = t / NTT_W;
+  let k = j & (ntt_ns() - 1u);
+  var v0 = ntt_load(j + 0u * m, col);
+  var v1 = ntt_load(j + 1u * m, col);
+  var v2 = ntt_load(j + 2u * m, col);
+  var v3 = ntt_load(j + 3u * m, col);
+  var v4 = ntt_load(j + 4u * m, col);
+  var v5 = ntt_load(j + 5u * m, col);
+  var v6 = ntt_load(j + 6u * m, col);
+  var v7 = ntt_load(j + 7u * m, col);
+  var v8 = ntt_load(j + 8u * m, col);
+  var v9 = ntt_load(j + 9u * m, col);
+  var v10 = ntt_load(j + 10u * m, col);
+  var v11 = ntt_load(j + 11u * m, col);
+  var v12 = ntt_load(j + 12u * m, col);
+  var v13 = ntt_load(j + 13u * m, col);
+  var v14 = ntt_load(j + 14u * m, col);
+  var v15 = ntt_load(j + 15u * m, col);
+  var v16 = ntt_load(j + 16u * m, col);
+  var v17 = ntt_load(j + 17u * m, col);
+  var v18 = ntt_load(j + 18u * m, col);
+  var v19 = ntt_load(j + 19u * m, col);
+  var v20 = ntt_load(j + 20u * m, col);
+  var v21 = ntt_load(j + 21u * m, col);
+  var v22 = ntt_load(j + 22u * m, col);
+  var v23 = ntt_load(j + 23u * m, col);
+  var v24 = ntt_load(j + 24u * m, col);
+  var v25 = ntt_load(j + 25u * m, col);
+  var v26 = ntt_load(j + 26u * m, col);
+  var v27 = ntt_load(j + 27u * m, col);
+  var v28 = ntt_load(j + 28u * m, col);
+  var v29 = ntt_load(j + 29u * m, col);
+  var v30 = ntt_load(j + 30u * m, col);
+  var v31 = ntt_load(j + 31u * m, col);
+  const rt1 = BB_ROOTS_32[1]; const rp1 = BB_ROOTS_32_PLAIN[1]; const rq1 = BB_ROOTS_32_SHOUP[1];
+  const rt2 = BB_ROOTS_32[2]; const rp2 = BB_ROOTS_32_PLAIN[2]; const rq2 = BB_ROOTS_32_SHOUP[2];
+  const rt3 = BB_ROOTS_32[3]; const rp3 = BB_ROOTS_32_PLAIN[3]; const rq3 = BB_ROOTS_32_SHOUP[3];
+  const rt4 = BB_ROOTS_32[4]; const rp4 = BB_ROOTS_32_PLAIN[4]; const rq4 = BB_ROOTS_32_SHOUP[4];
+  const rt5 = BB_ROOTS_32[5]; const rp5 = BB_ROOTS_32_PLAIN[5]; const rq5 = BB_ROOTS_32_SHOUP[5];
+  const rt6 = BB_ROOTS_32[6]; const rp6 = BB_ROOTS_32_PLAIN[6]; const rq6 = BB_ROOTS_32_SHOUP[6];
+  const rt7 = BB_ROOTS_32[7]; const rp7 = BB_ROOTS_32_PLAIN[7]; const rq7 = BB_ROOTS_32_SHOUP[7];
+  const rt8 = BB_ROOTS_32[8]; const rp8 = BB_ROOTS_32_PLAIN[8]; const rq8 = BB_ROOTS_32_SHOUP[8];
+  const rt9 = BB_ROOTS_32[9]; const rp9 = BB_ROOTS_32_PLAIN[9]; const rq9 = BB_ROOTS_32_SHOUP[9];
+  const rt10 = BB_ROOTS_32[10]; const rp10 = BB_ROOTS_32_PLAIN[10]; const rq10 = BB_ROOTS_32_SHOUP[10];
+  const rt11 = BB_ROOTS_32[11]; const rp11 = BB_ROOTS_32_PLAIN[11]; const rq11 = BB_ROOTS_32_SHOUP[11];
+  const rt12 = BB_ROOTS_32[12]; const rp12 = BB_ROOTS_32_PLAIN[12]; const rq12 = BB_ROOTS_32_SHOUP[12];
+  const rt13 = BB_ROOTS_32[13]; const rp13 = BB_ROOTS_32_PLAIN[13]; const rq13 = BB_ROOTS_32_SHOUP[13];
+  const rt14 = BB_ROOTS_32[14]; const rp14 = BB_ROOTS_32_PLAIN[14]; const rq14 = BB_ROOTS_32_SHOUP[14];
+  const rt15 = BB_ROOTS_32[15]; const rp15 = BB_ROOTS_32_PLAIN[15]; const rq15 = BB_ROOTS_32_SHOUP[15];
+  { let d = bb_sub(v0, v16); v0 = bb_add(v0, v16); v16 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v17), rt1, rp1, rq1); v1 = bb_add(v1, v17); v17 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v18), rt2, rp2, rq2); v2 = bb_add(v2, v18); v18 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v19), rt3, rp3, rq3); v3 = bb_add(v3, v19); v19 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v20), rt4, rp4, rq4); v4 = bb_add(v4, v20); v20 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v21), rt5, rp5, rq5); v5 = bb_add(v5, v21); v21 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v22), rt6, rp6, rq6); v6 = bb_add(v6, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v23), rt7, rp7, rq7); v7 = bb_add(v7, v23); v23 = d; }
+  { let d = ntt_root_mul(bb_sub(v8, v24), rt8, rp8, rq8); v8 = bb_add(v8, v24); v24 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v25), rt9, rp9, rq9); v9 = bb_add(v9, v25); v25 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v26), rt10, rp10, rq10); v10 = bb_add(v10, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v27), rt11, rp11, rq11); v11 = bb_add(v11, v27); v27 = d; }
+  { let d = ntt_root_mul(bb_sub(v12, v28), rt12, rp12, rq12); v12 = bb_add(v12, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v29), rt13, rp13, rq13); v13 = bb_add(v13, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v14, v30), rt14, rp14, rq14); v14 = bb_add(v14, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v15, v31), rt15, rp15, rq15); v15 = bb_add(v15, v31); v31 = d; }
+  { let d = bb_sub(v0, v8); v0 = bb_add(v0, v8); v8 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v9), rt2, rp2, rq2); v1 = bb_add(v1, v9); v9 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v10), rt4, rp4, rq4); v2 = bb_add(v2, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v11), rt6, rp6, rq6); v3 = bb_add(v3, v11); v11 = d; }
+  { let d = ntt_root_mul(bb_sub(v4, v12), rt8, rp8, rq8); v4 = bb_add(v4, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v13), rt10, rp10, rq10); v5 = bb_add(v5, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v6, v14), rt12, rp12, rq12); v6 = bb_add(v6, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v7, v15), rt14, rp14, rq14); v7 = bb_add(v7, v15); v15 = d; }
+  { let d = bb_sub(v16, v24); v16 = bb_add(v16, v24); v24 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v25), rt2, rp2, rq2); v17 = bb_add(v17, v25); v25 = d; }
+  { let d = ntt_root_mul(bb_sub(v18, v26), rt4, rp4, rq4); v18 = bb_add(v18, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v19, v27), rt6, rp6, rq6); v19 = bb_add(v19, v27); v27 = d; }
+  { let d = ntt_root_mul(bb_sub(v20, v28), rt8, rp8, rq8); v20 = bb_add(v20, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v21, v29), rt10, rp10, rq10); v21 = bb_add(v21, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v22, v30), rt12, rp12, rq12); v22 = bb_add(v22, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v23, v31), rt14, rp14, rq14); v23 = bb_add(v23, v31); v31 = d; }
+  { let d = bb_sub(v0, v4); v0 = bb_add(v0, v4); v4 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v5), rt4, rp4, rq4); v1 = bb_add(v1, v5); v5 = d; }
+  { let d = ntt_root_mul(bb_sub(v2, v6), rt8, rp8, rq8); v2 = bb_add(v2, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v3, v7), rt12, rp12, rq12); v3 = bb_add(v3, v7); v7 = d; }
+  { let d = bb_sub(v8, v12); v8 = bb_add(v8, v12); v12 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v13), rt4, rp4, rq4); v9 = bb_add(v9, v13); v13 = d; }
+  { let d = ntt_root_mul(bb_sub(v10, v14), rt8, rp8, rq8); v10 = bb_add(v10, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v11, v15), rt12, rp12, rq12); v11 = bb_add(v11, v15); v15 = d; }
+  { let d = bb_sub(v16, v20); v16 = bb_add(v16, v20); v20 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v21), rt4, rp4, rq4); v17 = bb_add(v17, v21); v21 = d; }
+  { let d = ntt_root_mul(bb_sub(v18, v22), rt8, rp8, rq8); v18 = bb_add(v18, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v19, v23), rt12, rp12, rq12); v19 = bb_add(v19, v23); v23 = d; }
+  { let d = bb_sub(v24, v28); v24 = bb_add(v24, v28); v28 = d; }
+  { let d = ntt_root_mul(bb_sub(v25, v29), rt4, rp4, rq4); v25 = bb_add(v25, v29); v29 = d; }
+  { let d = ntt_root_mul(bb_sub(v26, v30), rt8, rp8, rq8); v26 = bb_add(v26, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v27, v31), rt12, rp12, rq12); v27 = bb_add(v27, v31); v31 = d; }
+  { let d = bb_sub(v0, v2); v0 = bb_add(v0, v2); v2 = d; }
+  { let d = ntt_root_mul(bb_sub(v1, v3), rt8, rp8, rq8); v1 = bb_add(v1, v3); v3 = d; }
+  { let d = bb_sub(v4, v6); v4 = bb_add(v4, v6); v6 = d; }
+  { let d = ntt_root_mul(bb_sub(v5, v7), rt8, rp8, rq8); v5 = bb_add(v5, v7); v7 = d; }
+  { let d = bb_sub(v8, v10); v8 = bb_add(v8, v10); v10 = d; }
+  { let d = ntt_root_mul(bb_sub(v9, v11), rt8, rp8, rq8); v9 = bb_add(v9, v11); v11 = d; }
+  { let d = bb_sub(v12, v14); v12 = bb_add(v12, v14); v14 = d; }
+  { let d = ntt_root_mul(bb_sub(v13, v15), rt8, rp8, rq8); v13 = bb_add(v13, v15); v15 = d; }
+  { let d = bb_sub(v16, v18); v16 = bb_add(v16, v18); v18 = d; }
+  { let d = ntt_root_mul(bb_sub(v17, v19), rt8, rp8, rq8); v17 = bb_add(v17, v19); v19 = d; }
+  { let d = bb_sub(v20, v22); v20 = bb_add(v20, v22); v22 = d; }
+  { let d = ntt_root_mul(bb_sub(v21, v23), rt8, rp8, rq8); v21 = bb_add(v21, v23); v23 = d; }
+  { let d = bb_sub(v24, v26); v24 = bb_add(v24, v26); v26 = d; }
+  { let d = ntt_root_mul(bb_sub(v25, v27), rt8, rp8, rq8); v25 = bb_add(v25, v27); v27 = d; }
+  { let d = bb_sub(v28, v30); v28 = bb_add(v28, v30); v30 = d; }
+  { let d = ntt_root_mul(bb_sub(v29, v31), rt8, rp8, rq8); v29 = bb_add(v29, v31); v31 = d; }
+  { let d = bb_sub(v0, v1); v0 = bb_add(v0, v1); v1 = d; }
+  { let d = bb_sub(v2, v3); v2 = bb_add(v2, v3); v3 = d; }
+  { let d = bb_sub(v4, v5); v4 = bb_add(v4, v5); v5 = d; }
+  { let d = bb_sub(v6, v7); v6 = bb_add(v6, v7); v7 = d; }
+  { let d = bb_sub(v8, v9); v8 = bb_add(v8, v9); v9 = d; }
+  { let d = bb_sub(v10, v11); v10 = bb_add(v10, v11); v11 = d; }
+  { let d = bb_sub(v12, v13); v12 = bb_add(v12, v13); v13 = d; }
+  { let d = bb_sub(v14, v15); v14 = bb_add(v14, v15); v15 = d; }
+  { let d = bb_sub(v16, v17); v16 = bb_add(v16, v17); v17 = d; }
+  { let d = bb_sub(v18, v19); v18 = bb_add(v18, v19); v19 = d; }
+  { let d = bb_sub(v20, v21); v20 = bb_add(v20, v21); v21 = d; }
+  { let d = bb_sub(v22, v23); v22 = bb_add(v22, v23); v23 = d; }
+  { let d = bb_sub(v24, v25); v24 = bb_add(v24, v25); v25 = d; }
+  { let d = bb_sub(v26, v27); v26 = bb_add(v26, v27); v27 = d; }
+  { let d = bb_sub(v28, v29); v28 = bb_add(v28, v29); v29 = d; }
+  { let d = bb_sub(v30, v31); v30 = bb_add(v30, v31); v31 = d; }
+  let base = (j - k) * 32u + k;
+  ntt_store(base, 0u, col, v0);
+  ntt_store(base, 16u, col, v1);
+  ntt_store(base, 8u, col, v2);
+  ntt_store(base, 24u, col, v3);
+  ntt_store(base, 4u, col, v4);
+  ntt_store(base, 20u, col, v5);
+  ntt_store(base, 12u, col, v6);
+  ntt_store(base, 28u, col, v7);
+  ntt_store(base, 2u, col, v8);
+  ntt_store(base, 18u, col, v9);
+  ntt_store(base, 10u, col, v10);
+  ntt_store(base, 26u, col, v11);
+  ntt_store(base, 6u, col, v12);
+  ntt_store(base, 22u, col, v13);
+  ntt_store(base, 14u, col, v14);
+  ntt_store(base, 30u, col, v15);
+  ntt_store(base, 1u, col, v16);
+  ntt_store(base, 17u, col, v17);
+  ntt_store(base, 9u, col, v18);
+  ntt_store(base, 25u, col, v19);
+  ntt_store(base, 5u, col, v20);
+  ntt_store(base, 21u, col, v21);
+  ntt_store(base, 13u, col, v22);
+  ntt_store(base, 29u, col, v23);
+  ntt_store(base, 3u, col, v24);
+  ntt_store(base, 19u, col, v25);
+  ntt_store(base, 11u, col, v26);
+  ntt_store(base, 27u, col, v27);
+  ntt_store(base, 7u, col, v28);
+  ntt_store(base, 23u, col, v29);
+  ntt_store(base, 15u, col, v30);
+  ntt_store(base, 31u, col, v31);
+}
+
 @compute @workgroup_size(NTT_STAGE_WORDS / 4u)
 fn ntt_pass_r4_staged(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lid: u32,
     @builtin(num_workgroups) nwg: vec3u) {

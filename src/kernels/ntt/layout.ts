@@ -103,14 +103,15 @@ export function stagedPasses(width: number, want: boolean, limits: NttLimits, pa
 
 /**
  * How each Stockham pass gets its twiddles: 'staged' (first pass, none; also a two-level pass at
- * Ns = 1), 'table' (tableQualifies), 'split' (splitQualifies, Shoup only), or 'running'
- * (computed: lo/hi power, running product).
+ * Ns = 1), 'first' (another register pass at Ns = 1 that is not the last: none), 'table' (tableQualifies), 'split'
+ * (splitQualifies, Shoup only), or 'running' (computed: lo/hi power, running product).
  */
-export type TwiddleSource = 'staged' | 'table' | 'split' | 'running';
+export type TwiddleSource = 'staged' | 'first' | 'table' | 'split' | 'running';
 export function twiddleSources(tuning: NttTuning, passes: readonly NttPass[], staged: readonly boolean[]): TwiddleSource[] {
   const { twiddleTables: tables, tableMax: max } = tuning;
   return passes.map((p, i) => {
     if (staged[i] || (p.sub > 0 && p.ns === 1)) return 'staged';
+    if (tuning.firstEntry && p.ns === 1 && p.radix >= 2 && (p.flags & NTT_FLAG_LAST) === 0) return 'first';
     if (tables && tableQualifies(p, max)) return 'table';
     if (p.sub > 0) return 'split'; // two-level passes have no running-product entry (twoLevelLog: Shoup tables only)
     if (tables && tuning.shoup && tuning.splitTables && splitQualifies(p, max)) return 'split';

@@ -2,7 +2,7 @@
  * The pipeline a pass of an NTT job runs, as a request to the pipeline cache (src/gpu/pipeline-cache.ts).
  *
  * The module set of the family is fixed: one module per entry point of ntt_stockham.gen.wgsl
- * (36: `ntt_pass_r{1..32}`, `_table`, `_split`, `_staged`, `ntt_lde_fused_r{2..16}`,
+ * (41: `ntt_pass_r{1..32}`, `_table`, `_split`, `_first`, `_staged`, `ntt_lde_fused_r{2..16}`,
  * `ntt_pass2_r{4..32}` with `_table` / `_split`) and width W, plus the tuning's switches (Shoup,
  * inner halves, static flags), never the size: rows, strides, Ns and twiddle offsets come from the
  * pass's uniform (NttParams), twiddles from tables in buffers. A pass's flags are the WGSL override

@@ -14,6 +14,8 @@ export interface NttTuning {
   readonly workgroup: number;
   /** The first pass of a transform (not also its last) stores through a workgroup tile below this width (0: never; Infinity: always, where it qualifies). */
   readonly stageBelowWidth: number;
+  /** A register pass at Ns = 1 that is not staged runs `_first`, an entry point without the running twiddles' code (k = 0 there). */
+  readonly firstEntry: boolean;
   /** Middle passes read their twiddles from a per-(Ns, R) table instead of computing them. */
   readonly twiddleTables: boolean;
   /** Largest Ns·R with a single twiddle table; passes past it compute theirs or read a split table. */
@@ -56,6 +58,8 @@ export const NTT_TUNING: NttTuning = Object.freeze({
   workgroup: 256,
   /** Strided stores below width 8 fill 4·W of each 32-byte sector: unstaged 1.40-1.55x slower; at width 8 staging lost 2-6% (fifth session and before). */
   stageBelowWidth: 8,
+  /** The radix-32 first pass compiled in ~0.6 s with the running twiddles' code it never runs (twenty-fifth session: bench/RESULTS.md cold). */
+  firstEntry: true,
   /** One multiply per value instead of two (fourth session; H200 1.05-1.17x). */
   twiddleTables: true,
   /** (R − 1)·Ns words, 4 MiB at 2^20, stays in L2 while the pass streams the matrix. */
