@@ -237,7 +237,9 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
     prefetch(method, args, selfCheck, done) {
       if (done) ctx.pipelines.holdBackground(done);
       const ntt = nttCallSpec(method, args);
+      // The staging slots its transfers will take, made while it waits for its compiles.
       const moves = callTransfers(method, args, ntt);
+      ctx.staging.prepare(moves.up >= RING_MIN_BYTES, moves.down >= RING_MIN_BYTES);
       const points = msmCallPoints(args);
       // The self-check's jobs (checks/known-answer.ts runs them through the API), read as the
       // call's are. Without the self-check their pipelines are not needed: requested anyway, a
@@ -257,11 +259,6 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
         .then((r) => ctx.pipelines.request(r))
         .catch(() => {
           // A failed compile is reported by the job that needs the pipeline (the cache retries it).
-        })
-        .then(() => {
-          // The staging slots its transfers will take, made while it waits for its compiles: after
-          // the requests (the driver starts on them) and before the call's own host work.
-          ctx.staging.prepare(moves.up >= RING_MIN_BYTES, moves.down >= RING_MIN_BYTES);
         });
     },
     lost: ctx.device.lost.then((i) => `${i.reason}: ${i.message}`),

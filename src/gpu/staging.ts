@@ -67,16 +67,14 @@ export class StagingRing {
   }
 
   /**
-   * Make every slot of the directions asked for now, on this thread (where slots are made ahead:
-   * Node), for a first call that will move large arrays, while it waits for its pipelines to
-   * compile. Made as its transfers first need them, they cost a first lde or poseidon2 call ~40 ms
-   * of the thread between its compiles and its result; made in the background (one a macrotask),
-   * behind a first MSM's copy of its points' words, still ~60 ms (H100 host, CPU profile).
+   * Make the slots of the directions asked for now, in the background (where slots are made ahead:
+   * Node), for a first call that will move large arrays: made as its transfers first need them,
+   * they cost a first lde or poseidon2 call ~40 ms of the thread between its compiles and its result.
    */
   prepare(up: boolean, down: boolean): void {
     if (!this.ahead || this.destroyed) return;
-    if (up) while (this.up.length < SLOTS) this.addWarmSlot(this.up, true);
-    if (down) while (this.down.length < SLOTS) this.addWarmSlot(this.down, false);
+    if (up && this.up.length === 0) void this.warm(this.up, true);
+    if (down && this.down.length === 0) void this.warm(this.down, false);
   }
 
   private slot(list: Slot[], next: number, upload: boolean): Slot {
@@ -109,28 +107,24 @@ export class StagingRing {
     while (list.length < SLOTS) {
       await new Promise((r) => setTimeout(r, 0));
       if (this.destroyed || list.length >= SLOTS) return;
-      this.addWarmSlot(list, upload);
-    }
-  }
-
-  /** One more slot, its pages touched, then mapped again (a mapped range may be handed out once: write() takes its own). */
-  private addWarmSlot(list: Slot[], upload: boolean): void {
-    const slot = this.makeSlot(upload);
-    list.push(slot);
-    if (upload) {
-      new Uint8Array(slot.buf.getMappedRange()).fill(0);
-      slot.buf.unmap();
-      slot.ready = slot.buf.mapAsync(GPUMapMode.WRITE);
-    } else {
-      slot.ready = slot.buf.mapAsync(GPUMapMode.READ).then(() => {
-        const bytes = new Uint8Array(slot.buf.getMappedRange());
-        let x = 0;
-        for (let i = 0; i < bytes.length; i += 4096) x |= bytes[i];
+      const slot = this.makeSlot(upload);
+      list.push(slot);
+      // Touched, then mapped again (a mapped range may be handed out once: write() takes its own).
+      if (upload) {
+        new Uint8Array(slot.buf.getMappedRange()).fill(0);
         slot.buf.unmap();
-        return x;
-      });
+        slot.ready = slot.buf.mapAsync(GPUMapMode.WRITE);
+      } else {
+        slot.ready = slot.buf.mapAsync(GPUMapMode.READ).then(() => {
+          const bytes = new Uint8Array(slot.buf.getMappedRange());
+          let x = 0;
+          for (let i = 0; i < bytes.length; i += 4096) x |= bytes[i];
+          slot.buf.unmap();
+          return x;
+        });
+      }
+      slot.ready.catch(() => this.forget(list, slot));
     }
-    slot.ready.catch(() => this.forget(list, slot));
   }
 
   /**
