@@ -46,7 +46,14 @@ vi.mock('../../src/kernels/msm/bases.js', () => ({
 vi.mock('../../src/kernels/msm/quick.js', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../src/kernels/msm/quick.js')>()),
   startQuickMsm: async (_ctx: unknown, bases: { words: Uint32Array }, _b: number, s: ScalarWords, n: number) => ({
-    result: Promise.resolve({ sums: Uint32Array.from(words(answer(bases, s, n).add(skew.quick))), bad: -1, profile: null, poolBytes: 0 }),
+    result: Promise.resolve({
+      sums: Uint32Array.from(words(answer(bases, s, n).add(skew.quick))),
+      chunks: 1,
+      bits: 256,
+      bad: -1,
+      profile: null,
+      poolBytes: 0,
+    }),
   }),
 }));
 vi.mock('../../src/kernels/msm/run.js', () => ({

@@ -8,13 +8,17 @@
 // fraction of the walker's time. It runs far slower than the walker per point (no buckets), which
 // a first call of up to QUICK_MAX_N points (src/kernels/msm/quick.ts) can afford.
 //
-// mode 0: thread t takes points [t·per, t·per + per) of the run (points base0 + i of bases, scalar
-//   i of packed) and computes sum_i k_i·P_i by Straus' shared doubling: for each bit from the top,
-//   one doubling of the sum, then P_i added where bit b of k_i is set. A scalar >= r is reported in
-//   bad[0] (the smallest index); an identity point (all-zero words) adds nothing.
-// mode 1: thread t sums input points [t·per, t·per + per) of pin (n of them).
-// Either way the thread writes its sum to pout[t].
-struct QuickParams { n: u32, base0: u32, be: u32, per: u32, mode: u32 } // src/kernels/msm/params.ts QUICK_PARAMS
+// Threads come in `chunks` consecutive lanes per group; lane c takes scalar bits [c·bits, c·bits +
+// bits), so a thread's chain of steps is `bits` doublings long, not 256: a run's time no longer
+// has a floor of 256 doublings in one thread (a 32-point run took as long as 2^16 points).
+// mode 0: group g takes points [g·per, g·per + per) of the run (points base0 + i of bases, scalar
+//   i of packed) and lane c computes sum_i k_ic·P_i, k_ic = bits [c·bits, c·bits + bits) of k_i,
+//   by Straus' shared doubling: for each bit from the top, one doubling of the sum, then P_i added
+//   where the bit of k_i is set. A scalar >= r is reported in bad[0] (the smallest index); an
+//   identity point (all-zero words) adds nothing.
+// mode 1: lane c of group g sums lane c of input groups [g·per, g·per + per) of pin (n groups).
+// Either way the thread writes its sum to pout[g·chunks + c]; the host adds lane c's sums times 2^(c·bits).
+struct QuickParams { n: u32, base0: u32, be: u32, per: u32, mode: u32, chunks: u32, bits: u32 } // src/kernels/msm/params.ts QUICK_PARAMS
 
 @group(0) @binding(0) var<storage, read> bases: array<u32>;             // G1_AFFINE_WORDS per point, Montgomery; all zero = identity
 @group(0) @binding(1) var<storage, read> packed: array<u32>;            // MSM_SCALAR_WORDS per scalar, as the caller's bytes
@@ -65,7 +69,8 @@ fn in_point(i: u32) -> G1P {
 @compute @workgroup_size(QUICK_WG)
 fn msm_quick(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = flat(gid, nwg);
-  let lo = t * prm.per;
+  let c = t % prm.chunks;
+  let lo = (t / prm.chunks) * prm.per;
   if (lo >= prm.n) { return; }
   let cnt = min(prm.per, prm.n - lo);
   // Mode 0: the points' usability once (bit 0 of mask[j]); the range check reports every bad scalar's index.
@@ -74,15 +79,16 @@ fn msm_quick(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
     for (var j = 0u; j < cnt; j++) { if (usable(lo + j)) { ok |= 1u << j; } }
   }
   var acc = g1_identity();
-  // Mode 0 walks (bit, j) from bit 255, j = 0 (the doubling) to j = cnt (the last point); mode 1
-  // walks j = 1 .. cnt over pin. One g1_add_small a step, at one call site.
-  var bit = 255u; var j = 0u;
+  // Mode 0 walks (bit, j) from the lane's top bit, j = 0 (the doubling) to j = cnt (the last
+  // point); mode 1 walks j = 1 .. cnt over pin. One g1_add_small a step, at one call site.
+  let stop = c * prm.bits;
+  var bit = stop + prm.bits - 1u; var j = 0u;
   if (prm.mode == 1u) { j = 1u; }
   loop {
     var q: G1P;
     var add = false;
     if (prm.mode == 1u) {
-      q = in_point(lo + j - 1u);
+      q = in_point((lo + j - 1u) * prm.chunks + c);
       add = true;
     } else if (j == 0u) {
       q = acc;
@@ -95,7 +101,7 @@ fn msm_quick(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
     if (add) { acc = g1_add_small(acc, q); }
     j += 1u;
     if (j > cnt) {
-      if (prm.mode == 1u || bit == 0u) { break; }
+      if (prm.mode == 1u || bit == stop) { break; }
       bit -= 1u;
       j = 0u;
     }

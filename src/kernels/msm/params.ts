@@ -90,7 +90,7 @@ export const PREP_PARAMS = paramsStruct('msm_prep', 'PrepParams', ['n', 'be', 'm
  * msm_quick: mode 0, n points from point base0 (be: big-endian scalar bytes), per points a
  * thread; mode 1, n projective points of pin summed per a thread.
  */
-export const QUICK_PARAMS = paramsStruct('msm_quick', 'QuickParams', ['n', 'base0', 'be', 'per', 'mode']);
+export const QUICK_PARAMS = paramsStruct('msm_quick', 'QuickParams', ['n', 'base0', 'be', 'per', 'mode', 'chunks', 'bits']);
 
 /** Every MSM params struct (the WGSL agreement test walks these). */
 export const MSM_PARAMS: readonly ParamsStruct<string>[] = [
