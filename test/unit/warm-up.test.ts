@@ -32,8 +32,8 @@ beforeAll(loadAllFamilies);
 const source = (r: PipelineRequest) => kernelSource(r.kernel, r.plan ?? {}, r.entryPoint);
 /** A pipeline as the cache keys it: module text, entry point, bindings, overrides. */
 const pipelineKey = (r: PipelineRequest) => `${source(r)}|${r.entryPoint}|${r.bindings?.join(',')}|${JSON.stringify(r.overrides ?? {})}`;
-const modules = (rs: PipelineRequest[]) => new Set(rs.map(source));
-const chars = (rs: PipelineRequest[]) => [...modules(rs)].reduce((a, m) => a + m.length, 0);
+const modules = (rs: readonly PipelineRequest[]) => new Set(rs.map(source));
+const chars = (rs: readonly PipelineRequest[]) => [...modules(rs)].reduce((a, m) => a + m.length, 0);
 const OPS = ['dft', 'idft', 'lde', 'encode'] as const;
 const nttSpec = (op: NttJob['op'], log: number, width: number): NttJob => ({
   op,

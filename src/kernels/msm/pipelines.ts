@@ -89,7 +89,16 @@ export interface MsmPipelines {
  * come from a few variants (slots S: 4, 8, 16; walker and fix-up workgroups; riders on or off),
  * never from n, c or the reduction's segment lengths.
  */
-export function msmPipelineRequests(plan: MsmPlan): PipelineRequest[] {
+export function msmPipelineRequests(plan: MsmPlan): readonly PipelineRequest[] {
+  let requests = REQUESTS.get(plan);
+  if (!requests) REQUESTS.set(plan, (requests = Object.freeze(runRequests(plan))));
+  return requests;
+}
+
+/** msmPipelineRequests' lists by plan (plans are frozen records, cached by msmRuns): an engine choice reads them every run. */
+const REQUESTS = new WeakMap<MsmPlan, readonly PipelineRequest[]>();
+
+function runRequests(plan: MsmPlan): PipelineRequest[] {
   const sortP = { SORT_WG };
   const redP = { RED_WG };
   const walkP = {
