@@ -42,7 +42,11 @@ export interface QuickShape {
   groups: number[];
 }
 
-/** The groups each pass leaves: n / QUICK_PER, then / QUICK_GROUP until at most QUICK_HOST_SUMS sums are left. */
+/**
+ * A run of n points: the most lanes a group while the first pass stays within QUICK_THREADS
+ * threads, and the groups each pass leaves (n / QUICK_PER, then / QUICK_GROUP until at most
+ * QUICK_HOST_SUMS sums are left).
+ */
 export function quickShape(n: number): QuickShape {
   const groups = [Math.ceil(n / QUICK_PER)];
   let chunks = QUICK_MAX_LANES;
