@@ -19,7 +19,7 @@ import { ProverError } from '../../errors.js';
 import { knownMultiples, msmOfKnownLogs } from '../../field/known-logs.js';
 import { FR_R, toLimbs } from '../../params/bn254.js';
 import { BasesUpload } from './bases.js';
-import { addWindows, foldSums, jacAdd, jacDouble, toNoble, type Jac } from './fold.js';
+import { addWindows, foldJac, foldSums, jacAdd, toNoble, type Jac } from './fold.js';
 import { MSM_WORDS } from './layout.js';
 import { MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE, msmPipelineRequests } from './pipelines.js';
 import type { MsmPlan } from './plan.js';
@@ -92,16 +92,11 @@ async function givesKnownAnswer(ctx: GpuContext, engine: Engine): Promise<boolea
   }
 }
 
-/** The sum of a quick run's partial sums (projective Montgomery words), Jacobian: each lane's, then sum_c 2^(c·bits)·lane c by Horner. */
+/** The sum of a quick run's partial sums (projective Montgomery words), Jacobian: each lane's, then sum_c 2^(c·bits)·lane c. */
 export function quickSum(r: QuickRunResult): Jac {
   const sums = addWindows(undefined, r.sums, r.sums.length / MSM_WORDS.projective);
   const lanes = Array.from({ length: r.chunks }, (_, c) => sums.filter((_, i) => i % r.chunks === c).reduce(jacAdd));
-  let acc = lanes[r.chunks - 1];
-  for (let c = r.chunks - 2; c >= 0; c--) {
-    for (let b = 0; b < r.bits; b++) acc = jacDouble(acc);
-    acc = jacAdd(acc, lanes[c]);
-  }
-  return acc;
+  return foldJac(lanes, r.bits);
 }
 
 /** An engine's known-answer check in one context: started once, `passed` once it has. */

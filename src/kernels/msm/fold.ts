@@ -84,12 +84,17 @@ export function addWindows(into: WindowSums | undefined, win: Uint32Array, T: nu
   return out;
 }
 
-/** sum_j 2^(j·c) G_j of window sums G_j of c bits each. */
-export function foldSums(sums: WindowSums, c: number): G1Point {
+/** sum_j 2^(j·c) G_j of sums G_j of c bits each (window sums, the quick engine's lanes), by Horner. */
+export function foldJac(sums: readonly Jac[], c: number): Jac {
   let acc = ZERO;
   for (let j = sums.length - 1; j >= 0; j--) {
     for (let i = 0; i < c; i++) acc = jacDouble(acc);
     acc = jacAdd(acc, sums[j]);
   }
-  return toNoble(acc);
+  return acc;
+}
+
+/** foldJac of window sums, as a noble point. */
+export function foldSums(sums: WindowSums, c: number): G1Point {
+  return toNoble(foldJac(sums, c));
 }
