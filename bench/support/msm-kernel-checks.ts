@@ -70,7 +70,7 @@ export async function splitCheck(
     ctx.upload(points, 'split check points'),
     ctx.pool.acquire(4 * slotWords * SCALAR_HALVES, storageUsage(), 'split check planes'),
     ctx.upload(Uint32Array.of(0xffffffff), 'split check flag'),
-    uploadParams(ctx, SPLIT_PARAMS, { n, hlo: 0, hhi: SCALAR_HALVES - 1, planes: SCALAR_HALVES, be: be ? 1 : 0, base0: 0 }),
+    uploadParams(ctx, SPLIT_PARAMS, { n, hlo: 0, hhi: SCALAR_HALVES - 1, planes: SCALAR_HALVES, be: be ? 1 : 0, base0: 0, i0: 0 }),
   ];
   try {
     const [pipe] = await ctx.pipelines.all([MSM_SPLIT_PIPELINE]);

@@ -25,6 +25,7 @@ const FIELDS = [
   'walkWg',
   'fixWg',
   'parts',
+  'chains',
   'engine',
 ] as const;
 
@@ -49,7 +50,7 @@ export function requireMsmTuning(t: unknown, limits: WorkgroupLimits): MsmTuning
   if (o.c !== undefined) out.c = requireInt('tuning.c', o.c, MSM_C_RANGE[0], MSM_C_RANGE[1], 'the window size in bits');
   if (o.S !== undefined) out.S = requirePow2('tuning.S', o.S, 1, MSM_MAX_S);
   if (o.slice !== undefined) out.slice = requireInt('tuning.slice', o.slice, 1, MSM_MAX_SLICE, 'entries per walker slot');
-  for (const k of ['mul13', 'wgInv', 'riders', 'lowMemory'] as const) {
+  for (const k of ['mul13', 'wgInv', 'riders', 'lowMemory', 'chains'] as const) {
     const v = optionalBoolean(`tuning.${k}`, o[k]);
     if (v !== undefined) out[k] = v;
   }

@@ -20,18 +20,32 @@ const log: string[] = [];
 let inFlight = 0,
   mostInFlight = 0;
 
+// A chain's parts as the GPU adds them: each part's windows, summed window by window; the first
+// flagged part's index offset by the part's place in the chain.
 vi.mock('../../src/kernels/msm/run.js', () => ({
-  startMsm: async (_ctx: unknown, _bases: unknown, _base0: number, s: ScalarWords) => {
-    const key = `${s.words[0]}/${s.start}`;
-    const b = behaviour.get(key)!;
-    log.push(`start ${key}`);
-    mostInFlight = Math.max(mostInFlight, ++inFlight);
+  startMsmChain: async (_ctx: unknown, plan: MsmPlan, parts: { scalars: ScalarWords }[]) => {
+    const keys = parts.map(({ scalars: s }) => `${s.words[0]}/${s.start}`);
+    const bs = keys.map((k) => behaviour.get(k)!);
+    for (const k of keys) log.push(`start ${k}`);
+    mostInFlight = Math.max(mostInFlight, (inFlight += keys.length));
+    const windows = Array.from({ length: plan.T }, (_, j) => bs.reduce((a, b) => a.add(b.windows[j]), G1.ZERO));
+    const flagged = bs.findIndex((b) => b.bad >= 0);
+    const bad = flagged < 0 ? -1 : parts[flagged].scalars.start - parts[0].scalars.start + bs[flagged].bad;
     const result = new Promise<MsmRunResult>((resolve) =>
-      setTimeout(() => {
-        inFlight--;
-        log.push(`read ${key}`);
-        resolve({ windows: Uint32Array.from(b.windows.flatMap(gpuWords)), bad: b.bad, profile: null, poolBytes: 1000 });
-      }, b.delay),
+      setTimeout(
+        () => {
+          inFlight -= keys.length;
+          for (const k of keys) log.push(`read ${k}`);
+          resolve({
+            windows: Uint32Array.from(windows.flatMap(gpuWords)),
+            bad,
+            profile: null,
+            profiles: keys.map(() => null),
+            poolBytes: 1000,
+          });
+        },
+        Math.max(...bs.map((b) => b.delay)),
+      ),
     );
     return { result };
   },
@@ -74,11 +88,11 @@ function gpuWords(p: Pt): number[] {
 
 const horner = (w: Pt[], c: number) => w.reduceRight((acc, p) => acc.multiplyUnsafe(1n << BigInt(c)).add(p), G1.ZERO);
 
-/** A job of `parts` runs of 2^k scalars each (2^k = 8 MiB of packed scalars at k = 18). */
-function jobPlan(parts: number, n: number, c: number, T: number): MsmJobPlan {
+/** A job of `parts` runs of n scalars each (2^18 = 8 MiB of packed scalars), each its own chain or all one. */
+function jobPlan(parts: number, n: number, c: number, T: number, chained = false): MsmJobPlan {
   const plan = { c, T } as MsmPlan;
   const runs: MsmRun[] = Array.from({ length: parts }, (_, k) => ({ chunk: 0, base0: k * n, start: k * n, n, plan }));
-  return { runs, poolBytes: 0 };
+  return { runs, chains: chained ? [runs] : runs.map((r) => [r]), poolBytes: 0 };
 }
 
 /** Vector v's words: its first word names it for the stand-in. */
@@ -113,14 +127,33 @@ describe('msm job', () => {
     expect(vectors.every((x, v) => x.point.equals(want[v]))).toBe(true);
   });
 
+  it('a chain of parts: one result for all, the same sum and the same smallest bad scalar', async () => {
+    const c = 9,
+      T = 29,
+      n = 1 << 12;
+    let want = G1.ZERO;
+    for (let k = 0; k < 3; k++) {
+      const windows = Array.from({ length: T }, () => point());
+      behaviour.set(`1000/${k * n}`, { windows, bad: -1, delay: 2 });
+      want = want.add(horner(windows, c));
+    }
+    const job = await runMsmJob(ctx(), jobPlan(3, n, c, T, true), [vector(0)], () => ({}) as GPUBuffer, false);
+    const [got] = job.finish().vectors;
+    expect(got.point.equals(want)).toBe(true);
+    expect(got.engines).toEqual(['walker', 'walker', 'walker']);
+  });
+
   it('names the smallest scalar >= r of a vector, across its parts, and of no other vector', async () => {
     const n = 100;
-    const plan = jobPlan(3, n, 8, 32);
-    const windows = Array.from({ length: 32 }, () => G1.ZERO);
-    for (let v = 0; v < 3; v++)
-      for (let k = 0; k < 3; k++) behaviour.set(`${1000 + v}/${k * n}`, { windows, bad: v === 2 && k > 0 ? 7 * k : -1, delay: 1 });
-    const { vectors } = (await runMsmJob(ctx(), plan, [0, 1, 2].map(vector), () => ({}) as GPUBuffer, false)).finish();
-    expect(vectors.map((x) => x.bad)).toEqual([-1, -1, n + 7]);
+    for (const chained of [false, true]) {
+      behaviour.clear();
+      const plan = jobPlan(3, n, 8, 32, chained);
+      const windows = Array.from({ length: 32 }, () => G1.ZERO);
+      for (let v = 0; v < 3; v++)
+        for (let k = 0; k < 3; k++) behaviour.set(`${1000 + v}/${k * n}`, { windows, bad: v === 2 && k > 0 ? 7 * k : -1, delay: 1 });
+      const { vectors } = (await runMsmJob(ctx(), plan, [0, 1, 2].map(vector), () => ({}) as GPUBuffer, false)).finish();
+      expect(vectors.map((x) => x.bad)).toEqual([-1, -1, n + 7]);
+    }
   });
 
   it('keeps every run of a small job in flight, large ones within 32 MiB of scalars, and folds each vector but the last as it completes', async () => {

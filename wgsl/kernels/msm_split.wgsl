@@ -6,7 +6,8 @@
 // layout msm_sort.wgsl reads. Its CPU twin is encodeScalars (src/api/msm-encode.ts). The caller's
 // bytes arrive as they are (one copy on the host), so this pass is where they become planes: it
 // reads each scalar once per call, 32 bytes, and writes the halves the batch needs.
-struct SplitParams { n: u32, hlo: u32, hhi: u32, planes: u32, be: u32, base0: u32 } // src/kernels/msm/params.ts SPLIT_PARAMS
+// i0: the run's first scalar within its chain of parts (run.ts), so bad[0] holds the chain's index.
+struct SplitParams { n: u32, hlo: u32, hhi: u32, planes: u32, be: u32, base0: u32, i0: u32 } // src/kernels/msm/params.ts SPLIT_PARAMS
 
 @group(0) @binding(0) var<storage, read> packed: array<u32>;          // MSM_SCALAR_WORDS per scalar, as the caller's bytes
 @group(0) @binding(1) var<storage, read> bases: array<u32>;           // G1_AFFINE_WORDS per point; all zero = identity
@@ -33,7 +34,7 @@ fn scalar_limbs(i: u32) -> array<u32, 8> {
   for (var j = 7i; j >= 0i; j--) {
     if (k[j] != r[j]) { ge = k[j] > r[j]; break; }
   }
-  if (ge) { atomicMin(&bad[0], i); }
+  if (ge) { atomicMin(&bad[0], prm.i0 + i); }
   // An identity point's scalar is zeroed: (0, 0) is no affine point the walker can add.
   var any = 0u;
   let o = G1_AFFINE_WORDS * (prm.base0 + i);

@@ -6,7 +6,7 @@
 // riders). Riders: workgroups from rgroup0 on run rthreads threads of an earlier batch's
 // reduction instead (rkind 1: red_seg over the buckets from bsum bucket rin; 2: red_level with
 // groups of 2^rg pairs of red_in), output pairs from rout on in red_out; rlseg: red_seg's segment
-// length, log2. The walker and the fix-up leave most of the GPU's issue slots
+// length, log2; rkeep: add to the output pairs' old values (msm_red.wgsl keep). The walker and the fix-up leave most of the GPU's issue slots
 // idle at 2^20 (16384 walker threads, one window per batch), and so does the reduction (short
 // chains of projective additions on a few thousand threads): beside them it costs a fraction of
 // its time alone.
@@ -14,6 +14,7 @@
 struct WalkParams {
   nb: u32, wthreads: u32, m: u32, base0: u32,
   bofs: u32, rgroup0: u32, rthreads: u32, rkind: u32, rin: u32, rg: u32, rout: u32, rlseg: u32,
+  rkeep: u32,
 }
 
 @group(0) @binding(0) var<storage, read> bases: array<u32>;          // G1_AFFINE_WORDS per point: x, y (Montgomery)
@@ -112,6 +113,13 @@ fn red_pair(i: u32) -> G1P {
   return g1_norm(p);
 }
 
+fn red_old(i: u32) -> G1P {
+  var p: G1P;
+  let o = G1_PROJ_WORDS * i;
+  for (var k = 0u; k < FQ_WORDS; k++) { p.x[k] = red_out[o + k]; p.y[k] = red_out[o + FQ_WORDS + k]; p.z[k] = red_out[o + 2u * FQ_WORDS + k]; }
+  return g1_norm(p);
+}
+
 fn red_put(i: u32, p: G1P) {
   let o = G1_PROJ_WORDS * i;
   for (var k = 0u; k < FQ_WORDS; k++) { red_out[o + k] = p.x[k]; red_out[o + FQ_WORDS + k] = p.y[k]; red_out[o + 2u * FQ_WORDS + k] = p.z[k]; }
@@ -123,7 +131,7 @@ fn red_put(i: u32, p: G1P) {
 // it: the projective formulas it pulls into the walker triple a CPU adapter's compile time.
 fn ride(t: u32) {
   if (t >= prm.rthreads) { return; }
-  if (prm.rkind == 1u) { red_seg(t, prm.rout, prm.m, prm.rlseg); } else { red_level(t, prm.rg, prm.rout); }
+  if (prm.rkind == 1u) { red_seg(t, prm.rout, prm.m, prm.rlseg, prm.rkeep); } else { red_level(t, prm.rg, prm.rout, prm.rkeep); }
 }
 
 // Entry q's point, loaded ahead (msm_walk_slots.wgsl keep_ahead): the entry, then its point.

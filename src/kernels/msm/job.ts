@@ -1,7 +1,8 @@
 /**
  * One MSM job on the GPU: one or more scalar vectors over the same bases (msmBatch, or one vector),
- * each cut into the runs of its job plan (runs.ts), all submitted back to back: the host copies
- * and encodes run k + 1 while run k is on the GPU and reads nothing back in between, except to
+ * each cut into the runs of its job plan (runs.ts; equal runs form a chain sharing one reduction,
+ * run.ts startMsmChain), all submitted back to back: the host copies and encodes run k + 1 while
+ * run k is on the GPU and reads nothing back in between, except to
  * keep the scalar copies waiting in the queue bounded (AHEAD_BYTES). Each run's window sums are
  * added into its vector's as they arrive, and a vector is folded (fold.ts) as soon as its last run
  * is read, while later vectors are still on the GPU: a job's CPU tail is one fold, not one per run.
@@ -14,7 +15,7 @@ import { packedScalarBytes } from './buffers.js';
 import { engineFor, quickSum, type Engine } from './engines.js';
 import { addWindows, foldSums, jacAdd, toNoble, type Jac, type WindowSums } from './fold.js';
 import { startQuickMsm, type QuickRunResult } from './quick.js';
-import { startMsm, type MsmRunResult } from './run.js';
+import { startMsmChain, type MsmRunResult } from './run.js';
 import type { MsmJobPlan, MsmRun } from './runs.js';
 
 const G1 = bn254.G1.Point;
@@ -27,7 +28,7 @@ type G1Point = InstanceType<typeof G1>;
  * of H100 work, far more than the host needs to copy and encode the next one.
  */
 const AHEAD_BYTES = 32 << 20;
-/** Runs in flight whatever their size: one on the GPU, one being encoded. */
+/** Chains in flight whatever their size: one on the GPU, one being encoded. */
 const MIN_AHEAD = 2;
 /** And at most this many (small runs: each holds a readback buffer and, profiled, a query set). */
 const MAX_AHEAD = 16;
@@ -76,8 +77,11 @@ class VectorSums {
     return this.bad < 0;
   }
 
-  add(run: MsmRun, r: MsmRunResult, k: number): void {
-    if (this.took(run, r, k, 'walker')) this.byC.set(run.plan.c, addWindows(this.byC.get(run.plan.c), r.windows, run.plan.T));
+  /** A walker chain's window sums (runs ks of the job, the chain's from `first` on). */
+  add(first: MsmRun, r: MsmRunResult, ks: readonly number[]): void {
+    const profiles = r.profiles ?? [r.profile];
+    ks.forEach((k, i) => this.took(first, { ...r, profile: profiles[i] ?? null, bad: i === 0 ? r.bad : -1 }, k, 'walker'));
+    if (this.bad < 0) this.byC.set(first.plan.c, addWindows(this.byC.get(first.plan.c), r.windows, first.plan.T));
   }
 
   /** A quick run's partial sums. */
@@ -119,32 +123,59 @@ export async function runMsmJob(
   };
   const sums = vectors.map(() => new VectorSums());
   const folded: (VectorResult | undefined)[] = vectors.map(() => undefined);
-  const largest = Math.max(...plan.runs.map((r) => r.n));
+  const largest = Math.max(...plan.chains.map((c) => c.reduce((a, r) => a + r.n, 0)));
   const ahead = Math.min(MAX_AHEAD, Math.max(MIN_AHEAD, Math.floor(AHEAD_BYTES / packedScalarBytes(largest))));
   const reads: Promise<void>[] = [];
   const folds: Promise<void>[] = [];
+  const index = new Map(plan.runs.map((r, k) => [r, k]));
   for (const [vi, v] of vectors.entries()) {
     const mine: Promise<void>[] = [];
-    for (const [k, run] of plan.runs.entries()) {
+    for (const chain of plan.chains) {
       if (reads.length >= ahead) await reads[reads.length - ahead];
-      const bases = await basesOf(run);
+      const first = chain[0];
       // A profiled job measures the walker's stages unless its tuning names the quick engine.
-      const engine = await engineFor(ctx, run.plan, plan.engine ?? (profile ? 'walker' : undefined));
-      const t0 = performance.now();
-      const scalars = { words: v.words, start: run.start, be: v.be };
-      ctx.engineRuns[`msm ${engine}`] = (ctx.engineRuns[`msm ${engine}`] ?? 0) + 1;
-      let read: Promise<void>;
+      const engine = await engineFor(ctx, first.plan, plan.engine ?? (profile ? 'walker' : undefined));
+      ctx.engineRuns[`msm ${engine}`] = (ctx.engineRuns[`msm ${engine}`] ?? 0) + chain.length;
+      const scalarsOf = (run: MsmRun) => ({ words: v.words, start: run.start, be: v.be });
+      const started: Promise<void>[] = [];
       if (engine === 'quick') {
-        const { result } = await startQuickMsm(ctx, bases, run.base0, scalars, run.n, profile);
-        read = result.then((r) => timed(() => sums[vi].addQuick(run, r, k)));
+        for (const run of chain) {
+          const bases = await basesOf(run);
+          const t0 = performance.now();
+          const { result } = await startQuickMsm(ctx, bases, run.base0, scalarsOf(run), run.n, profile);
+          hostMs += performance.now() - t0;
+          started.push(result.then((r) => timed(() => sums[vi].addQuick(run, r, index.get(run)!))));
+        }
       } else {
-        const { result } = await startMsm(ctx, bases, run.base0, scalars, run.plan, profile);
-        read = result.then((r) => timed(() => sums[vi].add(run, r, k)));
+        // The wait for each part's bases (the one-shot uploads them run by run) is not host work.
+        let waited = 0;
+        const bases = async (run: MsmRun) => {
+          const t = performance.now();
+          const b = await basesOf(run);
+          waited += performance.now() - t;
+          return b;
+        };
+        const t0 = performance.now();
+        const parts = chain.map((run) => ({ bases: () => bases(run), base0: run.base0, scalars: scalarsOf(run) }));
+        const { result } = await startMsmChain(ctx, first.plan, parts, profile);
+        hostMs += performance.now() - t0 - waited;
+        started.push(
+          result.then((r) =>
+            timed(() =>
+              sums[vi].add(
+                first,
+                r,
+                chain.map((run) => index.get(run)!),
+              ),
+            ),
+          ),
+        );
       }
-      hostMs += performance.now() - t0;
-      read.catch(() => {}); // awaited below; this keeps an early failure from going unhandled meanwhile
-      reads.push(read);
-      mine.push(read);
+      for (const read of started) {
+        read.catch(() => {}); // awaited below; this keeps an early failure from going unhandled meanwhile
+        reads.push(read);
+        mine.push(read);
+      }
     }
     // Each vector but the last is folded as soon as its runs are in, while later vectors run.
     if (vi < vectors.length - 1) {

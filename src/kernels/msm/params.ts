@@ -8,7 +8,7 @@ import type { KernelName } from '../../wgsl/kernels.gen.js';
 
 /**
  * Words of every MSM params buffer: one size for all of them (the largest struct is msm_walk's
- * 12 words), so the pool hands the same uniform buffers from kernel to kernel.
+ * 13 words), so the pool hands the same uniform buffers from kernel to kernel.
  */
 export const PARAMS_WORDS = 16;
 
@@ -42,9 +42,10 @@ export function paramsStruct<const F extends string>(kernel: KernelName, struct:
 
 /**
  * msm_split: scalars [0, n) of the run, halves [hlo, hhi] into slot h % planes; be: big-endian
- * bytes; base0: the run's first point in the bases (an identity point's scalar is zeroed).
+ * bytes; base0: the run's first point in the bases (an identity point's scalar is zeroed); i0:
+ * the run's first scalar within its chain (a scalar >= r is reported as i0 + its index).
  */
-export const SPLIT_PARAMS = paramsStruct('msm_split', 'SplitParams', ['n', 'hlo', 'hhi', 'planes', 'be', 'base0']);
+export const SPLIT_PARAMS = paramsStruct('msm_split', 'SplitParams', ['n', 'hlo', 'hhi', 'planes', 'be', 'base0', 'i0']);
 
 /**
  * msm_sort (count, scans, scatter): n scalars, windows [w0, w0 + nwin) of c bits, m = 2^(c-1)
@@ -57,7 +58,7 @@ export const SORT_PARAMS = paramsStruct('msm_sort', 'SortParams', ['n', 'w0', 'n
  * threads, m buckets a window, base0 the run's first point. Riders: workgroups from rgroup0 on
  * run rthreads threads of an earlier batch's reduction step (rkind 1: the first pass over the
  * buckets from rin in segments of 2^rlseg; 2: a level merging groups of 2^rg pairs), output pairs
- * from rout on.
+ * from rout on, added to the old ones where rkeep (msm_red.wgsl keep).
  */
 export const WALK_PARAMS = paramsStruct('msm_walk', 'WalkParams', [
   'nb',
@@ -72,13 +73,15 @@ export const WALK_PARAMS = paramsStruct('msm_walk', 'WalkParams', [
   'rg',
   'rout',
   'rlseg',
+  'rkeep',
 ]);
 
 /**
  * msm_reduce: nwin windows. msm_reduce_seg: m buckets a window, in segments of 2^lseg, into pairs from `out` on;
- * msm_reduce_level: kin pairs a window in, groups of 2^g merged into pair out + group.
+ * msm_reduce_level: kin pairs a window in, groups of 2^g merged into pair out + group; keep: add
+ * each output pair's old value (a later part of a chain, schedule.ts).
  */
-export const REDUCE_PARAMS = paramsStruct('msm_reduce', 'ReduceParams', ['nwin', 'm', 'kin', 'g', 'out', 'lseg']);
+export const REDUCE_PARAMS = paramsStruct('msm_reduce', 'ReduceParams', ['nwin', 'm', 'kin', 'g', 'out', 'lseg', 'keep']);
 
 /**
  * msm_prep (msm_to_mont): n points from point base0; be: x, y as the caller's big-endian bytes;

@@ -111,6 +111,8 @@ export interface MsmTuning {
    * force a split at small n, the bench 1 for its A/B.
    */
   parts?: number;
+  /** Equal runs of a job share one reduction (MsmJobPlan.chains); default true, false for the bench's A/B. */
+  chains?: boolean;
   /**
    * The engine every run takes (kernels/msm/engines.ts), waiting for its pipelines: the quick one
    * or the walker (bench A/B, tests). Unset: the walker once compiled, the quick one meanwhile.

@@ -12,7 +12,7 @@ import { REDUCE_PARAMS } from './params.js';
 import { RED_B, type MsmPipelines } from './pipelines.js';
 import type { MsmPlan } from './plan.js';
 import type { RunRecorder } from './record.js';
-import type { ReduceStep, Reduction } from './schedule.js';
+import { addsToKept, type ReduceStep, type Reduction } from './schedule.js';
 
 /** A first pass: its threads, the pair its output starts at, and the list it writes. */
 export interface SegStep {
@@ -56,12 +56,19 @@ export class ReductionRecorder {
     return { threads: r.nw * this.plan.K, out: r.w0 * this.plan.K };
   }
 
+  /** 1 where the step adds to the kept pairs (a later part of a chain, schedule.ts addsToKept). */
+  keep(step: ReduceStep): number {
+    return addsToKept(step, this.plan) ? 1 : 0;
+  }
+
   /** A step on its own (msm_reduce): bucket sums bound from their slot on; a level has a lane per pair. */
-  alone({ kind, r }: ReduceStep): void {
+  alone(s: ReduceStep): void {
+    const { kind, r } = s;
     const { M } = this.plan;
+    const keep = this.keep(s);
     if (kind === 'level') {
       const step = this.level(r);
-      const prm = this.rec.params(REDUCE_PARAMS, { nwin: r.nw, m: 0, kin: this.K1, g: this.levelG, out: step.out, lseg: 0 });
+      const prm = this.rec.params(REDUCE_PARAMS, { nwin: r.nw, m: 0, kin: this.K1, g: this.levelG, out: step.out, lseg: 0, keep });
       this.rec.stage(
         'reduce',
         this.pipes.reduceLevel,
@@ -73,7 +80,7 @@ export class ReductionRecorder {
     }
     const step = this.seg(r);
     const src = { buffer: this.bufs.bsum, offset: MSM_BYTES.projective * r.bofs, size: MSM_BYTES.projective * r.nw * M };
-    const prm = this.rec.params(REDUCE_PARAMS, { nwin: r.nw, m: M, kin: 0, g: 0, out: step.out, lseg: Math.log2(this.plan.seg1) });
+    const prm = this.rec.params(REDUCE_PARAMS, { nwin: r.nw, m: M, kin: 0, g: 0, out: step.out, lseg: Math.log2(this.plan.seg1), keep });
     this.rec.stage(
       'reduce',
       this.pipes.reduceSeg,
@@ -90,7 +97,7 @@ export class ReductionRecorder {
     let kin = K;
     let at = 0;
     for (const g of levels) {
-      const prm = this.rec.params(REDUCE_PARAMS, { nwin: T, m: 0, kin, g, out: 0, lseg: 0 });
+      const prm = this.rec.params(REDUCE_PARAMS, { nwin: T, m: 0, kin, g, out: 0, lseg: 0, keep: 0 });
       this.rec.stage(
         'window',
         this.pipes.reduceLevel,

@@ -29,6 +29,12 @@ export interface MsmRun {
 
 export interface MsmJobPlan {
   runs: MsmRun[];
+  /**
+   * The runs in chains: consecutive runs of one plan share one reduction on the walker (run.ts
+   * startMsmChain), so a 2^20 job's four parts run their last reduction steps and final levels
+   * once, not four times. Without chains (tuning `chains: false`) each run is its own.
+   */
+  chains: MsmRun[][];
   /** the engine every run must take (MsmTuning.engine); unset: engines.ts decides per run */
   engine?: 'quick' | 'walker';
   /** the largest run's estimated peak pool bytes (runs reuse each other's buffers) */
@@ -111,8 +117,15 @@ function planRuns(chunks: readonly BasesChunk[], offset: number, m: number, t: M
       runs.push(Object.freeze({ chunk: k, base0: s - c.start, start: s - offset, n, plan: planOf(n, c.n) }));
     }
   }
+  const chains: MsmRun[][] = [];
+  for (const run of runs) {
+    const last = chains[chains.length - 1];
+    if (t.chains !== false && last && last[0].plan === run.plan) last.push(run);
+    else chains.push([run]);
+  }
   return Object.freeze({
     runs: Object.freeze(runs) as MsmRun[],
+    chains: Object.freeze(chains.map((c) => Object.freeze(c) as MsmRun[])) as MsmRun[][],
     poolBytes: Math.max(...runs.map((r) => r.plan.poolBytes)),
     ...(t.engine ? { engine: t.engine } : {}),
   });

@@ -12,6 +12,12 @@
  *   before batch b + 2 clears and refills slot b % 2;
  * - one scratch list: level(b) runs in walk(b + 2), before seg(b + 1) rewrites scratch in
  *   fix-up(b + 2); a dispatch never reads and writes the same list.
+ *
+ * A chain of parts (equal runs of one split job, run.ts) is one sequence of batches: the parts
+ * share the ring, the scratch and the kept pairs, so a part's last batches ride in the next
+ * part's first ones and only the chain's end runs reduction steps alone and the final levels.
+ * The pairs are linear in the buckets, so a later part's steps that write kept pairs add to them
+ * (`addsToKept`): the kept list ends as the whole vector's.
  * @module
  */
 import type { MsmPlan } from './plan.js';
@@ -34,9 +40,10 @@ export function levelOut(K: number): number {
   return Math.max(1, K >> (reduceLevels(K)[0] ?? 0));
 }
 
-/** A batch's reduction: windows [w0, w0 + nw), bucket sums from bucket `bofs` of bsum. */
+/** A batch's reduction: windows [w0, w0 + nw) of part `part`, bucket sums from bucket `bofs` of bsum. */
 export interface Reduction {
   batch: number;
+  part: number;
   w0: number;
   nw: number;
   bofs: number;
@@ -56,7 +63,16 @@ export interface BatchSchedule extends Reduction {
   after: ReduceStep[];
 }
 
-export function reduceSchedule(plan: Pick<MsmPlan, 'T' | 'nwin' | 'M' | 'riders' | 'seg' | 'seg1'>): {
+/** Whether a step adds to the kept pairs rather than writing them: a later part's, where it writes them. */
+export function addsToKept(step: ReduceStep, plan: Pick<MsmPlan, 'seg' | 'seg1'>): boolean {
+  return step.r.part > 0 && (step.kind === 'level' || plan.seg1 === plan.seg);
+}
+
+/** The batches of `parts` parts of one plan, in order, and the reduction steps left at the end. */
+export function reduceSchedule(
+  plan: Pick<MsmPlan, 'T' | 'nwin' | 'M' | 'riders' | 'seg' | 'seg1'>,
+  parts = 1,
+): {
   batches: BatchSchedule[];
   tail: ReduceStep[];
 } {
@@ -72,8 +88,11 @@ export function reduceSchedule(plan: Pick<MsmPlan, 'T' | 'nwin' | 'M' | 'riders'
   const batches: BatchSchedule[] = [];
   let toSeg: Reduction | null = null;
   let toLevel: Reduction | null = null;
-  for (let batch = 0, w0 = 0; w0 < plan.T; batch++, w0 += plan.nwin) {
-    const r: Reduction = { batch, w0, nw: Math.min(plan.nwin, plan.T - w0), bofs: plan.riders ? (batch % 2) * nbMax : 0 };
+  const perPart = Math.ceil(plan.T / plan.nwin);
+  for (let batch = 0; batch < parts * perPart; batch++) {
+    const part = Math.floor(batch / perPart);
+    const w0 = (batch - part * perPart) * plan.nwin;
+    const r: Reduction = { batch, part, w0, nw: Math.min(plan.nwin, plan.T - w0), bofs: plan.riders ? (batch % 2) * nbMax : 0 };
     if (!plan.riders) {
       batches.push({ ...r, walkRider: null, fixupRider: null, after: both(r) });
       continue;

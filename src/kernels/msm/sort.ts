@@ -12,11 +12,15 @@ import { SORT_B, SPLIT_B, type MsmPipelines } from './pipelines.js';
 import type { MsmPlan } from './plan.js';
 import type { RunRecorder } from './record.js';
 
-/** The run's scalars: n from point base0 of the bases, big-endian bytes when `be`. */
+/**
+ * The run's scalars: n from point base0 of the bases, big-endian bytes when `be`; i0: the run's
+ * first scalar within its chain (where a scalar >= r is reported).
+ */
 export interface SplitSource {
   bases: GPUBuffer;
   base0: number;
   be: boolean;
+  i0: number;
 }
 
 /**
@@ -38,8 +42,8 @@ export class ScalarSplit {
   upTo(hi: number): void {
     if (this.next > hi) return;
     const { n, planes } = this.plan;
-    const { bases, base0, be } = this.src;
-    const prm = this.rec.params(SPLIT_PARAMS, { n, hlo: this.next, hhi: hi, planes, be: be ? 1 : 0, base0 });
+    const { bases, base0, be, i0 } = this.src;
+    const prm = this.rec.params(SPLIT_PARAMS, { n, hlo: this.next, hhi: hi, planes, be: be ? 1 : 0, base0, i0 });
     const group = this.rec.group(SPLIT_B, [this.bufs.packed, bases, this.bufs.halves, this.bufs.bad, prm]);
     this.rec.stage('split', this.pipes.split, group, { threads: halfPlaneWords(n) }, SPLIT_WG);
     this.next = hi + 1;

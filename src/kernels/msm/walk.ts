@@ -54,6 +54,7 @@ export function recordWalk(
       rg: red.levelG,
       rout: seg?.out ?? lvl?.out ?? 0,
       rlseg: Math.log2(plan.seg1),
+      rkeep: step ? red.keep(step) : 0,
     });
     // Rider input and output lists, distinct buffers: the first pass writes seg.dst (scratch =
     // pairs[1] with riders, or the kept pairs[0]); the level reads scratch and writes pairs[0].
