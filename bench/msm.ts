@@ -248,6 +248,8 @@ function passTotals(x: MsmRunInfo): Record<string, number> {
 
 /** Batch size of the msmBatch row (a prover committing to several polynomials over one SRS). */
 const BATCH = 4;
+/** Wall-timed reps of bases.msm and of msmBatch per size (medians). */
+const WALL_REPS = 5;
 
 /**
  * One size, one tuning: checked against the known answer, then 5 GPU-timed runs (best GPU time
@@ -282,26 +284,29 @@ async function timeMsm(
     // End-to-end as a caller sees it: msm() (no timestamp reads) for the default plan; a tuned
     // plan can only run through msmProfiled, whose wall time includes reading the timestamps.
     const plain = Object.values(tuning).every((v) => v === undefined);
-    const wall = async (f: () => Promise<boolean>) => {
-      const ms: number[] = [];
-      for (let r = 0; r < 3; r++) {
-        const t0 = performance.now();
-        good = (await f()) && good;
-        ms.push(performance.now() - t0);
-      }
-      return +median(ms).toFixed(3);
+    // Medians of WALL_REPS: bases.msm's reps, then msmBatch's right after (the batch's ratio to one
+    // call is read in one phase of the process), then the one-shot's (its 64 MiB uploads last).
+    const timed = async (f: () => Promise<boolean>) => {
+      const t0 = performance.now();
+      good = (await f()) && good;
+      return performance.now() - t0;
     };
-    const wallMs = await wall(async () => (plain ? await h.msm(sc) : (await h.msmProfiled(sc, tuning)).point).equals(expected));
-    const oneShotMs = plain && batch ? await wall(async () => (await prover.msm(bases, sc)).equals(expected)) : undefined;
-    // The last one-shot's submissions (stage, when submitted, GPU time): where its time goes.
-    const oneShotSubmissions = oneShotMs === undefined ? undefined : (prover.stats() as { jobs?: { last?: unknown } }).jobs?.last;
-    const e2e =
-      plain && batch
-        ? {
-            oneShotMs,
-            batchMs: await wall(async () => (await h.msmBatch(batch.vectors)).every((p, i) => p.equals(batch.expected[i]))),
-          }
-        : {};
+    const lastJob = () => (prover.stats() as { jobs?: { last?: unknown } }).jobs?.last;
+    const single = async () => (plain ? await h.msm(sc) : (await h.msmProfiled(sc, tuning)).point).equals(expected);
+    const many = async () => (await h.msmBatch(batch!.vectors)).every((p, i) => p.equals(batch!.expected[i]));
+    const singles: number[] = [],
+      batches: number[] = [],
+      oneShots: number[] = [];
+    for (let r = 0; r < WALL_REPS; r++) singles.push(await timed(single));
+    for (let r = 0; plain && batch && r < WALL_REPS; r++) batches.push(await timed(many));
+    const batchSubmissions = batches.length ? lastJob() : undefined;
+    for (let r = 0; plain && batch && r < 3; r++) oneShots.push(await timed(async () => (await prover.msm(bases, sc)).equals(expected)));
+    const med = (xs: number[]) => (xs.length ? +median(xs).toFixed(3) : undefined);
+    const wallMs = med(singles)!;
+    const oneShotMs = med(oneShots);
+    // The last one-shot's and batch's submissions (stage, when submitted, GPU time): where their time goes.
+    const oneShotSubmissions = oneShotMs === undefined ? undefined : lastJob();
+    const e2e = plain && batch ? { oneShotMs, batchMs: med(batches) } : {};
     // The one-shot reads its points' checks at the end of the job: one off the curve in its last
     // run must still fail it (at these sizes the bases come through the staging ring, in pieces).
     const oneShotBadPoint = plain && batch ? await lastPointOffCurve(prover, bases, sc) : undefined;
@@ -332,6 +337,7 @@ async function timeMsm(
       batchOf: e2e.batchMs === undefined ? undefined : BATCH,
       oneShotBadPoint,
       oneShotSubmissions,
+      batchSubmissions,
       /** runs and bases conversions by engine so far in this prover (which kernels the rows ran on) */
       engineRuns: prover.stats().engineRuns,
       hostMs: +median(hosts).toFixed(3),

@@ -24,6 +24,10 @@ export interface LowMemoryCase {
  */
 export const LOW_MEMORY_MIN_C = 5;
 
+/** Parts of the low-memory check's chained rows, and the least points a part (below, no such rows). */
+const CHAIN_PARTS = 3;
+const MIN_CHAIN_PART = 8;
+
 /**
  * The low-memory rows for n points, with c fixed (the default plan's c, at least
  * LOW_MEMORY_MIN_C) so each row plans the shape it names at every n: a row's tuning is derived
@@ -79,21 +83,33 @@ export function lowMemoryShapeError(plan: MsmPlan, e: LowMemoryCase['expect']): 
  * - 2 windows per batch, segments of RED_SEG1 buckets kept as they are (no merging level), riders
  *   (the same pipelines as the first case);
  * - 2 windows per batch, riders off (each batch reduces on its own after its fix-up);
- * - 3 windows per batch, the 8x32 multiply and the per-thread inversion walker (msm_walk, no riders).
+ * - 3 windows per batch, the 8x32 multiply and the per-thread inversion walker (msm_walk, no riders);
+ * - the two riders' cases again as one job of 3 equal parts (a chain, src/kernels/msm/run.ts).
  */
 export async function checkMsmLowMemory(prover: Prover, n: number, seed = 0x10e): Promise<MsmCheckRow[]> {
   const rng = new SplitMix64(seed);
   const pts = seededPoints(rng, n).map((p, i) => (i % 17 === 5 ? G.ZERO : p));
   const ks = Array.from({ length: n }, (_, i) => (i % 11 === 0 ? FR_R - 1n : seededScalar(rng)));
-  const want = pippenger(G, pts, ks);
+  const wantAll = pippenger(G, pts, ks);
   const h = await prover.msmBases(pts);
   const rows: MsmCheckRow[] = [];
+  // The riders' cases once more as a job of CHAIN_PARTS equal parts sharing one reduction (the
+  // kept pairs added to across parts, riders crossing from one part into the next), as 2^20 runs.
+  const part = Math.floor(n / CHAIN_PARTS);
+  const chained: LowMemoryCase[] = (part >= MIN_CHAIN_PART ? lowMemoryCases(part) : [])
+    .filter((k) => k.expect.riders)
+    .map((k) => ({ ...k, name: `${k.name}, a chain of ${CHAIN_PARTS} parts`, tuning: { ...k.tuning, parts: CHAIN_PARTS } }));
+  const scalars = ks.slice(0, part * CHAIN_PARTS);
+  const wantChained = pippenger(G, pts.slice(0, scalars.length), scalars);
   try {
-    for (const k of lowMemoryCases(n)) {
+    for (const k of [...lowMemoryCases(n), ...chained]) {
+      const isChain = chained.includes(k);
       const t0 = performance.now();
-      const r = await h.msmProfiled(ks, k.tuning);
+      const r = await h.msmProfiled(isChain ? scalars : ks, k.tuning);
       const plan = r.plans[0];
-      const shape = lowMemoryShapeError(plan, k.expect);
+      const want = isChain ? wantChained : wantAll;
+      const runs = isChain && r.plans.length !== CHAIN_PARTS ? `${r.plans.length} runs (want ${CHAIN_PARTS}); ` : '';
+      const shape = runs + lowMemoryShapeError(plan, k.expect);
       const equal = r.point.equals(want);
       rows.push({
         step: k.name,

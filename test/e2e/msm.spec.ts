@@ -26,6 +26,9 @@ test(`msm equals noble (n = 1 .. 2^${LOGN}, edge cases) and arkworks vectors`, a
     'msm low memory, 2 window(s) per batch, riders',
     'msm low memory, 2 window(s) per batch',
     'msm low memory, 3 window(s) per batch, staged reduction, 8x32 per-thread-inversion walker',
+    // a job of 3 equal parts sharing one reduction (riders crossing parts, kept pairs added to)
+    'msm low memory, 1 window(s) per batch, staged reduction, riders, a chain of 3 parts',
+    'msm low memory, 2 window(s) per batch, riders, a chain of 3 parts',
     'msm error not on curve',
     'msm error scalar >= r',
     'msm usable after errors',

@@ -6,7 +6,7 @@ import { lowMemoryCases, lowMemoryShapeError } from '../../bench/support/msm-pla
 
 describe('low-memory MSM check rows', () => {
   // msm-noble-check runs them at n = min(2^logn, 256): 64 by default, 256 in CI.
-  const sizes = [1, 2, 5, 16, 33, 64, 100, 128, 256, 1024];
+  const sizes = [1, 2, 5, 16, 21, 33, 64, 85, 100, 128, 256, 1024]; // 21 and 85: the chained rows' parts
   for (const n of sizes) {
     it(`n = ${n}: every row plans its named shape`, () => {
       for (const k of lowMemoryCases(n)) expect(lowMemoryShapeError(msmPlan(n, k.tuning), k.expect), k.name).toBe('');
