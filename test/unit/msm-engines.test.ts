@@ -61,7 +61,7 @@ vi.mock('../../src/kernels/msm/run.js', () => ({
     // Window 0 holds the whole answer: the fold's other windows add nothing.
     const windows = new Uint32Array(24 * plan.T);
     windows.set(words(answer(bases, s, plan.n).add(skew.walker)));
-    return { result: Promise.resolve({ windows, bad: -1, profile: null, poolBytes: 0 }) };
+    return { result: Promise.resolve({ windows, bad: -1, profiles: [null], poolBytes: 0 }) };
   },
 }));
 

@@ -39,7 +39,6 @@ vi.mock('../../src/kernels/msm/run.js', () => ({
           resolve({
             windows: Uint32Array.from(windows.flatMap(gpuWords)),
             bad,
-            profile: null,
             profiles: keys.map(() => null),
             poolBytes: 1000,
           });

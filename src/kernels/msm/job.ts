@@ -67,26 +67,30 @@ class VectorSums {
   engines: Engine[] = [];
   poolBytes = 0;
 
-  /** What every run reports, whichever engine ran it; false once the vector has a scalar >= r. */
-  private took(run: MsmRun, r: MsmRunResult | QuickRunResult, k: number, engine: Engine): boolean {
-    this.profiles[k] = r.profile;
+  /** What every run reports, whichever engine ran it. */
+  private took(k: number, engine: Engine, profile: ProfileReport | null, poolBytes: number): void {
+    this.profiles[k] = profile;
     this.engines[k] = engine;
-    this.poolBytes = Math.max(this.poolBytes, r.poolBytes);
-    // Runs arrive in order, so the first flagged one holds the smallest index.
-    if (r.bad >= 0 && this.bad < 0) this.bad = run.start + r.bad;
+    this.poolBytes = Math.max(this.poolBytes, poolBytes);
+  }
+
+  /** A result's scalar >= r (its index from `run` on, -1 if none); false once the vector has one. */
+  private flagged(run: MsmRun, bad: number): boolean {
+    // Results arrive in order, so the first flagged one holds the smallest index.
+    if (bad >= 0 && this.bad < 0) this.bad = run.start + bad;
     return this.bad < 0;
   }
 
   /** A walker chain's window sums (runs ks of the job, the chain's from `first` on). */
   add(first: MsmRun, r: MsmRunResult, ks: readonly number[]): void {
-    const profiles = r.profiles ?? [r.profile];
-    ks.forEach((k, i) => this.took(first, { ...r, profile: profiles[i] ?? null, bad: i === 0 ? r.bad : -1 }, k, 'walker'));
-    if (this.bad < 0) this.byC.set(first.plan.c, addWindows(this.byC.get(first.plan.c), r.windows, first.plan.T));
+    ks.forEach((k, i) => this.took(k, 'walker', r.profiles[i], r.poolBytes));
+    if (this.flagged(first, r.bad)) this.byC.set(first.plan.c, addWindows(this.byC.get(first.plan.c), r.windows, first.plan.T));
   }
 
   /** A quick run's partial sums. */
   addQuick(run: MsmRun, r: QuickRunResult, k: number): void {
-    if (!this.took(run, r, k, 'quick')) return;
+    this.took(k, 'quick', r.profile, r.poolBytes);
+    if (!this.flagged(run, r.bad)) return;
     const sum = quickSum(r);
     this.quick = this.quick ? jacAdd(this.quick, sum) : sum;
   }
@@ -159,17 +163,8 @@ export async function runMsmJob(
         const parts = chain.map((run) => ({ bases: () => bases(run), base0: run.base0, scalars: scalarsOf(run) }));
         const { result } = await startMsmChain(ctx, first.plan, parts, profile);
         hostMs += performance.now() - t0 - waited;
-        started.push(
-          result.then((r) =>
-            timed(() =>
-              sums[vi].add(
-                first,
-                r,
-                chain.map((run) => index.get(run)!),
-              ),
-            ),
-          ),
-        );
+        const ks = chain.map((run) => index.get(run)!);
+        started.push(result.then((r) => timed(() => sums[vi].add(first, r, ks))));
       }
       for (const read of started) {
         read.catch(() => {}); // awaited below; this keeps an early failure from going unhandled meanwhile

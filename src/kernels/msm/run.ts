@@ -29,10 +29,8 @@ export interface MsmRunResult {
   windows: Uint32Array;
   /** the run's first scalar >= r (its index within the run, or chain), -1 if none */
   bad: number;
-  /** the first part's profile */
-  profile: ProfileReport | null;
-  /** a chain's profiles, one a part (startMsmChain) */
-  profiles?: (ProfileReport | null)[];
+  /** one profile a part (a single run: one) */
+  profiles: (ProfileReport | null)[];
   /**
    * Pool bytes in use once the run was submitted: the MSM's peak (every buffer of the run is
    * held, the bases and the scalars too). Not bytesHeld, which also counts free buffers kept from
@@ -149,7 +147,6 @@ export async function startMsmChain(
       .then(([profiles, [pairs, flag]]) => ({
         windows: windowSums(pairs, plan.T),
         bad: flag[0] === NONE ? -1 : flag[0],
-        profile: profiles[0],
         profiles,
         poolBytes,
       }))

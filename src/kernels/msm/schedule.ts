@@ -70,7 +70,7 @@ export function addsToKept(step: ReduceStep, plan: Pick<MsmPlan, 'seg' | 'seg1'>
 
 /** The batches of `parts` parts of one plan, in order, and the reduction steps left at the end. */
 export function reduceSchedule(
-  plan: Pick<MsmPlan, 'T' | 'nwin' | 'M' | 'riders' | 'seg' | 'seg1'>,
+  plan: Pick<MsmPlan, 'T' | 'nwin' | 'batches' | 'M' | 'riders' | 'seg' | 'seg1'>,
   parts = 1,
 ): {
   batches: BatchSchedule[];
@@ -88,10 +88,9 @@ export function reduceSchedule(
   const batches: BatchSchedule[] = [];
   let toSeg: Reduction | null = null;
   let toLevel: Reduction | null = null;
-  const perPart = Math.ceil(plan.T / plan.nwin);
-  for (let batch = 0; batch < parts * perPart; batch++) {
-    const part = Math.floor(batch / perPart);
-    const w0 = (batch - part * perPart) * plan.nwin;
+  for (let batch = 0; batch < parts * plan.batches; batch++) {
+    const part = Math.floor(batch / plan.batches);
+    const w0 = (batch - part * plan.batches) * plan.nwin;
     const r: Reduction = { batch, part, w0, nw: Math.min(plan.nwin, plan.T - w0), bofs: plan.riders ? (batch % 2) * nbMax : 0 };
     if (!plan.riders) {
       batches.push({ ...r, walkRider: null, fixupRider: null, after: both(r) });
