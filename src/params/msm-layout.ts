@@ -30,9 +30,29 @@ export const MSM_BYTES = Object.freeze({
   scalar: 4 * MSM_WORDS.scalar,
 });
 
-/** Number of windows of c bits: T·c must exceed 254 so the top digit never needs a carry (r < 2^254). */
+/** Number of windows for window size c: they cover bits [0, 255), so the top digit never needs a carry (r < 2^254). */
 export function windowCount(c: number): number {
   return Math.ceil(255 / c);
+}
+
+/**
+ * Windows of the full c bits; the T·c - 255 above them have c - 1, so the windows cover exactly
+ * 255 bits. With all T of c bits the top window would see only 254 - (T - 1)·c bits of a scalar
+ * (2 at c = 14), its digits crowding a few buckets whose entries the walker's fix-up adds in one
+ * thread each (H100 2^20 at c = 14: 2 s of fix-up); this way it sees c - 2 or more.
+ */
+export function wideWindows(c: number): number {
+  return 255 - windowCount(c) * (c - 1);
+}
+
+/** First bit of window j (j = T: 255, the end of the last). */
+export function windowStart(j: number, c: number): number {
+  return j * c - Math.max(0, j - wideWindows(c));
+}
+
+/** Bits of window j: c, or c - 1 for the top T·c - 255 windows. */
+export function windowBits(j: number, c: number): number {
+  return j < wideWindows(c) ? c : c - 1;
 }
 
 /** Buckets per window: |d| in 1..2^(c-1), bucket index |d| - 1. */

@@ -5,12 +5,13 @@
  *   3. accumulate: affine sums per bucket, handling P = Q (doubling) and P = -Q (identity),
  *   4. reduceWindowLevels: segmented running sums, sum_t t·B_t = sum_k W_k + SEG · sum_k k·S_k,
  *      then levels that merge groups of (W, S) pairs until one is left,
- *   5. combine: Horner over windows, sum_j 2^(j·c) G_j.
+ *   5. combine: Horner over windows, sum_j 2^(windowStart(j)) G_j (windows of c bits, the top
+ *      ones of c - 1: src/params/msm-layout.ts).
  * Checked against @noble/curves' pippenger in test/unit/msm-ref.test.ts.
  * @module
  */
 import { FQ_P, FR_R, invMod, mod } from '../params/bn254.js';
-import { bucketsPerWindow, windowCount } from '../params/msm-layout.js';
+import { bucketsPerWindow, windowBits, windowCount, windowStart } from '../params/msm-layout.js';
 
 export { bucketsPerWindow, windowCount };
 
@@ -18,15 +19,17 @@ export { bucketsPerWindow, windowCount };
 export type Affine = { x: bigint; y: bigint } | null;
 
 /**
- * Digit j of k in [-2^(c-1), 2^(c-1)]: the c bits at j·c, plus bit j·c - 1 (look-back), minus
- * 2^c when the window's top bit is set. sum_j d_j 2^(jc) = k for k < 2^(Tc - 1).
+ * Digit j of k in [-2^(c-1), 2^(c-1)]: window j's b bits (c, or c - 1 at the top) from its start s,
+ * plus bit s - 1 (look-back), minus 2^b when the window's top bit is set. sum_j d_j 2^(s_j) = k for
+ * k < 2^254 (the windows cover 255 bits, so the top one's top bit is 0).
  */
 export function signedDigit(k: bigint, j: number, c: number): number {
-  const lo = BigInt(j * c);
-  const w = Number((k >> lo) & ((1n << BigInt(c)) - 1n));
-  const look = j === 0 ? 0 : Number((k >> (lo - 1n)) & 1n);
-  const top = (w >> (c - 1)) & 1;
-  return w + look - top * (1 << c);
+  const lo = windowStart(j, c),
+    bits = windowBits(j, c);
+  const w = Number((k >> BigInt(lo)) & ((1n << BigInt(bits)) - 1n));
+  const look = j === 0 ? 0 : Number((k >> BigInt(lo - 1)) & 1n);
+  const top = (w >> (bits - 1)) & 1;
+  return w + look - top * (1 << bits);
 }
 
 export interface Csr {
@@ -143,11 +146,11 @@ export function reduceLevel(pairs: readonly ReducePair[], G: number): ReducePair
   return out;
 }
 
-/** sum_j 2^(j·c) G_j by Horner from the top window. */
+/** sum_j 2^(windowStart(j)) G_j by Horner from the top window. */
 export function combine(windows: readonly Affine[], c: number): Affine {
   let acc: Affine = null;
   for (let j = windows.length - 1; j >= 0; j--) {
-    for (let i = 0; i < c; i++) acc = affineAdd(acc, acc);
+    for (let i = 0; i < windowBits(j, c); i++) acc = affineAdd(acc, acc);
     acc = affineAdd(acc, windows[j]);
   }
   return acc;

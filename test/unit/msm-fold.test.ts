@@ -3,6 +3,7 @@ import { describe, it, expect } from 'vitest';
 import { bn254 } from '@noble/curves/bn254.js';
 import { addWindows, foldSums, fromProjective, jacAdd, jacDouble, toNoble } from '../../src/kernels/msm/fold.js';
 import { FQ_P, toLimbs, toMont } from '../../src/params/bn254.js';
+import { windowStart } from '../../src/params/msm-layout.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const G1 = bn254.G1.Point;
@@ -22,10 +23,9 @@ function gpuWords(p: Pt): number[] {
 function fold(windows: Pt[], c: number): Pt {
   return foldSums(addWindows(undefined, Uint32Array.from(windows.flatMap(gpuWords)), windows.length), c);
 }
+/** sum_j 2^(windowStart(j)) G_j with noble's own arithmetic (windows of c bits, the top ones of c - 1). */
 function horner(windows: Pt[], c: number): Pt {
-  let acc = G1.ZERO;
-  for (let j = windows.length - 1; j >= 0; j--) acc = acc.multiplyUnsafe(1n << BigInt(c)).add(windows[j]);
-  return acc;
+  return windows.reduce((acc, w, j) => acc.add(w.multiplyUnsafe(1n << BigInt(windowStart(j, c)))), G1.ZERO);
 }
 const jac = (p: Pt) => {
   const a = p.toAffine();

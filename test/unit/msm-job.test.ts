@@ -9,6 +9,7 @@ import type { MsmRunResult, ScalarWords } from '../../src/kernels/msm/run.js';
 import type { MsmJobPlan, MsmRun } from '../../src/kernels/msm/runs.js';
 import type { MsmPlan } from '../../src/kernels/msm/plan.js';
 import { FQ_P, toLimbs, toMont } from '../../src/params/bn254.js';
+import { windowStart } from '../../src/params/msm-layout.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const G1 = bn254.G1.Point;
@@ -85,7 +86,7 @@ function gpuWords(p: Pt): number[] {
   return [a.x * l, a.y * l, l].flatMap((v) => toLimbs(toMont(v % FQ_P)));
 }
 
-const horner = (w: Pt[], c: number) => w.reduceRight((acc, p) => acc.multiplyUnsafe(1n << BigInt(c)).add(p), G1.ZERO);
+const horner = (w: Pt[], c: number) => w.reduce((acc, p, j) => acc.add(p.multiplyUnsafe(1n << BigInt(windowStart(j, c)))), G1.ZERO);
 
 /** A job of `parts` runs of n scalars each (2^18 = 8 MiB of packed scalars), each its own chain or all one. */
 function jobPlan(parts: number, n: number, c: number, T: number, chained = false): MsmJobPlan {

@@ -26,6 +26,7 @@ import { reduceLevels } from '../../src/kernels/msm/schedule.js';
 /** An H100's workgroup limits through Dawn (the 512-thread walker fits). */
 const LARGE = { threads: 1024, tileBytes: 49152 };
 import { windowCount } from '../../src/ref/msm.js';
+import { windowStart } from '../../src/params/msm-layout.js';
 import { msmRuns } from '../../src/kernels/msm/runs.js';
 
 describe('msm plan memory', () => {
@@ -35,8 +36,8 @@ describe('msm plan memory', () => {
       for (const nw of [1, 2, 3]) {
         for (let w0 = 0; w0 < T; w0 += nw) {
           const [lo, hi] = batchHalves(c, w0, Math.min(nw, T - w0));
-          const first = Math.max(0, w0 * c - 1),
-            last = Math.min(255, Math.min(T, w0 + nw) * c - 1);
+          const first = Math.max(0, windowStart(w0, c) - 1),
+            last = windowStart(Math.min(T, w0 + nw), c) - 1;
           expect(lo).toBe(first >> 4);
           expect(hi).toBe(Math.min(SCALAR_HALVES - 1, last >> 4));
           expect(hi - lo + 1).toBeLessThanOrEqual(ringPlanes(c, T, nw));
@@ -50,14 +51,20 @@ describe('msm plan memory', () => {
     expect(ringPlanes(16, 16, 3)).toBe(4); // bits 47..95: halves 2..5
   });
 
-  it('2^20 with its scalars fits 100 MB: bases 64 MiB + scalars 32 MiB do not, so the job runs as 4 parts of 2^18', () => {
+  it('2^20 with its scalars fits 100 MB: bases 64 MiB + scalars 32 MiB do not, so the job runs as 4 parts of 2^18 (8 of 2^17 at the default limits)', () => {
     const n = 1 << 20;
     for (const limits of [DEFAULT_WG_LIMITS, LARGE]) {
       // One run over all 2^20 scalars cannot fit whatever its working buffers (96 MiB = 100.7 MB before them).
       expect(64 * n + packedScalarBytes(n)).toBeGreaterThan(MSM_MEM_BUDGET);
       expect(msmPlan(n, {}, limits).poolBytes).toBeGreaterThan(MSM_MEM_BUDGET);
       const job = msmRuns([{ start: 0, n }], 0, n, {}, limits);
-      expect(job.runs.map((r) => [r.start, r.n, r.base0])).toEqual([0, 1, 2, 3].map((k) => [k << 18, 1 << 18, k << 18]));
+      // The 128-thread walker reaches more threads with 8 parts (H100 at the default limits, end to
+      // end: 8 parts at c = 13 0.955x of the earlier 4 at c = 15).
+      const parts = limits === LARGE ? 4 : 8;
+      expect(job.runs.map((r) => [r.start, r.n, r.base0])).toEqual(
+        Array.from({ length: parts }, (_, k) => [(k * n) / parts, n / parts, (k * n) / parts]),
+      );
+      expect(job.runs.every((r) => r.plan.c === 13)).toBe(true);
       expect(job.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
       for (const r of job.runs) {
         // every part counts all the bases and its own scalars, and its walker reaches its thread target
@@ -123,18 +130,21 @@ describe('msm plan memory', () => {
     // ...but no slice shorter than minSlice: 2^14 at c = 8 has ~128 entries per bucket, slices of 16
     // (S slots of a thread, 8 per-thread inversion, WG_INV_S = 4 with the workgroup's).
     expect(minSlice(1 << 14, 128)).toBe(16);
-    expect(msmPlan(1 << 14, { wgInv: false }).walkThreads).toBe(((1 << 14) * 32) / (8 * 16));
-    expect(msmPlan(1 << 14).walkThreads).toBe(((1 << 14) * 32) / (WG_INV_S * 16));
-    expect(msmPlan(1 << 12)).toMatchObject({ nwin: 32, batches: 1 });
+    for (const t of [{ wgInv: false }, {}, { c: 8 }]) {
+      const p = msmPlan(1 << 14, t);
+      expect(p.walkThreads).toBeLessThanOrEqual(Math.ceil(((1 << 14) * p.nwin) / (p.S * minSlice(1 << 14, p.M)) / p.walkWg) * p.walkWg);
+    }
+    expect(msmPlan(1 << 14, { c: 8 }).walkThreads).toBe(((1 << 14) * 32) / (WG_INV_S * 16));
+    expect(msmPlan(1 << 12)).toMatchObject({ c: 9, nwin: 29, batches: 1 });
   });
 
-  it('c keeps the top window at >= c - 4 bits (few crowded buckets serialize the fix-up)', () => {
-    for (let logn = 0; logn <= 22; logn++) {
-      const c = msmPlan(1 << logn).c;
-      expect(topWindowBits(c)).toBeGreaterThanOrEqual(c - 4);
-    }
-    expect(topWindowBits(12)).toBe(2);
-    expect(topWindowBits(16)).toBe(14);
+  it('the top window sees c - 2 bits or more (windows of c - 1 on top), so c follows the cost model alone', () => {
+    for (let c = 4; c <= 16; c++) expect(topWindowBits(c)).toBeGreaterThanOrEqual(c - 2);
+    expect([12, 13, 14, 15, 16].map(topWindowBits)).toEqual([10, 11, 12, 14, 14]); // all-c windows: 2, 7, 2, 14, 14
+    // The defaults measured on the H100 (pickC): c = 9-11 from 2^12 to 2^15, 13 at 2^16-2^17, 15 at
+    // 2^18-2^20 on its own, 16 past the budget; a 2^20 job's parts of 2^18 over all 2^20 bases, 13.
+    expect([12, 13, 15, 16, 17, 18, 19, 22].map((logn) => msmPlan(1 << logn, {}, LARGE).c)).toEqual([9, 10, 11, 13, 13, 15, 15, 16]);
+    expect(msmPlan(1 << 18, {}, LARGE, 1 << 20).c).toBe(13);
   });
 
   it('reduction levels take K pairs to one', () => {
@@ -168,12 +178,12 @@ describe('msm plan memory', () => {
     expect([18, 19, 20, 21, 22].map((logn) => msmPlan(1 << logn).S)).toEqual([4, 4, 8, 8, 16]);
     // partials (64 bytes a thread) no longer tie threads to S: 98304 threads at S = 4 and the
     // target 131072 at S = 1, all under the budget with the whole 2^20 bases resident.
-    expect(a.walkThreads).toBe(98304);
+    expect(a.walkThreads).toBe(65536);
     expect(b.walkThreads).toBe(WALK_TARGET_THREADS_WG);
     for (const p of [a, b, d]) {
       expect(partialsBytes(p)).toBe(64 * p.walkThreads);
       expect(p.poolBytes).toBeLessThanOrEqual(MSM_MEM_BUDGET);
-      expect(p.c).toBe(d.c);
+      if (p !== b) expect(p.c).toBe(d.c); // S = 1 weighs the walk more in pickC's model: c = 15
     }
     for (let logn = 0; logn <= 19; logn++) {
       for (const S of [1, 2, 4]) {
@@ -198,6 +208,8 @@ describe('msm plan memory', () => {
     // entries buffer, 2^18 - 2^22 got more threads (2^20 two windows a batch) from the same budget.
     // Since the caller's packed scalars count (32 bytes each), 2^18 and 2^19 take fewer windows a
     // batch, and a 2^20 plan on its own is over the budget (msmRuns cuts that job into parts).
+    // Since the top windows have c - 1 bits (no crowded top window), c follows the cost model for
+    // every window size: 7 at 2^9 (was 6), 9-12 at 2^12-2^15 (8), 13 at 2^16-2^17 (15).
     const before = [
       '4/64/64/16/8',
       '4/64/64/16/8',
@@ -208,15 +220,15 @@ describe('msm plan memory', () => {
       '5/51/256/16/16',
       '5/51/448/16/16',
       '6/43/704/16/32',
-      '6/43/1408/16/32',
+      '7/37/1216/16/64',
       '8/32/2048/16/128',
       '8/32/4096/16/128',
-      '8/32/4096/16/128',
-      '8/32/4096/16/128',
-      '8/32/4096/16/128',
-      '8/32/8192/16/128',
-      '15/17/34816/16/1024',
-      '15/17/34816/16/1024',
+      '9/29/7424/16/256',
+      '10/26/13312/16/512',
+      '11/24/24576/16/1024',
+      '12/22/45056/16/1024',
+      '13/20/32768/16/1024',
+      '13/20/40960/16/1024',
       '15/16/32768/16/1024',
       '15/7/38272/8/1024',
       '16/1/32768/2/2048',

@@ -5,6 +5,7 @@ import { pippenger } from '@noble/curves/abstract/curve.js';
 import { FQ_NP0, FQ_P, FQ_R, FR_R, fromLimbs, fromMont, toLimbs, toMont } from '../../src/params/bn254.js';
 import { affineAdd, bucketCsr, combine, msmRef, signedDigit, windowCount, type Affine } from '../../src/ref/msm.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
+import { windowBits, windowStart } from '../../src/params/msm-layout.js';
 
 const G = bn254.G1.Point;
 const toAff = (p: InstanceType<typeof G>): Affine => (p.is0() ? null : p.toAffine());
@@ -26,18 +27,33 @@ describe('bn254 params', () => {
 });
 
 describe('signed digits', () => {
-  it.each([2, 4, 8, 13, 16])('recompose k for c = %i', (c) => {
+  it.each([2, 4, 6, 8, 12, 13, 14, 15, 16])('recompose k for c = %i', (c) => {
     const rng = new SplitMix64(5);
-    const ks = [0n, 1n, FR_R - 1n, (1n << 253n) + 12345n, ...Array.from({ length: 20 }, () => scalar(rng))];
+    const ks = [0n, 1n, FR_R - 1n, (1n << 253n) + 12345n, (1n << 253n) - 1n, ...Array.from({ length: 20 }, () => scalar(rng))];
     for (const k of ks) {
       let sum = 0n;
       for (let j = 0; j < windowCount(c); j++) {
         const d = signedDigit(k, j, c);
-        expect(Math.abs(d)).toBeLessThanOrEqual(1 << (c - 1));
-        sum += BigInt(d) << BigInt(j * c);
+        expect(Math.abs(d)).toBeLessThanOrEqual(1 << (windowBits(j, c) - 1));
+        sum += BigInt(d) << BigInt(windowStart(j, c));
       }
       expect(sum).toBe(k);
     }
+  });
+
+  it.each([2, 4, 6, 8, 12, 13, 14, 15, 16])('windows of c bits, then of c - 1, cover bits [0, 255) for c = %i', (c) => {
+    const T = windowCount(c);
+    let start = 0;
+    for (let j = 0; j < T; j++) {
+      expect(windowStart(j, c)).toBe(start);
+      expect([c, c - 1]).toContain(windowBits(j, c));
+      if (j > 0 && windowBits(j, c) === c) expect(windowBits(j - 1, c)).toBe(c); // the narrow ones on top
+      start += windowBits(j, c);
+    }
+    expect(start).toBe(255);
+    expect(windowStart(T, c)).toBe(255);
+    // the top window sees c - 2 bits or more of a scalar below 2^254 (not 2 of 14, as all-c windows did)
+    expect(254 - windowStart(T - 1, c)).toBeGreaterThanOrEqual(c - 2);
   });
 });
 

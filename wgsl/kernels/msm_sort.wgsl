@@ -1,14 +1,15 @@
 // msm_sort.wgsl: MSM stages 1-2: carry-free signed window digits and the counting sort of (point, sign) entries into bucket order (count, 3-pass scan, scatter).
 // requires:
 
-// A batch covers windows [w0, w0 + nwin) of c bits; its flat bucket b = jj·m + |d| - 1 (jj = window
-// within the batch, m = 2^(c-1) buckets a window), nb = nwin·m buckets. c and m come from the uniform
-// (one pipeline serves every window size). counts has nb + 1 words (the last stays 0 so
+// A batch covers windows [w0, w0 + nwin): the first `wide` windows of a scalar have c bits, the ones
+// above them c - 1 (src/params/msm-layout.ts windowStart); its flat bucket b = jj·m + |d| - 1 (jj =
+// window within the batch, m = 2^(c-1) buckets a window), nb = nwin·m buckets. c, wide and m come
+// from the uniform (one pipeline serves every window size). counts has nb + 1 words (the last stays 0 so
 // the exclusive scan leaves the entry total in offsets[nb]).
 // planes: scalar half-planes resident (16: all; fewer: a ring, half h in slot h % planes; see
 // src/kernels/msm/sort.ts, which splits each before the first batch that reads it). A slot holds
 // bits [16h, 16h + 16) of every scalar, two scalars a word (scalar i in the low half if i is even).
-struct SortParams { n: u32, w0: u32, nwin: u32, nb: u32, planes: u32, c: u32, m: u32 } // src/kernels/msm/params.ts SORT_PARAMS
+struct SortParams { n: u32, w0: u32, nwin: u32, nb: u32, planes: u32, c: u32, m: u32, wide: u32 } // src/kernels/msm/params.ts SORT_PARAMS
 
 @group(0) @binding(0) var<storage, read> scalars: array<u32>;       // half-plane slots of ceil(n / 2) words
 @group(0) @binding(1) var<storage, read_write> counts: array<atomic<u32>>;
@@ -34,16 +35,17 @@ fn scalar_bits(i: u32, start: u32, len: u32) -> u32 {
 }
 
 // Signed digit of window j in [-2^(c-1), 2^(c-1)] (src/ref/msm.ts signedDigit): the window's
-// c bits plus the look-back bit, minus 2^c if the window's top bit is set. No carry chain,
-// so every (point, window) is independent.
+// b bits (c, or c - 1 above the wide windows) plus the look-back bit, minus 2^b if the window's
+// top bit is set. No carry chain, so every (point, window) is independent.
 fn digit(i: u32, j: u32) -> i32 {
   let c = prm.c;
-  let lo = j * c;
+  let lo = j * c - select(0u, j - prm.wide, j > prm.wide);
+  let b = select(c - 1u, c, j < prm.wide);
   var w: u32; var look: u32;
-  if (j == 0u) { w = scalar_bits(i, 0u, c); look = 0u; }
-  else { let v = scalar_bits(i, lo - 1u, c + 1u); look = v & 1u; w = v >> 1u; }
-  let top = w >> (c - 1u);
-  return i32(w + look) - i32(top << c);
+  if (j == 0u) { w = scalar_bits(i, 0u, b); look = 0u; }
+  else { let v = scalar_bits(i, lo - 1u, b + 1u); look = v & 1u; w = v >> 1u; }
+  let top = w >> (b - 1u);
+  return i32(w + look) - i32(top << b);
 }
 
 @compute @workgroup_size(SORT_WG)

@@ -7,6 +7,7 @@
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { FQ_P as P, fromLimbs, fromMont, mod } from '../../params/bn254.js';
+import { windowBits } from './layout.js';
 
 const G1 = bn254.G1.Point;
 type G1Point = InstanceType<typeof G1>;
@@ -84,17 +85,20 @@ export function addWindows(into: WindowSums | undefined, win: Uint32Array, T: nu
   return out;
 }
 
-/** sum_j 2^(j·c) G_j of sums G_j of c bits each (window sums, the quick engine's lanes), by Horner. */
-export function foldJac(sums: readonly Jac[], c: number): Jac {
+/**
+ * sum_j 2^(s_j) G_j by Horner, where sum G_j covers `bits(j)` bits from s_j (window sums: windowBits;
+ * the quick engine's lanes: the same bits each).
+ */
+export function foldJac(sums: readonly Jac[], bits: (j: number) => number): Jac {
   let acc = ZERO;
   for (let j = sums.length - 1; j >= 0; j--) {
-    for (let i = 0; i < c; i++) acc = jacDouble(acc);
+    for (let i = bits(j); i > 0; i--) acc = jacDouble(acc);
     acc = jacAdd(acc, sums[j]);
   }
   return acc;
 }
 
-/** foldJac of window sums, as a noble point. */
+/** foldJac of the window sums of window size c, as a noble point. */
 export function foldSums(sums: WindowSums, c: number): G1Point {
-  return toNoble(foldJac(sums, c));
+  return toNoble(foldJac(sums, (j) => windowBits(j, c)));
 }

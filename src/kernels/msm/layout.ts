@@ -4,9 +4,9 @@
  * batch of windows reads. What varies per job (window size, slots, walker workgroups) is in plan.ts.
  * @module
  */
-import { SCALAR_HALVES } from '../../params/msm-layout.js';
+import { SCALAR_HALVES, windowStart } from '../../params/msm-layout.js';
 
-export { MSM_BYTES, MSM_WORDS, SCALAR_HALVES } from '../../params/msm-layout.js';
+export { MSM_BYTES, MSM_WORDS, SCALAR_HALVES, wideWindows, windowBits } from '../../params/msm-layout.js';
 
 /** The sort's workgroup (count, scan, scatter): a scan block is 2·SORT_WG counts. */
 export const SORT_WG = 256;
@@ -22,8 +22,8 @@ export const QUICK_WG = 64;
 /** Bits of one scalar half-plane. */
 const HALF_BITS = 16;
 
-/** Scalar halves [lo, hi] the digits of windows [w0, w0 + nw) read (bits [w0·c - 1, (w0 + nw)·c)). */
+/** Scalar halves [lo, hi] the digits of windows [w0, w0 + nw) read (their bits and the look-back bit below them). */
 export function batchHalves(c: number, w0: number, nw: number): [number, number] {
   const half = (bit: number) => Math.floor(bit / HALF_BITS);
-  return [half(Math.max(0, w0 * c - 1)), Math.min(SCALAR_HALVES - 1, half((w0 + nw) * c - 1))];
+  return [half(Math.max(0, windowStart(w0, c) - 1)), Math.min(SCALAR_HALVES - 1, half(windowStart(w0 + nw, c) - 1))];
 }

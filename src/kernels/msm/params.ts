@@ -48,10 +48,11 @@ export function paramsStruct<const F extends string>(kernel: KernelName, struct:
 export const SPLIT_PARAMS = paramsStruct('msm_split', 'SplitParams', ['n', 'hlo', 'hhi', 'planes', 'be', 'base0', 'i0']);
 
 /**
- * msm_sort (count, scans, scatter): n scalars, windows [w0, w0 + nwin) of c bits, m = 2^(c-1)
- * buckets a window, nb = nwin·m buckets; planes: half-plane slots resident.
+ * msm_sort (count, scans, scatter): n scalars, windows [w0, w0 + nwin) of c bits (c - 1 from
+ * window `wide` on: wideWindows), m = 2^(c-1) buckets a window, nb = nwin·m buckets; planes:
+ * half-plane slots resident.
  */
-export const SORT_PARAMS = paramsStruct('msm_sort', 'SortParams', ['n', 'w0', 'nwin', 'nb', 'planes', 'c', 'm']);
+export const SORT_PARAMS = paramsStruct('msm_sort', 'SortParams', ['n', 'w0', 'nwin', 'nb', 'planes', 'c', 'm', 'wide']);
 
 /**
  * msm_walk (walkers and fix-up): nb buckets from bucket bofs of the bucket sums, wthreads walker

@@ -5,7 +5,7 @@
  * estimate (buffers.ts msmPoolBytes) the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
  * @module
  */
-import { bucketsPerWindow, windowCount } from '../../params/msm-layout.js';
+import { bucketsPerWindow, windowCount, windowStart } from '../../params/msm-layout.js';
 import type { WorkgroupLimits } from '../../gpu/context.js';
 import { msmPoolBytes } from './buffers.js';
 import { batchHalves, MSM_BYTES, SCALAR_HALVES } from './layout.js';
@@ -155,26 +155,29 @@ export function defaultWalkWg(n: number, limits: WorkgroupLimits): number {
 }
 
 /**
- * Bits of a scalar (< r < 2^254) that the top window's digit sees. When that is much less than
- * c, the top window's entries crowd into a few buckets, and the walker's fix-up adds each such
- * bucket's pieces in one thread (H100, 2^14 at c = 12: 49 ms of fix-up for 2 bits).
+ * Bits of a scalar (< r < 2^254) that the top window's digit sees: c - 2 or more (windowStart). When
+ * that was much less than c (all windows of c bits), the top window's entries crowded into a few
+ * buckets, and the walker's fix-up added each such bucket's pieces in one thread (H100, 2^14 at
+ * c = 12: 49 ms of fix-up for 2 bits).
  */
 export function topWindowBits(c: number): number {
-  return 254 - (windowCount(c) - 1) * c;
+  return 254 - windowStart(windowCount(c) - 1, c);
 }
 
 /**
  * Relative cost per window, in Fq multiplies: ~(6 + 30/S) per affine add in the walker (one
- * inversion worth ~30 multiplies shared by S adds; see walkInvShare for wgInv) and 2 projective
- * adds of 12 multiplies per bucket in the reduction. The c minimizing T·(walk + reduce) among
- * those whose top window sees at least c - 4 bits (4, 5, 6, 8, 15, 16) is the default.
+ * inversion worth ~30 multiplies shared by S adds; see walkInvShare for wgInv) and `perBucket` per
+ * bucket in the reduction (2 projective adds of 12 multiplies, RED_MULS; more for a run over
+ * bases much longer than itself: RED_MULS_FEW_WINDOWS). The c minimizing T·(walk + reduce) is the
+ * default. H100 against the earlier rule (c with a top window of c - 4 bits or more: 8 at
+ * 2^12-2^15, 15 at 2^16-2^17), alternating medians: 2^12 c = 9 against 8 0.87x, 2^13 c = 10 0.81x,
+ * 2^15 c = 11 0.82x, 2^16 c = 13 0.93x, 2^17 0.99x (bench/RESULTS.md).
  */
-export function pickC(n: number, S: number, wgInv = false): number {
+export function pickC(n: number, S: number, wgInv = false, perBucket = RED_MULS): number {
   let best = 4,
     bestCost = Infinity;
   for (let c = 4; c <= 16; c++) {
-    if (topWindowBits(c) < c - 4) continue;
-    const cost = windowCount(c) * (n * (6 + walkInvShare(S, wgInv)) + 24 * bucketsPerWindow(c));
+    const cost = windowCount(c) * (n * (6 + walkInvShare(S, wgInv)) + perBucket * bucketsPerWindow(c));
     if (cost < bestCost) {
       best = c;
       bestCost = cost;
@@ -182,6 +185,16 @@ export function pickC(n: number, S: number, wgInv = false): number {
   }
   return best;
 }
+
+/** Reduction multiplies per bucket in pickC's model. */
+export const RED_MULS = 24;
+/**
+ * The same for a run over bases at least 4x its length (a part of a split job, a slice of a long
+ * SRS): the bases leave the budget room for few windows a batch, and each batch's reduction runs
+ * alone on fewer threads, ~1.5x the time per bucket (H100: 6.1 against 4.0 ns at 2^18 over 2^20 and
+ * 2^18 alone). 2^20 in 4 parts of 2^18: c = 13 (this weight) against 15 **0.836x** (31.26 -> 26.15 ms).
+ */
+export const RED_MULS_FEW_WINDOWS = 36;
 
 /**
  * Inversion multiplies per walker add: ~30 shared by a thread's S adds, or with wgInv by the
@@ -263,7 +276,7 @@ export function msmPlan(n: number, t: MsmTuning = {}, limits: WorkgroupLimits = 
   const wgInv = t.wgInv ?? true;
   const walkWg = t.walkWg ?? (wgInv ? defaultWalkWg(n, limits) : WALK_WG);
   const S = t.S ?? defaultSlots(n, wgInv, walkWg);
-  const c = t.c ?? pickC(n, S, wgInv);
+  const c = t.c ?? pickC(n, S, wgInv, basesN >= 4 * n ? RED_MULS_FEW_WINDOWS : RED_MULS);
   const target = walkTarget({ wgInv, walkWg });
   const fixWg = t.fixWg ?? FIX_WG;
   const T = windowCount(c);

@@ -6,7 +6,7 @@
  */
 import type { RunBuffers } from './buffers.js';
 import { halfPlaneWords, scanBlocks } from './buffers.js';
-import { SORT_WG, SPLIT_WG } from './layout.js';
+import { SORT_WG, SPLIT_WG, wideWindows } from './layout.js';
 import { SORT_PARAMS, SPLIT_PARAMS } from './params.js';
 import { SORT_B, SPLIT_B, type MsmPipelines } from './pipelines.js';
 import type { MsmPlan } from './plan.js';
@@ -57,7 +57,7 @@ export class ScalarSplit {
 export function recordSort(rec: RunRecorder, pipes: MsmPipelines, bufs: RunBuffers, plan: MsmPlan, w0: number, nw: number): void {
   const { n, c, M, planes } = plan;
   const nb = nw * M;
-  const prm = rec.params(SORT_PARAMS, { n, w0, nwin: nw, nb, planes, c, m: M });
+  const prm = rec.params(SORT_PARAMS, { n, w0, nwin: nw, nb, planes, c, m: M, wide: wideWindows(c) });
   const group = rec.group(SORT_B, [bufs.halves, bufs.counts, bufs.offsets, bufs.blockSums, bufs.entries, prm]);
   rec.stage('count', pipes.count, group, { threads: n * nw }, SORT_WG);
   rec.stage('scan', pipes.scanBlocks, group, { groups: scanBlocks(nb) }, SORT_WG);
