@@ -1,9 +1,9 @@
 /**
  * The host's last step of an MSM: the Horner fold sum_j 2^(s_j) G_j of the GPU's window sums
  * (window j starts at bit s_j: windowStart). It costs ~254 doublings whatever c is, so at small n
- * it is a large part of an msm() call's
- * end-to-end time: done in Jacobian coordinates with plain bigints (2M + 5S a doubling), about
- * half the time of noble's complete projective formulas, and handed back as a noble point.
+ * it is a large part of an msm() call's end-to-end time: done in Jacobian coordinates with plain
+ * bigints (2M + 5S a doubling), about half the time of noble's complete projective formulas, and
+ * handed back as a noble point.
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
