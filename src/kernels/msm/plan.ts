@@ -5,7 +5,7 @@
  * estimate (buffers.ts msmPoolBytes) the memory budget (issue 5: <= 100 MB at 2^20) is checked against.
  * @module
  */
-import { bucketsPerWindow, windowCount, windowStart } from '../../params/msm-layout.js';
+import { bucketsPerWindow, windowCount } from '../../params/msm-layout.js';
 import type { WorkgroupLimits } from '../../gpu/context.js';
 import { msmPoolBytes } from './buffers.js';
 import { batchHalves, MSM_BYTES, SCALAR_HALVES } from './layout.js';
@@ -152,16 +152,6 @@ export const DEFAULT_WG_LIMITS: WorkgroupLimits = { threads: 256, tileBytes: 163
 export function defaultWalkWg(n: number, limits: WorkgroupLimits): number {
   const fits = limits.threads >= WALK_WG_LARGE && limits.tileBytes >= walkTreeBytes(WALK_WG_LARGE);
   return n >= LARGE_WG_MIN_N && fits ? WALK_WG_LARGE : WALK_WG;
-}
-
-/**
- * Bits of a scalar (< r < 2^254) that the top window's digit sees: c - 2 or more (windowStart). When
- * that was much less than c (all windows of c bits), the top window's entries crowded into a few
- * buckets, and the walker's fix-up added each such bucket's pieces in one thread (H100, 2^14 at
- * c = 12: 49 ms of fix-up for 2 bits).
- */
-export function topWindowBits(c: number): number {
-  return 254 - windowStart(windowCount(c) - 1, c);
 }
 
 /**
