@@ -16,6 +16,7 @@ export type ProverErrorCode =
   | 'ABORTED' // the job's AbortSignal fired (the error's name is 'AbortError')
   | 'GPU_ERROR' // the GPU reported a validation or out-of-memory error
   | 'CHECK_FAILED' // a run-time check found a GPU result that differs from the CPU reference (the family now runs on the CPU)
+  | 'UNSATISFIED' // a Groth16 witness does not satisfy the circuit (its proof would not verify)
   | 'WORKER_FAILED' // the prover's Web Worker did not start (its script failed to load or run)
   | 'LOAD_FAILED'; // a part of the package loaded on first use (a kernel family's code) failed to load
 

@@ -30,20 +30,25 @@ export const PROTOCOL_METHODS = ['whirCommit'] as const;
 /** Everything the worker's client may call on the prover. */
 export const PROVER_CALLS = [...JOB_METHODS, ...PROTOCOL_METHODS] as const;
 
-/** Each handle's methods that run a job (`calls`) and the one that frees it (`free`). */
+/**
+ * Each handle's methods that run a job (`calls`), the one that frees it (`free`), and the ones that
+ * return data fixed when it was made (`fixed`: through the worker, sent once with the handle and
+ * answered without a round trip).
+ */
 export const HANDLE_METHODS = {
-  NttMatrix: { calls: ['read'], free: 'destroy' },
-  MerkleTree: { calls: ['open', 'openMany'], free: 'dispose' },
-  MsmBases: { calls: ['msm', 'msmBatch', 'msmProfiled'], free: 'destroy' },
-  WhirCommitment: { calls: ['prove'], free: 'dispose' },
-} as const satisfies Record<string, { calls: readonly string[]; free: string }>;
+  NttMatrix: { calls: ['read'], free: 'destroy', fixed: [] },
+  MerkleTree: { calls: ['open', 'openMany'], free: 'dispose', fixed: [] },
+  MsmBases: { calls: ['msm', 'msmBatch', 'msmProfiled'], free: 'destroy', fixed: ['stats'] },
+  WhirCommitment: { calls: ['prove'], free: 'dispose', fixed: [] },
+  Groth16Key: { calls: ['prove'], free: 'destroy', fixed: ['verificationKey', 'stats'] },
+} as const satisfies Record<string, { calls: readonly string[]; free: string; fixed: readonly string[] }>;
 
 export type HandleKind = keyof typeof HANDLE_METHODS;
 
 /** Which handle `o` is, by the methods it has (none of the kinds has all of another's). */
 export function handleKind(o: Record<string, unknown>): HandleKind | undefined {
   for (const [kind, m] of Object.entries(HANDLE_METHODS) as [HandleKind, (typeof HANDLE_METHODS)[HandleKind]][]) {
-    if ([...m.calls, m.free].every((k) => typeof o[k] === 'function')) return kind;
+    if ([...m.calls, m.free, ...m.fixed].every((k) => typeof o[k] === 'function')) return kind;
   }
   return undefined;
 }

@@ -155,8 +155,8 @@ export async function checkBasesRing(base: GpuContext, n = 20000, seed = 0xba5):
   const packed = packPoints(pts);
   const problems: string[] = [];
   try {
-    const { words, be } = pointWords(packed);
-    const u = await BasesUpload.open(ctx, words, n, be);
+    const { words, encoding } = pointWords(packed);
+    const u = await BasesUpload.open(ctx, words, n, encoding);
     try {
       await u.upTo(7000);
       await u.upTo(n);
@@ -177,7 +177,7 @@ export async function checkBasesRing(base: GpuContext, n = 20000, seed = 0xba5):
       big = n - 3;
     const bad = bigAt(offCurveAt(packed, off), big);
     const { words: bw } = pointWords(bad);
-    const v = await BasesUpload.open(ctx, bw, n, be);
+    const v = await BasesUpload.open(ctx, bw, n, encoding);
     try {
       await v.upTo(7000);
       await v.upTo(n);

@@ -14,6 +14,7 @@ import { projectiveWords, putLimbs } from '../field/point-words.js';
 import { SCALAR_HALVES } from '../params/msm-layout.js';
 import { isTypedArray, plainView, requireDenseArray, requireInt, show } from '../validate.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
+import type { PointEncoding } from '../kernels/msm/bases.js';
 
 export type G1Point = InstanceType<typeof bn254.G1.Point>;
 const G1 = bn254.G1.Point;
@@ -128,18 +129,26 @@ export function encodePoints(points: MsmPoints): { words: Uint32Array; n: number
   return { words, n, identity };
 }
 
+/** Packed points for the GPU: 16 words each, read as `encoding` says; z: projective points' Z (8 LE words each). */
+export interface PointWords {
+  words: Uint32Array;
+  n: number;
+  encoding: PointEncoding;
+  z?: Uint32Array;
+}
+
 /**
  * Points as the GPU path uploads them (msm_to_mont): packed bytes as they are (a view; copied only
  * where WebGPU cannot read it or it is not 4-byte aligned), their range and curve checked on the
  * GPU; noble points as their projective coordinates' LE limbs (field/point-words.ts), Z only where
  * some point is not affine. INVALID_ARGUMENT / INVALID_LENGTH as pointCount.
  */
-export function pointWords(points: MsmPoints): { words: Uint32Array; n: number; be: boolean; z?: Uint32Array } {
+export function pointWords(points: MsmPoints): PointWords {
   const n = pointCount(points);
-  if (!isBytes(points)) return { ...projectiveWords(noblePoints(points as readonly unknown[])), n, be: false };
+  if (!isBytes(points)) return { ...projectiveWords(noblePoints(points as readonly unknown[])), n, encoding: 'le' };
   const v = plainView(points);
   const aligned = v.byteOffset % 4 === 0 ? v : v.slice();
-  return { words: new Uint32Array(aligned.buffer, aligned.byteOffset, 16 * n), n, be: true };
+  return { words: new Uint32Array(aligned.buffer, aligned.byteOffset, 16 * n), n, encoding: 'be' };
 }
 
 /** Scalars per block of the transpose: their 64-128 KiB of input stays in cache across the planes. */

@@ -24,6 +24,7 @@ import {
   type MsmOptions,
   type MsmPoints,
   type MsmScalars,
+  type PointWords,
 } from './msm-encode.js';
 import { requireMsmTuning } from './msm-tuning.js';
 import { BasesUpload, type BasesCheck } from '../kernels/msm/bases.js';
@@ -138,9 +139,9 @@ function jobInfos(job: JobResult, plan: MsmJobPlan, batch: boolean): MsmRunInfo[
 }
 
 /** A BasesUpload for chunk `c` of the points pointWords encoded. */
-function openChunk(ctx: ApiEnv['ctx'], p: ReturnType<typeof pointWords>, c: BasesChunk): Promise<BasesUpload> {
+function openChunk(ctx: ApiEnv['ctx'], p: PointWords, c: BasesChunk): Promise<BasesUpload> {
   const { start, n } = c;
-  return BasesUpload.open(ctx, p.words.subarray(16 * start, 16 * (start + n)), n, p.be, p.z?.subarray(8 * start, 8 * (start + n)));
+  return BasesUpload.open(ctx, p.words.subarray(16 * start, 16 * (start + n)), n, p.encoding, p.z?.subarray(8 * start, 8 * (start + n)));
 }
 
 /**
@@ -184,108 +185,114 @@ export async function oneShotMsm(
   return jobInfos(job.finish(), plan, false)[0].point;
 }
 
-export function msmMethods(env: ApiEnv): MsmMethods {
+/**
+ * Bases converted and uploaded: the public handle (prover.msmBases), and the Groth16 key's
+ * point sections (words as a zkey stores them, 'le-mont').
+ */
+export async function openMsmBases(env: ApiEnv, encoded: PointWords, job: JobOptions): Promise<MsmBases> {
   const { ctx, sched, alive } = env;
-  /** Bases converted and uploaded: the public handle. */
-  async function openBases(points: MsmPoints, job: JobOptions): Promise<MsmBases> {
-    alive();
-    const encoded = pointWords(points);
-    const n = encoded.n;
-    const chunks = basesChunks(ctx, n);
-    const bufs: GPUBuffer[] = [];
-    await sched.run('msmBases', job, async () => {
-      try {
-        for (const c of chunks) {
-          const u = await openChunk(ctx, encoded, c);
-          bufs.push(u.buf);
-          try {
-            await u.upTo(c.n);
-            const bad = pointError([c], [await u.check()]);
-            if (bad) throw bad;
-          } finally {
-            u.release(true);
-          }
+  alive();
+  const n = encoded.n;
+  const chunks = basesChunks(ctx, n);
+  const bufs: GPUBuffer[] = [];
+  await sched.run('msmBases', job, async () => {
+    try {
+      for (const c of chunks) {
+        const u = await openChunk(ctx, encoded, c);
+        bufs.push(u.buf);
+        try {
+          await u.upTo(c.n);
+          const bad = pointError([c], [await u.check()]);
+          if (bad) throw bad;
+        } finally {
+          u.release(true);
         }
-      } catch (e) {
-        for (const b of bufs) ctx.pool.release(b);
-        throw e;
       }
-    });
-    let destroyed = false;
-    // Job plans are cached by msmRuns (its search is the same for every call of a shape).
-    const planFor = (tuning: MsmTuning, offset: number, m: number): MsmJobPlan => msmRuns(chunks, offset, m, tuning, ctx.workgroup);
-    /**
-     * Vectors of m scalar words each over bases [offset, offset + m), as one job (kernels/msm/job.ts);
-     * the last vector's fold runs after the job, so the next queued job's GPU work starts.
-     */
-    const run = async (
-      vectors: readonly JobVector[],
-      offset: number,
-      m: number,
-      tuning: MsmTuning,
-      profile: boolean,
-      job: JobOptions,
-    ): Promise<MsmRunInfo[]> => {
-      alive();
-      if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed; call prover.msmBases(points) again');
-      const t0 = performance.now();
-      const plan = planFor(tuning, offset, m);
-      const planMs = performance.now() - t0;
-      const done = await sched.run('msm', job, () => runMsmJob(ctx, plan, vectors, (r) => bufs[r.chunk], profile));
-      const result = done.finish();
-      return jobInfos({ ...result, hostMs: result.hostMs + planMs }, plan, vectors.length > 1);
-    };
-    /** Checked words of one vector for a call with these options. */
-    const vector = (scalars: MsmScalars, call: MsmCall, what = 'scalars') => {
-      try {
-        const m = scalarCount(scalars);
-        requireSlice(m, call.offset, n);
-        return { ...scalarWords(scalars, m, call.endian), m };
-      } catch (e) {
-        if (what !== 'scalars' && e instanceof ProverError) throw new ProverError(e.code, `${what}: ${e.message}`);
-        throw e;
-      }
-    };
-    const one = async (scalars: MsmScalars, tuningIn: unknown, profile: boolean, opts: unknown) => {
+    } catch (e) {
+      for (const b of bufs) ctx.pool.release(b);
+      throw e;
+    }
+  });
+  let destroyed = false;
+  // Job plans are cached by msmRuns (its search is the same for every call of a shape).
+  const planFor = (tuning: MsmTuning, offset: number, m: number): MsmJobPlan => msmRuns(chunks, offset, m, tuning, ctx.workgroup);
+  /**
+   * Vectors of m scalar words each over bases [offset, offset + m), as one job (kernels/msm/job.ts);
+   * the last vector's fold runs after the job, so the next queued job's GPU work starts.
+   */
+  const run = async (
+    vectors: readonly JobVector[],
+    offset: number,
+    m: number,
+    tuning: MsmTuning,
+    profile: boolean,
+    job: JobOptions,
+  ): Promise<MsmRunInfo[]> => {
+    alive();
+    if (destroyed) throw new ProverError('DESTROYED', 'this msmBases handle was destroyed; call prover.msmBases(points) again');
+    const t0 = performance.now();
+    const plan = planFor(tuning, offset, m);
+    const planMs = performance.now() - t0;
+    const done = await sched.run('msm', job, () => runMsmJob(ctx, plan, vectors, (r) => bufs[r.chunk], profile));
+    const result = done.finish();
+    return jobInfos({ ...result, hostMs: result.hostMs + planMs }, plan, vectors.length > 1);
+  };
+  /** Checked words of one vector for a call with these options. */
+  const vector = (scalars: MsmScalars, call: MsmCall, what = 'scalars') => {
+    try {
+      const m = scalarCount(scalars);
+      requireSlice(m, call.offset, n);
+      return { ...scalarWords(scalars, m, call.endian), m };
+    } catch (e) {
+      if (what !== 'scalars' && e instanceof ProverError) throw new ProverError(e.code, `${what}: ${e.message}`);
+      throw e;
+    }
+  };
+  const one = async (scalars: MsmScalars, tuningIn: unknown, profile: boolean, opts: unknown) => {
+    alive();
+    const call = requireMsmOptions(opts, n);
+    const tuning = requireMsmTuning(tuningIn, ctx.workgroup);
+    const t0 = performance.now();
+    const v = vector(scalars, call);
+    const checkMs = performance.now() - t0;
+    const info = (await run([v], call.offset, v.m, tuning, profile, call.job))[0];
+    return { ...info, hostMs: info.hostMs + checkMs };
+  };
+  return {
+    n,
+    msm: async (scalars, opts) => (await one(scalars, undefined, false, opts)).point,
+    msmProfiled: (scalars, tuning, opts) => one(scalars, tuning, true, opts),
+    async msmBatch(list, opts) {
       alive();
       const call = requireMsmOptions(opts, n);
-      const tuning = requireMsmTuning(tuningIn, ctx.workgroup);
-      const t0 = performance.now();
-      const v = vector(scalars, call);
-      const checkMs = performance.now() - t0;
-      const info = (await run([v], call.offset, v.m, tuning, profile, call.job))[0];
-      return { ...info, hostMs: info.hostMs + checkMs };
-    };
-    return {
-      n,
-      msm: async (scalars, opts) => (await one(scalars, undefined, false, opts)).point,
-      msmProfiled: (scalars, tuning, opts) => one(scalars, tuning, true, opts),
-      async msmBatch(list, opts) {
-        alive();
-        const call = requireMsmOptions(opts, n);
-        const vs = requireBatch(list).map((s, i) => vector(s, call, `scalars[${i}]`));
-        const m = vs[0].m;
-        const other = vs.findIndex((v) => v.m !== m);
-        if (other >= 0)
-          throw new ProverError(
-            'INVALID_LENGTH',
-            `scalars[${other}] has ${vs[other].m} scalars, scalars[0] ${m}; msmBatch takes vectors of one length`,
-          );
-        return (await run(vs, call.offset, m, {}, false, call.job)).map((r) => r.point);
-      },
-      stats() {
-        const p = planFor({}, 0, n);
-        return { n, basesBytes: 64 * n, precomputedBytes: 0, peakBytes: p.poolBytes, runs: p.runs.length };
-      },
-      destroy() {
-        if (destroyed) return;
-        destroyed = true;
-        for (const b of bufs) ctx.pool.release(b);
-      },
-    };
-  }
+      const vs = requireBatch(list).map((s, i) => vector(s, call, `scalars[${i}]`));
+      const m = vs[0].m;
+      const other = vs.findIndex((v) => v.m !== m);
+      if (other >= 0)
+        throw new ProverError(
+          'INVALID_LENGTH',
+          `scalars[${other}] has ${vs[other].m} scalars, scalars[0] ${m}; msmBatch takes vectors of one length`,
+        );
+      return (await run(vs, call.offset, m, {}, false, call.job)).map((r) => r.point);
+    },
+    stats() {
+      const p = planFor({}, 0, n);
+      return { n, basesBytes: 64 * n, precomputedBytes: 0, peakBytes: p.poolBytes, runs: p.runs.length };
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      for (const b of bufs) ctx.pool.release(b);
+    },
+  };
+}
+
+export function msmMethods(env: ApiEnv): MsmMethods {
   return {
-    msmBases: (points, job) => openBases(points, requireJobOptions('msmBases job options', job)),
+    msmBases: (points, job) => {
+      env.alive();
+      return openMsmBases(env, pointWords(points), requireJobOptions('msmBases job options', job));
+    },
     msm: (points, scalars, opts) => oneShotMsm(env, points, scalars, opts),
   };
 }

@@ -217,9 +217,9 @@ class WorkerClient {
       if (!this.destroyed) void this.call(id, method, []).catch(() => {});
     };
     const { calls, free: freeName } = HANDLE_METHODS[kind];
-    const { stats, ...rest } = props;
+    const { fixed, ...rest } = props as { fixed: Record<string, unknown> };
     Object.assign(h, rest, Object.fromEntries(calls.map((m) => [m, call(m)])), { [freeName]: free(freeName) });
-    if (stats !== undefined) Object.assign(h, { stats: () => structuredClone(stats) });
+    for (const [k, v] of Object.entries(fixed)) Object.assign(h, { [k]: () => structuredClone(v) });
     this.registry.register(h, id);
     return h;
   }

@@ -156,8 +156,10 @@ export class WorkerHost {
       for (const k of ['height', 'width', 'n']) if (typeof obj[k] === 'number') props[k] = obj[k];
       if (typeof obj.field === 'string') props.field = obj.field; // an NttMatrix's field
       if (obj.root instanceof Uint32Array) props.root = obj.root.slice();
-      // A handle's stats are fixed when it is made (MsmBases): sent once, read by the page without a round trip.
-      if (typeof obj.stats === 'function') props.stats = (obj.stats as () => unknown)();
+      // What a handle's fixed methods return (an MsmBases' stats): sent once, read by the page without a round trip.
+      const fixed: Record<string, unknown> = {};
+      for (const k of HANDLE_METHODS[kind].fixed) fixed[k] = (obj[k] as () => unknown)();
+      props.fixed = fixed;
       return { $h: id, kind, props } satisfies Tagged;
     }
     if (Array.isArray(v)) return v.map((x) => this.encodeResult(x, transfer));

@@ -138,10 +138,10 @@ describe('pointWords (the GPU path)', () => {
       bytes.set(be32(a.y), 64 * i + 32);
     });
     const packed = pointWords(bytes);
-    expect([packed.n, packed.be, packed.words.buffer === bytes.buffer]).toEqual([3, true, true]);
+    expect([packed.n, packed.encoding, packed.words.buffer === bytes.buffer]).toEqual([3, 'be', true]);
     const affine = pts.map((p) => (p.is0() ? p : bn254.G1.Point.fromAffine(p.toAffine())));
     const fromNoble = pointWords(affine);
-    expect([fromNoble.be, fromNoble.z]).toEqual([false, undefined]);
+    expect([fromNoble.encoding, fromNoble.z]).toEqual(['le', undefined]);
     expect(Array.from(fromNoble.words)).toEqual(Array.from(encodePoints(bytes).words));
     expect(code(() => pointWords(new Uint8Array(65)))).toBe('INVALID_LENGTH');
   });

@@ -6,7 +6,9 @@
 // muls: msm_to_mont's products through its one multiply site (TO_MONT_MULS = 5).
 // base0: the first point of this dispatch's n (bases are converted a piece at a time as they land).
 // proj: pts hold projective X, Y with each point's Z in zs (from point zbase on): x = X/Z, y = Y/Z.
-struct PrepParams { n: u32, be: u32, muls: u32, base0: u32, proj: u32, zbase: u32 } // src/kernels/msm/params.ts PREP_PARAMS
+// mont: pts hold LE limbs in Montgomery form already (a snarkjs zkey's sections): the first two
+// products multiply by R (Montgomery's one) instead of R², leaving them as they are.
+struct PrepParams { n: u32, be: u32, muls: u32, base0: u32, proj: u32, zbase: u32, mont: u32 } // src/kernels/msm/params.ts PREP_PARAMS
 
 @group(0) @binding(0) var<storage, read_write> pts: array<u32>;       // G1_AFFINE_WORDS per point, LE limbs (or BE bytes) in, Montgomery out
 @group(0) @binding(1) var<storage, read_write> bad: array<atomic<u32>>; // [0] = smallest index (in pts) not on the curve; msm_to_mont: [1] = smallest with a coordinate >= p
@@ -80,7 +82,8 @@ fn msm_to_mont(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
   if (!below_p(x) || !below_p(y)) { atomicMin(&bad[1], i); return; }
   if (prm.proj == 1u) { from_projective(i, &x, &y); }
   let r2 = FQ_R2_LIMBS;
-  let r2f = Fq(r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7]);
+  var r2f = Fq(r2[0], r2[1], r2[2], r2[3], r2[4], r2[5], r2[6], r2[7]);
+  if (prm.mont == 1u) { r2f = fq_one(); }
   var xm: Fq; var ym: Fq; var yy: Fq; var xx: Fq; var xxx: Fq;
   for (var k = 0u; k < prm.muls; k++) {
     var a = x; var b = r2f;

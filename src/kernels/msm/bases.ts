@@ -31,6 +31,13 @@ const Z_WORDS = POINT_WORDS / 2;
  */
 const Z_PIECE = 1 << 16;
 
+/**
+ * How packed points' coordinates lie in their words: 'be', the caller's 32-byte big-endian numbers;
+ * 'le', little-endian limbs; 'le-mont', little-endian limbs in Montgomery form (x·2^256 mod p, as a
+ * snarkjs zkey stores them: converted as they are, no host arithmetic).
+ */
+export type PointEncoding = 'be' | 'le' | 'le-mont';
+
 /** What the checks found: the smallest point index not on the curve, the smallest with a coordinate >= p (-1: none). */
 export interface BasesCheck {
   bad: number;
@@ -54,7 +61,7 @@ export class BasesUpload {
     private readonly ctx: GpuContext,
     private readonly words: Uint32Array,
     readonly n: number,
-    private readonly be: boolean,
+    private readonly encoding: PointEncoding,
     private readonly pipe: GPUComputePipeline,
     /** the bases in Montgomery form once converted (the caller keeps it: release() frees it) */
     readonly buf: GPUBuffer,
@@ -67,12 +74,12 @@ export class BasesUpload {
   ) {}
 
   /** A buffer for `n` points of `words` (its pipeline compiled); nothing copied yet. */
-  static async open(ctx: GpuContext, words: Uint32Array, n: number, be: boolean, z?: Uint32Array): Promise<BasesUpload> {
+  static async open(ctx: GpuContext, words: Uint32Array, n: number, encoding: PointEncoding, z?: Uint32Array): Promise<BasesUpload> {
     const [pipe] = await ctx.pipelines.all([MSM_BASES_PIPELINE]);
     const buf = ctx.pool.acquire(Math.max(4, MSM_BYTES.affine * n), storageUsage(), 'msm bases');
     const flags = ctx.upload(Uint32Array.of(NONE, NONE), 'msm bad');
     const noZ = ctx.upload(new Uint32Array(1), 'msm no z');
-    return new BasesUpload(ctx, words, n, be, pipe, buf, flags, z, noZ);
+    return new BasesUpload(ctx, words, n, encoding, pipe, buf, flags, z, noZ);
   }
 
   /** Copy points [done, end) in and record their conversion (submitted before this resolves). */
@@ -94,11 +101,12 @@ export class BasesUpload {
       const base0 = from + at / POINT_WORDS;
       const prm = uploadParams(this.ctx, PREP_PARAMS, {
         n,
-        be: this.be ? 1 : 0,
+        be: this.encoding === 'be' ? 1 : 0,
         muls: TO_MONT_MULS,
         base0,
         proj: this.z ? 1 : 0,
         zbase: from,
+        mont: this.encoding === 'le-mont' ? 1 : 0,
       });
       params.push(prm);
       const pass = enc.beginComputePass({ label: 'msm to_mont' });

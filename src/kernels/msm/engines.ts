@@ -74,7 +74,7 @@ function knownJob(): Known {
 /** Run the known job on `engine` and compare with noble's answer. */
 async function givesKnownAnswer(ctx: GpuContext, engine: Engine): Promise<boolean> {
   const job = knownJob();
-  const up = await BasesUpload.open(ctx, job.points, KNOWN_N, false);
+  const up = await BasesUpload.open(ctx, job.points, KNOWN_N, 'le');
   try {
     await up.upTo(KNOWN_N);
     const scalars = { words: job.scalars, start: 0, be: false };

@@ -86,9 +86,10 @@ export const REDUCE_PARAMS = paramsStruct('msm_reduce', 'ReduceParams', ['nwin',
 
 /**
  * msm_prep (msm_to_mont): n points from point base0; be: x, y as the caller's big-endian bytes;
- * proj: projective X, Y with each point's Z in the zs binding, from point zbase on.
+ * proj: projective X, Y with each point's Z in the zs binding, from point zbase on; mont: x, y are
+ * LE limbs in Montgomery form already (a snarkjs zkey's point sections).
  */
-export const PREP_PARAMS = paramsStruct('msm_prep', 'PrepParams', ['n', 'be', 'muls', 'base0', 'proj', 'zbase']);
+export const PREP_PARAMS = paramsStruct('msm_prep', 'PrepParams', ['n', 'be', 'muls', 'base0', 'proj', 'zbase', 'mont']);
 
 /**
  * msm_quick: mode 0, n points from point base0 (be: big-endian scalar bytes), per points a
