@@ -5,7 +5,7 @@
  * Everything is computed from r.
  * @module
  */
-import { FR_R, invMod, mod, powMod, toLimbs } from './bn254.js';
+import { FQ13_R, FR_R, invMod, mod, powMod, toLimbs, toLimbs13 } from './bn254.js';
 
 export { FR_R };
 
@@ -45,4 +45,9 @@ export const BN254_FR_WGSL_CONSTS = {
   FR_NP0,
   FR_ONE_LIMBS: toLimbs(FR_MONT_R),
   FR_R2_LIMBS: toLimbs(FR_MONT_R2),
+  // The 20 x 13-bit layout (wgsl/lib/bn254_fr13.gen.wgsl, R13 = 2^260): fr_mul13 computes fr_mul's a·b·2^-256.
+  FR13_P_LIMBS: toLimbs13(FR_R),
+  /** -r^-1 mod 2^13, the per-row reduction factor of the 13-bit layout. */
+  FR13_MU: Number(mod(-invMod(FR_R, 1n << 13n), 1n << 13n)),
+  FR13_R2_LIMBS: toLimbs13(mod(FQ13_R * FQ13_R, FR_R)),
 } as const;

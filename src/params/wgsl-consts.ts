@@ -12,6 +12,8 @@
  */
 import { BABY_BEAR } from './babybear.js';
 import { BN254_WGSL_CONSTS } from './bn254.js';
+import { BN254_G2_WGSL_CONSTS } from './bn254-g2.js';
+import { BN254_FR_WGSL_CONSTS } from './bn254-fr.js';
 import { MSM_WGSL_CONSTS } from './msm-layout.js';
 import { MONTY31_FIELDS, type FieldName } from './fields.js';
 import { shoupQuotient, type Monty31Params } from './monty31.js';
@@ -47,6 +49,8 @@ export function fieldWgslConsts(F: Monty31Params): Readonly<Record<string, WgslC
 export const WGSL_PARAM_CONSTS: Readonly<Record<string, WgslConst>> = {
   ...fieldWgslConsts(BABY_BEAR),
   ...BN254_WGSL_CONSTS,
+  ...BN254_G2_WGSL_CONSTS,
+  ...BN254_FR_WGSL_CONSTS,
   ...MSM_WGSL_CONSTS,
 };
 
@@ -56,7 +60,7 @@ const byField = new Map<FieldName, Readonly<Record<string, WgslConst>>>([['babyb
 export function wgslParamConsts(field: FieldName = 'babybear'): Readonly<Record<string, WgslConst>> {
   let consts = byField.get(field);
   if (!consts) {
-    consts = { ...fieldWgslConsts(MONTY31_FIELDS[field]), ...BN254_WGSL_CONSTS, ...MSM_WGSL_CONSTS };
+    consts = { ...fieldWgslConsts(MONTY31_FIELDS[field]), ...BN254_WGSL_CONSTS, ...BN254_G2_WGSL_CONSTS, ...MSM_WGSL_CONSTS };
     byField.set(field, consts);
   }
   return consts;

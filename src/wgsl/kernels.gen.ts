@@ -15,6 +15,14 @@ export interface GeneratedKernel {
 export const KERNEL_FAMILY = {
   canonical: 'canonical',
   field_check: 'field',
+  fr_check: 'fr',
+  fr_ntt: 'fr',
+  fr_qap: 'fr',
+  fr_twiddles: 'fr',
+  g2msm_acc: 'g2msm',
+  g2msm_prep: 'g2msm',
+  g2msm_reduce: 'g2msm',
+  g2msm_split: 'g2msm',
   grind: 'grind',
   koalabear_poseidon2_s16_batch: 'koalabear',
   koalabear_poseidon2_s24_batch: 'koalabear',
@@ -43,6 +51,8 @@ export type KernelName = keyof typeof KERNEL_FAMILY | (typeof DEV_KERNELS)[numbe
 export const FAMILY_SOURCES: Readonly<Record<KernelFamily, () => Promise<Readonly<Record<string, GeneratedKernel>>>>> = {
   canonical: () => import('./canonical.gen.js').then((m) => m.KERNELS),
   field: () => import('./field.gen.js').then((m) => m.KERNELS),
+  fr: () => import('./fr.gen.js').then((m) => m.KERNELS),
+  g2msm: () => import('./g2msm.gen.js').then((m) => m.KERNELS),
   grind: () => import('./grind.gen.js').then((m) => m.KERNELS),
   koalabear: () => import('./koalabear.gen.js').then((m) => m.KERNELS),
   merkle: () => import('./merkle.gen.js').then((m) => m.KERNELS),

@@ -1,0 +1,161 @@
+/**
+ * Recording the Fr NTT's passes (./ntt-plan.ts, wgsl/kernels/fr_ntt.wgsl) and a standalone entry,
+ * frNttGpu, for tests and benchmarks. A transform ping-pongs between its buffer and a scratch
+ * buffer of the same size, one compute pass (and one timestamp pair, when profiled) per pass.
+ * @module
+ */
+import { ProverError } from '../../errors.js';
+import { storageUsage, type GpuContext } from '../../gpu/context.js';
+import { grid2d } from '../../gpu/dispatch.js';
+import type { BindingKind } from '../../gpu/pipeline-cache.js';
+import { FR_R, fromLimbs, invMod } from '../../params/bn254.js';
+import { FR_BYTES, frNttParams, frNttPlanConsts, planFrNtt, type FrNttLimits, type FrNttPlan, type FrNttRun } from './ntt-plan.js';
+import { frMontLimbs, frRootTable } from './tables.js';
+
+/** r's top 32-bit limb: a value whose top limb is below it is below r. */
+export const FR_TOP_LIMB = Number(FR_R >> 224n);
+
+const NTT_BINDINGS: readonly BindingKind[] = ['read-only-storage', 'storage', 'read-only-storage', 'uniform'];
+
+/** The device's limits as a plan reads them. */
+export function frNttLimits(ctx: GpuContext): FrNttLimits {
+  const { tileBytes, threads } = ctx.workgroup;
+  return { tileBytes, threads, maxBinding: Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize) };
+}
+
+/** The pass pipeline of a plan (one per tile size). */
+export function frNttPipeline(ctx: GpuContext, plan: FrNttPlan): Promise<GPUComputePipeline> {
+  return ctx.pipelines.get('fr_ntt', 'fr_ntt_pass', frNttPlanConsts(plan), NTT_BINDINGS);
+}
+
+/** The inverse transform's first-pass scale: 1/N in Montgomery form (a product with it keeps the operand's form). */
+export function frInverseScale(logN: number): number[] {
+  return frMontLimbs(invMod(BigInt(2 ** logN), FR_R));
+}
+
+/**
+ * One transform's passes, recorded: uniforms made now (returned, for the caller to destroy once the
+ * work is done, or to keep with the bind groups for reuse) and bind groups over `data` and `scratch`.
+ * The result lands in `data` when the plan has an even number of passes, else in `scratch` (`out`).
+ */
+export interface FrNttSteps {
+  steps: Array<{ label: string; bindGroup: GPUBindGroup }>;
+  uniforms: GPUBuffer[];
+  out: GPUBuffer;
+}
+
+export function frNttSteps(
+  ctx: GpuContext,
+  pipeline: GPUComputePipeline,
+  plan: FrNttPlan,
+  run: FrNttRun,
+  table: { buffer: GPUBuffer; tLog: number },
+  data: GPUBuffer,
+  scratch: GPUBuffer,
+  label: string,
+): FrNttSteps {
+  const params = frNttParams(plan, run, table.tLog);
+  const uniforms = params.map((w, i) => ctx.constantBuffer(w, GPUBufferUsage.UNIFORM, `${label} pass ${i}`));
+  let [src, dst] = [data, scratch];
+  const steps = uniforms.map((u, i) => {
+    const bindGroup = ctx.device.createBindGroup({
+      label: `${label} pass ${i}`,
+      layout: pipeline.getBindGroupLayout(0),
+      // Sized bindings: a pooled buffer may be larger than the transform (BufferPool rounds sizes up).
+      entries: [
+        { binding: 0, resource: { buffer: src, size: plan.bytes } },
+        { binding: 1, resource: { buffer: dst, size: plan.bytes } },
+        { binding: 2, resource: { buffer: table.buffer } },
+        { binding: 3, resource: { buffer: u } },
+      ],
+    });
+    const step = { label: `${label} r2^${plan.passes[i].rLog}`, bindGroup };
+    [src, dst] = [dst, src];
+    return step;
+  });
+  return { steps, uniforms, out: src };
+}
+
+/** Per-pass timestamp writes (Profiler.timestampWrites), or none. */
+export type FrTimestamps = (label: string) => GPUComputePassTimestampWrites | undefined;
+
+/** Record `steps` of the pass pipeline: one compute pass each. */
+export function recordFrNtt(
+  ctx: GpuContext,
+  enc: GPUCommandEncoder,
+  pipeline: GPUComputePipeline,
+  plan: FrNttPlan,
+  steps: FrNttSteps['steps'],
+  timestamps?: FrTimestamps,
+): void {
+  const [x, y] = grid2d(plan.groups, 1, ctx.limits.maxComputeWorkgroupsPerDimension);
+  for (const s of steps) {
+    const pass = enc.beginComputePass({ label: s.label, timestampWrites: timestamps?.(s.label) });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, s.bindGroup);
+    pass.dispatchWorkgroups(x, y);
+    pass.end();
+  }
+}
+
+/** Throws NON_CANONICAL unless every 8-word value of `words` is < r. */
+export function requireCanonicalFr(words: Uint32Array, what: string): void {
+  for (let i = 0; i < words.length; i += 8) {
+    // A top limb below r's (0x30644e72) settles it without a bigint: 2^20 values in ~2 ms, not ~200.
+    if (words[i + 7] < FR_TOP_LIMB) continue;
+    if (fromLimbs(words, i) >= FR_R) {
+      throw new ProverError(
+        'NON_CANONICAL',
+        `${what}: value ${i / 8} is not below r (BN254's scalar field modulus); reduce it mod r first.`,
+      );
+    }
+  }
+}
+
+export interface FrNttOptions {
+  inverse?: boolean;
+  /**
+   * The coset ω_{2N}·<ω_N> (snarkjs's, groth16_prove.js): forward, evaluate there (input j times
+   * ω_{2N}^j first); inverse, multiply output coefficient j by ω_{2N}^j after the inverse.
+   */
+  coset?: boolean;
+  timestamps?: FrTimestamps;
+  /** Cap the tile at 2^maxTileLog values: more, smaller passes (tests reach 3- and 4-pass plans at 2^12). */
+  maxTileLog?: number;
+}
+
+/**
+ * The Fr NTT of `values` (N = 2^n values, 8 LE words each, any form: normal in, normal out), natural
+ * order in and out, as src/ref/fr-ntt.ts defines it: ntt, intt, or with `coset` as above.
+ */
+export async function frNttGpu(ctx: GpuContext, values: Uint32Array, opts: FrNttOptions = {}): Promise<Uint32Array> {
+  const n = values.length / 8;
+  const logN = Math.log2(n);
+  if (!Number.isInteger(logN) || values.length % 8 !== 0) {
+    throw new ProverError('INVALID_LENGTH', `an Fr NTT takes 2^k values of 8 words each, got ${values.length} words`);
+  }
+  const limits = frNttLimits(ctx);
+  if (opts.maxTileLog !== undefined) limits.tileBytes = Math.min(limits.tileBytes, FR_BYTES * 2 ** opts.maxTileLog);
+  const plan = planFrNtt(logN, limits);
+  requireCanonicalFr(values, 'frNttGpu input');
+  const inverse = opts.inverse ?? false;
+  return ctx.run(async () => {
+    const [pipeline, table] = await Promise.all([frNttPipeline(ctx, plan), frRootTable(ctx, logN)]);
+    const data = await ctx.uploadAsync(values, 'fr ntt data');
+    const scratch = ctx.pool.acquire(plan.bytes, storageUsage(), 'fr ntt scratch');
+    const run: FrNttRun = { inverse, coset: opts.coset, scale: inverse ? frInverseScale(logN) : undefined };
+    const { steps, uniforms, out } = frNttSteps(ctx, pipeline, plan, run, { buffer: table, tLog: logN }, data, scratch, 'fr ntt');
+    try {
+      const enc = ctx.device.createCommandEncoder({ label: 'fr ntt' });
+      recordFrNtt(ctx, enc, pipeline, plan, steps, opts.timestamps);
+      return await ctx.submitAndRead(enc, 'fr ntt', out, values.length);
+    } finally {
+      for (const u of uniforms) u.destroy();
+      ctx.pool.release(data);
+      ctx.pool.release(scratch);
+    }
+  });
+}
+
+/** Bytes one value takes, re-exported for memory reports. */
+export { FR_BYTES };

@@ -1,0 +1,248 @@
+/**
+ * Groth16's polynomial stage on the GPU, as src/ref/groth16-h.ts defines it (groth16H), bit for
+ * bit. A stage is made once per zkey (upload: the coefficients grouped by constraint, ./csr.ts; the
+ * root table; every buffer, uniform and bind group) and run once per witness (h): one command
+ * submission of
+ *   fr_qap_eval   A, B (Montgomery form: a stored coefficient v·R² times a normal-form witness value), C = A∘B
+ *   3 x (intt with 1/N on its first pass and ω_{2N}^j on its last, then ntt)   A, B, C on the coset
+ *   fr_qap_h      h = A·B − C out of Montgomery form, written over C
+ * and one readback. With P NTT passes per transform (3 at 2^20), that is 6P + 2 compute passes.
+ * Its methods record and submit without queueing: the caller holds the device's queue (a job of
+ * the scheduler, or GpuContext.run in checks and benches), as for every kernel.
+ *
+ * On the H200 (Dawn/Vulkan, boost clock, bench/fr-qap.ts, batches of stages in one submission):
+ * 2^20 5.6 ms a stage, 2^21 11.2, 2^22 22.8, 2^24 96 (2.5 records a constraint). The multiplies
+ * bound it: a 2^20 NTT (~12 M products) takes ~0.85 ms, ~14 G Fr products/s, the rate of the
+ * 13-bit-limb product (fr_mul13) there; memory traffic (3 passes x 64 MiB) would take ~0.05 ms.
+ * @module
+ */
+import { ProverError } from '../../errors.js';
+import { storageUsage, type GpuContext } from '../../gpu/context.js';
+import { grid2d } from '../../gpu/dispatch.js';
+import { Profiler, type ProfileReport } from '../../gpu/profiler.js';
+import type { QapCoefficients } from '../../field/qap-coefficients.js';
+import { buildQapCsr, qapMemory, type QapMemory } from './csr.js';
+import { planFrNtt, type FrNttPlan } from './ntt-plan.js';
+import { frInverseScale, frNttLimits, frNttPipeline, frNttSteps, recordFrNtt, requireCanonicalFr, type FrNttSteps } from './ntt.js';
+import { FR_TW_WG, frRootTable } from './tables.js';
+
+/** Threads per workgroup of fr_qap_eval and fr_qap_h. */
+const QAP_WG = FR_TW_WG;
+
+interface Step {
+  label: string;
+  pipeline: GPUComputePipeline;
+  bindGroup: GPUBindGroup;
+  grid: [number, number];
+}
+
+export class QapStage {
+  private constructor(
+    private readonly ctx: GpuContext,
+    readonly domainSize: number,
+    readonly nVars: number,
+    readonly plan: FrNttPlan,
+    readonly memory: QapMemory,
+    /** buffers this stage owns (destroyed with it; the root table is the context's) */
+    private readonly owned: GPUBuffer[],
+    private readonly witness: GPUBuffer,
+    private readonly result: GPUBuffer,
+    private readonly evalStep: Step,
+    private readonly ntt: { pipeline: GPUComputePipeline; transforms: FrNttSteps[] },
+    private readonly final: Step,
+  ) {}
+
+  /**
+   * Upload a zkey's coefficients for a domain of `domainSize` = 2^k points (k ≥ 1) and witnesses
+   * of `nVars` values. Throws INVALID_ARGUMENT / NON_CANONICAL for bad records, TOO_LARGE where a
+   * buffer exceeds one storage binding (N values, or 32 B a record: 4 M records at WebGPU's default
+   * 128 MiB).
+   */
+  static async upload(ctx: GpuContext, coeffs: QapCoefficients, domainSize: number, nVars: number): Promise<QapStage> {
+    const logN = Math.log2(domainSize);
+    if (!Number.isInteger(logN)) throw new ProverError('INVALID_LENGTH', `domainSize must be a power of two, got ${domainSize}`);
+    if (!Number.isSafeInteger(nVars) || nVars < 1)
+      throw new ProverError('INVALID_ARGUMENT', `nVars must be a positive integer, got ${nVars}`);
+    const limits = frNttLimits(ctx);
+    const plan = planFrNtt(logN, limits);
+    const csr = buildQapCsr(coeffs, domainSize, nVars);
+    for (const [what, bytes] of [
+      ['coefficient values', csr.values.byteLength],
+      ['witness', nVars * 32],
+    ] as const) {
+      if (bytes > limits.maxBinding) {
+        throw new ProverError(
+          'TOO_LARGE',
+          `the QAP's ${what} take ${bytes} B, more than one storage binding on this device (${limits.maxBinding} B)`,
+        );
+      }
+    }
+    return (async () => {
+      const [evalPipe, hPipe, nttPipe, roots] = await Promise.all([
+        ctx.pipelines.get('fr_qap', 'fr_qap_eval', { FR_QAP_WG: QAP_WG }),
+        ctx.pipelines.get('fr_qap', 'fr_qap_h', { FR_QAP_WG: QAP_WG }),
+        frNttPipeline(ctx, plan),
+        frRootTable(ctx, logN),
+      ]);
+      const owned: GPUBuffer[] = [];
+      const make = (bytes: number, label: string, usage = storageUsage()) => {
+        // At least one value: an empty key or an all-empty row set still binds something.
+        const b = ctx.device.createBuffer({ size: Math.max(bytes, 32), usage, label });
+        owned.push(b);
+        return b;
+      };
+      // Through ctx.uploadAsync into our own buffers, one after another (they share the staging
+      // ring): the ring in Node (5-6 GB/s on the H100's host against ~1.2 for writeBuffer: 2^24's
+      // 1.5 GB of records), writeBuffer in a page.
+      const put = (data: Uint32Array, label: string) => ctx.uploadAsync(data, label, undefined, make(data.byteLength, label));
+      try {
+        const rowPtr = await put(csr.rowPtr, 'qap row offsets');
+        const signals = await put(csr.signals, 'qap signals');
+        const values = await put(csr.values, 'qap values');
+        const witness = make(nVars * 32, 'qap witness');
+        const [a, b, c, scratch] = ['qap A', 'qap B', 'qap C', 'qap scratch'].map((l) => make(plan.bytes, l));
+        const params = ctx.constantBuffer(new Uint32Array([domainSize, 0, 0, 0]), GPUBufferUsage.UNIFORM, 'qap params');
+        owned.push(params);
+        const grid = grid2d(domainSize, QAP_WG, ctx.limits.maxComputeWorkgroupsPerDimension);
+        const bind = (pipeline: GPUComputePipeline, bufs: GPUBuffer[], first: number, label: string) =>
+          ctx.device.createBindGroup({
+            label,
+            layout: pipeline.getBindGroupLayout(0),
+            entries: bufs.map((buffer, i) => ({ binding: first + i, resource: { buffer } })),
+          });
+        const evalStep: Step = {
+          label: 'qap eval',
+          pipeline: evalPipe,
+          bindGroup: bind(evalPipe, [rowPtr, signals, values, witness, a, b, c, params], 0, 'qap eval'),
+          grid,
+        };
+        // fr_qap_h uses bindings 4-7 only (an 'auto' layout holds just those).
+        const final: Step = { label: 'qap h', pipeline: hPipe, bindGroup: bind(hPipe, [a, b, c, params], 4, 'qap h'), grid };
+        const table = { buffer: roots, tLog: logN };
+        const inverse = { inverse: true, coset: true, scale: frInverseScale(logN) };
+        const transforms: FrNttSteps[] = [];
+        for (const [buf, name] of [
+          [a, 'A'],
+          [b, 'B'],
+          [c, 'C'],
+        ] as const) {
+          const inv = frNttSteps(ctx, nttPipe, plan, inverse, table, buf, scratch, `qap ${name} intt`);
+          // The intt's result is where it landed; the ntt goes from there and, 2P passes in all, ends in `buf`.
+          const other = inv.out === buf ? scratch : buf;
+          const fwd = frNttSteps(ctx, nttPipe, plan, { inverse: false }, table, inv.out, other, `qap ${name} ntt`);
+          if (fwd.out !== buf) throw new Error('qap: the coset transform must end in its own buffer');
+          owned.push(...inv.uniforms, ...fwd.uniforms);
+          transforms.push(inv, fwd);
+        }
+        const memory = qapMemory(domainSize, coeffs.count, nVars);
+        return new QapStage(ctx, domainSize, nVars, plan, memory, owned, witness, c, evalStep, { pipeline: nttPipe, transforms }, final);
+      } catch (e) {
+        for (const b of owned) b.destroy();
+        throw e;
+      }
+    })();
+  }
+
+  /** Record the whole stage into `enc`. */
+  private record(enc: GPUCommandEncoder, timestamps?: (label: string) => GPUComputePassTimestampWrites | undefined): void {
+    const one = (s: Step) => {
+      const pass = enc.beginComputePass({ label: s.label, timestampWrites: timestamps?.(s.label) });
+      pass.setPipeline(s.pipeline);
+      pass.setBindGroup(0, s.bindGroup);
+      pass.dispatchWorkgroups(...s.grid);
+      pass.end();
+    };
+    one(this.evalStep);
+    for (const t of this.ntt.transforms) recordFrNtt(this.ctx, enc, this.ntt.pipeline, this.plan, t.steps, timestamps);
+    one(this.final);
+  }
+
+  private check(witness: Uint32Array): void {
+    if (witness.length !== 8 * this.nVars) {
+      throw new ProverError(
+        'INVALID_LENGTH',
+        `the witness must hold nVars = ${this.nVars} values of 8 words (${8 * this.nVars}), got ${witness.length} words`,
+      );
+    }
+    requireCanonicalFr(witness, 'witness');
+  }
+
+  /** h for one witness (nVars values, 8 LE words each, normal form): domainSize values, normal form. */
+  async h(witness: Uint32Array): Promise<Uint32Array> {
+    return (await this.run(witness, false)).h;
+  }
+
+  /** h with each compute pass's GPU time (timestamp-query where the device has it, else wall time only). */
+  async hProfiled(witness: Uint32Array): Promise<{ h: Uint32Array; profile: ProfileReport }> {
+    const { h, profile } = await this.run(witness, true);
+    return { h, profile: profile! };
+  }
+
+  private async run(witness: Uint32Array, profile: boolean): Promise<{ h: Uint32Array; profile?: ProfileReport }> {
+    this.check(witness);
+    const ctx = this.ctx;
+    return (async () => {
+      await ctx.uploadAsync(witness, 'qap witness', undefined, this.witness);
+      const enc = ctx.device.createCommandEncoder({ label: 'qap h' });
+      if (!profile) {
+        this.record(enc);
+        return { h: await ctx.submitAndRead(enc, 'qap h', this.result, 8 * this.domainSize) };
+      }
+      const prof = new Profiler(ctx.device, ctx.features.timestamps, 6 * this.plan.passes.length + 2);
+      try {
+        this.record(enc, (label) => prof.timestampWrites(label));
+        prof.resolve(enc);
+        const t0 = performance.now();
+        ctx.submit(enc, 'qap h');
+        const report = await prof.read(t0);
+        return { h: await ctx.readback(this.result, 8 * this.domainSize), profile: report };
+      } finally {
+        prof.destroy();
+      }
+    })();
+  }
+
+  /**
+   * GPU time of one stage from `reps` stages recorded back to back in one submission, between one
+   * timestamp before the first and one after the last (null without timestamp-query): the H200 keeps
+   * short, gappy work at 360-600 MHz, and a long batch both reaches its boost clock and averages
+   * Dawn's 65.5 us timestamp tick away. For benchmarks; the result (h) is left on the GPU.
+   */
+  async timeBatch(witness: Uint32Array, reps: number): Promise<{ gpuMs: number | null; wallMs: number }> {
+    this.check(witness);
+    const ctx = this.ctx;
+    return (async () => {
+      await ctx.uploadAsync(witness, 'qap witness', undefined, this.witness);
+      const prof = new Profiler(ctx.device, ctx.features.timestamps, 1);
+      try {
+        const tw = prof.timestampWrites(`qap h x${reps}`);
+        const enc = ctx.device.createCommandEncoder({ label: `qap h x${reps}` });
+        for (let i = 0; i < reps; i++) {
+          // Dawn rejects timestampWrites with neither index: only the first and the last pass get one.
+          this.record(enc, (label) =>
+            !tw
+              ? undefined
+              : i === 0 && label === this.evalStep.label
+                ? { querySet: tw.querySet, beginningOfPassWriteIndex: tw.beginningOfPassWriteIndex }
+                : i === reps - 1 && label === this.final.label
+                  ? { querySet: tw.querySet, endOfPassWriteIndex: tw.endOfPassWriteIndex }
+                  : undefined,
+          );
+        }
+        prof.resolve(enc);
+        const t0 = performance.now();
+        ctx.submit(enc, 'qap h batch');
+        const report = await prof.read(t0);
+        const span = report.passes[0]?.ms;
+        return { gpuMs: span == null ? null : span / reps, wallMs: report.wallMs / reps };
+      } finally {
+        prof.destroy();
+      }
+    })();
+  }
+
+  destroy(): void {
+    for (const b of this.owned) b.destroy();
+    this.owned.length = 0;
+  }
+}
