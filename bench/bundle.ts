@@ -4,7 +4,9 @@
  * bench/dist/gc-check.mjs, bench/host-arrays.ts into bench/dist/host-arrays.mjs, bench/cold-probe.ts
  * into bench/dist/cold-probe.mjs, bench/whir-engine.ts into bench/dist/whir-engine.mjs, bench/gpu-calls.ts into
  * bench/dist/gpu-calls.mjs, bench/state-probe.ts into bench/dist/state-probe.mjs,
- * bench/small-ab.ts into bench/dist/small-ab.mjs, src/index.ts into bench/dist/lib.mjs (one file each, 'webgpu' external).
+ * bench/small-ab.ts into bench/dist/small-ab.mjs, bench/fr-qap.ts into bench/dist/fr-qap.mjs, src/index.ts into
+ * bench/dist/lib.mjs (one file each, 'webgpu' external), and bench/snarkjs-prove.cjs (snarkjs, CommonJS) into
+ * bench/dist/snarkjs-prove.cjs.
  * @module
  */
 import { build } from 'esbuild';
@@ -21,6 +23,7 @@ const ENTRIES = {
   'bench/gpu-calls.ts': 'bench/dist/gpu-calls.mjs',
   'bench/state-probe.ts': 'bench/dist/state-probe.mjs',
   'bench/small-ab.ts': 'bench/dist/small-ab.mjs',
+  'bench/fr-qap.ts': 'bench/dist/fr-qap.mjs',
   // The library alone, for bench/small-ab.ts (another version's src/index.ts bundled the same way beside it).
   'src/index.ts': 'bench/dist/lib.mjs',
 };
@@ -40,3 +43,14 @@ for (const [entry, outfile] of Object.entries(ENTRIES)) {
     logLevel: 'info',
   });
 }
+
+// snarkjs, the groth16 suite's CPU anchor, as CommonJS: its worker threads start from the bundle itself.
+await build({
+  entryPoints: ['bench/snarkjs-prove.cjs'],
+  outfile: 'bench/dist/snarkjs-prove.cjs',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  logLevel: 'info',
+});

@@ -12,6 +12,7 @@ import { FAMILIES, type Family } from '../src/methods.js';
 import type { CheckMode } from '../src/sched/job.js';
 import { SplitMix64 } from './support/splitmix.js';
 import { median } from './support/stats.js';
+import { knownGroth16 } from '../src/checks/known-answer.js';
 import { tiledBases } from './msm.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
@@ -68,6 +69,22 @@ function jobOf(p: Prover, family: Family | 'ntt-dft', logN: number): { label: st
       // 32-byte big-endian scalars below 2^248 < r (leading byte 0).
       const scalars = new Uint8Array(32 * n).map((_, i) => (i % 32 === 0 ? 0 : Number(rng.next() & 0xffn)));
       return { label: `msm 2^${logN}`, run: (check) => p.msm(points, scalars, { check }) };
+    }
+    case 'groth16': {
+      // The self-check's circuit at every size (the groth16 suite times real circuits' checks).
+      const known = knownGroth16();
+      return {
+        label: 'groth16 prove (3 constraints)',
+        run: async (check) => {
+          const { zkey, wtns } = await known;
+          const key = await p.groth16(zkey);
+          try {
+            return await key.prove(wtns, { check });
+          } finally {
+            key.destroy();
+          }
+        },
+      };
     }
   }
 }

@@ -17,6 +17,7 @@ import { benchCold } from './cold.js';
 import { benchWhir } from './whir.js';
 import { benchWhirCommit } from './whir-commit.js';
 import { benchTransfer } from './host-arrays.js';
+import { benchGroth16 } from './groth16.js';
 
 const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   field: benchField,
@@ -32,6 +33,7 @@ const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   whir: benchWhir,
   'whir-commit': benchWhirCommit,
   transfer: benchTransfer,
+  groth16: benchGroth16,
 };
 
 const args = process.argv.slice(2);

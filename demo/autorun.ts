@@ -9,8 +9,10 @@ import type { AutorunResult, Row } from '../bench/support/autorun-result.js';
 import { fieldCheck } from './modes/field-check.js';
 import { errorsCheck } from './modes/errors-check.js';
 import { nttCheck, nttKoalaBearCheck } from './modes/ntt-check.js';
+import { frCheck } from './modes/fr-check.js';
 import { commitCheck, grindCheck, merkleCheck, poseidon2Check, poseidon2KoalaBearCheck } from './modes/hash-check.js';
 import { msmBenchGpu, msmNobleCheck } from './modes/msm-check.js';
+import { g2msmCheck } from './modes/g2msm-check.js';
 import { fqBench } from './modes/fq-bench.js';
 import { transferBench } from './modes/transfer-bench.js';
 import { runtimeCheck } from './modes/runtime-check.js';
@@ -19,6 +21,7 @@ import { readmeCheck } from './modes/readme-check.js';
 import { checksCheck, fallbackCheck } from './modes/checks-check.js';
 import { compileCheck } from './modes/compile-check.js';
 import { whirEngineCheck } from './modes/whir-engine-check.js';
+import { groth16Check } from './modes/groth16-check.js';
 import { whirBench, whirCheck } from './modes/whir-check.js';
 import { allBench, commitBench, grindBench, merkleBench, msmBench, nttBench, poseidon2Bench } from './modes/kernel-bench.js';
 
@@ -57,6 +60,8 @@ export const MODES: Record<string, Mode> = {
   'poseidon2-koalabear-check': poseidon2KoalaBearCheck,
   // Not in all-check either: test/e2e/ntt.spec.ts runs it.
   'ntt-koalabear-check': nttKoalaBearCheck,
+  // Not in all-check: test/e2e/fr.spec.ts runs it (BN254 Fr, its NTT and Groth16's polynomial stage).
+  'fr-check': frCheck,
   // One bench per kernel family (demo/modes/kernel-bench.ts): check, then GPU vs the CPU path.
   'ntt-bench': nttBench,
   'poseidon2-bench': poseidon2Bench,
@@ -76,6 +81,10 @@ export const MODES: Record<string, Mode> = {
   // WHIR end to end (test/e2e/whir.spec.ts checks its proofs with the Rust oracle).
   'whir-check': whirCheck,
   'whir-bench': whirBench,
+  // Groth16 proofs of real circom circuits (test/e2e/groth16.spec.ts also verifies them with snarkjs).
+  'groth16-check': groth16Check,
+  // The G2 MSM against noble (test/e2e/g2msm.spec.ts runs it; not in all-check).
+  'g2msm-check': g2msmCheck,
   // Needs a page without WebGPU and &fallback=cpu (test/e2e/checks.spec.ts).
   'fallback-check': fallbackCheck,
   // The device alone: its 'adapter' row carries prover.info.limits and .features (test/e2e/default-limits.spec.ts).

@@ -34,6 +34,8 @@ import { LIVE_DEVICE, type LiveDevice } from './device-recovery.js';
 import { whirInstance } from './whir/facade.js';
 import { loadPart } from './lazy.js';
 import type { WhirOptions } from './whir/options.js';
+import type { FileBytes, Groth16Key } from './groth16/key.js';
+import type { Groth16FullProve } from './groth16/full-prove.js';
 
 export interface RouterOptions {
   check: CheckMode;
@@ -167,15 +169,18 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     early?: Promise<NttSample | undefined>,
   ): Promise<void> {
     if (mode === 'off' && call.method !== 'grind') return;
+    if (call.method === 'groth16') return; // a key: its proofs are checked (groth16Prove)
     const units = checkUnits(call);
-    if (mode === 'sample' && call.method !== 'grind' && !state[f].budget.due(jobMs, units)) return;
+    // A grinding witness and a Groth16 proof are checked every time (their checks are cheap and sound).
+    const always = call.method === 'grind' || call.method === 'groth16Prove';
+    if (mode === 'sample' && !always && !state[f].budget.due(jobMs, units)) return;
     const sample = await early;
     const t0 = performance.now();
     const problem = await (mode === 'full' ? fullCheck(call, paths) : sampleCheck(call, paths, sample));
     // A sample computed while the GPU worked (nttSample) cost its time too: the next check's price.
     const ms = performance.now() - t0 + (sample?.ms ?? 0);
     // Only sampled checks price the next sample ('full' and the grind witness cost otherwise).
-    if (mode === 'sample' && call.method !== 'grind') state[f].budget.spent(ms, units);
+    if (mode === 'sample' && !always) state[f].budget.spent(ms, units);
     checks.run++;
     checks.ms += ms;
     if (!problem) return;
@@ -188,9 +193,24 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     );
   }
 
-  /** A GPU-path result's handles, with their own calls checked (tree openings, MSMs on the bases). */
-  function wrapHandles(f: Family, result: unknown, points?: MsmPoints): unknown {
+  /** A GPU-path result's handles, with their own calls checked (tree openings, MSMs on the bases, Groth16 proofs). */
+  function wrapHandles(f: Family, result: unknown, points?: MsmPoints, zkey?: FileBytes): unknown {
     if (typeof result !== 'object' || result === null || ArrayBuffer.isView(result)) return result;
+    if (f === 'groth16' && zkey) {
+      const key = result as Groth16Key;
+      const prove: Groth16Key['prove'] = async (witness, job) => {
+        const t0 = performance.now();
+        const out = await key.prove(witness, job);
+        await check(
+          f,
+          { method: 'groth16Prove', args: [witness], result: out, key, zkey },
+          job?.check ?? opts.check,
+          performance.now() - t0,
+        );
+        return out;
+      };
+      return { ...key, prove };
+    }
     const o = result as { root?: Uint32Array; tree?: MerkleTree } | MsmBases;
     if ('tree' in o && o.tree) {
       const tree = o.tree;
@@ -309,7 +329,12 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
       throw e;
     });
     if (challenger) challenger.checkWitness(args[1] as number, result as number);
-    return wrapHandles(f, result, m === 'msmBases' ? (args[0] as MsmPoints) : undefined);
+    return wrapHandles(
+      f,
+      result,
+      m === 'msmBases' ? (args[0] as MsmPoints) : undefined,
+      m === 'groth16' ? (args[0] as FileBytes) : undefined,
+    );
   }
 
   const prover = {
@@ -364,5 +389,13 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     );
     return (await whir).whirCommit(options, evals, job);
   };
-  return Object.assign(routed, { whirCommit, whir: (o: WhirOptions) => whirInstance(routed, o) });
+  const groth16FullProve: Groth16FullProve['groth16FullProve'] = async (input, wasm, zkey, job) =>
+    (await loadPart("webgpu-prover's Groth16 fullProve", () => import('./groth16/full-prove.js'))).fullProve(
+      routed,
+      input,
+      wasm,
+      zkey,
+      job,
+    );
+  return Object.assign(routed, { whirCommit, groth16FullProve, whir: (o: WhirOptions) => whirInstance(routed, o) });
 }

@@ -19,13 +19,14 @@ export const JOB_METHODS = [
   'commit',
   'msm',
   'msmBases',
+  'groth16',
   'warmUp',
 ] as const;
 
 export type JobMethod = (typeof JOB_METHODS)[number];
 
-/** Protocol methods (WHIR): built on the job methods by the family router, served by the worker as jobs are. */
-export const PROTOCOL_METHODS = ['whirCommit'] as const;
+/** Protocol methods (WHIR's commit, Groth16's fullProve): built on the job methods by the family router, served by the worker as jobs are. */
+export const PROTOCOL_METHODS = ['whirCommit', 'groth16FullProve'] as const;
 
 /** Everything the worker's client may call on the prover. */
 export const PROVER_CALLS = [...JOB_METHODS, ...PROTOCOL_METHODS] as const;
@@ -54,7 +55,7 @@ export function handleKind(o: Record<string, unknown>): HandleKind | undefined {
 }
 
 /** The kernel families: the unit of the self-check, the run-time checks and the CPU path. */
-export const FAMILIES = ['field', 'ntt', 'poseidon2', 'merkle', 'grind', 'commit', 'msm'] as const;
+export const FAMILIES = ['field', 'ntt', 'poseidon2', 'merkle', 'grind', 'commit', 'msm', 'groth16'] as const;
 
 export type Family = (typeof FAMILIES)[number];
 
@@ -75,4 +76,5 @@ export const METHOD_FAMILY: Record<FamilyMethod, Family> = {
   commit: 'commit',
   msm: 'msm',
   msmBases: 'msm',
+  groth16: 'groth16',
 };

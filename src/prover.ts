@@ -21,6 +21,8 @@ import type { MerkleMethods } from './api/merkle.js';
 import type { GrindMethods } from './api/grind.js';
 import type { CommitMethods } from './api/commit.js';
 import type { WhirMethods } from './whir/whir.js';
+import type { Groth16Methods } from './groth16/key.js';
+import type { Groth16FullProve } from './groth16/full-prove.js';
 import type { Whir } from './whir/facade.js';
 import type { WhirOptions } from './whir/options.js';
 import { withRecovery, type DeviceProver } from './device-recovery.js';
@@ -114,7 +116,7 @@ export interface ProverCore {
 }
 
 /** The protocols built on the kernels (WHIR): they run where the prover runs, on its job methods. */
-export interface ProtocolMethods extends WhirMethods {
+export interface ProtocolMethods extends WhirMethods, Groth16FullProve {
   /**
    * A WHIR polynomial commitment configured by `options` (docs/whir.md): schedule(), commit(evals),
    * open(handle), verify(root, proof). Proofs verify with Plonky3's p3-whir 0.9.0-rc.2.
@@ -132,6 +134,7 @@ export type Prover = ProverCore &
   GrindMethods &
   CommitMethods &
   MsmMethods &
+  Groth16Methods &
   ProtocolMethods;
 
 /** The job methods alone (what the self-check and the run-time checks call). */
@@ -187,6 +190,7 @@ const GPU_FACETS: Record<Family, (env: ApiEnv) => Promise<object>> = {
   grind: (env) => import('./api/grind.js').then((m) => m.grindMethods(env)),
   commit: (env) => import('./api/commit.js').then((m) => m.commitMethods(env)),
   msm: (env) => import('./api/msm.js').then((m) => m.msmMethods(env)),
+  groth16: (env) => import('./groth16/facet.js').then((m) => m.gpuGroth16Methods(env)),
 };
 
 /** Compile pipelines ahead (kernels/warm-up.ts plans every family's jobs, so it loads on the first warmUp). */

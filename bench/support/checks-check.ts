@@ -11,6 +11,9 @@
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
+import { knownGroth16 } from '../../src/checks/known-answer.js';
+import { outputVerifies, verifyingKeyFromJson } from '../../src/groth16/proof-check.js';
+import { sameLimits } from './same-limits.js';
 import { pippenger } from '@noble/curves/abstract/curve.js';
 import { createProver, DuplexChallenger, isProverError, verifyMerklePath, type Prover } from '../../src/index.js';
 import { CORRUPT_FAMILY } from '../../src/checks/corrupt.js';
@@ -119,6 +122,18 @@ async function familyJob(p: Prover, family: Family, seed: number): Promise<{ ans
       bases.destroy();
       return { answer: `${q.toHex()}|${q2.toHex()}`, right: q.equals(pippenger(G, pts, ks)) && q2.equals(q.multiply(3n)) };
     }
+    case 'groth16': {
+      // Proofs are blinded afresh: the answer is what is fixed (the public signals) and the verdict.
+      const { zkey, wtns } = await knownGroth16();
+      const key = await p.groth16(zkey);
+      try {
+        const out = await key.prove(wtns);
+        const verifies = outputVerifies(verifyingKeyFromJson(key.verificationKey()), out);
+        return { answer: `${out.publicSignals.join(',')}|${verifies}`, right: verifies };
+      } finally {
+        key.destroy();
+      }
+    }
   }
 }
 
@@ -159,7 +174,7 @@ const corrupt = (p: Prover, f: Family) => (p as unknown as Record<symbol, (f: Fa
 
 export async function checkFamilies(prover: Prover): Promise<RuntimeRow[]> {
   const rows = [await checkFamilyAnswers(prover, 'gpu')];
-  const worker = prover.info.worker ? {} : { worker: false };
+  const worker = { ...(prover.info.worker ? {} : { worker: false }), ...sameLimits(prover) };
 
   rows.push(
     await timed('a family forced wrong is caught by its self-check and runs on the CPU', async () => {

@@ -28,6 +28,17 @@ function corrupt(v: unknown): unknown {
       const root = corrupt(o.root);
       return { root, tree: { ...(o.tree as object), root } };
     }
+    if (typeof o.prove === 'function' && typeof o.verificationKey === 'function') {
+      // A Groth16 key: its proofs with πA and πC swapped (well formed, and never verifying).
+      const prove = o.prove as (...a: unknown[]) => Promise<{ proof: Record<string, unknown> }>;
+      return {
+        ...o,
+        prove: async (...a: unknown[]) => {
+          const out = await prove(...a);
+          return { ...out, proof: { ...out.proof, pi_a: out.proof.pi_c, pi_c: out.proof.pi_a } };
+        },
+      };
+    }
     if (typeof o.msm === 'function' && typeof o.n === 'number') {
       const msm = o.msm as (...a: unknown[]) => Promise<unknown>;
       return { ...o, msm: async (...a: unknown[]) => corrupt(await msm(...a)) };

@@ -84,4 +84,31 @@ export const KNOWN_ANSWER: Record<Family, (p: Jobs, call?: FirstShape, reference
     const scalars = Array.from(values(KNOWN_MSM_POINTS, 11), (v, i) => (BigInt(v) << 200n) + BigInt(v * (i + 1)));
     return (reference ? msmOfKnownLogs(G1, logs, scalars) : await p.msm(points, scalars, off)).toHex();
   },
+  groth16: async (p, _call, reference) => {
+    // Proofs are blinded afresh each time, so the answer is the verdict: a GPU proof of the known
+    // circuit must verify (sound: a wrong kernel cannot make one that does). The reference is that verdict.
+    if (reference) return 'verifies';
+    const { zkey, wtns } = await knownGroth16();
+    const key = await p.groth16(zkey, off);
+    try {
+      const out = await key.prove(wtns, off);
+      const { verifyingKeyFromJson, outputVerifies } = await loadPart(
+        "webgpu-prover's Groth16 check",
+        () => import('../groth16/proof-check.js'),
+      );
+      return outputVerifies(verifyingKeyFromJson(key.verificationKey()), out) ? 'verifies' : 'does not verify';
+    } finally {
+      key.destroy();
+    }
+  },
 };
+
+/** The self-check circuit's zkey and witness (known-groth16.gen.ts), decoded once. */
+export async function knownGroth16(): Promise<{ zkey: Uint8Array; wtns: Uint8Array }> {
+  const { KNOWN_ZKEY_BASE64, KNOWN_WTNS_BASE64 } = await loadPart(
+    "webgpu-prover's Groth16 self-check",
+    () => import('./known-groth16.gen.js'),
+  );
+  const bytes = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  return { zkey: bytes(KNOWN_ZKEY_BASE64), wtns: bytes(KNOWN_WTNS_BASE64) };
+}

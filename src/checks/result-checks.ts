@@ -22,6 +22,7 @@ import { MONTY31_FIELDS } from '../params/fields.js';
 import type { Backend, Jobs } from '../prover.js';
 import { loadPart } from '../lazy.js';
 import { knownMultiples, msmOfKnownLogs } from '../field/known-logs.js';
+import type { FileBytes, Groth16Key, Groth16Output, Groth16Witness } from '../groth16/key.js';
 
 /** A finished GPU call: a Prover method, or a handle's ('open' on a tree, 'basesMsm' on msmBases). */
 export interface CheckedCall {
@@ -33,6 +34,9 @@ export interface CheckedCall {
   points?: MsmPoints;
   /** open: the tree's root. */
   root?: Uint32Array;
+  /** groth16Prove: the key that made the proof, and its zkey (the CPU path proves the witness again when the proof fails). */
+  key?: Groth16Key;
+  zkey?: FileBytes;
 }
 
 export interface CheckPaths {
@@ -195,7 +199,14 @@ export async function sampleCheck(call: CheckedCall, paths: CheckPaths, early?: 
   }
   if (method === 'grind') return grindCheck(call, false);
   if (method === 'msm' || method === 'basesMsm') return smallMsm(paths.gpu);
+  if (method === 'groth16Prove') return groth16Check(call, paths);
   return undefined;
+}
+
+/** A Groth16 proof must verify (the check and its CPU fallback: groth16/proof-check.ts, loaded with the first proof's check). */
+async function groth16Check(call: CheckedCall, paths: CheckPaths): Promise<string | undefined> {
+  const { checkGroth16Proof } = await loadPart("webgpu-prover's Groth16 check", () => import('../groth16/proof-check.js'));
+  return checkGroth16Proof(call.key!, call.args[0] as Groth16Witness, call.result as Groth16Output, () => paths.cpu.groth16(call.zkey!));
 }
 
 /** The witness must pass check_witness; at 'full' it must also be the smallest (Plonky3's serial order). */
@@ -232,7 +243,7 @@ export async function fullCheck(call: CheckedCall, paths: CheckPaths): Promise<s
     expected.tree.dispose();
     return equal(expected.root, (result as { root: Uint32Array }).root) ? undefined : differ(`the ${method} root`);
   }
-  if (method === 'open') return sampleCheck(call, paths);
+  if (method === 'open' || method === 'groth16Prove') return sampleCheck(call, paths);
   if (method === 'grind') return grindCheck(call, true);
   if (method === 'msm' || method === 'basesMsm') {
     // The call's offset and byte order, none of its job options (signal, progress).

@@ -25,6 +25,7 @@ const CPU_FACETS: Record<Family, (env: CpuEnv) => Promise<object>> = {
   grind: (env) => import('./hash.js').then((m) => m.cpuHashMethods(env)),
   commit: (env) => import('./hash.js').then((m) => m.cpuHashMethods(env)),
   msm: (env) => import('./msm.js').then((m) => m.cpuMsmMethods(env)),
+  groth16: (env) => import('../groth16/facet.js').then((m) => m.cpuGroth16Methods(env)),
 };
 
 /** What ProverInfo says of the CPU path (no device: its limits are the API's own). */

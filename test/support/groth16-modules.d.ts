@@ -1,6 +1,6 @@
-// Types for the parts of snarkjs and circom_runtime the Groth16 tests and fixture script call
-// (neither package ships types). Only what is used, as their sources (node_modules/snarkjs/src,
-// node_modules/circom_runtime/js/witness_calculator.js) define it.
+// Types for the parts of snarkjs the Groth16 tests and fixture script call (it ships no types;
+// circom_runtime's are in src/groth16/circom-runtime.d.ts). Only what is used, as its sources
+// (node_modules/snarkjs/src) define it.
 
 declare module 'snarkjs' {
   type FileRef = string | { type: 'mem'; data?: Uint8Array };
@@ -26,12 +26,4 @@ declare module 'snarkjs' {
     verify(vk: unknown, publicSignals: unknown, proof: unknown, logger?: Logger): Promise<boolean>;
     prove(zkey: FileRef, wtns: FileRef, logger?: Logger): Promise<{ proof: Record<string, unknown>; publicSignals: string[] }>;
   };
-}
-
-declare module 'circom_runtime' {
-  export interface WitnessCalculator {
-    calculateWitness(input: Record<string, unknown>, sanityCheck?: boolean | number): Promise<bigint[]>;
-    calculateWTNSBin(input: Record<string, unknown>, sanityCheck?: boolean | number): Promise<Uint8Array>;
-  }
-  export function WitnessCalculatorBuilder(code: Uint8Array, options?: Record<string, unknown>): Promise<WitnessCalculator>;
 }

@@ -2,6 +2,10 @@
 // fallback against the references for every family, its codes, aborts and progress; and the
 // router's self-check and run-time checks, with a second CPU path standing in for the GPU and
 // the CORRUPT_FAMILY hook making that stand-in's answers wrong.
+import { knownGroth16 } from '../../src/checks/known-answer.js';
+import { outputVerifies, verifyingKeyFromJson } from '../../src/groth16/proof-check.js';
+import type { Groth16Output } from '../../src/groth16/key.js';
+import type { Groth16VerifyingKey } from '../../src/groth16/verify.js';
 import { describe, it, expect } from 'vitest';
 import { bn254 } from '@noble/curves/bn254.js';
 import { pippenger } from '@noble/curves/abstract/curve.js';
@@ -386,5 +390,21 @@ function familyJob(p: Prover, family: Family): { run: () => Promise<unknown>; ri
       const pts = [G.BASE, G.BASE.double()];
       return { run: () => p.msm(pts, [3n, 4n]), right: (v) => (v as InstanceType<typeof G>).equals(G.BASE.multiply(11n)) };
     }
+    case 'groth16':
+      return {
+        run: async () => {
+          const { zkey, wtns } = await knownGroth16();
+          const key = await p.groth16(zkey);
+          try {
+            return { out: await key.prove(wtns), vk: verifyingKeyFromJson(key.verificationKey()) };
+          } finally {
+            key.destroy();
+          }
+        },
+        right: (v) => {
+          const { out, vk } = v as { out: Groth16Output; vk: Groth16VerifyingKey };
+          return outputVerifies(vk, out);
+        },
+      };
   }
 }

@@ -1,0 +1,181 @@
+/**
+ * The groth16 suite: proofs through the public API as a dApp makes them (`createProver({ gpu })`,
+ * nothing else), against snarkjs 0.7.6 on all the host's cores (bench/snarkjs-prove.cjs, its own
+ * process) on the same zkey and witness.
+ * - cold: a fresh prover's first proof of the poseidon-hash fixture, compiles included (first in the
+ *   process: Dawn keeps compiled shaders for the process).
+ * - fixtures (test/groth16/fixtures, real snarkjs keys): warm medians with the default checks (every
+ *   proof verified) and with check 'off'; snarkjs's proof verified by snarkjs.
+ * - synthetic keys of 2^k constraints (GROTH16_LOGS, default 16,18,20; synthetic-zkey.ts: real sizes,
+ *   tiled points, a circom-like witness): key upload, GPU bytes held, proof medians with check 'off'
+ *   (their proofs do not verify), snarkjs on the same files (GROTH16_SNARKJS_REPS, default 2; 1 at 2^20).
+ *   node bench/dist/bench.mjs groth16
+ * @module
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProver } from '../src/index.js';
+import type { Prover } from '../src/prover.js';
+import { FR_R } from '../src/params/bn254.js';
+import { syntheticKey } from './support/synthetic-zkey.js';
+import { median } from './support/stats.js';
+import { withClock, type ClockSampler } from './gpu-clock.js';
+import type { BenchOutput } from './field.js';
+
+const FIXTURES = ['multiplier-chain', 'range-check', 'poseidon-hash', 'merkle-inclusion'];
+const FIXTURE_DIR = 'test/groth16/fixtures';
+const LOGS = (process.env.GROTH16_LOGS ?? '16,18,20').split(',').map(Number);
+const REPS = Number(process.env.GROTH16_REPS ?? 5);
+const SNARKJS_REPS = Number(process.env.GROTH16_SNARKJS_REPS ?? 2);
+const SNARKJS = process.env.GROTH16_SNARKJS ?? 'bench/dist/snarkjs-prove.cjs';
+
+/** snarkjs's prove times (ms) on files, or null when its bundle is not there. */
+function snarkjs(zkey: string, wtns: string, reps: number, verify: boolean): { ms: number[]; verified: boolean | null } | null {
+  try {
+    const out = execFileSync(process.execPath, [SNARKJS, zkey, wtns, String(reps), verify ? 'verify' : ''], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
+    return JSON.parse(out.trim().split('\n').pop()!) as { ms: number[]; verified: boolean | null };
+  } catch (e) {
+    console.error(`snarkjs anchor failed: ${String((e as Error).message).slice(0, 300)}`);
+    return null;
+  }
+}
+
+/** A .wtns file of 8-word values (snarkjs's format: n8, r, count; the values). */
+function wtnsFile(words: Uint32Array): Uint8Array {
+  const count = words.length / 8;
+  const out = new Uint8Array(12 + 12 + 40 + 12 + 32 * count);
+  const dv = new DataView(out.buffer);
+  out.set(new TextEncoder().encode('wtns'), 0);
+  dv.setUint32(4, 2, true);
+  dv.setUint32(8, 2, true);
+  dv.setUint32(12, 1, true);
+  dv.setBigUint64(16, 40n, true);
+  dv.setUint32(24, 32, true);
+  for (let i = 0; i < 32; i++) out[28 + i] = Number((FR_R >> BigInt(8 * i)) & 0xffn);
+  dv.setUint32(60, count, true);
+  dv.setUint32(64, 2, true);
+  dv.setBigUint64(68, BigInt(32 * count), true);
+  out.set(new Uint8Array(words.buffer, words.byteOffset, words.byteLength), 76);
+  return out;
+}
+
+async function timesOf(reps: number, f: () => Promise<unknown>): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    await f();
+    ms.push(performance.now() - t0);
+  }
+  return ms;
+}
+
+async function fixtureRows(p: Prover, clock: ClockSampler, rows: Record<string, unknown>[]): Promise<boolean> {
+  let ok = true;
+  for (const name of FIXTURES) {
+    const zkeyPath = join(FIXTURE_DIR, `${name}.zkey`);
+    const wtnsPath = join(FIXTURE_DIR, `${name}.wtns`);
+    const zkey = readFileSync(zkeyPath);
+    const wtns = readFileSync(wtnsPath);
+    const key = await p.groth16(zkey);
+    const checksBefore = p.stats().checks;
+    await key.prove(wtns); // warm
+    const since = Date.now();
+    const checked = await timesOf(REPS, () => key.prove(wtns));
+    const off = await timesOf(REPS, () => key.prove(wtns, { check: 'off' }));
+    const smMHz = clock.median([[since, Date.now()]]);
+    const checks = p.stats().checks;
+    const sj = snarkjs(zkeyPath, wtnsPath, 3, true);
+    const s = key.stats();
+    key.destroy();
+    const row = {
+      suite: 'groth16',
+      case: `fixture ${name}`,
+      ...s,
+      proveMs: median(checked),
+      proveCheckOffMs: median(off),
+      checkMsEach: (checks.ms - checksBefore.ms) / Math.max(1, checks.run - checksBefore.run),
+      checksFailed: checks.failed - checksBefore.failed,
+      snarkjsMs: sj ? median(sj.ms) : null,
+      snarkjsVerified: sj?.verified ?? null,
+      vsSnarkjs: sj ? median(sj.ms) / median(checked) : null,
+      smMHz,
+    };
+    ok &&= row.checksFailed === 0 && sj?.verified !== false;
+    rows.push(row);
+  }
+  return ok;
+}
+
+async function syntheticRows(p: Prover, clock: ClockSampler, rows: Record<string, unknown>[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'groth16-bench-'));
+  try {
+    for (const logN of LOGS) {
+      const nConstraints = 2 ** logN - 64;
+      const t0 = performance.now();
+      const k = syntheticKey(nConstraints, nConstraints, 2, logN);
+      const makeMs = performance.now() - t0;
+      const t1 = performance.now();
+      const key = await p.groth16(k.zkey);
+      const uploadMs = performance.now() - t1;
+      const wtns = wtnsFile(k.witness);
+      await key.prove(wtns, { check: 'off' });
+      const since = Date.now();
+      const ms = await timesOf(REPS, () => key.prove(wtns, { check: 'off' }));
+      const smMHz = clock.median([[since, Date.now()]]);
+      const s = key.stats();
+      key.destroy();
+      const zkeyPath = join(dir, `s${logN}.zkey`);
+      const wtnsPath = join(dir, `s${logN}.wtns`);
+      writeFileSync(zkeyPath, k.zkey);
+      writeFileSync(wtnsPath, wtns);
+      const sj = snarkjs(zkeyPath, wtnsPath, logN >= 20 ? 1 : SNARKJS_REPS, false);
+      rows.push({
+        suite: 'groth16',
+        case: `synthetic 2^${logN} constraints`,
+        ...s,
+        zkeyBytes: k.zkey.length,
+        makeKeyMs: makeMs,
+        uploadMs,
+        proveCheckOffMs: median(ms),
+        proveMsAll: ms,
+        snarkjsMs: sj ? median(sj.ms) : null,
+        vsSnarkjs: sj ? median(sj.ms) / median(ms) : null,
+        smMHz,
+      });
+      console.error(JSON.stringify(rows[rows.length - 1]));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchGroth16(gpu: GPU): Promise<BenchOutput> {
+  return withClock(async (clock) => {
+    const rows: Record<string, unknown>[] = [];
+    // Cold: the first thing this process compiles.
+    const t0 = performance.now();
+    const cold = await createProver({ gpu });
+    const zkey = readFileSync(join(FIXTURE_DIR, 'poseidon-hash.zkey'));
+    const wtns = readFileSync(join(FIXTURE_DIR, 'poseidon-hash.wtns'));
+    const key = await cold.groth16(zkey);
+    await key.prove(wtns);
+    rows.push({
+      suite: 'groth16',
+      case: 'cold: createProver, groth16(zkey), first prove (poseidon-hash)',
+      ms: performance.now() - t0,
+      capabilities: cold.capabilities().groth16,
+    });
+    key.destroy();
+    const ok = await fixtureRows(cold, clock, rows);
+    await syntheticRows(cold, clock, rows);
+    rows.push({ suite: 'groth16', case: 'path', capabilities: cold.capabilities().groth16, checks: cold.stats().checks });
+    const onGpu = cold.capabilities().groth16.path === 'gpu';
+    cold.destroy();
+    return { rows, ok: ok && onGpu };
+  });
+}

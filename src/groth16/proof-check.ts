@@ -1,0 +1,54 @@
+/**
+ * The run-time check of a GPU proof (docs/checks.md): with `check` not 'off', every proof is
+ * verified against its key (verify.ts: one multi-pairing, ~13 ms on a 2-core machine) before it is
+ * returned. A proof that does not verify has two possible causes, told apart by the CPU path: the
+ * same witness proved there (cpu-prove.ts) and verified too. If that proof fails as well, the
+ * witness breaks a constraint (UNSATISFIED: a zkey holds no C matrix, so only the proof can show
+ * it); if it verifies, the GPU erred (the caller's check then moves the family to the CPU).
+ * @module
+ */
+import { ProverError } from '../errors.js';
+import { proofFromJson, publicSignalsFromJson, g1FromJson, g2FromJson, type SnarkjsVerificationKey } from './proof-json.js';
+import { verifyGroth16, type Groth16VerifyingKey } from './verify.js';
+import type { Groth16Key, Groth16Output, Groth16Witness } from './key.js';
+
+/** The verifier's points from snarkjs's verification key JSON (made by this package: well formed). */
+export function verifyingKeyFromJson(vk: SnarkjsVerificationKey): Groth16VerifyingKey {
+  const g1 = (j: unknown) => g1FromJson(j)!;
+  const g2 = (j: unknown) => g2FromJson(j)!;
+  return { alpha1: g1(vk.vk_alpha_1), beta2: g2(vk.vk_beta_2), gamma2: g2(vk.vk_gamma_2), delta2: g2(vk.vk_delta_2), ic: vk.IC.map(g1) };
+}
+
+/** Whether `out` verifies under `vk` (malformed JSON does not). */
+export function outputVerifies(vk: Groth16VerifyingKey, out: Groth16Output): boolean {
+  const proof = proofFromJson(out.proof);
+  const publics = publicSignalsFromJson(out.publicSignals);
+  return proof !== undefined && publics !== undefined && verifyGroth16(vk, publics, proof);
+}
+
+/**
+ * undefined when `out` (a GPU proof for `witness` with `key`) verifies; else what was wrong with
+ * it, once the CPU path (`cpuKey`: a key of the same zkey there) has shown the witness is good.
+ * @throws ProverError UNSATISFIED when the CPU path's proof does not verify either
+ */
+export async function checkGroth16Proof(
+  key: Groth16Key,
+  witness: Groth16Witness,
+  out: Groth16Output,
+  cpuKey: () => Promise<Groth16Key>,
+): Promise<string | undefined> {
+  const vk = verifyingKeyFromJson(key.verificationKey());
+  if (outputVerifies(vk, out)) return undefined;
+  const cpu = await cpuKey();
+  try {
+    if (!outputVerifies(vk, await cpu.prove(witness, { check: 'off' }))) {
+      throw new ProverError(
+        'UNSATISFIED',
+        "the witness does not satisfy the circuit: its proof does not verify (on the GPU and on the CPU); compute the witness again with the circuit's own wasm from an input its constraints accept",
+      );
+    }
+  } finally {
+    cpu.destroy();
+  }
+  return 'a proof that does not verify (the CPU path proves the same witness correctly)';
+}
