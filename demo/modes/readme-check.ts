@@ -1,10 +1,11 @@
-// Autorun mode `readme-check`: runs the README's Use example (docs/examples/use.ts) as written,
-// with the default createProver (a Web Worker in the page), and checks what it computed against
-// src/ref and noble.
+// Autorun mode `readme-check`: runs the README's first call (docs/examples/first-call.ts) and the
+// tour in docs/usage.md (docs/examples/use.ts) as written, with the default createProver (a Web
+// Worker in the page), and checks what they computed against src/ref and noble.
 import type { ModeContext } from '../autorun.js';
 import { bn254 } from '@noble/curves/bn254.js';
 import { createProver, DuplexChallenger } from '../../src/index.js';
 import { useExample } from '../../docs/examples/use.js';
+import { firstCall } from '../../docs/examples/first-call.js';
 import * as ref from '../../src/ref/ntt.js';
 import { bbMul } from '../../src/field/babybear.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
@@ -14,6 +15,7 @@ const same = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.leng
 
 export async function readmeCheck({ report }: ModeContext): Promise<void> {
   const t0 = performance.now();
+  const first = await firstCall(createProver);
   const r = await useExample(createProver);
   const trace = Uint32Array.from({ length: 16 * 8 }, (_, i) => i);
   const a = Uint32Array.from([1, 2, 3, 4]),
@@ -23,6 +25,10 @@ export async function readmeCheck({ report }: ModeContext): Promise<void> {
   const ch = new DuplexChallenger();
   ch.observeSlice(pcsRoot);
   const checks: [string, boolean][] = [
+    ['first call: lde', same(first.lde, lde)],
+    ['first call: root', same(first.root, merkleTree([{ values: lde, width: 8 }]).root)],
+    ['first call: msm = 8G', first.q.equals(bn254.G1.Point.BASE.multiply(8n))],
+    ['first call on the GPU', first.backend === 'webgpu'],
     [
       'batchField mul',
       same(
@@ -43,7 +49,7 @@ export async function readmeCheck({ report }: ModeContext): Promise<void> {
     ['every family on the GPU', Object.values(r.paths).every((f) => f.path === 'gpu')],
   ];
   const bad = checks.filter(([, ok]) => !ok).map(([n]) => n);
-  report('README Use example runs as written', bad.length ? 'fail' : 'ok', performance.now() - t0, {
+  report('README examples run as written', bad.length ? 'fail' : 'ok', performance.now() - t0, {
     detail: bad.length ? `wrong: ${bad.join(', ')}` : `${checks.length} results equal src/ref and noble`,
   });
 }

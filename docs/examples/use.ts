@@ -1,6 +1,7 @@
-// The README's "Use" example, runnable: the README's code block is this file from the marker
-// on (test/unit/readme-example.test.ts keeps them equal), and the dev page's `readme-check`
-// mode runs it in Chromium in CI, checking what it returns against src/ref and noble.
+// A tour of the API, runnable: docs/usage.md's code block is this file from the marker on
+// (test/unit/readme-example.test.ts keeps them equal), and the dev page's `readme-check` mode
+// runs it in Chromium in CI, checking what it returns against src/ref and noble. The README's
+// short first call is first-call.ts.
 import { bn254 } from '@noble/curves/bn254.js';
 import { createProver as createProverFromPackage, DuplexChallenger, verifyMerklePath } from '../../src/index.js';
 

@@ -83,7 +83,20 @@ export interface NttLdeOptions extends NttExtendOptions {
 }
 
 type Input = Uint32Array | NttMatrix;
-type Out<O extends NttOptions> = O extends { gpu: true } ? NttMatrix : Uint32Array;
+
+/**
+ * What an NTT method resolves to, by its options' `gpu`: `true` an NttMatrix; `false` or absent a
+ * Uint32Array; a `boolean` (options held in a variable) either, as it will be at run time.
+ * Options without `gpu` are told apart by `keyof`: they share no property with `{ gpu?: false }`,
+ * so TypeScript's weak-type rule says they do not extend it.
+ */
+export type NttResult<O extends Pick<NttOptions, 'gpu'>> = O extends { gpu: true }
+  ? NttMatrix
+  : 'gpu' extends keyof O
+    ? O extends { gpu?: false | undefined }
+      ? Uint32Array
+      : Uint32Array | NttMatrix
+    : Uint32Array;
 
 export interface NttMethods {
   /**
@@ -96,24 +109,24 @@ export interface NttMethods {
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const evals = await prover.dft(coeffs, { width: 8 });
    */
-  dft<O extends NttOptions>(values: Input, opts: O): Promise<Out<O>>;
+  dft<O extends NttOptions>(values: Input, opts: O): Promise<NttResult<O>>;
   /**
    * Plonky3 idft_batch (the inverse of dft, scaled by 1/h).
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    */
-  idft<O extends NttOptions>(values: Input, opts: O): Promise<Out<O>>;
+  idft<O extends NttOptions>(values: Input, opts: O): Promise<NttResult<O>>;
   /**
    * Plonky3 coset_lde_batch(evals, addedBits, shift): the columns are evaluations on the subgroup
    * of size h; output row i is the column's polynomial at shift·ω'^i, ω' of order h·2^addedBits.
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    * @example const lde = await prover.lde(trace, { width: 8, addedBits: 1, shift: 31 });
    */
-  lde<O extends NttLdeOptions>(values: Input, opts: O): Promise<Out<O>>;
+  lde<O extends NttLdeOptions>(values: Input, opts: O): Promise<NttResult<O>>;
   /**
    * WHIR Reed-Solomon encoding: columns are coefficients, zero-padded to h·2^addedBits rows, then dft.
    * @throws ProverError INVALID_ARGUMENT, INVALID_LENGTH, NON_CANONICAL, TOO_LARGE, DESTROYED, DEVICE_LOST, GPU_ERROR
    */
-  encode<O extends NttExtendOptions>(coeffs: Input, opts: O): Promise<Out<O>>;
+  encode<O extends NttExtendOptions>(coeffs: Input, opts: O): Promise<NttResult<O>>;
 }
 
 /**

@@ -44,8 +44,8 @@ test("the same runtime checks in the page thread (worker: false) at WebGPU's def
   expect(result.rows.filter((r) => r.status === 'ok').length).toBeGreaterThanOrEqual(8);
 });
 
-test("the README's Use example runs as written", async ({ page }) => {
+test("the README's first call and docs/usage.md's tour run as written", async ({ page }) => {
   const result = await autorun(page, 'readme-check');
   expect(failures(result)).toEqual([]);
-  expect(result.rows.filter((r) => r.status === 'ok').map((r) => r.step)).toContain('README Use example runs as written');
+  expect(result.rows.filter((r) => r.status === 'ok').map((r) => r.step)).toContain('README examples run as written');
 });

@@ -3,7 +3,8 @@
 // import in plain Node and type-check a consumer under `tsc --strict` with both `nodenext` and
 // `bundler` resolution, with no WebGPU typings installed. Also lists what the tarball holds, checks
 // that the WGSL ships as one lazily imported module per kernel family without the check/bench
-// shaders, and that `npm publish --dry-run` is clean.
+// shaders, and that `npm publish --dry-run` is clean. The README's and docs/usage.md's TypeScript
+// blocks compile against the tarball too, as does a file naming every type the README teaches.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -27,9 +28,10 @@ interface PackResult {
   files: { path: string; size: number }[];
 }
 
-let work: string; // temp dir: the tarball and the consumer project
+let work: string; // temp dir: the tarball and the consumer projects
 let packed: PackResult;
-let fixture: string;
+let fixture: string; // the tarball, its dependencies and typescript: no WebGPU typings
+let withTypes: string; // the same plus @webgpu/types and 'webgpu' (Dawn), as a Node project has
 
 /** A consumer that uses the public API the way the README does, types included. */
 const CONSUMER = `import { createProver, ProverError, isProverError, babybear, type Prover, type ProverErrorCode, type NttMatrix } from 'webgpu-prover';
@@ -51,6 +53,110 @@ export async function use(): Promise<number> {
 }
 `;
 
+/**
+ * The types the README and docs/usage.md teach, named by a consumer, and the NTT methods' result
+ * typed by their `gpu` option: a literal, absent, and a `boolean` held in a variable.
+ */
+const TYPES_CONSUMER = `import {
+  createProver,
+  type BackendStats,
+  type Capabilities,
+  type CheckMode,
+  type CheckStats,
+  type Family,
+  type FamilyPath,
+  type JobOptions,
+  type JobProgress,
+  type JobStats,
+  type MsmEngine,
+  type MsmPlan,
+  type MsmRunInfo,
+  type MsmTuning,
+  type NttMatrix,
+  type NttOptions,
+  type NttResult,
+  type PassTime,
+  type ProfileReport,
+} from 'webgpu-prover';
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const expectType = <T extends true>(): T | undefined => undefined;
+
+export async function typed(x: Uint32Array, gpu: boolean, points: Uint8Array): Promise<number> {
+  const prover = await createProver();
+  const check: CheckMode = 'sample';
+  const seen: JobProgress[] = [];
+  const job: JobOptions = { check, signal: new AbortController().signal, onProgress: (p) => seen.push(p) };
+  const plain = await prover.dft(x, { width: 1, ...job });
+  expectType<Equal<typeof plain, Uint32Array>>();
+  const off = await prover.encode(x, { width: 1, addedBits: 1, gpu: false });
+  expectType<Equal<typeof off, Uint32Array>>();
+  const kept = await prover.lde(x, { width: 1, addedBits: 1, shift: 31, gpu: true });
+  expectType<Equal<typeof kept, NttMatrix>>();
+  const opts = { width: 1, gpu };
+  const either = await prover.dft(x, opts);
+  expectType<Equal<typeof either, Uint32Array | NttMatrix>>();
+  const declared: NttOptions = { width: 1 };
+  const alsoEither = await prover.idft(x, declared);
+  expectType<Equal<typeof alsoEither, NttResult<NttOptions>>>();
+  expectType<Equal<NttResult<NttOptions>, Uint32Array | NttMatrix>>();
+  const values: Uint32Array = either instanceof Uint32Array ? either : await either.read(job);
+  const caps: Capabilities = prover.capabilities();
+  const families: Family[] = Object.keys(caps) as Family[];
+  const ntt: FamilyPath = caps.ntt;
+  const stats: BackendStats & { checks: CheckStats } = prover.stats();
+  const jobs: JobStats = stats.jobs;
+  const bases = await prover.msmBases(points, job);
+  const tuning: MsmTuning = { c: 13 };
+  const info: MsmRunInfo = await bases.msmProfiled([1n], tuning, job);
+  const plans: MsmPlan[] = info.plans;
+  const engines: MsmEngine[] = info.engines;
+  const profiles: (ProfileReport | null)[] = info.profiles;
+  const passes: PassTime[] = profiles.flatMap((r) => r?.passes ?? []);
+  kept.destroy();
+  bases.destroy();
+  prover.destroy();
+  return values.length + families.length + (ntt.reason ?? '').length + jobs.run + plans[0].c + engines.length + passes.length;
+}
+`;
+
+/** snarkjs ships no types: the one call the README's Groth16 example makes. */
+const SNARKJS_SHIM = `declare module 'snarkjs' {
+  export const groth16: { verify(vk: unknown, publicSignals: string[], proof: unknown): Promise<boolean> };
+}
+`;
+
+/** The type names in docs/usage.md's "Types you can name" table (its second column). */
+function documentedTypes(): string[] {
+  const doc = readFileSync(join(repo, 'docs/usage.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Types you can name'), doc.indexOf('\n## ', doc.indexOf('## Types you can name') + 1));
+  const cells = [...section.matchAll(/^\|[^|\n]*\|([^|\n]*)\|$/gm)].map((m) => m[1]);
+  return [...new Set(cells.flatMap((c) => [...c.matchAll(/`([A-Z]\w*)`/g)].map((m) => m[1])))];
+}
+
+/** The \`\`\`ts blocks of a Markdown file of this repository. */
+function tsBlocks(doc: string): string[] {
+  return [...readFileSync(join(repo, doc), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+}
+
+/**
+ * A new project `name` with `deps` in its node_modules: the unpacked tarball moved into the first
+ * project (so its own imports resolve from that project's node_modules, as an install's do) and
+ * linked into later ones; every other dependency linked from this repo.
+ */
+function project(name: string, deps: string[]): string {
+  const dir = join(work, name);
+  for (const dep of deps) {
+    const at = join(dir, 'node_modules', dep);
+    mkdirSync(dirname(at), { recursive: true });
+    if (dep !== 'webgpu-prover') symlinkSync(join(repo, 'node_modules', dep), at, 'dir');
+    else if (!fixture) renameSync(join(work, 'package'), at);
+    else symlinkSync(join(fixture, 'node_modules/webgpu-prover'), at, 'dir');
+  }
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+  return dir;
+}
+
 /** Compile options per resolution mode; no `types`/`lib` beyond the defaults a new project has. */
 const RESOLUTIONS = {
   nodenext: ['--module', 'nodenext', '--moduleResolution', 'nodenext'],
@@ -64,20 +170,13 @@ beforeAll(() => {
   // --ignore-scripts: prepack would run the full build (gen included) a second time.
   [packed] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work])) as PackResult[];
 
-  fixture = join(work, 'consumer');
-  mkdirSync(join(fixture, 'node_modules'), { recursive: true });
-  run('tar', ['-xzf', join(work, packed.filename), '-C', work]);
-  renameSync(join(work, 'package'), join(fixture, 'node_modules/webgpu-prover'));
-  const manifest = JSON.parse(readFileSync(join(fixture, 'node_modules/webgpu-prover/package.json'), 'utf8')) as {
-    dependencies?: Record<string, string>;
-  };
+  run('tar', ['-xzf', join(work, packed.filename), '-C', work]); // the package, as work/package
+  const manifest = JSON.parse(readFileSync(join(work, 'package/package.json'), 'utf8')) as { dependencies?: Record<string, string> };
   // What `npm install webgpu-prover` would add: its dependencies (theirs resolve from the repo
   // through the links' real paths), and typescript to compile with. Nothing else.
-  for (const dep of [...Object.keys(manifest.dependencies ?? {}), 'typescript']) {
-    mkdirSync(dirname(join(fixture, 'node_modules', dep)), { recursive: true });
-    symlinkSync(join(repo, 'node_modules', dep), join(fixture, 'node_modules', dep), 'dir');
-  }
-  writeFileSync(join(fixture, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const deps = ['webgpu-prover', ...Object.keys(manifest.dependencies ?? {}), 'typescript'];
+  fixture = project('consumer', deps);
+  withTypes = project('consumer-webgpu', [...deps, '@webgpu/types', 'webgpu']);
   writeFileSync(join(fixture, 'consumer.ts'), CONSUMER);
 }, 120_000);
 
@@ -136,24 +235,34 @@ describe('packed tarball', () => {
       // Throws with tsc's diagnostics (e.g. "Cannot find name 'GPUBuffer'") on failure.
       run('node', [tsc, '--strict', '--noEmit', '--target', 'es2022', ...flags, 'consumer.ts'], fixture);
     });
+
+    it(`compiles the README's and docs/usage.md's examples and names every type they teach, tsc --strict, ${resolution}`, () => {
+      // Each block is a module of its own (top-level await, as a user's module has). The ones
+      // that import Dawn ('webgpu') compile where it is installed; the rest with no WebGPU
+      // typings at all, as a browser project without @webgpu/types has.
+      const blocks = [...tsBlocks('README.md'), ...tsBlocks('docs/usage.md')];
+      expect(blocks.length).toBeGreaterThanOrEqual(4);
+      const files: Record<'plain' | 'dawn', string[]> = { plain: ['snarkjs.d.ts', 'documented.ts', 'types.ts'], dawn: [] };
+      for (const [i, code] of blocks.entries()) {
+        const where = /from 'webgpu'/.test(code) ? 'dawn' : 'plain';
+        writeFileSync(join(where === 'dawn' ? withTypes : fixture, `example-${i}.ts`), code);
+        files[where].push(`example-${i}.ts`);
+      }
+      const named = documentedTypes();
+      expect(named).toEqual(expect.arrayContaining(['JobOptions', 'JobProgress', 'CheckMode', 'Capabilities', 'JobStats', 'BackendStats']));
+      expect(named).toEqual(expect.arrayContaining(['MsmRunInfo', 'MsmPlan', 'MsmEngine', 'ProfileReport', 'PassTime', 'NttResult']));
+      writeFileSync(join(fixture, 'snarkjs.d.ts'), SNARKJS_SHIM);
+      // An import of a name the package does not export fails even where the name is unused.
+      writeFileSync(join(fixture, 'documented.ts'), `import type { ${named.join(', ')} } from 'webgpu-prover';\nexport {};\n`);
+      writeFileSync(join(fixture, 'types.ts'), TYPES_CONSUMER);
+      run('node', [tsc, '--strict', '--noEmit', '--target', 'es2022', ...flags, ...files.plain], fixture);
+      if (files.dawn.length > 0) run('node', [tsc, '--strict', '--noEmit', '--target', 'es2022', ...flags, ...files.dawn], withTypes);
+    });
   }
 
   it("accepts navigator.gpu and Dawn's create([]) where a project has WebGPU typings", () => {
-    // A second project beside the first, with @webgpu/types and 'webgpu' installed too: the
-    // package's own GpuEntryPoint must take the real GPU objects.
-    const withTypes = join(work, 'consumer-webgpu');
-    for (const dep of [
-      'webgpu-prover',
-      ...Object.keys(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).dependencies),
-      'typescript',
-      '@webgpu/types',
-      'webgpu',
-    ]) {
-      const from = dep === 'webgpu-prover' ? join(fixture, 'node_modules/webgpu-prover') : join(repo, 'node_modules', dep);
-      mkdirSync(dirname(join(withTypes, 'node_modules', dep)), { recursive: true });
-      symlinkSync(from, join(withTypes, 'node_modules', dep), 'dir');
-    }
-    writeFileSync(join(withTypes, 'package.json'), JSON.stringify({ name: 'consumer-webgpu', private: true, type: 'module' }));
+    // The second project, with @webgpu/types and 'webgpu' installed too: the package's own
+    // GpuEntryPoint must take the real GPU objects.
     writeFileSync(
       join(withTypes, 'gpu.ts'),
       `/// <reference types="@webgpu/types" />
