@@ -185,9 +185,9 @@ async function checkUnusualBuffers(prover: Prover): Promise<PropertyRow[]> {
     if (!v) {
       rows.push({
         step: `input on a ${name} buffer`,
-        ok: true,
+        ok: false,
         ms: 0,
-        detail: 'not available in this context (needs cross-origin isolation)',
+        detail: 'not available in this context (the page must be cross-origin isolated)',
       });
       continue;
     }

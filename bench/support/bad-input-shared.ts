@@ -10,6 +10,7 @@
  */
 import fc from 'fast-check';
 import { bn254 } from '@noble/curves/bn254.js';
+import { sameLimits } from './same-limits.js';
 import type { Prover } from '../../src/prover.js';
 import type { NttMatrix } from '../../src/api/ntt.js';
 import type { MerkleTree } from '../../src/api/merkle.js';
@@ -61,7 +62,7 @@ export async function makeFixtures(prover: Prover): Promise<Fixtures> {
   const bases = await prover.msmBases(pts);
   const destroyedBases = await prover.msmBases(pts);
   destroyedBases.destroy();
-  const deadProver = await createProver();
+  const deadProver = await createProver(sameLimits(prover));
   const foreignMatrix = await deadProver.dft(vals(8), { width: 1, gpu: true });
   const { tree: deadTree } = await deadProver.merkleCommit(vals(4), { width: 1 });
   const deadBases = await deadProver.msmBases(pts.slice(0, 2));

@@ -12,6 +12,7 @@ import * as ref from '../../src/ref/ntt.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { SplitMix64 } from './splitmix.js';
+import { sameLimits } from './same-limits.js';
 import { type RuntimeRow, G, same, values, timed, rejection } from './runtime-helpers.js';
 
 /** The test hook behind a driver reset: device.destroy() on the prover's current device. */
@@ -43,10 +44,11 @@ export async function checkDeviceLoss(prover: Prover, rng: SplitMix64): Promise<
       const right = got.equals(pippenger(G, pts, ks));
       if (!right) return 'wrong result after the loss';
       if (!lostAt) return 'the test never reached a submission to lose the device at';
+      if (!midJob) return `the device was lost at "${lostAt}" but the job finished on it: no loss mid-job to recover from`;
       const next = await prover.dft(x, { width: 2 });
       if (!same(next, ref.dft(x, 2))) return 'the next job is wrong';
       return losses() - before === 1
-        ? `ok: MSM 2^10 equals noble; device lost at "${lostAt}", ${midJob ? 'the job retried on the new device' : 'the job had finished; recovered on the next call'}`
+        ? `ok: MSM 2^10 equals noble; device lost at "${lostAt}", the job retried on the new device`
         : `deviceLosses ${before} -> ${losses()}`;
     }),
   );
@@ -153,7 +155,7 @@ export async function checkWorkerBoundary(prover: Prover, rng: SplitMix64): Prom
   );
   rows.push(
     await timed("errors cross with the in-thread prover's code, name and message", async () => {
-      const local = await createProver({ worker: false });
+      const local = await createProver({ worker: false, ...sameLimits(prover) });
       try {
         const calls: [string, (p: Prover) => Promise<unknown>][] = [
           ['non-canonical', (p) => p.batchField('mul', Uint32Array.of(1, BB_P), Uint32Array.of(1, 1))],

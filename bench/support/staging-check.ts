@@ -27,8 +27,9 @@ import type { CheckRow } from './poseidon2-check.js';
 /** 64 KiB: 16384 words a chunk. */
 const SMALL_CHUNK_BYTES = 1 << 16;
 
-export async function checkStreamedUploads(gpu: GPU, rows = 1 << 13, width = 33): Promise<CheckRow[]> {
-  const base = await GpuContext.create(gpu);
+/** `limits`: the page prover's (same-limits.ts), so a `--limits default` run tests that device. */
+export async function checkStreamedUploads(gpu: GPU, limits: { limits?: 'default' } = {}, rows = 1 << 13, width = 33): Promise<CheckRow[]> {
+  const base = await GpuContext.create(gpu, limits);
   const submit = (enc: GPUCommandEncoder, stage: string) => base.submit(enc, stage);
   const ring = new StagingRing(base.device, submit, SMALL_CHUNK_BYTES);
   // The ring for uploads too (a browser's context uploads by writeBuffer: RING_UPLOADS).

@@ -13,6 +13,7 @@ import { checkPoseidon2, checkPoseidon2Errors, type CheckRow } from '../../bench
 import { checkPoseidon2KoalaBear, checkPoseidon2KoalaBearErrors } from '../../bench/support/poseidon2-kb-check.js';
 import { checkMerkle, checkMerkleErrors, checkSponge } from '../../bench/support/merkle-check.js';
 import { checkStreamedUploads } from '../../bench/support/staging-check.js';
+import { sameLimits } from '../../bench/support/same-limits.js';
 import { checkGrind, checkGrindErrors } from '../../bench/support/grind-check.js';
 import { checkCommit, checkCommitErrors, checkCommitNttMatrix } from '../../bench/support/commit-check.js';
 
@@ -38,7 +39,7 @@ export async function merkleCheck({ prover, params, report }: ModeContext): Prom
   emit(await checkSponge(prover, spongeVectors as never));
   emit(await checkMerkle(prover, merkleVectors as never, Number(params.get('maxLogH') ?? 12)));
   emit(await checkMerkleErrors(prover));
-  emit(await checkStreamedUploads(navigator.gpu));
+  emit(await checkStreamedUploads(navigator.gpu, sameLimits(prover)));
 }
 
 export async function grindCheck({ prover, params, report }: ModeContext): Promise<void> {

@@ -141,7 +141,7 @@ export async function whirBench({ prover, params, report }: ModeContext): Promis
     ...size,
     phases,
   };
-  report('median', 'ok', summary.totalMs, {
+  report('median', 'info', summary.totalMs, {
     detail:
       `n=${c.n} fold=${c.fold} rate=${c.rate}: commit ${summary.commitMs.toFixed(1)} ms, open ${summary.openMs.toFixed(1)} ms, end to end ${summary.totalMs.toFixed(1)} ms, ` +
       `proof ${size.jsonBytes} B JSON (~${size.valueBytes} B of values); ${Object.entries(phases)

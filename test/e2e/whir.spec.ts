@@ -3,20 +3,17 @@
 // Plonky3's p3-whir 0.9.0-rc.2 (bench/whir-oracle) accepts the proof and makes the same proof,
 // byte for byte, for the same table with serial grinding; the page's TS verifier agrees, the
 // progress stages come in order, and an abort mid-open leaves the prover able to prove.
-// Skipped with a printed reason when cargo is absent (as test/unit/whir-interop.test.ts).
+// Without cargo the oracle cannot be built and these tests fail (they never skip).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { autorun, failures } from './autorun.js';
-import { hasCargo, oraclePath } from '../support/whir-oracle.js';
+import { oraclePath } from '../support/whir-oracle.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 import { openStages } from '../../bench/support/whir-run.js';
 import type { Row } from '../../bench/support/autorun-result.js';
-
-const cargo = hasCargo();
-if (!cargo) console.warn('whir e2e oracle checks skipped: cargo is not on PATH');
 
 /** (n, fold, rate, seed): seeds differ from the interop test's so the tables are new ones. */
 const CASES: [number, number, number, number][] = [
@@ -29,10 +26,9 @@ const dir = mkdtempSync(join(tmpdir(), 'whir-e2e-'));
 const row = (rows: Row[], step: string) => rows.find((r) => r.step === step)!;
 
 test.describe('WHIR in the browser on the GPU path', () => {
-  test.skip(!cargo, 'cargo is not on PATH: the Rust oracle cannot be built');
   let bin = '';
   test.beforeAll(() => {
-    bin = oraclePath() ?? '';
+    bin = oraclePath();
   });
   const oracle = (...args: string[]) => spawnSync(bin, args, { encoding: 'utf8' });
 

@@ -1,6 +1,6 @@
 /**
  * The native WHIR oracle (bench/whir-oracle, the `whir-oracle` CLI over Plonky3's published
- * p3-whir 0.9.0-rc.2): locate it, building it once per process when cargo is available, and run
+ * p3-whir 0.9.0-rc.2): locate it, building it once per process (cargo is required), and run
  * it on a test's scratch files (oracleSession).
  * The build runs inside bench/whir-oracle so its `.cargo/config.toml` (target-cpu=native) applies;
  * a cold build takes about 1-2 minutes on 2 cores.
@@ -17,24 +17,26 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ORACLE_DIR = join(ROOT, 'bench', 'whir-oracle');
 const BINARY = join(ORACLE_DIR, 'target', 'release', process.platform === 'win32' ? 'whir-oracle.exe' : 'whir-oracle');
 
-let built: string | null | undefined;
+let built: string | undefined;
 
 /** Whether `cargo` runs on this machine. */
-export function hasCargo(): boolean {
+function hasCargo(): boolean {
   const r = spawnSync('cargo', ['--version'], { stdio: 'ignore' });
   return r.status === 0;
 }
 
 /**
  * The path of the release binary, after `cargo build --release --locked` (a no-op when it is
- * up to date). Returns null when cargo is absent, so tests can skip with a printed reason.
- * @throws Error when cargo is present but the build fails.
+ * up to date). The crate comparisons are the point of the tests that call this: without cargo
+ * they fail, never skip.
+ * @throws Error when cargo is absent or the build fails.
  */
-export function oraclePath(): string | null {
+export function oraclePath(): string {
   if (built !== undefined) return built;
   if (!hasCargo()) {
-    built = null;
-    return built;
+    throw new Error(
+      'cargo is not on PATH: the p3-whir oracle (bench/whir-oracle) cannot be built; install Rust (https://rustup.rs) and run npm test again',
+    );
   }
   const r = spawnSync('cargo', ['build', '--release', '--locked'], {
     cwd: ORACLE_DIR,
@@ -62,7 +64,7 @@ export function oracleSession(prefix: string): OracleSession {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return {
     dir,
-    run: (...args) => spawnSync(oraclePath() ?? 'whir-oracle', args, { encoding: 'utf8' }),
+    run: (...args) => spawnSync(oraclePath(), args, { encoding: 'utf8' }),
     u32File(name, values) {
       const path = join(dir, name);
       writeFileSync(path, Buffer.from(values.buffer, values.byteOffset, values.byteLength));

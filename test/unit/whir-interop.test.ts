@@ -12,13 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProver, type Prover } from '../../src/index.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { parseProof, rootToJson } from '../../src/whir/proof-json.js';
-import { hasCargo, oraclePath, oracleSession } from '../support/whir-oracle.js';
+import { oraclePath, oracleSession } from '../support/whir-oracle.js';
 import { whirEnvelope } from '../../bench/support/whir-run.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const BUILD_TIMEOUT = 15 * 60_000;
-const cargo = hasCargo();
-if (!cargo) console.warn('whir-interop tests skipped: cargo is not on PATH');
 
 /** (numVariables, foldingFactor, startingLogInvRate, table seed). */
 const CASES: [number, number, number, number][] = [
@@ -28,7 +26,7 @@ const CASES: [number, number, number, number][] = [
   [14, 3, 1, 9104],
 ];
 
-describe.skipIf(!cargo)('WHIR proofs from TypeScript against p3-whir 0.9.0-rc.2', () => {
+describe('WHIR proofs from TypeScript against p3-whir 0.9.0-rc.2', () => {
   let prover: Prover;
   const { dir, run, u32File, jsonFile } = oracleSession('whir-interop-');
 

@@ -1,26 +1,24 @@
 // The native WHIR oracle (bench/whir-oracle): prove -> verify round trip, tamper rejection, a
-// deterministic commit, and the derived schedule. Skipped, with the reason printed, when cargo
-// is absent; the first run builds the crate (1-2 minutes on 2 cores).
+// deterministic commit, and the derived schedule. Fails when cargo is absent (the comparisons
+// are the point); the first run builds the crate (1-2 minutes on 2 cores).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasCargo, oraclePath } from '../support/whir-oracle.js';
+import { oraclePath } from '../support/whir-oracle.js';
 import type { WhirSchedule } from '../../src/whir/schedule.js';
 
 const BB_P = 0x78000001;
 const BUILD_TIMEOUT = 15 * 60_000;
-const cargo = hasCargo();
-if (!cargo) console.warn('whir-oracle tests skipped: cargo is not on PATH');
 
-describe.skipIf(!cargo)('whir-oracle (p3-whir 0.9.0-rc.2)', () => {
+describe('whir-oracle (p3-whir 0.9.0-rc.2)', () => {
   let bin = '';
   const dir = mkdtempSync(join(tmpdir(), 'whir-oracle-'));
   const run = (...args: string[]) => spawnSync(bin, args, { encoding: 'utf8' });
 
   beforeAll(() => {
-    bin = oraclePath() ?? '';
+    bin = oraclePath();
   }, BUILD_TIMEOUT);
 
   it('proves (10,2,1) and verifies; a tampered final_poly is rejected', () => {

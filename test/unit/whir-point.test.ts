@@ -15,13 +15,11 @@ import { createProver, ProverError, type Prover } from '../../src/index.js';
 import { BB_P } from '../../src/params/babybear.js';
 import type { Ext4 } from '../../src/whir/ext.js';
 import { decodeArgs, encodeArgs } from '../../src/worker/codec.js';
-import { hasCargo, oraclePath, oracleSession } from '../support/whir-oracle.js';
+import { oraclePath, oracleSession } from '../support/whir-oracle.js';
 import { whirEnvelope } from '../../bench/support/whir-run.js';
 import { SplitMix64 } from '../../bench/support/splitmix.js';
 
 const BUILD_TIMEOUT = 15 * 60_000;
-const cargo = hasCargo();
-if (!cargo) console.warn('whir-point tests against the oracle skipped: cargo is not on PATH');
 
 /** (numVariables, foldingFactor, startingLogInvRate, table seed, point seed). */
 const CASES: [number, number, number, number, number][] = [
@@ -34,7 +32,7 @@ const randomPoint = (seed: number, n: number): Ext4[] => {
   return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(4 * i, 4 * i + 4)) as Ext4);
 };
 
-describe.skipIf(!cargo)('WHIR open_at and the transcript trace against p3-whir 0.9.0-rc.2', () => {
+describe('WHIR open_at and the transcript trace against p3-whir 0.9.0-rc.2', () => {
   let prover: Prover;
   const { dir, run, u32File, jsonFile } = oracleSession('whir-point-');
 
