@@ -23,6 +23,7 @@ import { syntheticKey } from './support/synthetic-zkey.js';
 import { median } from './support/stats.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
+import { roofline } from './node-gpu.js';
 
 const FIXTURES = ['multiplier-chain', 'range-check', 'poseidon-hash', 'merkle-inclusion'];
 const FIXTURE_DIR = 'test/groth16/fixtures';
@@ -176,6 +177,13 @@ export async function benchGroth16(gpu: GPU): Promise<BenchOutput> {
     rows.push({ suite: 'groth16', case: 'path', capabilities: cold.capabilities().groth16, checks: cold.stats().checks });
     const onGpu = cold.capabilities().groth16.path === 'gpu';
     cold.destroy();
+    // The adapter's copy bandwidth and Montgomery rate in the same run (node-gpu.ts roofline).
+    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+    if (adapter) {
+      const device = await adapter.requestDevice();
+      rows.push({ suite: 'groth16', case: 'roofline', ...(await roofline(device)) });
+      device.destroy();
+    }
     return { rows, ok: ok && onGpu };
   });
 }
