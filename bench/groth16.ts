@@ -20,6 +20,7 @@ import { createProver } from '../src/index.js';
 import type { Prover } from '../src/prover.js';
 import { FR_R } from '../src/params/bn254.js';
 import { syntheticKey } from './support/synthetic-zkey.js';
+import { stageTimes } from '../src/groth16/gpu-key.js';
 import { median } from './support/stats.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
@@ -128,6 +129,10 @@ async function syntheticRows(p: Prover, clock: ClockSampler, rows: Record<string
       const since = Date.now();
       const ms = await timesOf(REPS, () => key.prove(wtns, { check: 'off' }));
       const smMHz = clock.median([[since, Date.now()]]);
+      stageTimes.enabled = true;
+      await key.prove(wtns, { check: 'off' });
+      const stages = stageTimes.last;
+      stageTimes.enabled = false;
       const s = key.stats();
       key.destroy();
       const zkeyPath = join(dir, `s${logN}.zkey`);
@@ -144,6 +149,7 @@ async function syntheticRows(p: Prover, clock: ClockSampler, rows: Record<string
         uploadMs,
         proveCheckOffMs: median(ms),
         proveMsAll: ms,
+        stagesMs: stages,
         snarkjsMs: sj ? median(sj.ms) : null,
         vsSnarkjs: sj ? median(sj.ms) / median(ms) : null,
         smMHz,
