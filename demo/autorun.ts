@@ -52,6 +52,8 @@ const CHECKS: Record<string, Mode> = {
   'whir-engine-check': whirEngineCheck,
   // n=10 fold 2 rate 1 proved in the worker and verified in the page (the e2e spec also checks it with p3-whir).
   'whir-check': whirCheck,
+  // The committed circom fixtures proved and checked (test/e2e/groth16.spec.ts also runs it, with snarkjs and random circuits).
+  'groth16-check': groth16Check,
 };
 
 export const MODES: Record<string, Mode> = {
@@ -81,8 +83,6 @@ export const MODES: Record<string, Mode> = {
   // WHIR end to end (test/e2e/whir.spec.ts checks its proofs with the Rust oracle).
   'whir-check': whirCheck,
   'whir-bench': whirBench,
-  // Groth16 proofs of real circom circuits (test/e2e/groth16.spec.ts also verifies them with snarkjs).
-  'groth16-check': groth16Check,
   // The G2 MSM against noble (test/e2e/g2msm.spec.ts runs it; not in all-check).
   'g2msm-check': g2msmCheck,
   // Needs a page without WebGPU and &fallback=cpu (test/e2e/checks.spec.ts).

@@ -8,9 +8,7 @@
  * an msm the scalars 32 MiB, their half-planes 32 MiB, a batch's entries 32 MiB and buckets
  * 48 MiB, the accumulation's slots 61 MiB and the reduction's pairs 18 MiB: 225 MiB, 370 MB in
  * all (G2MsmPlan.runBytes; `entryBudget: 1 << 22` halves the batch's share for ~10% more time).
- * On the H200 (Node + Dawn), msm() at 2^20 took ~105 ms with random scalars, ~60 ms with a
- * witness-like vector (90% zeros, 8% ones) and ~45 ms with all ones, host work included. The
- * bases' binding limits n to maxStorageBufferBindingSize / 128 (2^20 points at WebGPU's default
+ * Its speed by scalar mix is in bench/RESULTS.md (groth16). The bases' binding limits n to maxStorageBufferBindingSize / 128 (2^20 points at WebGPU's default
  * 128 MiB).
  * @module
  */

@@ -10,10 +10,8 @@
  * Its methods record and submit without queueing: the caller holds the device's queue (a job of
  * the scheduler, or GpuContext.run in checks and benches), as for every kernel.
  *
- * On the H200 (Dawn/Vulkan, boost clock, bench/fr-qap.ts, batches of stages in one submission):
- * 2^20 5.6 ms a stage, 2^21 11.2, 2^22 22.8, 2^24 96 (2.5 records a constraint). The multiplies
- * bound it: a 2^20 NTT (~12 M products) takes ~0.85 ms, ~14 G Fr products/s, the rate of the
- * 13-bit-limb product (fr_mul13) there; memory traffic (3 passes x 64 MiB) would take ~0.05 ms.
+ * The multiplies bound it, not memory: a 2^20 NTT's ~12 M products take ~0.85 ms at the rate of the
+ * 13-bit-limb product (fr_mul13), its 3 passes x 64 MiB of traffic ~0.05 ms (bench/RESULTS.md, groth16).
  * @module
  */
 import { ProverError } from '../../errors.js';
