@@ -22,6 +22,7 @@ import { checksCheck, fallbackCheck } from './modes/checks-check.js';
 import { compileCheck } from './modes/compile-check.js';
 import { whirEngineCheck } from './modes/whir-engine-check.js';
 import { groth16Check } from './modes/groth16-check.js';
+import { groth16Bench } from './modes/groth16-bench.js';
 import { whirBench, whirCheck } from './modes/whir-check.js';
 import { allBench, commitBench, grindBench, merkleBench, msmBench, nttBench, poseidon2Bench } from './modes/kernel-bench.js';
 
@@ -35,8 +36,8 @@ export interface ModeContext {
 export type Mode = (ctx: ModeContext) => Promise<void>;
 export type { AutorunResult, Row };
 
-/** `all-check` runs every check mode in turn; it grows as kernels land. */
-const CHECKS: Record<string, Mode> = {
+/** `all-check` runs every check mode in turn; it grows as kernels land (scripts/deno-checks.ts runs them under Deno too). */
+export const CHECKS: Record<string, Mode> = {
   'field-check': fieldCheck,
   'errors-check': errorsCheck,
   'ntt-check': nttCheck,
@@ -83,6 +84,8 @@ export const MODES: Record<string, Mode> = {
   // WHIR end to end (test/e2e/whir.spec.ts checks its proofs with the Rust oracle).
   'whir-check': whirCheck,
   'whir-bench': whirBench,
+  // Groth16 against snarkjs in the same page (the browser's own column).
+  'groth16-bench': groth16Bench,
   // The G2 MSM against noble (test/e2e/g2msm.spec.ts runs it; not in all-check).
   'g2msm-check': g2msmCheck,
   // Needs a page without WebGPU and &fallback=cpu (test/e2e/checks.spec.ts).
