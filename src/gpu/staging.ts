@@ -160,6 +160,9 @@ export class StagingRing {
       for (let k = 0; k < t.count; k += this.chunkWords) chunks.push({ t, from: k, n: Math.min(this.chunkWords, t.count - k) });
     const inFlight: { slot: Slot; c: (typeof chunks)[number]; release: () => void }[] = [];
     let next = 0;
+    // Every read ends with its slots free, so each starts at slot 0: a read of k chunks uses (and, the
+    // first time, makes) k slots, and warm one-chunk reads reuse one instead of making one each.
+    this.nextDown = 0;
     const issue = async () => {
       const c = chunks[next++];
       const slot = this.slot(this.down, this.nextDown, false);

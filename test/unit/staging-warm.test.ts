@@ -122,6 +122,29 @@ describe('StagingRing slots made ahead', () => {
     expect(late.bytes).toBe(0);
   });
 
+  it('where slots are made as needed (a browser), warm one-chunk reads reuse one readback slot', async () => {
+    const { device, submit, made } = fakeDevice();
+    const ring = new StagingRing(device, submit, CHUNK, false);
+    const src = device.createBuffer({ size: 2 * CHUNK, usage: 4 }) as unknown as FakeBuffer;
+    const x = Uint32Array.from({ length: (2 * CHUNK) / 4 }, (_, i) => i * 5 + 2);
+    src.data.set(new Uint8Array(x.buffer));
+    for (let call = 0; call < 3; call++) {
+      const out = new Uint32Array(CHUNK / 4);
+      await ring.read([{ buffer: src as unknown as GPUBuffer, word: 0, count: CHUNK / 4, out, at: 0 }]);
+      expect(Array.from(out)).toEqual(Array.from(x.subarray(0, CHUNK / 4)));
+    }
+    await settle();
+    expect(made.filter((b) => b.label === 'staging down').length).toBe(1);
+    // A two-chunk read makes the second slot it needs, once.
+    for (let call = 0; call < 2; call++) {
+      const all = new Uint32Array(x.length);
+      await ring.read([{ buffer: src as unknown as GPUBuffer, word: 0, count: x.length, out: all, at: 0 }]);
+      expect(Array.from(all)).toEqual(Array.from(x));
+    }
+    expect(made.filter((b) => b.label === 'staging down').length).toBe(2);
+    ring.destroy();
+  });
+
   it('prepare() makes the slots of the directions asked for before any transfer (only where slots are made ahead), and transfers then land', async () => {
     const { device, submit, made } = fakeDevice();
     const ring = new StagingRing(device, submit, CHUNK);
