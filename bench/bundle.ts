@@ -1,6 +1,6 @@
 /**
- * Bundles the Node + Dawn entry points for the GPU machine, which has Node (from .gpu-kit) but
- * no node_modules: bench/run.ts into bench/dist/bench.mjs, bench/gc-check.ts into
+ * Bundles the Node + Dawn entry points for the GPU machine, which has Node and the `webgpu` package but
+ * no other node_modules: bench/run.ts into bench/dist/bench.mjs, bench/gc-check.ts into
  * bench/dist/gc-check.mjs, bench/host-arrays.ts into bench/dist/host-arrays.mjs, bench/cold-probe.ts
  * into bench/dist/cold-probe.mjs, bench/whir-engine.ts into bench/dist/whir-engine.mjs, bench/gpu-calls.ts into
  * bench/dist/gpu-calls.mjs, bench/state-probe.ts into bench/dist/state-probe.mjs,

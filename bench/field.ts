@@ -86,7 +86,7 @@ export async function benchField(gpu: GPU): Promise<BenchOutput> {
     gmulsPerS: +(rate / 1e9).toFixed(3),
     gmulsPerSWall: +(job.montMuls / (ms / 1e3) / 1e9).toFixed(3),
     rooflineGmulsPerS: limit.montGmuls,
-    ratioToRoofline: +(rate / 1e9 / limit.montGmuls).toFixed(3),
+    ratioToRoofline: limit.montGmuls === null ? null : +(rate / 1e9 / limit.montGmuls).toFixed(3),
     cpuJsGmulsPerS: +(cpuRate / 1e9).toFixed(4),
     ratioToCpuJs: Math.round(rate / cpuRate),
     copyGBs: limit.copyGBs,

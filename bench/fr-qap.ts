@@ -5,7 +5,7 @@
  * submission, readback), with the roofline of the same run.
  *
  *   node --import tsx bench/fr-qap.ts                  (here: SwiftShader is far too slow for the sizes)
- *   esbuild bundle -> bench/dist/fr-qap.mjs; on the GPU machine: source .gpu-kit/enter.sh; node bench/dist/fr-qap.mjs
+ *   esbuild bundle -> bench/dist/fr-qap.mjs; on the GPU machine: node bench/dist/fr-qap.mjs
  *   FR_LOGS=16,20,22 (sizes), FR_REPS=5, CHECK_LOG=16
  * @module
  */
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     `limits: binding ${lim.maxStorageBufferBindingSize} B, buffer ${lim.maxBufferSize} B, workgroup ${ctx.workgroup.tileBytes} B / ${ctx.workgroup.threads} threads`,
   );
   const roof = await roofline(ctx.device, gpu);
-  console.log(`roofline: copy ${roof.copyGBs.toFixed(0)} GB/s, BabyBear Montgomery ${roof.montGmuls.toFixed(0)} G mul/s`);
+  console.log(`roofline: copy ${roof.copyGBs?.toFixed(0) ?? null} GB/s, BabyBear Montgomery ${roof.montGmuls?.toFixed(0) ?? null} G mul/s`);
 
   for (const row of [
     await checkFrOps(ctx, 4096),

@@ -6,7 +6,7 @@
  *
  * Run on a machine with a GPU (Dawn on SwiftShader here is unstable for other reasons: see
  * docs/internals.md), bundled like the benches:
- *   npm run bench:bundle; source .gpu-kit/enter.sh; node --expose-gc bench/dist/gc-check.mjs
+ *   npm run bench:bundle; node --expose-gc bench/dist/gc-check.mjs
  * Prints one JSON line and exits 0 when both batches equal src/ref, 1 otherwise.
  * @module
  */

@@ -2,9 +2,9 @@
  * The GPU's SM clock during a benchmark, from `nvidia-smi` where the machine has it (the H100
  * machine does; elsewhere every figure is null). Why: the H100's clock follows its load, and a
  * job that leaves gaps between submits (an MSM's A/B loop: readback, checks) can run at 600-900
- * MHz instead of 1980 for seconds (the "slow state" of the seventh and eighth sessions: the walk read 53 ms at
- * ~720 MHz and 21 ms at 1980). Rows carry the median clock of the samples inside their time span,
- * so two figures are compared only at the same clock.
+ * MHz instead of 1980 for seconds (the "slow state" recorded on 2026-11-22 in 675271c and
+ * fa658d2, H100: the walk read 53 ms at ~720 MHz and 21 ms at 1980). Rows carry the median clock
+ * of the samples inside their time span, so two figures are compared only at the same clock.
  * @module
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -25,13 +25,13 @@ import merkleVectors from '../test/vectors/merkle.json' with { type: 'json' };
 import challengerVectors from '../test/vectors/challenger.json' with { type: 'json' };
 import commitVectors from '../test/vectors/encode_commit.json' with { type: 'json' };
 import { findNative, nativeMatrix, nativeRows, quickValues } from './hash-data.js';
-import { roofline, warmUp } from './node-gpu.js';
+import { roofline, warmUp, type Roofline } from './node-gpu.js';
 import type { BenchOutput } from './field.js';
 
 type Row = Record<string, unknown>;
 const r3 = (x: number) => +x.toFixed(3);
 
-let limitCache: { copyGBs: number; montGmuls: number } | undefined;
+let limitCache: Roofline | undefined;
 async function limits(ctx: GpuContext) {
   limitCache ??= await roofline(ctx.device);
   return limitCache;
@@ -95,7 +95,7 @@ export async function benchPoseidon2(gpu: GPU): Promise<BenchOutput> {
     ctx.pool.release(buf);
     const rate = count / (ms / 1e3);
     const muls = montMulsPerPermutation(width) + 2 * width; // + to/from Montgomery of the state in the batch kernel
-    const bound = (lim.montGmuls * 1e9) / muls;
+    const bound = lim.montGmuls === null ? null : (lim.montGmuls * 1e9) / muls;
     rows.push({
       bench: 'poseidon2-perm',
       width,
@@ -103,8 +103,8 @@ export async function benchPoseidon2(gpu: GPU): Promise<BenchOutput> {
       ms: r3(ms),
       mpermsPerS: r3(rate / 1e6),
       montMulsPerPerm: muls,
-      boundMpermsPerS: r3(bound / 1e6),
-      ratioToMontBound: r3(rate / bound),
+      boundMpermsPerS: bound === null ? null : r3(bound / 1e6),
+      ratioToMontBound: bound === null ? null : r3(rate / bound),
       rooflineGmuls: lim.montGmuls,
       nativeMpermsPerS: width === 16 && native ? r3((native.perms_per_s as number) / 1e6) : undefined,
       ratioToNative: width === 16 && native ? r3(rate / (native.perms_per_s as number)) : undefined,

@@ -126,7 +126,7 @@ export async function benchTransfer(gpu: GPU): Promise<BenchOutput> {
   const rate = await transfers(gpu, emit);
   // The SM clock of each job row's timed span (null without nvidia-smi). Every row is timed after
   // 300 ms of its own job (node-gpu.ts warmUp): at the H100's idle 345 MHz, the Merkle row read
-  // 25-28 ms where warm it reads 10-13 (bench/RESULTS.md, host arrays, twentieth session).
+  // 25-28 ms where warm it reads 10-13 (bench/RESULTS.md, runtime, host arrays: 2026-11-26, ce72a94, H100).
   const clock = ClockSampler.start(20);
   // TRANSFER_WARM_MS: how long each row runs its job before timing it (default 300).
   const warmMs = Number(process.env.TRANSFER_WARM_MS ?? 300);

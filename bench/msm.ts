@@ -112,7 +112,7 @@ async function benchMsmRows(gpu: GPU): Promise<BenchOutput> {
       ...r,
       kernel: names[r.layout],
       rooflineBabyBearGmulsPerS: limit.montGmuls,
-      ratio: +(r.gmulsPerS / limit.montGmuls).toFixed(5),
+      ratio: limit.montGmuls === null ? null : +(r.gmulsPerS / limit.montGmuls).toFixed(5),
       copyGBs: limit.copyGBs,
     });
     console.error(JSON.stringify(rows.at(-1)));

@@ -15,16 +15,27 @@ export async function nodeGpu(): Promise<GPU> {
   return gpu;
 }
 
+/** A device's roofline: copy bandwidth (GB/s), BabyBear Montgomery rate (G mul/s), log2 of the copy's words; null without a probe. */
+export interface Roofline {
+  copyGBs: number | null;
+  montGmuls: number | null;
+  copyLogN: number | null;
+}
+
 /**
- * gpu-kit's roofline.mjs (copy bandwidth and Montgomery rate), measured in the same run: repeated
+ * The roofline probe that ROOFLINE_PROBE names (a path to an ES module exporting
+ * `measureRoofline(device)`: copy bandwidth and Montgomery rate), measured in the same run: repeated
  * for >= 1.5 s (it times each kernel by wall clock, a few ms in all, so a single call at idle
  * clocks read 196-255 G mul/s against ~1080 warm) and the best of each figure kept. With `gpu`,
  * on a device of its own (the NTT bench's read low on its context's device even when warm).
+ * Without ROOFLINE_PROBE every figure is null, and so is every ratio a row takes from it.
  */
-export async function roofline(device: GPUDevice, gpu?: GPU): Promise<{ copyGBs: number; montGmuls: number; copyLogN: number }> {
+export async function roofline(device: GPUDevice, gpu?: GPU): Promise<Roofline> {
+  const probe = process.env.ROOFLINE_PROBE;
+  if (!probe) return { copyGBs: null, montGmuls: null, copyLogN: null };
   const { pathToFileURL } = await import('node:url');
-  const path = `${process.cwd()}/.gpu-kit/roofline.mjs`;
-  const mod = await import(pathToFileURL(path).href);
+  const { resolve } = await import('node:path');
+  const mod = await import(pathToFileURL(resolve(probe)).href);
   let dev = device;
   if (gpu) {
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });

@@ -7,7 +7,7 @@
  * NTT_BATCH back-to-back jobs, divided by NTT_BATCH; else submit-to-done), end-to-end time (Uint32Array -> Uint32Array via
  * the public API), elements/s, and ratios to
  *   t_limit = max((bytes_in + bytes_out) / copyBW, (N/2)·log2 N / montRate), N = output rows·width,
- * with copyBW and montRate from .gpu-kit/roofline.mjs in the same run, and to the native CPU
+ * with copyBW and montRate from the ROOFLINE_PROBE module in the same run (null without it), and to the native CPU
  * anchor (Plonky3 p3-dft, all cores) when NTT_NATIVE names its JSON-lines output from the same
  * device command. NTT_LOGS=20,22 and NTT_WIDTHS=1 narrow the sweep.
  * Rows carry `staged` (the first pass of each transform stored through a workgroup
@@ -318,9 +318,9 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
         if (spot) ok = false;
         const nOut = last!.length;
         const bytes = (x.length + nOut) * 4;
-        const tCopy = (bytes / (limit.copyGBs * 1e9)) * 1e3;
-        const tMul = (((nOut / 2) * Math.log2(nOut / w)) / (limit.montGmuls * 1e9)) * 1e3;
-        const tLimit = Math.max(tCopy, tMul);
+        const tCopy = limit.copyGBs === null ? null : (bytes / (limit.copyGBs * 1e9)) * 1e3;
+        const tMul = limit.montGmuls === null ? null : (((nOut / 2) * Math.log2(nOut / w)) / (limit.montGmuls * 1e9)) * 1e3;
+        const tLimit = tCopy === null || tMul === null ? null : Math.max(tCopy, tMul);
         const anchor = native.get(`${op}:${logN}:${w}`);
         rows.push({
           bench: 'ntt',
@@ -339,9 +339,9 @@ async function benchNttRows(gpu: GPU): Promise<BenchOutput> {
           transferBoundMs: +transferBoundMs(rates, x.length * 4, resident, nOut * 4).toFixed(3),
           endToEndOverBound: +(median(e2e) / transferBoundMs(rates, x.length * 4, resident, nOut * 4)).toFixed(2),
           gElemPerS: +(nOut / resident / 1e6).toFixed(2),
-          tLimitMs: +tLimit.toFixed(4),
-          limitBy: tCopy > tMul ? 'copy' : 'mont',
-          ratioToLimit: +(resident / tLimit).toFixed(2),
+          tLimitMs: tLimit === null ? null : +tLimit.toFixed(4),
+          limitBy: tCopy === null || tMul === null ? null : tCopy > tMul ? 'copy' : 'mont',
+          ratioToLimit: tLimit === null ? null : +(resident / tLimit).toFixed(2),
           nativeMs: anchor?.ms,
           nativeImpl: anchor?.impl,
           speedupVsNative: anchor ? +(anchor.ms / resident).toFixed(1) : undefined,

@@ -103,7 +103,7 @@ for (const m of sizes) {
   const times: number[] = [];
   for (let i = 0; i < REPS; i++) times.push((await timed(() => phase(gpuFactory, table, claims, rs))).ms);
   const gpuMs = median(times);
-  const boundMs = phaseBytes(m) / (limit.copyGBs * 1e6);
+  const boundMs = limit.copyGBs === null ? null : phaseBytes(m) / (limit.copyGBs * 1e6);
   emit({
     bench: 'whir-engine-phase',
     m,
@@ -114,8 +114,8 @@ for (const m of sizes) {
     gpuMs: +gpuMs.toFixed(3),
     gpuFirstMs: +cold.ms.toFixed(2),
     speedup: +(cpu.ms / gpuMs).toFixed(1),
-    memBoundMs: +boundMs.toFixed(4),
-    ofMemBound: +(boundMs / gpuMs).toFixed(4),
+    memBoundMs: boundMs === null ? null : +boundMs.toFixed(4),
+    ofMemBound: boundMs === null ? null : +(boundMs / gpuMs).toFixed(4),
   });
 }
 

@@ -3,10 +3,10 @@
  * app that ran `npm i webgpu-prover` would have it, in bench/dist/consumer-dawn/ (git-ignored, ~4
  * MB): the packed tarball unpacked in node_modules, its dependencies copied (not linked: the GPU
  * machine gets no node_modules), and expected.json with the answers from the repo's src/ref and
- * @noble/curves. Dawn's 'webgpu' is not copied: on the GPU machine `source .gpu-kit/enter.sh`
- * links it into the repo's node_modules, which Node finds walking up from the consumer.
- * Then, on the GPU machine (device tool, carry [".gpu-kit", "bench/dist"]):
- *   source .gpu-kit/enter.sh; node bench/dist/consumer-dawn/dawn.mjs bench/dist/consumer-dawn/expected.json
+ * @noble/curves. Dawn's 'webgpu' is not copied: the consumer finds the repo's node_modules/webgpu
+ * walking up from it, so on the GPU machine `import 'webgpu'` must resolve from the repo root.
+ * Then, on the GPU machine, with bench/dist copied into the repo there:
+ *   node bench/dist/consumer-dawn/dawn.mjs bench/dist/consumer-dawn/expected.json
  * @module
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,7 +60,7 @@ try {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer-dawn', private: true, type: 'module' }, null, 2));
   writeFileSync(join(dir, 'expected.json'), JSON.stringify(expected()));
   console.log(
-    `wrote ${dir}: run it on the GPU machine with\n  source .gpu-kit/enter.sh; node bench/dist/consumer-dawn/dawn.mjs bench/dist/consumer-dawn/expected.json`,
+    `wrote ${dir}: run it on the GPU machine (with 'webgpu' in the repo's node_modules) with\n  node bench/dist/consumer-dawn/dawn.mjs bench/dist/consumer-dawn/expected.json`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -84,8 +84,8 @@ export class PipelineCache {
    * calls it; nothing waits for it). On the H100's host (Node, Dawn, NVIDIA's Vulkan driver) a
    * fresh device compiled two pipelines requested together one after the other, a first MSM's two
    * (the quick kernel ready at 0.52-0.60 s, the bases' conversion at 0.85-1.01 s), but side by side
-   * after a few concurrent compiles had run on it (both ready by 0.50-0.68 s): bench/RESULTS.md
-   * cold, twenty-second session. The trivial ones take ~30 ms of compile threads.
+   * after a few concurrent compiles had run on it (both ready by 0.50-0.68 s): 2026-11-26, bc3e3ba,
+   * H100 (`git show bc3e3ba:bench/RESULTS.md`, cold). The trivial ones take ~30 ms of compile threads.
    */
   prime(): void {
     for (let i = 0; i < PRIME_PIPELINES; i++) {

@@ -128,7 +128,7 @@ describe('MSM: the pipelines come from a fixed variant set', () => {
 
 describe('Poseidon2 kernels: one permutation call site per entry point', () => {
   // The compiler inlines each call site of the ~560-multiply permutation: a second site doubled
-  // mk_leaves' compile on the H100's host (bench/RESULTS.md cold, twenty-third session).
+  // mk_leaves' compile on the H100's host (bench/RESULTS.md, cold: 2026-11-26, 58bc912).
   it('merkle, batch (both fields and widths) and grind entry points each call the permutation once', async () => {
     const { merklePipelineRequests } = await import('../../src/kernels/merkle.js');
     const { poseidon2PipelineRequest } = await import('../../src/kernels/poseidon2.js');

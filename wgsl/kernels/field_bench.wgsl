@@ -1,4 +1,4 @@
-// field_bench.wgsl: Montgomery-multiply throughput, the same dependent chain shape as gpu-kit's roofline.mjs so the two rates compare.
+// field_bench.wgsl: Montgomery-multiply throughput, the same dependent chain shape as the roofline probe's (ROOFLINE_PROBE, bench/node-gpu.ts) so the two rates compare.
 // requires: babybear
 
 // Output: s[i] = x ^ y after BENCH_ITERS rounds of (x = x*y, y = y*x); the host recomputes a

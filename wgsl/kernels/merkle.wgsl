@@ -92,7 +92,7 @@ fn group_index(wid: vec3u, nwg: vec3u) -> u32 {
 // One loop and one permutation call site: steps 0 .. chunks - 1 absorb the row's 8-column chunks,
 // the next MK_LOG steps fold levels as mk_fold does (with its helpers). The compiler inlines every
 // call site of the permutation, so the sponge and the fold each with their own (as mk_nodes has
-// mk_fold's) doubled this pipeline's compile (bench/RESULTS.md cold, twenty-third session).
+// mk_fold's) doubled this pipeline's compile (bench/RESULTS.md, cold: 2026-11-26, 58bc912, H100).
 @compute @workgroup_size(MK_WG)
 fn mk_leaves(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let group = mp.group0 + group_index(wid, nwg);

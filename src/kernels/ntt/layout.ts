@@ -124,7 +124,8 @@ export function twiddleSources(tuning: NttTuning, passes: readonly NttPass[], st
  * (tuning.fuseLde), register passes, the dft's first pass is radix 32 and can store through the
  * tile (at any width: the fused kernel always does), and its row stride n'/32 equals the idft's
  * last stride n/R1 (R1 = 32 / 2^addedBits, one of NTT_FUSED_RADICES); else -1. Two-level passes
- * do not fuse (a fused two-level pass measured 1.16x slower: bench/RESULTS.md, tenth session).
+ * do not fuse (a fused two-level pass measured 1.16x slower: 2026-11-22, 833adf1, H100;
+ * bench/RESULTS.md, ntt, "tried, not kept").
  */
 export function fusedLdePass(job: NttJob, tuning: NttTuning, limits: NttLimits, passes: readonly NttPass[]): number {
   if (job.op !== 'lde' || !tuning.fuseLde) return -1;

@@ -6,8 +6,9 @@
  * `ntt_pass2_r{4..32}` with `_table` / `_split`) and width W, plus the tuning's switches (Shoup,
  * inner halves, static flags), never the size: rows, strides, Ns and twiddle offsets come from the
  * pass's uniform (NttParams), twiddles from tables in buffers. A pass's flags are the WGSL override
- * NTT_FLAGS (one module, a pipeline per flag set: bench/RESULTS.md, tenth session). Two-level
- * passes also size their workgroup tile by W and groups (NTT_TG, NTT_TL, NTT_TILE2_WORDS).
+ * NTT_FLAGS (one module, a pipeline per flag set: 2026-11-22, 833adf1, H100; `git show
+ * 833adf1:bench/RESULTS.md`). Two-level passes also size their workgroup tile by W and groups
+ * (NTT_TG, NTT_TL, NTT_TILE2_WORDS).
  * ./plan.ts asks for every pipeline of a job once; the warm-up (src/kernels/warm-up.ts) asks for
  * those of typical jobs without running them.
  * @module

@@ -50,44 +50,44 @@ export interface NttTuning {
   readonly passLimit: number;
 }
 
-/** The defaults; the A/B that set each is in bench/RESULTS.md under "ntt" (session named). */
+/** The defaults; each names the date and commit of the A/B that set it (`git show <commit>:bench/RESULTS.md`, "ntt" unless another section is named). */
 export const NTT_TUNING: NttTuning = Object.freeze({
-  /** 2^24 in 5 passes instead of 6 at about the same multiplies per element (fifth session: radix ≤ 16 0.92-1.0x). */
+  /** 2^24 in 5 passes instead of 6 at about the same multiplies per element (2026-11-21, 149346d, H100: radix ≤ 16 0.92-1.0x). */
   maxRadix: 32,
-  /** 2^24 -> 2^25 encode 4.72 ms at 256 threads, 6.03 at 128, 4.85 at 64 (fifth session and before). */
+  /** 2^24 -> 2^25 encode 4.72 ms at 256 threads, 6.03 at 128, 4.85 at 64 (2026-11-21, 4f517ee, H100). */
   workgroup: 256,
-  /** Strided stores below width 8 fill 4·W of each 32-byte sector: unstaged 1.40-1.55x slower; at width 8 staging lost 2-6% (fifth session and before). */
+  /** Strided stores below width 8 fill 4·W of each 32-byte sector: unstaged 1.40-1.55x slower; at width 8 staging lost 2-6% (2026-11-21, 149346d, H100). */
   stageBelowWidth: 8,
-  /** The radix-32 first pass compiled in ~0.6 s with the running twiddles' code it never runs (twenty-fifth session: bench/RESULTS.md cold). */
+  /** The radix-32 first pass compiled in ~0.6 s with the running twiddles' code it never runs (2026-11-27, dd69fdb, H100: bench/RESULTS.md, cold). */
   firstEntry: true,
-  /** One multiply per value instead of two (fourth session; H200 1.05-1.17x). */
+  /** One multiply per value instead of two (2026-11-21, e436195; H200 1.05-1.17x). */
   twiddleTables: true,
   /** (R − 1)·Ns words, 4 MiB at 2^20, stays in L2 while the pass streams the matrix. */
   tableMax: 2 ** 20,
-  /** Split last-pass tables were 1.02x slower than computing (fourth session). */
+  /** Split last-pass tables were 1.02x slower than computing (2026-11-21, e436195, H100). */
   splitTables: false,
-  /** Montgomery was 1.12-1.14x slower (fourth session). */
+  /** Montgomery was 1.12-1.14x slower (2026-11-21, e436195, H100). */
   shoup: true,
-  /** lde x1 1.073 -> 1.040 ms, x8 7.33 -> 7.28 (fifth session). */
+  /** lde x1 1.073 -> 1.040 ms, x8 7.33 -> 7.28 (2026-11-22, 3163d8a, H100). */
   fuseLde: true,
-  /** lde x1 0.942 -> 0.836 ms, encode 0.623 -> 0.524 (ninth session, the padded copy pass). */
+  /** lde x1 0.942 -> 0.836 ms, encode 0.623 -> 0.524 (2026-11-22, be8c68a, H100: the padded copy pass). */
   foldPadding: true,
-  /** Radix 256 = 16·16: 2^24 in 3 passes instead of 5, 0.79-0.94x of register passes; 1024 and 64 slower (ninth session). */
+  /** Radix 256 = 16·16: 2^24 in 3 passes instead of 5, 0.79-0.94x of register passes; 1024 and 64 slower (2026-11-22, 9d2bfae, H100). */
   twoLevel: 8,
   /** 2^24, the size the two-level A/B measured. */
   twoLevelMinRows: 2 ** 24,
   /** 8, the widest the two-level A/B measured. */
   twoLevelMaxWidth: 8,
-  /** 16 lanes: 64-byte runs per load and store; 8 lanes 1.15x, 32 lanes 1.28-1.53x slower (tenth session). */
+  /** 16 lanes: 64-byte runs per load and store; 8 lanes 1.15x, 32 lanes 1.28-1.53x slower (2026-11-22, 833adf1, H100). */
   twoLevelLanes: 16,
   twoLevelGroups: 0,
-  /** lde x1 0.844 -> 0.811 ms, x8 6.22 -> 6.06 (tenth session). */
+  /** lde x1 0.844 -> 0.811 ms, x8 6.22 -> 6.06 (2026-11-22, 833adf1, H100). */
   foldScale: true,
-  /** lde x1 0.836 -> 0.770 ms, encode 0.541 -> 0.483; x8 1.18-1.19x (tenth session). */
+  /** lde x1 0.836 -> 0.770 ms, encode 0.541 -> 0.483; x8 1.18-1.19x (2026-11-22, 833adf1, H100). */
   staticFlags: true,
-  /** One compile fewer for a first lde (twenty-third session: bench/RESULTS.md cold and ntt). */
+  /** One compile fewer for a first lde (2026-11-26, 58bc912, H100: bench/RESULTS.md, cold and ntt). */
   firstPassLoads: 'uniform',
-  /** lde x1 0.770 -> 0.758 ms (tenth session). */
+  /** lde x1 0.770 -> 0.758 ms (2026-11-22, 833adf1, H100). */
   innerHalves: true,
   passLimit: Infinity,
 });
