@@ -167,7 +167,7 @@ test('whir-bench runs at n=10 and reports medians and the per-phase breakdown', 
   const result = await autorun(page, 'whir-bench', { n: '10', fold: '2', rate: '1', runs: '2' });
   expect(failures(result)).toEqual([]);
   const med = row(result.rows, 'median');
-  expect(med.status).toBe('ok');
+  expect(med.status).toBe('info'); // a measurement, not a check
   console.log(`whir-bench: ${med.detail}`);
   expect(med.commitMs as number).toBeGreaterThan(0);
   expect(med.openMs as number).toBeGreaterThan(0);
