@@ -95,6 +95,10 @@ export class GpuContext {
     // Slots made ahead where uploads take the ring (Node): measured there (bench/RESULTS.md, cold).
     this.staging = new StagingRing(device, (enc, stage) => this.submit(enc, stage), CHUNK_BYTES, RING_UPLOADS);
     device.lost.then((info) => {
+      // Our own destroy() resolves `lost` too (reason 'destroyed'): that prover was destroyed, not
+      // lost, and its handles say so (DESTROYED; INVALID_ARGUMENT when passed to another prover).
+      // Seen under Deno, where provers run in-thread: another prover's NttMatrix was DEVICE_LOST.
+      if (this.destroyed) return;
       this.lost = true;
       this.lostMessage = `${info.reason}: ${info.message}`;
     });

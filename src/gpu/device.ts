@@ -7,6 +7,7 @@
  */
 import { ProverError } from '../errors.js';
 import { deviceRequest, type LimitsOption } from './limits.js';
+import { detectRuntime, type Runtime } from './runtime.js';
 
 export interface DeviceOptions {
   powerPreference?: GPUPowerPreference;
@@ -41,44 +42,59 @@ export interface AcquiredDevice {
   description: string;
 }
 
-/**
- * True where WebGPU comes from Dawn through the 'webgpu' package rather than from a browser:
- * Node (and runtimes that report a Node version) without a DOM. An Electron renderer has both
- * and counts as a browser, since its WebGPU is Chromium's.
- */
-function inNode(): boolean {
-  const g = globalThis as { process?: { versions?: { node?: unknown } }; document?: unknown };
-  return typeof g.process?.versions?.node === 'string' && g.document === undefined;
-}
-
-/**
- * What to do when Dawn gives no adapter. Dawn resolves requestAdapter with null when no backend
- * loads and prints its reason on stderr (seen here: "Couldn't load Vulkan: libvulkan.so.1:
- * cannot open shared object file"), so the message points there when it has no reason itself.
- * Not "above": that warning can reach the terminal after our error does.
- */
-function nodeNoAdapter(reason: string | undefined): string {
-  const why = reason ? `Dawn's reason: ${reason}` : 'Dawn prints its reason, if it has one, on stderr';
+/** No WebGPU entry point at all: where this runtime's WebGPU comes from. */
+function noEntryPoint(rt: Runtime): string {
+  if (rt.kind === 'node')
+    return (
+      `WebGPU is not available: ${rt.name} has no navigator.gpu. Install the 'webgpu' package (Dawn) and pass its GPU object: ` +
+      "import { create, globals } from 'webgpu'; Object.assign(globalThis, globals); createProver({ gpu: create([]) })."
+    );
+  if (rt.kind === 'deno')
+    return (
+      `WebGPU is not available: ${rt.name} has no navigator.gpu. Deno's own WebGPU (wgpu) needs Deno 2.0 or later ` +
+      '(Deno 1.39-1.46: run with --unstable-webgpu) and a GPU driver: Vulkan on Linux, Metal on macOS, D3D12 on Windows.'
+    );
   return (
-    `No WebGPU adapter: Dawn (the 'webgpu' package) found no usable GPU driver: Vulkan on Linux, ` +
-    `Metal on macOS, D3D12 on Windows (${why}). On Linux install the Vulkan loader and a Vulkan driver ` +
-    "(Debian/Ubuntu: apt-get install libvulkan1 mesa-vulkan-drivers, or your GPU vendor's driver); " +
-    'on macOS or Windows update the GPU driver. Or run in a browser with WebGPU.'
+    'WebGPU is not available in this browser: use Chrome/Edge 113+, Safari 26+ or Firefox 141+, in a secure context ' +
+    "(a page over https or from localhost, not file://); in Node pass { gpu: create([]) } from the 'webgpu' package."
   );
 }
 
-export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOptions = {}): Promise<AcquiredDevice> {
-  const node = inNode();
-  if (!gpu || typeof gpu.requestAdapter !== 'function') {
-    throw new ProverError(
-      'NO_WEBGPU',
-      node
-        ? "WebGPU is not available: Node has no navigator.gpu. Install the 'webgpu' package (Dawn) and pass its GPU object: " +
-            "import { create, globals } from 'webgpu'; Object.assign(globalThis, globals); createProver({ gpu: create([]) })."
-        : 'WebGPU is not available: in a browser use Chrome/Edge 113+, Safari 26+ or Firefox 141+ over https or localhost; ' +
-            "in Node pass { gpu: create([]) } from the 'webgpu' package.",
+/**
+ * What to do when the runtime gives no adapter (`reason`: the runtime's, when requestAdapter threw).
+ * Node: Dawn resolves requestAdapter with null when no backend loads and prints its reason on stderr
+ * (seen here: "Couldn't load Vulkan: libvulkan.so.1: cannot open shared object file"), so the message
+ * points there when it has no reason itself (not "above": that warning can reach the terminal after
+ * our error does). Deno: wgpu tries Vulkan, Metal, D3D12, then OpenGL (DENO_WEBGPU_BACKEND narrows
+ * that); null means none loaded. A browser: its own message is the useful part.
+ */
+function noAdapter(rt: Runtime, reason: string | undefined): string {
+  if (rt.kind === 'node') {
+    const why = reason ? `Dawn's reason: ${reason}` : 'Dawn prints its reason, if it has one, on stderr';
+    return (
+      `No WebGPU adapter in ${rt.name}: Dawn (the 'webgpu' package) found no usable GPU driver: Vulkan on Linux, ` +
+      `Metal on macOS, D3D12 on Windows (${why}). On Linux install the Vulkan loader and a Vulkan driver ` +
+      "(Debian/Ubuntu: apt-get install libvulkan1 mesa-vulkan-drivers, or your GPU vendor's driver); " +
+      'on macOS or Windows update the GPU driver. Or run in a browser with WebGPU.'
     );
   }
+  if (rt.kind === 'deno') {
+    const why = reason ? `wgpu's reason: ${reason}` : 'none of its backends loaded';
+    return (
+      `No WebGPU adapter in ${rt.name}: its WebGPU (wgpu) found no usable GPU driver: Vulkan on Linux, Metal on macOS, ` +
+      `D3D12 on Windows (${why}; DENO_WEBGPU_BACKEND, where set, limits the backends it tries). On Linux install a Vulkan ` +
+      "driver (Debian/Ubuntu: apt-get install mesa-vulkan-drivers, whose lavapipe runs Vulkan on the CPU, or your GPU vendor's " +
+      'driver): without one wgpu falls back to OpenGL, many times slower; on macOS or Windows update the GPU driver.'
+    );
+  }
+  return reason
+    ? `requestAdapter failed in this browser: ${reason}`
+    : 'No WebGPU adapter in this browser: the GPU may be blocklisted or WebGPU disabled; check chrome://gpu (Chrome, Edge) or about:support (Firefox), or enable WebGPU.';
+}
+
+export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOptions = {}): Promise<AcquiredDevice> {
+  const rt = detectRuntime();
+  if (!gpu || typeof gpu.requestAdapter !== 'function') throw new ProverError('NO_WEBGPU', noEntryPoint(rt));
   let adapter: GPUAdapter | null = null;
   try {
     adapter = await gpu.requestAdapter({
@@ -87,21 +103,15 @@ export async function acquireDevice(gpu: GPU | undefined | null, opts: DeviceOpt
     });
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    // In a browser the browser's own message is the useful part; in Node, Dawn's plus the fix.
-    throw new ProverError('NO_WEBGPU', node ? nodeNoAdapter(reason) : `requestAdapter failed: ${reason}`, { cause });
+    throw new ProverError('NO_WEBGPU', noAdapter(rt, reason), { cause });
   }
-  if (!adapter) {
-    throw new ProverError(
-      'NO_WEBGPU',
-      node ? nodeNoAdapter(undefined) : 'No WebGPU adapter: the GPU may be blocklisted or disabled; check chrome://gpu or enable WebGPU.',
-    );
-  }
+  if (!adapter) throw new ProverError('NO_WEBGPU', noAdapter(rt, undefined));
   const { requiredLimits, requiredFeatures } = deviceRequest(adapter, opts.limits);
   let device: GPUDevice;
   try {
     device = await adapter.requestDevice({ requiredLimits, requiredFeatures, label: 'webgpu-prover' });
   } catch (cause) {
-    throw new ProverError('NO_WEBGPU', `requestDevice failed: ${String(cause)}`, { cause });
+    throw new ProverError('NO_WEBGPU', `requestDevice failed in ${rt.name}: ${String(cause)}`, { cause });
   }
   const info = adapter.info;
   const description = [info?.vendor, info?.architecture, info?.device, info?.description].filter(Boolean).join(' ') || 'unknown adapter';

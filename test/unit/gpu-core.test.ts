@@ -3,6 +3,7 @@ import { describe, it, expect } from 'vitest';
 import { createProver, isProverError, ProverError } from '../../src/index.js';
 import { BufferPool } from '../../src/gpu/buffer-pool.js';
 import { grid2d } from '../../src/gpu/dispatch.js';
+import { GpuContext } from '../../src/gpu/context.js';
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -32,6 +33,41 @@ describe('createProver', () => {
     expect(isProverError(e)).toBe(true);
     expect(isProverError(Object.assign(new Error('y'), { name: 'ProverError', code: 'ABORTED' }))).toBe(true);
     expect(isProverError(new Error('z'))).toBe(false);
+  });
+});
+
+describe('GpuContext and device loss', () => {
+  const LIMITS = { maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupSizeX: 256, maxComputeWorkgroupStorageSize: 16384 };
+  /** A fake GPU whose device, as WebGPU's, resolves `lost` with reason 'destroyed' on destroy(). */
+  function fakeGpu() {
+    let lose!: (info: { reason: string; message: string }) => void;
+    const device = {
+      limits: LIMITS,
+      features: new Set<string>(),
+      lost: new Promise((r) => (lose = r)),
+      queue: {},
+      destroy: () => lose({ reason: 'destroyed', message: 'Device was destroyed.' }),
+    };
+    const adapter = { limits: LIMITS, features: new Set<string>(), info: { vendor: 'fake' }, requestDevice: async () => device };
+    return { gpu: { requestAdapter: async () => adapter } as unknown as GPU, device: device as unknown as GPUDevice };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  it("is destroyed, not lost, after its own destroy() (another prover's handles are INVALID_ARGUMENT, not DEVICE_LOST)", async () => {
+    const ctx = await GpuContext.create(fakeGpu().gpu);
+    ctx.destroy();
+    await settle();
+    expect(ctx.lost).toBe(false);
+    expect(await codeOf(ctx.run(async () => 1))).toBe('DESTROYED');
+  });
+
+  it('is lost when its device goes without destroy() (a driver reset; the checks destroy the device itself to make one)', async () => {
+    const fake = fakeGpu();
+    const ctx = await GpuContext.create(fake.gpu);
+    fake.device.destroy();
+    await settle();
+    expect(ctx.lost).toBe(true);
+    expect(await codeOf(ctx.run(async () => 1))).toBe('DEVICE_LOST');
   });
 });
 

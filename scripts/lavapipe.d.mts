@@ -1,0 +1,1 @@
+export function findLavapipe(): string | null;
