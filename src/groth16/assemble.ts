@@ -54,6 +54,17 @@ export function randomFr(): bigint {
   }
 }
 
+/**
+ * δ1 and δ2 with noble's window tables attached, once per key: each proof multiplies them by secret
+ * scalars (constant time either way), ~4x faster with the tables.
+ */
+const precomputed = new WeakMap<Groth16BlindingKey, [G1Point, G2Point]>();
+function fixedBases(key: Groth16BlindingKey): [G1Point, G2Point] {
+  let bases = precomputed.get(key);
+  if (!bases) precomputed.set(key, (bases = [key.delta1.precompute(8, false), key.delta2.precompute(8, false)]));
+  return bases;
+}
+
 /** k·P for k in [0, r): noble's constant-time multiply refuses 0, which is the identity here. */
 function times<P extends G1Point | G2Point>(p: P, k: bigint): P {
   return (k === 0n ? p.multiplyUnsafe(0n) : p.multiply(k)) as P;
@@ -75,14 +86,16 @@ function checkScalar(name: string, k: unknown): bigint {
 export function assembleProof(key: Groth16BlindingKey, sums: Groth16MsmSums, blinding?: Groth16Blinding): Groth16Proof {
   const r = blinding ? checkScalar('r', blinding.r) : randomFr();
   const s = blinding ? checkScalar('s', blinding.s) : randomFr();
-  const a = sums.a.add(key.alpha1).add(times(key.delta1, r));
-  const b = sums.b2.add(key.beta2).add(times(key.delta2, s));
-  const b1 = sums.b1.add(key.beta1).add(times(key.delta1, s));
+  const [delta1, delta2] = fixedBases(key);
+  const a = sums.a.add(key.alpha1).add(times(delta1, r));
+  const b = sums.b2.add(key.beta2).add(times(delta2, s));
+  // s·πA + r·(β1 + B1 + s·δ1) − r·s·δ1 = s·(α1 + A) + r·(β1 + B1) + r·s·δ1: two multiplies of
+  // variable points instead of three (and one of δ1 instead of two).
   const rs = (r * s) % FR_R;
   const c = sums.c
     .add(sums.h)
-    .add(times(a, s))
-    .add(times(b1, r))
-    .add(times(key.delta1, (FR_R - rs) % FR_R));
+    .add(times(sums.a.add(key.alpha1), s))
+    .add(times(sums.b1.add(key.beta1), r))
+    .add(times(delta1, rs));
   return { a, b, c };
 }
