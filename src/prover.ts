@@ -30,7 +30,15 @@ import { METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import { routeFamilies } from './families.js';
 import { cpuProver } from './cpu/prover.js';
 import { lazyFamilies, loadPart } from './lazy.js';
-import { callTransfers, firstCallRequests, msmCallPoints, nttCallSpec, poseidon2CallSpec, type FirstCall } from './kernels/first-call.js';
+import {
+  callTransfers,
+  firstCallRequests,
+  msmCallPoints,
+  nttCallSpec,
+  poseidon2CallSpec,
+  type FirstCall,
+  type Groth16Shape,
+} from './kernels/first-call.js';
 import { RING_MIN_BYTES } from './gpu/staging.js';
 import { KNOWN_MSM_POINTS, knownNttSpecs } from './checks/known-jobs.js';
 import type { CompileStats } from './gpu/pipeline-cache.js';
@@ -193,6 +201,16 @@ const GPU_FACETS: Record<Family, (env: ApiEnv) => Promise<object>> = {
   groth16: (env) => import('./groth16/facet.js').then((m) => m.gpuGroth16Methods(env)),
 };
 
+/** The zkeys a first groth16 call and its self-check will prove with, by their headers (none for other methods). */
+async function groth16Shapes(method: FamilyMethod, args: readonly unknown[], selfCheck: boolean): Promise<Groth16Shape[]> {
+  if (method !== 'groth16') return [];
+  const [{ zkeyShape }, known] = await Promise.all([
+    import('./groth16/zkey.js'),
+    selfCheck ? import('./checks/known-answer.js').then((m) => m.knownGroth16()) : undefined,
+  ]);
+  return [args[0], known?.zkey].map(zkeyShape).filter((s): s is Groth16Shape => s !== undefined);
+}
+
 /** Compile pipelines ahead (kernels/warm-up.ts plans every family's jobs, so it loads on the first warmUp). */
 async function warmUp(ctx: GpuContext, families?: readonly WarmUpFamily[]): Promise<void> {
   const checked = requireWarmUpFamilies(families);
@@ -259,7 +277,8 @@ export async function deviceProver(opts: ProverOptions): Promise<DeviceProver> {
         ntt: [...known, ...(ntt ? [ntt] : [])],
         msmPoints: [...(selfCheck ? [KNOWN_MSM_POINTS] : []), ...(points && (method === 'msm' || method === 'msmBases') ? [points] : [])],
       };
-      return firstCallRequests(ctx, family, call)
+      return groth16Shapes(method, args, selfCheck)
+        .then((groth16) => firstCallRequests(ctx, family, { ...call, groth16 }))
         .then((r) => ctx.pipelines.request(r))
         .catch(() => {
           // A failed compile is reported by the job that needs the pipeline (the cache retries it).

@@ -95,6 +95,23 @@ const WHAT = 'zkey';
  * @example
  * const zkey = readZkey(new Uint8Array(await (await fetch('circuit.zkey')).arrayBuffer()));
  */
+/**
+ * A zkey's signals and domain from its header alone, or undefined when it is not one: what a first
+ * groth16 call's compiles depend on (kernels/first-call.ts), read before the key itself.
+ */
+export function zkeyShape(input: unknown): { nVars: number; domainSize: number } | undefined {
+  try {
+    const bytes = asBytes(input, WHAT);
+    const file = readBinFile(bytes, 'zkey', 2, WHAT, SECTION_NAMES);
+    const g = requireSection(file, 2, WHAT, SECTION_NAMES);
+    const at = g.offset + 4 + N8 + 4 + N8; // past n8q, q, n8r, r
+    if (g.size < 4 + N8 + 4 + N8 + 12) return undefined;
+    return { nVars: file.view.getUint32(at, true), domainSize: file.view.getUint32(at + 8, true) };
+  } catch {
+    return undefined;
+  }
+}
+
 export function readZkey(input: Uint8Array | ArrayBuffer): Groth16Zkey {
   const bytes = asBytes(input, WHAT);
   // snarkjs writes version 1 and its prover reads up to 2 (groth16_prove.js readBinFile(..., 2)).

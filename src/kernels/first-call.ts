@@ -23,6 +23,14 @@ export interface FirstCall {
   msmPoints: number[];
   /** Poseidon2 widths and fields (the self-check's and the caller's; none: both BabyBear widths) */
   poseidon2?: Poseidon2Shape[];
+  /** Groth16 keys' sizes (the self-check's and the caller's zkey, read from their headers) */
+  groth16?: Groth16Shape[];
+}
+
+/** What a zkey's pipelines depend on: its signals (the G1 MSMs' sizes) and its domain (the NTTs', the H MSM's). */
+export interface Groth16Shape {
+  nVars: number;
+  domainSize: number;
 }
 
 /**
@@ -60,6 +68,8 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
     }
     case 'grind':
       return [(await import('./grind.js')).GRIND_PIPELINE];
+    case 'groth16':
+      return groth16Requests(ctx, call.groth16 ?? []);
     case 'msm': {
       const [{ MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE, msmPipelineRequests }, { msmRuns }] = await Promise.all([
         import('./msm/pipelines.js'),
@@ -78,6 +88,34 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
     default:
       return [];
   }
+}
+
+/**
+ * A groth16 key's first proof runs the QAP stage, a G2 MSM and G1 MSMs of each size: found stage by
+ * stage, their compiles came one after another (a first 2^16 proof: 8.1 s on the H200's host).
+ */
+async function groth16Requests(ctx: GpuContext, shapes: readonly Groth16Shape[]): Promise<PipelineRequest[]> {
+  const [
+    { MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE, msmPipelineRequests },
+    { msmRuns },
+    { G2_CHECK_PIPELINE, G2_RUN_PIPELINES },
+    qap,
+    { frNttLimits },
+  ] = await Promise.all([
+    import('./msm/pipelines.js'),
+    import('./msm/runs.js'),
+    import('./g2msm/pipelines.js'),
+    import('./qap/pipelines.js'),
+    import('./qap/ntt.js'),
+  ]);
+  const sizes = [...new Set(shapes.flatMap((s) => [s.nVars, s.domainSize]))];
+  const walker = sizes.flatMap((n) => msmRuns([{ start: 0, n }], 0, n, {}, ctx.workgroup).runs.flatMap((r) => msmPipelineRequests(r.plan)));
+  const quick = ctx.pipelines.allReady(walker) ? [] : [MSM_QUICK_PIPELINE];
+  const fr = qap.qapPipelineRequests(
+    frNttLimits(ctx),
+    shapes.map((s) => s.domainSize),
+  );
+  return [MSM_BASES_PIPELINE, ...quick, ...walker, G2_CHECK_PIPELINE, ...G2_RUN_PIPELINES, ...fr];
 }
 
 const NTT_OPS: readonly string[] = ['dft', 'idft', 'lde', 'encode'];

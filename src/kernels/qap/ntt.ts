@@ -11,11 +11,10 @@ import type { BindingKind } from '../../gpu/pipeline-cache.js';
 import { FR_R, fromLimbs, invMod } from '../../params/bn254.js';
 import { FR_BYTES, frNttParams, frNttPlanConsts, planFrNtt, type FrNttLimits, type FrNttPlan, type FrNttRun } from './ntt-plan.js';
 import { frMontLimbs, frRootTable } from './tables.js';
+import { frNttRequest } from './pipelines.js';
 
 /** r's top 32-bit limb: a value whose top limb is below it is below r. */
 export const FR_TOP_LIMB = Number(FR_R >> 224n);
-
-const NTT_BINDINGS: readonly BindingKind[] = ['read-only-storage', 'storage', 'read-only-storage', 'uniform'];
 
 /** The device's limits as a plan reads them. */
 export function frNttLimits(ctx: GpuContext): FrNttLimits {
@@ -24,8 +23,8 @@ export function frNttLimits(ctx: GpuContext): FrNttLimits {
 }
 
 /** The pass pipeline of a plan (one per tile size). */
-export function frNttPipeline(ctx: GpuContext, plan: FrNttPlan): Promise<GPUComputePipeline> {
-  return ctx.pipelines.get('fr_ntt', 'fr_ntt_pass', frNttPlanConsts(plan), NTT_BINDINGS);
+export async function frNttPipeline(ctx: GpuContext, plan: FrNttPlan): Promise<GPUComputePipeline> {
+  return (await ctx.pipelines.all([frNttRequest(plan)]))[0];
 }
 
 /** The inverse transform's first-pass scale: 1/N in Montgomery form (a product with it keeps the operand's form). */

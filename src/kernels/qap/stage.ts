@@ -22,10 +22,8 @@ import type { QapCoefficients } from '../../field/qap-coefficients.js';
 import { buildQapCsr, qapMemory, type QapMemory } from './csr.js';
 import { planFrNtt, type FrNttPlan } from './ntt-plan.js';
 import { frInverseScale, frNttLimits, frNttPipeline, frNttSteps, recordFrNtt, requireCanonicalFr, type FrNttSteps } from './ntt.js';
-import { FR_TW_WG, frRootTable } from './tables.js';
-
-/** Threads per workgroup of fr_qap_eval and fr_qap_h. */
-const QAP_WG = FR_TW_WG;
+import { frRootTable } from './tables.js';
+import { FR_QAP_EVAL_PIPELINE, FR_QAP_H_PIPELINE, QAP_WG } from './pipelines.js';
 
 interface Step {
   label: string;
@@ -76,9 +74,8 @@ export class QapStage {
       }
     }
     return (async () => {
-      const [evalPipe, hPipe, nttPipe, roots] = await Promise.all([
-        ctx.pipelines.get('fr_qap', 'fr_qap_eval', { FR_QAP_WG: QAP_WG }),
-        ctx.pipelines.get('fr_qap', 'fr_qap_h', { FR_QAP_WG: QAP_WG }),
+      const [[evalPipe, hPipe], nttPipe, roots] = await Promise.all([
+        ctx.pipelines.all([FR_QAP_EVAL_PIPELINE, FR_QAP_H_PIPELINE]),
         frNttPipeline(ctx, plan),
         frRootTable(ctx, logN),
       ]);

@@ -10,9 +10,9 @@ import { grid2d } from '../../gpu/dispatch.js';
 import { FR_MONT_R, FR_R, frRootOfUnity } from '../../params/bn254-fr.js';
 import { mod, toLimbs } from '../../params/bn254.js';
 import { FR_BYTES } from './ntt-plan.js';
+import { FR_TWIDDLES_PIPELINE, FR_TW_WG } from './pipelines.js';
 
-/** Threads per workgroup of fr_twiddles and the QAP kernels. */
-export const FR_TW_WG = 64;
+export { FR_TW_WG };
 
 /** x's Montgomery form x·2^256 mod r as 8 LE limbs. */
 export function frMontLimbs(x: bigint): number[] {
@@ -59,7 +59,7 @@ export function frRootTable(ctx: GpuContext, tLog: number): Promise<GPUBuffer> {
 
 async function buildTable(ctx: GpuContext, tLog: number): Promise<GPUBuffer> {
   const count = 2 ** tLog;
-  const pipeline = await ctx.pipelines.get('fr_twiddles', 'fr_twiddles', { FR_TW_WG });
+  const [pipeline] = await ctx.pipelines.all([FR_TWIDDLES_PIPELINE]);
   const table = ctx.device.createBuffer({ size: count * FR_BYTES, usage: GPUBufferUsage.STORAGE, label: `fr roots 2^${tLog}` });
   const seeds = ctx.constantBuffer(rootSeeds(tLog), GPUBufferUsage.STORAGE, `fr root seeds 2^${tLog}`);
   const params = ctx.constantBuffer(new Uint32Array([count, seedLoLog(tLog), 0, 0]), GPUBufferUsage.UNIFORM, 'fr roots params');
