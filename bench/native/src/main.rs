@@ -1,9 +1,10 @@
 //! native-anchor: native CPU reference timings for webgpu-prover.
 //!
 //! Plonky3 0.9.0-rc.2 (BabyBear: DFT/LDE/encode, Poseidon2, Merkle commit, PoW grinding) and
-//! arkworks 0.5 (BN254 G1 MSM). One JSON line per measurement on stdout; progress and errors on
-//! stderr. See README.md.
+//! arkworks 0.5 (BN254 G1 MSM; Groth16 setup and proving on snarkjs's r1cs/zkey/wtns files). One
+//! JSON line per measurement on stdout; progress and errors on stderr. See README.md.
 
+mod groth16;
 mod msm;
 mod p3bench;
 mod selftest;
@@ -24,6 +25,14 @@ commands:
   merkle     --log-n 20,24 --width 8,16
   grind      --bits 16,20,24 [--single] [--seed S]
   msm        --log-n 10..22 [--single] [--both]
+  groth16-setup  --r1cs FILE.r1cs --out FILE.zkey [--seed N]
+             Groth16 key in snarkjs's zkey format from toxic waste derived from the seed
+             (default 0). BENCHMARKS ONLY: anyone who knows the seed can forge proofs.
+  groth16-prove  --zkey FILE.zkey --wtns FILE.wtns [--reps N] [--seed N (for r, s)]
+             ark-groth16 proofs (snarkjs's QAP reduction) on all cores: one JSON line
+             {ms: [...], verified: bool, ...}, verified = arkworks' check against the key's vk
+  groth16-synth  --constraints N --out-r1cs FILE --out-wtns FILE [--seed N]
+             a random satisfied R1CS of N multiplication rows (circom's shape) and its witness
   all        GPU-machine suite (selftest, dft, poseidon2, merkle, grind, msm; ~3.5 min on 16 cores)
   selftest   correctness checks against Plonky3 test vectors and naive MSM
   info       machine / build description line
@@ -126,6 +135,29 @@ fn run() -> Result<(), String> {
             if args.flag("--both") || args.flag("--single") {
                 msm::bench_msm(&data, &log_ns, reps, true);
             }
+        }
+        "groth16-setup" => {
+            args.check_known(&["--r1cs", "--out", "--seed"])?;
+            let r1cs = args.get("--r1cs").ok_or("groth16-setup needs --r1cs FILE")?;
+            let out = args.get("--out").ok_or("groth16-setup needs --out FILE")?;
+            let seed = args.usize("--seed", 0)? as u64;
+            println!("{}", groth16::setup_json(&groth16::setup(r1cs, out, seed)?));
+        }
+        "groth16-prove" => {
+            args.check_known(&["--zkey", "--wtns", "--reps", "--seed"])?;
+            let zkey = args.get("--zkey").ok_or("groth16-prove needs --zkey FILE")?;
+            let wtns = args.get("--wtns").ok_or("groth16-prove needs --wtns FILE")?;
+            let reps = args.usize("--reps", 1)?;
+            let seed = args.usize("--seed", 0)? as u64;
+            println!("{}", groth16::prove_json(&groth16::prove(zkey, wtns, reps, seed)?));
+        }
+        "groth16-synth" => {
+            args.check_known(&["--constraints", "--out-r1cs", "--out-wtns", "--seed"])?;
+            let n = args.usize("--constraints", 1 << 16)?;
+            let r1cs = args.get("--out-r1cs").ok_or("groth16-synth needs --out-r1cs FILE")?;
+            let wtns = args.get("--out-wtns").ok_or("groth16-synth needs --out-wtns FILE")?;
+            let seed = args.usize("--seed", 0)? as u64;
+            println!("{}", groth16::synth(n, r1cs, wtns, seed)?);
         }
         "selftest" => {
             args.check_known(&[])?;
