@@ -9,7 +9,7 @@
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
-import { FQ_P, FQ_R, fromLimbs, invMod, mod, toLimbs } from '../params/bn254.js';
+import { FQ_P, fromLimbs, fromMont, toLimbs, toMont } from '../params/bn254.js';
 
 export type G1Point = InstanceType<typeof bn254.G1.Point>;
 export type G2Point = InstanceType<typeof bn254.G2.Point>;
@@ -18,13 +18,11 @@ export type G2Point = InstanceType<typeof bn254.G2.Point>;
 export const G1_WORDS = 16;
 export const G2_WORDS = 32;
 
-const FQ_R_INV = invMod(FQ_R, FQ_P);
-
 /** One Fq coordinate from 8 Montgomery words; `what` names it in the NON_CANONICAL message. */
 function coordinate(words: Uint32Array, at: number, what: () => string): bigint {
   const m = fromLimbs(words, at);
   if (m >= FQ_P) throw new ProverError('NON_CANONICAL', `${what()}: a coordinate is ${m} >= p; the file is corrupt, export it again`);
-  return (m * FQ_R_INV) % FQ_P;
+  return fromMont(m);
 }
 
 function allZero(words: Uint32Array, at: number, n: number): boolean {
@@ -65,7 +63,7 @@ function assertValid(p: G1Point | G2Point, what: () => string): void {
 }
 
 function putCoordinate(out: Uint32Array, at: number, x: bigint): void {
-  out.set(toLimbs(mod(x * FQ_R, FQ_P)), at);
+  out.set(toLimbs(toMont(x)), at);
 }
 
 /** A G1 point as 16 Montgomery words (zeros for infinity): the inverse of g1FromWords. */
