@@ -15,6 +15,8 @@ import { MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE } from '../src/kernels/msm/pipel
 import { nttLimits, planNtt } from '../src/kernels/ntt/plan.js';
 import { NTT_TUNING } from '../src/kernels/ntt/tuning.js';
 import { poseidon2PipelineRequest } from '../src/kernels/poseidon2.js';
+import { firstCallRequests } from '../src/kernels/first-call.js';
+import type { GpuContext } from '../src/gpu/context.js';
 import { nodeGpu } from './node-gpu.js';
 
 const REPS = Number(process.env.CP_REPS ?? 2);
@@ -59,6 +61,12 @@ const SETS: Record<string, PipelineRequest[]> = {
   merkle: merklePipelineRequests(),
   poseidon2: [poseidon2PipelineRequest(16)],
   msm: [MSM_QUICK_PIPELINE, MSM_BASES_PIPELINE],
+  // A first proof of a 2^16-constraint key: what groth16's first call requests (nothing compiled yet).
+  'groth16 2^16': await firstCallRequests({ ...ctx, pipelines: { allReady: () => false } } as unknown as GpuContext, 'groth16', {
+    ntt: [],
+    msmPoints: [],
+    groth16: [{ nVars: 2 ** 16 - 53, domainSize: 2 ** 16 }],
+  }),
 };
 const only = process.env.CP_SETS?.split(',');
 

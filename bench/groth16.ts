@@ -2,8 +2,12 @@
  * The groth16 suite: proofs through the public API as a dApp makes them (`createProver({ gpu })`,
  * nothing else), against snarkjs 0.7.6 on all the host's cores (bench/snarkjs-prove.cjs, its own
  * process) on the same zkey and witness.
- * - cold: a fresh prover's first proof of a synthetic 2^16 key, compiles and the family's self-check
- *   included (first in the process: Dawn keeps compiled shaders for the process).
+ * - cold: a fresh prover's first proof of a 2^16 key (a real one at the defaults when the native tools
+ *   are there, else a synthetic one with check 'off'), compiles and the family's self-check included
+ *   (first in the process: Dawn keeps compiled shaders for the process), with the key's steps.
+ * - real keys of 2^k constraints (GROTH16_REAL_LOGS, default 16,20; support/native-groth16.ts, when
+ *   bench/native's binary is there): random satisfiable R1CS, seeded setup; warm medians with the
+ *   default checks and with check 'off' (alternating), snarkjs (verified) and arkworks on all cores.
  * - fixtures (test/groth16/fixtures, real snarkjs keys): warm medians with the default checks (every
  *   proof verified) and with check 'off'; snarkjs's proof verified by snarkjs.
  * - synthetic keys of 2^k constraints (GROTH16_LOGS, default 16,18,20; synthetic-zkey.ts: real sizes,
@@ -25,10 +29,12 @@ import { median } from './support/stats.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
 import { roofline } from './node-gpu.js';
+import { arkworks, nativeGroth16Available, nativeKey, type NativeKey } from './support/native-groth16.js';
 
 const FIXTURES = ['multiplier-chain', 'range-check', 'poseidon-hash', 'merkle-inclusion'];
 const FIXTURE_DIR = 'test/groth16/fixtures';
-const LOGS = (process.env.GROTH16_LOGS ?? '16,18,20').split(',').map(Number);
+const LOGS = (process.env.GROTH16_LOGS ?? '16,18,20').split(',').filter(Boolean).map(Number);
+const REAL_LOGS = (process.env.GROTH16_REAL_LOGS ?? '16,20').split(',').filter(Boolean).map(Number);
 const REPS = Number(process.env.GROTH16_REPS ?? 5);
 const SNARKJS_REPS = Number(process.env.GROTH16_SNARKJS_REPS ?? 2);
 const SNARKJS = process.env.GROTH16_SNARKJS ?? 'bench/dist/snarkjs-prove.cjs';
@@ -161,26 +167,110 @@ async function syntheticRows(p: Prover, clock: ClockSampler, rows: Record<string
   }
 }
 
+/** Real keys (native tools): the defaults a caller gets against check 'off', snarkjs and arkworks. */
+async function realKeyRows(
+  p: Prover,
+  clock: ClockSampler,
+  keys: Map<number, NativeKey>,
+  rows: Record<string, unknown>[],
+): Promise<boolean> {
+  let ok = true;
+  for (const [logN, k] of keys) {
+    const zkey = readFileSync(k.zkeyPath);
+    const wtns = readFileSync(k.wtnsPath);
+    const t0 = performance.now();
+    const key = await p.groth16(zkey);
+    const uploadMs = performance.now() - t0;
+    const open = stageTimes.open;
+    await key.prove(wtns);
+    const checksBefore = p.stats().checks;
+    const since = Date.now();
+    const checked: number[] = [];
+    const off: number[] = [];
+    for (let i = 0; i < REPS; i++) {
+      checked.push(...(await timesOf(1, () => key.prove(wtns))));
+      off.push(...(await timesOf(1, () => key.prove(wtns, { check: 'off' }))));
+    }
+    const smMHz = clock.median([[since, Date.now()]]);
+    const checks = p.stats().checks;
+    stageTimes.enabled = true;
+    await key.prove(wtns, { check: 'off' });
+    const stages = stageTimes.last;
+    stageTimes.enabled = false;
+    const s = key.stats();
+    key.destroy();
+    const sj = snarkjs(k.zkeyPath, k.wtnsPath, logN >= 20 ? 1 : SNARKJS_REPS, true);
+    const ark = arkworks(k, 3);
+    const row = {
+      suite: 'groth16',
+      case: `real key 2^${logN} constraints`,
+      ...s,
+      synthMs: k.synthMs,
+      setupMs: k.setupMs,
+      uploadMs,
+      openMs: open,
+      proveMs: median(checked),
+      proveCheckOffMs: median(off),
+      checkRatio: median(checked) / median(off),
+      checkMsEach: (checks.ms - checksBefore.ms) / Math.max(1, checks.run - checksBefore.run),
+      checksFailed: checks.failed - checksBefore.failed,
+      stagesMs: stages,
+      snarkjsMs: sj ? median(sj.ms) : null,
+      snarkjsVerified: sj?.verified ?? null,
+      vsSnarkjs: sj ? median(sj.ms) / median(checked) : null,
+      arkworksMs: ark ? median(ark.ms) : null,
+      arkworksVerified: ark?.verified ?? null,
+      arkworksThreads: ark?.threads ?? null,
+      vsArkworks: ark ? median(ark.ms) / median(checked) : null,
+      smMHz,
+    };
+    ok &&= row.checksFailed === 0 && sj?.verified !== false && ark?.verified !== false;
+    rows.push(row);
+    console.error(JSON.stringify(row));
+  }
+  return ok;
+}
+
 export async function benchGroth16(gpu: GPU): Promise<BenchOutput> {
   return withClock(async (clock) => {
     const rows: Record<string, unknown>[] = [];
-    // Cold: the first thing this process compiles; a key of 2^16 constraints (synthetic: check 'off').
-    const k16 = syntheticKey(2 ** 16 - 64, 2 ** 16 - 64, 2, 16);
-    const w16 = wtnsFile(k16.witness);
+    const dir = mkdtempSync(join(tmpdir(), 'groth16-native-'));
+    const native = nativeGroth16Available();
+    const keys = new Map(native ? REAL_LOGS.map((logN) => [logN, nativeKey(logN, dir)] as const) : []);
+    // Cold: the first thing this process compiles; a key of 2^16 constraints.
+    const real16 = keys.get(16) ?? (native ? nativeKey(16, dir) : undefined);
+    const k16 = real16 ? undefined : syntheticKey(2 ** 16 - 64, 2 ** 16 - 64, 2, 16);
+    const z16 = real16 ? readFileSync(real16.zkeyPath) : k16!.zkey;
+    const w16 = real16 ? readFileSync(real16.wtnsPath) : wtnsFile(k16!.witness);
+    const check = real16 ? undefined : ('off' as const);
     const t0 = performance.now();
     const cold = await createProver({ gpu });
-    const key = await cold.groth16(k16.zkey);
+    const createMs = performance.now() - t0;
+    const key = await cold.groth16(z16);
     const keyMs = performance.now() - t0;
-    await key.prove(w16, { check: 'off' });
+    const open = stageTimes.open;
+    await key.prove(w16, { check });
+    const firstMs = performance.now() - t0;
+    const second = await timesOf(1, () => key.prove(w16, { check }));
     rows.push({
       suite: 'groth16',
-      case: 'cold: createProver, groth16(zkey), first prove (synthetic 2^16, check off)',
-      ms: performance.now() - t0,
+      case: `cold: createProver, groth16(zkey), first prove (${real16 ? 'real' : 'synthetic'} 2^16, check ${check ?? 'default'})`,
+      ms: firstMs,
+      createProverMs: createMs,
       keyMs,
+      openMs: open,
+      secondProveMs: second[0],
+      compiled: cold.stats().compiled,
       capabilities: cold.capabilities().groth16,
     });
+    console.error(JSON.stringify(rows[rows.length - 1]));
     key.destroy();
-    const ok = await fixtureRows(cold, clock, rows);
+    let ok = await fixtureRows(cold, clock, rows);
+    try {
+      ok = (await realKeyRows(cold, clock, keys, rows)) && ok;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     await syntheticRows(cold, clock, rows);
     rows.push({ suite: 'groth16', case: 'path', capabilities: cold.capabilities().groth16, checks: cold.stats().checks });
     const onGpu = cold.capabilities().groth16.path === 'gpu';

@@ -36,10 +36,11 @@ type G1Point = InstanceType<typeof G1>;
  */
 
 /**
- * Benchmarks' view of where a proof's time goes: with `enabled`, prove() runs its stages one after
- * another (no overlap) and leaves each one's wall time (ms) in `last`.
+ * Benchmarks' view of where the time goes: with `enabled`, prove() runs its stages one after
+ * another (no overlap) and leaves each one's wall time (ms) in `last`; the last key opened leaves
+ * its steps' wall times in `open` (always: a few clock reads per key).
  */
-export const stageTimes: { enabled: boolean; last?: Record<string, number> } = { enabled: false };
+export const stageTimes: { enabled: boolean; last?: Record<string, number>; open?: Record<string, number> } = { enabled: false };
 
 /** The zkey's G1 sections by name: the MSM bases a proof runs over. */
 const G1_SECTIONS = ['a', 'b1', 'c', 'h'] as const;
@@ -77,15 +78,26 @@ async function g2Bases(env: ApiEnv, zkey: Groth16Zkey, job: JobOptions): Promise
 export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobOptions): Promise<Groth16Key> {
   env.alive();
   const job = requireJobOptions('groth16 job options', jobIn);
+  const open: Record<string, number> = {};
+  let since = performance.now();
+  const step = (name: string) => {
+    const now = performance.now();
+    open[name] = now - since;
+    since = now;
+  };
   const zkey = readZkey(zkeyBytes);
+  step('read');
   const held: { destroy(): void }[] = [];
   const keep = <T extends { destroy(): void } | undefined>(x: T): T => (x && held.push(x), x);
   const bases = {} as Record<G1Section, MsmBases | undefined>;
   let b2: G2Bases, qap: QapStage;
   try {
     for (const s of G1_SECTIONS) bases[s] = keep(await g1Bases(env, zkey[s], s, job));
+    step('g1Bases');
     b2 = keep(await g2Bases(env, zkey, job));
+    step('g2Bases');
     qap = keep(await env.sched.run('groth16 key', job, () => QapStage.upload(env.ctx, zkey.coefficients, zkey.domainSize, zkey.nVars)));
+    step('qap');
   } catch (e) {
     for (const h of held) h.destroy();
     throw e;
@@ -103,6 +115,8 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
   try {
     const [a, b1, c] = [msm('a', t, job), msm('b1', t, job), msm('c', privates(t), job)];
     shift = { a: await a, b1: await b1, c: await c };
+    step('offsets');
+    stageTimes.open = open;
   } catch (e) {
     for (const h of held) h.destroy();
     throw e;
