@@ -10,6 +10,7 @@ import { acquireDevice, type DeviceFeatures, type DeviceOptions } from './device
 import { BufferPool } from './buffer-pool.js';
 import { PipelineCache } from './pipeline-cache.js';
 import { CHUNK_BYTES, RING_MIN_BYTES, StagingRing, type AfterChunk, type ReadTarget } from './staging.js';
+import { detectRuntime } from './runtime.js';
 
 /** How long a job that failed with a raw WebGPU error waits for device.lost before reporting that error as is. */
 const LOSS_GRACE_MS = 250;
@@ -58,8 +59,18 @@ export interface WorkgroupLimits {
  * writeBuffer 1.7-6.0 GB/s at 1-16 MB against 0.04-2.8 through the ring (transfer-bench; a 1 MB
  * upload took 28 ms through the ring, 0.6 ms by writeBuffer), so uploads there use writeBuffer.
  * Readbacks use the ring everywhere (into the caller's array it was the faster path in both).
+ * Deno reports a Node version too but is not Node: its `getMappedRange` copies the whole mapped
+ * range into a JS array first, and wgpu places MAP_WRITE buffers in device memory the CPU reads
+ * over PCIe (docs/portability.md), so there uploads take writeBuffer.
  */
-export const RING_UPLOADS = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+export const RING_UPLOADS = detectRuntime().kind === 'node';
+
+/**
+ * Whether each submission asks for its own onSubmittedWorkDone (the job's per-stage GPU times).
+ * Deno answers one by blocking its thread until the device is idle and then sleeping 10 ms, which
+ * would put every submission's GPU time between the host's steps; there a job is timed as a whole.
+ */
+const TIME_EACH_SUBMISSION = detectRuntime().kind !== 'deno';
 
 export class GpuContext {
   lost = false;
@@ -200,7 +211,7 @@ export class GpuContext {
     const job = this.job;
     job?.checkpoint(stage);
     this.device.queue.submit([enc.finish()]);
-    if (timed && job?.gpuDone) {
+    if (timed && TIME_EACH_SUBMISSION && job?.gpuDone) {
       const at = performance.now();
       this.device.queue.onSubmittedWorkDone().then(
         () => job.gpuDone!(stage, at, performance.now()),
