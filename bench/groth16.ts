@@ -38,6 +38,8 @@ const REAL_LOGS = (process.env.GROTH16_REAL_LOGS ?? '16,20').split(',').filter(B
 const REPS = Number(process.env.GROTH16_REPS ?? 5);
 const SNARKJS_REPS = Number(process.env.GROTH16_SNARKJS_REPS ?? 2);
 const SNARKJS = process.env.GROTH16_SNARKJS ?? 'bench/dist/snarkjs-prove.cjs';
+// GROTH16_COLD_ONLY=1: the cold row alone (one per process: A/B of cold starts across versions).
+const COLD_ONLY = process.env.GROTH16_COLD_ONLY === '1';
 
 /** snarkjs's prove times (ms) on files, or null when its bundle is not there. */
 function snarkjs(zkey: string, wtns: string, reps: number, verify: boolean): { ms: number[]; verified: boolean | null } | null {
@@ -236,7 +238,7 @@ export async function benchGroth16(gpu: GPU): Promise<BenchOutput> {
     const rows: Record<string, unknown>[] = [];
     const dir = mkdtempSync(join(tmpdir(), 'groth16-native-'));
     const native = nativeGroth16Available();
-    const keys = new Map(native ? REAL_LOGS.map((logN) => [logN, nativeKey(logN, dir)] as const) : []);
+    const keys = new Map(native && !COLD_ONLY ? REAL_LOGS.map((logN) => [logN, nativeKey(logN, dir)] as const) : []);
     // Cold: the first thing this process compiles; a key of 2^16 constraints.
     const real16 = keys.get(16) ?? (native ? nativeKey(16, dir) : undefined);
     const k16 = real16 ? undefined : syntheticKey(2 ** 16 - 64, 2 ** 16 - 64, 2, 16);
@@ -265,6 +267,11 @@ export async function benchGroth16(gpu: GPU): Promise<BenchOutput> {
     });
     console.error(JSON.stringify(rows[rows.length - 1]));
     key.destroy();
+    if (COLD_ONLY) {
+      cold.destroy();
+      rmSync(dir, { recursive: true, force: true });
+      return { rows, ok: true };
+    }
     let ok = await fixtureRows(cold, clock, rows);
     try {
       ok = (await realKeyRows(cold, clock, keys, rows)) && ok;

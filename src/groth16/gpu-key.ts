@@ -74,6 +74,45 @@ async function g2Bases(env: ApiEnv, zkey: Groth16Zkey, job: JobOptions): Promise
     : new ProverError('NOT_ON_CURVE', `zkey B2 points: point ${bad} is not on BN254's G2 twist; the file is corrupt, export it again`);
 }
 
+/** The next macrotask: a MessageChannel's message (no timer clamping in pages, as setTimeout has). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * `p`, marked handled: a stage that fails while prove() awaits an earlier one is not an unhandled
+ * rejection (Node ends the process on one); prove() still awaits it and throws its error.
+ */
+function awaitedLater<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
+/** Signals a slice of addOffsetsModR's work at a time. */
+const OFFSET_SLICE = 1 << 16;
+
+/**
+ * s = w + t mod r (fr-words.ts), a slice at a time with the event loop run between slices: the jobs
+ * queued ahead need it to upload their input (staging ring mappings) and to submit.
+ */
+async function addOffsetsInSlices(w: Uint32Array, t: Uint32Array): Promise<Uint32Array> {
+  const out = new Uint32Array(w.length);
+  const n = w.length >> 3;
+  for (let at = 0; at < n; at += OFFSET_SLICE) {
+    const end = Math.min(n, at + OFFSET_SLICE);
+    addOffsetsModR(w.subarray(8 * at, 8 * end), t.subarray(2 * at, 2 * end), out.subarray(8 * at, 8 * end));
+    if (end < n) await nextTask();
+  }
+  return out;
+}
+
 /** prover.groth16(zkey) on the GPU path. */
 export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobOptions): Promise<Groth16Key> {
   env.alive();
@@ -121,16 +160,16 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
     for (const h of held) h.destroy();
     throw e;
   }
-  /** The proof's stages for witness w; `s` = w + offsets, the A, B1 and C MSMs' scalars. */
+  /** The proof's stages for witness w: h and B2 over w itself, A, B1 and C over s = w + offsets (OFFSETS). */
   const stagesOf = (w: WitnessWords, job: JobOptions) => {
-    const s = addOffsetsModR(w.words, offsets);
     const shifted = (k: 'a' | 'b1' | 'c', v: Uint32Array) => msm(k, v, job).then((p) => p.subtract(shift[k]));
     return {
       h: () => env.sched.run('groth16 h', job, () => qap.h(w.words)),
       b2: () => env.sched.run('groth16 b2', job, () => b2.msm(w.words)),
-      a: () => shifted('a', s),
-      b1: () => shifted('b1', s),
-      c: () => shifted('c', privates(s)),
+      offsets: () => addOffsetsInSlices(w.words, offsets),
+      a: (s: Uint32Array) => shifted('a', s),
+      b1: (s: Uint32Array) => shifted('b1', s),
+      c: (s: Uint32Array) => shifted('c', privates(s)),
       hMsm: (h: Uint32Array) => msm('h', h, job),
     };
   };
@@ -148,13 +187,14 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
       return out;
     };
     const w = await time('witness', () => requireWitness(witness, zkey));
-    const st = await time('offsets', () => stagesOf(w, job));
+    const st = stagesOf(w, job);
+    const s = await time('offsets', st.offsets);
     const h = await time('h', st.h);
     const sums = {
       b2: await time('b2', st.b2),
-      a: await time('a', st.a),
-      b1: await time('b1', st.b1),
-      c: await time('c', st.c),
+      a: await time('a', () => st.a(s)),
+      b1: await time('b1', () => st.b1(s)),
+      c: await time('c', () => st.c(s)),
       h: await time('hMsm', () => st.hMsm(h)),
     };
     const out = await time('assemble', () => output(w, sums));
@@ -169,8 +209,12 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
       if (stageTimes.enabled) return staged(witness, job);
       const w = requireWitness(witness, zkey);
       const st = stagesOf(w, job);
-      // Every job is queued now: each one's host work overlaps the GPU work of the one ahead.
-      const [h, b2Sum, a, b1, c] = [st.h(), st.b2(), st.a(), st.b1(), st.c()];
+      // Each job is queued as soon as its input exists: its host work overlaps the GPU work of the
+      // ones ahead; the offsets are added while h and B2 upload and run (2^20 signals: 30-60 ms).
+      const h = awaitedLater(st.h());
+      const b2Sum = awaitedLater(st.b2());
+      const s = await st.offsets();
+      const [a, b1, c] = [awaitedLater(st.a(s)), awaitedLater(st.b1(s)), awaitedLater(st.c(s))];
       const hSum = st.hMsm(await h);
       return output(w, { a: await a, b1: await b1, b2: await b2Sum, c: await c, h: await hSum });
     },

@@ -92,30 +92,23 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
 
 /**
  * A groth16 key's first proof runs the QAP stage, a G2 MSM and G1 MSMs of each size: found stage by
- * stage, their compiles came one after another (a first 2^16 proof: 8.1 s on the H200's host).
+ * stage, their compiles came one after another (a first 2^16 proof: 8.1 s on the H200's host). The
+ * G1 MSMs of a first key and proof take the quick engine (engines.ts), which requests the walker's
+ * pipelines itself, held until the call settles; requesting them here too changed nothing (a
+ * first 2^16 proof 5.9-6.4 s with, 6.1-6.7 s without, on the H200's host: 2026-11-29).
  */
 async function groth16Requests(ctx: GpuContext, shapes: readonly Groth16Shape[]): Promise<PipelineRequest[]> {
-  const [
-    { MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE, msmPipelineRequests },
-    { msmRuns },
-    { G2_CHECK_PIPELINE, G2_RUN_PIPELINES },
-    qap,
-    { frNttLimits },
-  ] = await Promise.all([
+  const [{ MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE }, { G2_CHECK_PIPELINE, G2_RUN_PIPELINES }, qap, { frNttLimits }] = await Promise.all([
     import('./msm/pipelines.js'),
-    import('./msm/runs.js'),
     import('./g2msm/pipelines.js'),
     import('./qap/pipelines.js'),
     import('./qap/ntt.js'),
   ]);
-  const sizes = [...new Set(shapes.flatMap((s) => [s.nVars, s.domainSize]))];
-  const walker = sizes.flatMap((n) => msmRuns([{ start: 0, n }], 0, n, {}, ctx.workgroup).runs.flatMap((r) => msmPipelineRequests(r.plan)));
-  const quick = ctx.pipelines.allReady(walker) ? [] : [MSM_QUICK_PIPELINE];
   const fr = qap.qapPipelineRequests(
     frNttLimits(ctx),
     shapes.map((s) => s.domainSize),
   );
-  return [MSM_BASES_PIPELINE, ...quick, ...walker, G2_CHECK_PIPELINE, ...G2_RUN_PIPELINES, ...fr];
+  return [MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE, G2_CHECK_PIPELINE, ...G2_RUN_PIPELINES, ...fr];
 }
 
 const NTT_OPS: readonly string[] = ['dft', 'idft', 'lde', 'encode'];
