@@ -1,10 +1,12 @@
 /**
- * WebGPU in Node through Dawn (the 'webgpu' package), for benchmarks on the GPU machine.
+ * WebGPU in Node through Dawn (the 'webgpu' package), for benchmarks on the GPU machine; under
+ * Deno its own navigator.gpu (wgpu), so the same bundle runs there (`deno run -A bench/dist/bench.mjs`).
  * The GPU object is kept on globalThis: if it were garbage-collected Dawn would tear down
  * under live devices and the process would segfault.
  * @module
  */
 export async function nodeGpu(): Promise<GPU> {
+  if ('Deno' in globalThis && globalThis.navigator?.gpu) return navigator.gpu;
   const { create, globals } = await import('webgpu');
   Object.assign(globalThis, globals);
   // DAWN_FLAGS='enable-dawn-features=a,b;disable-dawn-features=c': Dawn's own flags, ';'-separated

@@ -7,7 +7,8 @@
  * - cold: createProver and a first lde 2^17 x 8 (compiles included);
  * - dft 2^24 x 1 with the result on the GPU (gpu: true; the GPU's own time dominates) and with
  *   host arrays in and out; lde 2^24 -> 2^25 x 1; merkleCommit 2^20 x 16; poseidon2 2^20 states;
- * - bases.msm 2^20 end to end, and its GPU time (msmProfiled's passes).
+ * - bases.msm 2^20 end to end, and its GPU time (msmProfiled's passes);
+ * - WHIR n = 22 (fold 4, rate 1) commit + open, at the defaults and with check 'off'.
  * Each result's digest is printed, so the two runtimes' rows can be compared value for value.
  * @module
  */
@@ -17,6 +18,7 @@ import { FR_R, toLimbs } from '../src/params/bn254.js';
 import { bn254 } from '@noble/curves/bn254.js';
 import { SplitMix64 } from './support/splitmix.js';
 import { median } from './support/stats.js';
+import { nodeGpu } from './node-gpu.js';
 
 const REPS = 5;
 // RUNTIMES_SMALL=1: 2^12-sized calls, to try the file on a CPU adapter.
@@ -25,12 +27,6 @@ const BIG = SMALL ? 12 : 24;
 const MID = SMALL ? 10 : 20;
 const deno = (globalThis as { Deno?: { version: { deno: string } } }).Deno;
 const runtime = deno ? `deno ${deno.version.deno}` : `node ${process.version}`;
-
-async function gpuOf(): Promise<GPU> {
-  if (deno) return navigator.gpu;
-  const { nodeGpu } = await import('./node-gpu.js');
-  return nodeGpu();
-}
 
 function field(n: number, seed: number): Uint32Array {
   const rng = new SplitMix64(seed);
@@ -63,7 +59,7 @@ const row = (r: Record<string, unknown>) => {
   console.log(JSON.stringify(rows[rows.length - 1]));
 };
 
-const gpu = await gpuOf();
+const gpu = await nodeGpu();
 const t0 = performance.now();
 const p = await createProver({ gpu });
 const createMs = performance.now() - t0;
@@ -111,5 +107,16 @@ row({
   digest: msm.last.toHex(true).slice(0, 16),
 });
 bases.destroy();
+
+// WHIR commit + open, fold 4, rate 1 (p3-whir's rate schedule), at the defaults and with check 'off'.
+const whirN = SMALL ? 12 : 22;
+const evals = field(1 << whirN, 5);
+for (const check of [undefined, 'off'] as const) {
+  const whir = await (check ? createProver({ gpu, check }) : Promise.resolve(p));
+  const w = whir.whir({ numVariables: whirN, foldingFactor: 4, startingLogInvRate: 1 });
+  const run = await timed(async () => w.open((await w.commit(evals)).handle));
+  row({ case: `whir n = ${whirN}, fold 4, rate 1, commit + open, check ${check ?? 'default'}`, ms: median(run.ms) });
+  if (whir !== p) whir.destroy();
+}
 p.destroy();
 process.exit(0);
