@@ -2,9 +2,10 @@
  * BabyBear products for host loops that run thousands of times per call (the WHIR verifier's
  * hashing and extension arithmetic): the same values as babybear.ts's `bbMul` / `ext4Mul`, from
  * fewer and cheaper instructions. `bbMul` splits b at 16 bits and reduces twice through a float
- * quotient (about 10 ns a product in V8); `bbMulFast` takes one float quotient of the whole
- * product and recovers the remainder from 32-bit multiplies (about 6 ns dependent, 3 ns when
- * independent products overlap). babybear.ts stays the twin of the WGSL step for step.
+ * quotient (about 10 ns a product in V8); here one float quotient of the whole product, nudged
+ * down so it is never too large, and two 32-bit multiplies give the remainder up to one p, with
+ * no floor and no branch (`bbMulLazy`, for chains such as Poseidon2's S-box); `bbMulFast` adds the
+ * one correction. babybear.ts stays the twin of the WGSL step for step.
  * @module
  */
 import { BB_P, EXT4_W } from '../params/babybear.js';
@@ -13,24 +14,36 @@ import type { Ext4 } from './ext4.js';
 const P = BB_P;
 const INV_P = 1 / P;
 const W = EXT4_W;
+/** Below the float quotient's error bound's complement: see bbMulLazy. */
+const NUDGE = 2 ** -16;
 
 /**
- * a·b mod p for canonical a, b. The double a·b·(1/p) (three roundings) carries a relative error
- * below 2^-51, and a·b/p < 2^31, so its floor q is the true quotient except when a·b/p lies within
- * 2^-20 of an integer, and then it is off by one. So a·b − q·p lies in (−2^11, p + 2^11), inside
- * the int32 range, and its low 32 bits, exact from Math.imul (arithmetic mod 2^32), are the
- * whole value. One correction makes it canonical.
+ * A value ≡ a·b (mod p) in [0, 2p), for a, b in [0, 2p). Let t = a·b/p < 4p < 2^33. The double
+ * a·b·(1/p) has three roundings (relative error < 2^-51, so absolute < 2^-18), and subtracting
+ * NUDGE = 2^-16 (one more rounding, < 2^-20) leaves u in (t − 1, t). Its truncation q is then
+ * floor(t) or floor(t) − 1 (for u in (−1, 0), q = 0 = floor(t)), so r = a·b − q·p lies in
+ * [0, 2p) ⊂ [0, 2^32). Math.imul works mod 2^32 (it truncates u itself), so r is the unsigned
+ * difference of the two low words.
  */
-export function bbMulFast(a: number, b: number): number {
-  const q = Math.floor(a * b * INV_P);
-  const r = (Math.imul(a, b) - Math.imul(q, P)) | 0;
-  return r < 0 ? r + P : r >= P ? r - P : r;
+export function bbMulLazy(a: number, b: number): number {
+  return (Math.imul(a, b) - Math.imul(a * b * INV_P - NUDGE, P)) >>> 0;
 }
 
-/** x mod p for an integer |x| < 2^52, of either sign: a float quotient off by at most one, then one correction. */
+/** a·b mod p for canonical a, b (bbMulLazy and one correction). */
+export function bbMulFast(a: number, b: number): number {
+  const r = (Math.imul(a, b) - Math.imul(a * b * INV_P - NUDGE, P)) >>> 0;
+  return r >= P ? r - P : r;
+}
+
+/** A value ≡ x (mod p) in [0, 2p), for an integer 0 <= x < 2^52 (bbMulLazy's argument, t < 2^22). */
+export function bbReduceLazy(x: number): number {
+  return x - Math.trunc(x * INV_P - NUDGE) * P;
+}
+
+/** x mod p for an integer 0 <= x < 2^52. */
 export function bbReduceWide(x: number): number {
-  const r = x - Math.floor(x * INV_P) * P;
-  return r < 0 ? r + P : r >= P ? r - P : r;
+  const r = x - Math.trunc(x * INV_P - NUDGE) * P;
+  return r >= P ? r - P : r;
 }
 
 /**

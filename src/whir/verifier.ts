@@ -9,6 +9,7 @@
 import { DuplexChallenger } from '../ref/challenger.js';
 import { compressBb16, hashRowBb16 } from '../field/poseidon2-bb16.js';
 import { bbMulFast } from '../field/babybear-fast.js';
+import { bbAdd, bbSub } from '../field/babybear.js';
 import { EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efSub, efVecFromList, type Ext4 } from './ext.js';
 import { domainPoint, eqAt, evalBase, evalExt, evalUnivariateExt, expandFromUnivariate } from './multilinear.js';
 import { restoreRoot } from './multiproof.js';
@@ -213,11 +214,13 @@ function constraintWeight(c: Constraint, local: Ext4[]): Ext4 {
   for (const e of c.eq) acc = efAdd(acc, efMul(e.coeff, eqAt(e.point, local)));
   const m = local.length;
   for (const s of c.select) {
-    // Last variable first, so x^(2^(m-1-i)) comes from one squaring per step.
+    // Last variable first, so x^(2^(m-1-i)) comes from one squaring per step; (1 - c) + c·y = 1 + c·(y - 1).
     let prod = EF_ONE;
     let xPow = s.x;
     for (let i = m - 1; i >= 0; i--) {
-      prod = efMul(prod, efAdd(efSub(EF_ONE, local[i]), efScale(local[i], xPow)));
+      const term = efScale(local[i], bbSub(xPow, 1));
+      term[0] = bbAdd(term[0], 1);
+      prod = efMul(prod, term);
       xPow = bbMulFast(xPow, xPow);
     }
     acc = efAdd(acc, efMul(s.coeff, prod));
