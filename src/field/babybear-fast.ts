@@ -11,11 +11,53 @@
 import { BB_P, EXT4_W } from '../params/babybear.js';
 import type { Ext4 } from './ext4.js';
 
-const P = BB_P;
-const INV_P = 1 / P;
-const W = EXT4_W;
-/** Below the float quotient's error bound's complement: see bbMulLazy. */
-const NUDGE = 2 ** -16;
+// Built in one function scope so the constants are `const`s of the closures' own context, which V8
+// folds into optimized code; top-level bindings are reloaded wherever they stay mutable (a bundler
+// such as esbuild rewrites top-level `const` to `var`).
+const FAST = /* @__PURE__ */ (() => {
+  const P = BB_P;
+  const INV_P = 1 / P;
+  const W = EXT4_W;
+  /** Subtracted from the float quotient so that it is never too large: see bbMulLazy. */
+  const NUDGE = 2 ** -16;
+  const mulLazy = (a: number, b: number): number => (Math.imul(a, b) - Math.imul(a * b * INV_P - NUDGE, P)) >>> 0;
+  const mul = (a: number, b: number): number => {
+    const r = (Math.imul(a, b) - Math.imul(a * b * INV_P - NUDGE, P)) >>> 0;
+    return r >= P ? r - P : r;
+  };
+  const reduceLazy = (x: number): number => x - Math.trunc(x * INV_P - NUDGE) * P;
+  const reduce = (x: number): number => {
+    const r = x - Math.trunc(x * INV_P - NUDGE) * P;
+    return r >= P ? r - P : r;
+  };
+  const ext4Mul = (a: Ext4, b: Ext4): Ext4 => {
+    const a0 = a[0],
+      a1 = a[1],
+      a2 = a[2],
+      a3 = a[3];
+    const b0 = b[0],
+      b1 = b[1],
+      b2 = b[2],
+      b3 = b[3];
+    return [
+      reduce(mul(a0, b0) + W * (mul(a1, b3) + mul(a2, b2) + mul(a3, b1))),
+      reduce(mul(a0, b1) + mul(a1, b0) + W * (mul(a2, b3) + mul(a3, b2))),
+      reduce(mul(a0, b2) + mul(a1, b1) + mul(a2, b0) + W * mul(a3, b3)),
+      reduce(mul(a0, b3) + mul(a1, b2) + mul(a2, b1) + mul(a3, b0)),
+    ];
+  };
+  const ext4Scale = (a: Ext4, s: number): Ext4 => [mul(a[0], s), mul(a[1], s), mul(a[2], s), mul(a[3], s)];
+  const pow = (x: number, e: number): number => {
+    let r = 1;
+    let b = x;
+    for (let k = e; k > 0; k = Math.floor(k / 2)) {
+      if (k % 2 === 1) r = mul(r, b);
+      b = mul(b, b);
+    }
+    return r;
+  };
+  return { mulLazy, mul, reduceLazy, reduce, ext4Mul, ext4Scale, pow };
+})();
 
 /**
  * A value ≡ a·b (mod p) in [0, 2p), for a, b in [0, 2p). Let t = a·b/p < 4p < 2^33. The double
@@ -25,60 +67,25 @@ const NUDGE = 2 ** -16;
  * [0, 2p) ⊂ [0, 2^32). Math.imul works mod 2^32 (it truncates u itself), so r is the unsigned
  * difference of the two low words.
  */
-export function bbMulLazy(a: number, b: number): number {
-  return (Math.imul(a, b) - Math.imul(a * b * INV_P - NUDGE, P)) >>> 0;
-}
+export const bbMulLazy: (a: number, b: number) => number = FAST.mulLazy;
 
 /** a·b mod p for canonical a, b (bbMulLazy and one correction). */
-export function bbMulFast(a: number, b: number): number {
-  const r = (Math.imul(a, b) - Math.imul(a * b * INV_P - NUDGE, P)) >>> 0;
-  return r >= P ? r - P : r;
-}
+export const bbMulFast: (a: number, b: number) => number = FAST.mul;
 
 /** A value ≡ x (mod p) in [0, 2p), for an integer 0 <= x < 2^52 (bbMulLazy's argument, t < 2^22). */
-export function bbReduceLazy(x: number): number {
-  return x - Math.trunc(x * INV_P - NUDGE) * P;
-}
+export const bbReduceLazy: (x: number) => number = FAST.reduceLazy;
 
 /** x mod p for an integer 0 <= x < 2^52. */
-export function bbReduceWide(x: number): number {
-  const r = x - Math.trunc(x * INV_P - NUDGE) * P;
-  return r >= P ? r - P : r;
-}
+export const bbReduceWide: (x: number) => number = FAST.reduce;
 
 /**
  * The extension product c_k = Σ_{i+j=k} a_i b_j + W·Σ_{i+j=k+4} a_i b_j: sixteen canonical products
  * summed unreduced (at most (4 + 3·W)·p < 2^37, exact in a double) and one reduction per coefficient.
  */
-export function ext4MulFast(a: Ext4, b: Ext4): Ext4 {
-  const a0 = a[0],
-    a1 = a[1],
-    a2 = a[2],
-    a3 = a[3];
-  const b0 = b[0],
-    b1 = b[1],
-    b2 = b[2],
-    b3 = b[3];
-  return [
-    bbReduceWide(bbMulFast(a0, b0) + W * (bbMulFast(a1, b3) + bbMulFast(a2, b2) + bbMulFast(a3, b1))),
-    bbReduceWide(bbMulFast(a0, b1) + bbMulFast(a1, b0) + W * (bbMulFast(a2, b3) + bbMulFast(a3, b2))),
-    bbReduceWide(bbMulFast(a0, b2) + bbMulFast(a1, b1) + bbMulFast(a2, b0) + W * bbMulFast(a3, b3)),
-    bbReduceWide(bbMulFast(a0, b3) + bbMulFast(a1, b2) + bbMulFast(a2, b1) + bbMulFast(a3, b0)),
-  ];
-}
+export const ext4MulFast: (a: Ext4, b: Ext4) => Ext4 = FAST.ext4Mul;
 
 /** a·s for an extension element a and a base-field element s. */
-export function ext4ScaleFast(a: Ext4, s: number): Ext4 {
-  return [bbMulFast(a[0], s), bbMulFast(a[1], s), bbMulFast(a[2], s), bbMulFast(a[3], s)];
-}
+export const ext4ScaleFast: (a: Ext4, s: number) => Ext4 = FAST.ext4Scale;
 
 /** x^e for canonical x and an integer 0 <= e < 2^53 (square and multiply on numbers, no BigInt). */
-export function bbPowFast(x: number, e: number): number {
-  let r = 1;
-  let b = x;
-  for (let k = e; k > 0; k = Math.floor(k / 2)) {
-    if (k % 2 === 1) r = bbMulFast(r, b);
-    b = bbMulFast(b, b);
-  }
-  return r;
-}
+export const bbPowFast: (x: number, e: number) => number = FAST.pow;
