@@ -19,7 +19,7 @@ const FAST = /* @__PURE__ */ (() => {
   const INV_P = 1 / P;
   const W = EXT4_W;
   /** Subtracted from the float quotient so that it is never too large: see bbMulLazy. */
-  const NUDGE = 2 ** -16;
+  const NUDGE = 2 ** -5;
   const mulLazy = (a: number, b: number): number => (Math.imul(a, b) - Math.imul(a * b * INV_P - NUDGE, P)) >>> 0;
   const mul = (a: number, b: number): number => {
     const r = (Math.imul(a, b) - Math.imul(a * b * INV_P - NUDGE, P)) >>> 0;
@@ -60,19 +60,20 @@ const FAST = /* @__PURE__ */ (() => {
 })();
 
 /**
- * A value ≡ a·b (mod p) in [0, 2p), for a, b in [0, 2p). Let t = a·b/p < 4p < 2^33. The double
- * a·b·(1/p) has three roundings (relative error < 2^-51, so absolute < 2^-18), and subtracting
- * NUDGE = 2^-16 (one more rounding, < 2^-20) leaves u in (t − 1, t). Its truncation q is then
- * floor(t) or floor(t) − 1 (for u in (−1, 0), q = 0 = floor(t)), so r = a·b − q·p lies in
- * [0, 2p) ⊂ [0, 2^32). Math.imul works mod 2^32 (it truncates u itself), so r is the unsigned
- * difference of the two low words.
+ * A value ≡ a·b (mod p) in [0, 2p), for integers a, b >= 0 with a·b < 2^75: canonical values, or
+ * unreduced sums below 2^37 such as Poseidon2's linear-layer outputs. Let t = a·b/p < 2^44.2. The
+ * double a·b·(1/p) has three roundings (relative error < 2^-51.4, so absolute < 2^-7.2), and
+ * subtracting NUDGE = 2^-5 (one more rounding, at most 2^-9) leaves u in (t − 1, t). Its
+ * truncation q is then floor(t) or floor(t) − 1 (for u in (−1, 0), q = 0 = floor(t)), so
+ * r = a·b − q·p lies in [0, 2p) ⊂ [0, 2^32). Math.imul works mod 2^32 (it truncates u, a and b
+ * itself), so r is the unsigned difference of the two low words.
  */
 export const bbMulLazy: (a: number, b: number) => number = FAST.mulLazy;
 
 /** a·b mod p for canonical a, b (bbMulLazy and one correction). */
 export const bbMulFast: (a: number, b: number) => number = FAST.mul;
 
-/** A value ≡ x (mod p) in [0, 2p), for an integer 0 <= x < 2^52 (bbMulLazy's argument, t < 2^22). */
+/** A value ≡ x (mod p) in [0, 2p), for an integer 0 <= x < 2^52 (bbMulLazy's argument with t < 2^22). */
 export const bbReduceLazy: (x: number) => number = FAST.reduceLazy;
 
 /** x mod p for an integer 0 <= x < 2^52. */

@@ -34,7 +34,7 @@ function buildPermutation(): (s: Float64Array) => void {
   /** V_i as a signed integer where it is ±1..4, else 0. */
   const SMALL = Float64Array.from(POSEIDON2_DIAG_16, (v) => (Math.abs(signed(v)) <= 4 ? signed(v) : 0));
 
-  /** x^7 as x^4·x^3 (four products, three deep), for x in [0, 2p); the result is in [0, 2p). */
+  /** x^7 as x^4·x^3 (four products, three deep), for 0 <= x < 2^37; the result is in [0, 2p). */
   const pow7 = (x: number): number => {
     const x2 = mulLazy(x, x);
     return mulLazy(mulLazy(x2, x2), mulLazy(x2, x));
@@ -68,9 +68,9 @@ function buildPermutation(): (s: Float64Array) => void {
     }
   };
 
-  /** A full round on unreduced lanes: add the constants, reduce, S-box every lane, M_E. */
+  /** A full round on unreduced lanes (below 71·p, which bbMulLazy takes as they are): constants, S-box every lane, M_E. */
   const fullRound = (s: Float64Array, o: number): void => {
-    for (let i = 0; i < WIDTH; i++) s[i] = pow7(reduceLazy(s[i] + FULL[o + i]));
+    for (let i = 0; i < WIDTH; i++) s[i] = pow7(s[i] + FULL[o + i]);
     externalLayer(s);
   };
 
@@ -81,7 +81,7 @@ function buildPermutation(): (s: Float64Array) => void {
     for (let r = 0; r < 4; r++) fullRound(s, r * WIDTH);
     for (let i = 0; i < WIDTH; i++) s[i] = reduceLazy(s[i]);
     for (let k = 0; k < PARTIAL.length; k++) {
-      s[0] = pow7(reduceLazy(s[0] + PARTIAL[k]));
+      s[0] = pow7(s[0] + PARTIAL[k]);
       let sum = OFFSET;
       for (let i = 0; i < WIDTH; i++) sum += s[i];
       for (let i = 0; i < WIDTH; i++) {

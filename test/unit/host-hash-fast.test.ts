@@ -57,6 +57,31 @@ describe('bbReduceWide, bbPowFast, ext4MulFast, ext4ScaleFast', () => {
     }
   });
 
+  it('bbMulLazy lands in [0, 2p) for unreduced inputs up to 2^37 (a·b < 2^75)', () => {
+    const big = [2 ** 37 - 1, 71 * P - 1, 70 * P, 35 * P + 12345, 2 ** 36, 2 * P - 1, P, 0, 1];
+    for (let i = 0; i < 3000; i++) big.push(Number(rng.next() >> 27n));
+    for (let i = 0; i < big.length; i++) {
+      const a = big[i],
+        b = big[(i * 31 + 7) % big.length];
+      const want = Number((BigInt(a) * BigInt(b)) % PB);
+      const r = bbMulLazy(a, b);
+      if (!(r === want || r === want + P)) expect([a, b, r]).toBe(want);
+    }
+    // a·b just above and below multiples of p, with one factor unreduced.
+    for (const a of random(300).filter((x) => x > 1)) {
+      const b = mulBig(bbInv(a), 3);
+      for (const [x, y] of [
+        [a + 60 * P, b],
+        [a, P - b + 50 * P],
+        [a + 70 * P, b + 70 * P],
+      ]) {
+        const want = Number((BigInt(x) * BigInt(y)) % PB);
+        const r = bbMulLazy(x, y);
+        expect(r === want || r === want + P, `${x}·${y}`).toBe(true);
+      }
+    }
+  });
+
   it('bbMulLazy lands in [0, 2p) for inputs in [0, 2p), next to multiples of p included', () => {
     const ins = [0, 1, 2, P - 1, P, P + 1, 2 * P - 2, 2 * P - 1, ...random(300), ...random(300).map((x) => x + P)];
     for (const a of ins) {
