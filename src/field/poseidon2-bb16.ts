@@ -1,10 +1,11 @@
 /**
  * BabyBear Poseidon2 at width 16 for host-side hashing in bulk (the WHIR verifier's Merkle leaves
  * and nodes, the transcript's sponge): the same permutation as src/ref/poseidon2.ts, which stays
- * the readable twin of the WGSL, about 6x faster. Lanes are kept in [0, 2p) between products
- * (babybear-fast.ts's lazy products and reductions, no floor and no branch), the linear layers'
- * sums stay unreduced in doubles (below 80·p < 2^38, exact), the round constants sit in flat
- * typed arrays, and the state is a Float64Array permuted in place, so nothing allocates.
+ * the readable twin of the WGSL, about 6x faster. Products are babybear-fast.ts's lazy ones (no
+ * floor, no branch, results in [0, 2p)), which also take the linear layers' unreduced lanes; those
+ * sums stay unreduced in doubles (always below 71·p < 2^38, exact) and are reduced only before the
+ * partial rounds and once per lane in each of them. The round constants sit in flat typed arrays,
+ * and the state is a Float64Array permuted in place, so nothing allocates.
  * @module
  */
 import { BB_P } from '../params/babybear.js';
@@ -18,7 +19,7 @@ const WIDTH = 16;
  * scope: V8 folds those into the optimized code of the single closures it returns, whereas
  * module-level bindings are reloaded and checked on every use wherever they stay mutable (an
  * imported binding; top-level `const` that a bundler such as esbuild rewrites to `var`), which
- * costs 10-35% of a permutation.
+ * costs 10-30% of a permutation.
  */
 function buildPermutation(): (s: Float64Array) => void {
   const P = BB_P;

@@ -10,7 +10,7 @@ import { DuplexChallenger } from '../ref/challenger.js';
 import { compressBb16, hashRowBb16 } from '../field/poseidon2-bb16.js';
 import { bbMulFast } from '../field/babybear-fast.js';
 import { bbAdd, bbSub } from '../field/babybear.js';
-import { EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efSub, efVecFromList, type Ext4 } from './ext.js';
+import { EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efVecFromList, type Ext4 } from './ext.js';
 import { domainPoint, eqAt, evalBase, evalExt, evalUnivariateExt, expandFromUnivariate } from './multilinear.js';
 import { restoreRoot } from './multiproof.js';
 import type { PcsProof, QueryOpenings, SumcheckData } from './proof.js';

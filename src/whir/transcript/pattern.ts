@@ -106,7 +106,7 @@ export function delegation(label: string): Interaction[] {
 
 const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
-/** Basis hashes in hex, kept per array: every transcript step is rendered when played (~700 a proof). */
+/** Basis hashes in hex, kept per array: each played transcript step is rendered twice (200-300 renders a proof). */
 const basisHex = new WeakMap<Uint8Array, string>();
 function hexOfBasis(b: Uint8Array): string {
   let h = basisHex.get(b);
