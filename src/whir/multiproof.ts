@@ -39,35 +39,42 @@ export function prunedSiblings(indices: readonly number[], levels: number, paths
 
 /**
  * The inverse, for the verifier: every unique leaf's full path from the pruned list, given the
- * leaves' own digests (level 0) and the compression function. Returns null when the list has the
- * wrong length.
+ * leaves' own digests (level 0) and the compression function, applied to a whole level's pairs at
+ * once (`compressAll(lefts, rights)[j]` = C(lefts[j], rights[j])) so that it can hash several at a
+ * time. Returns null when the list has the wrong length.
  */
 export function restoreRoot(
   leafDigests: ReadonlyMap<number, Digest>,
   levels: number,
   siblings: readonly Digest[],
-  compress: (left: Digest, right: Digest) => Digest,
+  compressAll: (lefts: readonly Digest[], rights: readonly Digest[]) => Digest[],
 ): Digest | null {
-  let nodes = [...leafDigests.entries()].sort((a, b) => a[0] - b[0]).map(([index, digest]) => ({ index, digest }));
+  let indices = [...leafDigests.keys()].sort((a, b) => a - b);
+  let digests = indices.map((i) => leafDigests.get(i)!);
   let next = 0;
   for (let level = 0; level < levels; level++) {
-    const parents: { index: number; digest: Digest }[] = [];
+    const parents: number[] = [];
+    const lefts: Digest[] = [];
+    const rights: Digest[] = [];
     let i = 0;
-    while (i < nodes.length) {
-      const group = Math.floor(nodes[i].index / 2);
+    while (i < indices.length) {
+      const group = Math.floor(indices[i] / 2);
       const pair: Digest[] = [];
       for (let k = 0; k < 2; k++) {
-        if (i < nodes.length && nodes[i].index === 2 * group + k) pair.push(nodes[i++].digest);
+        if (i < indices.length && indices[i] === 2 * group + k) pair.push(digests[i++]);
         else {
           if (next >= siblings.length) return null;
           pair.push(siblings[next++]);
         }
       }
-      parents.push({ index: group, digest: compress(pair[0], pair[1]) });
+      parents.push(group);
+      lefts.push(pair[0]);
+      rights.push(pair[1]);
     }
-    nodes = parents;
+    indices = parents;
+    digests = compressAll(lefts, rights);
   }
-  return next === siblings.length && nodes.length === 1 ? nodes[0].digest : null;
+  return next === siblings.length && indices.length === 1 ? digests[0] : null;
 }
 
 function pathOf(paths: ReadonlyMap<number, readonly Digest[]>, leaf: number): readonly Digest[] {
