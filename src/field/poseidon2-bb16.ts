@@ -210,21 +210,19 @@ export function hashRowsBb16(rows: readonly ArrayLike<number>[]): Uint32Array[] 
   return out;
 }
 
-/** compressBb16(lefts[j], rights[j]) for every j, two at a time. */
-export function compressManyBb16(lefts: readonly ArrayLike<number>[], rights: readonly ArrayLike<number>[]): Uint32Array[] {
-  const out: Uint32Array[] = new Array(lefts.length);
+/** compressBb16 of every 16-word pair (left ‖ right digest) in `pairs`: 8 words per pair, two pairs at a time. */
+export function compressPairsBb16(pairs: Uint32Array): Uint32Array {
+  const count = pairs.length >>> 4;
+  const out = new Uint32Array(8 * count);
   let j = 0;
-  for (; j + 1 < lefts.length; j += 2) {
-    for (let i = 0; i < 8; i++) {
-      pairScratch[i] = lefts[j][i];
-      pairScratch[i + 8] = rights[j][i];
-      pairScratch[WIDTH + i] = lefts[j + 1][i];
-      pairScratch[WIDTH + i + 8] = rights[j + 1][i];
-    }
+  for (; j + 1 < count; j += 2) {
+    for (let i = 0; i < 2 * WIDTH; i++) pairScratch[i] = pairs[16 * j + i];
     permutePairBb16(pairScratch);
-    out[j] = Uint32Array.from(pairScratch.subarray(0, 8));
-    out[j + 1] = Uint32Array.from(pairScratch.subarray(WIDTH, WIDTH + 8));
+    for (let i = 0; i < 8; i++) {
+      out[8 * j + i] = pairScratch[i];
+      out[8 * j + 8 + i] = pairScratch[WIDTH + i];
+    }
   }
-  if (j < lefts.length) out[j] = compressBb16(lefts[j], rights[j]);
+  if (j < count) compressBb16(pairs.subarray(16 * j, 16 * j + 8), pairs.subarray(16 * j + 8, 16 * j + 16), out.subarray(8 * j, 8 * j + 8));
   return out;
 }

@@ -39,42 +39,44 @@ export function prunedSiblings(indices: readonly number[], levels: number, paths
 
 /**
  * The inverse, for the verifier: every unique leaf's full path from the pruned list, given the
- * leaves' own digests (level 0) and the compression function, applied to a whole level's pairs at
- * once (`compressAll(lefts, rights)[j]` = C(lefts[j], rights[j])) so that it can hash several at a
- * time. Returns null when the list has the wrong length.
+ * leaves' own digests (level 0) and the compression applied to a whole level at once:
+ * `compressPairs(pairs)` takes 16 words per node (left ‖ right digest) and returns 8 per node,
+ * so that it can hash several nodes side by side. Returns null when the list has the wrong length
+ * or holds a digest that is not 8 words.
  */
 export function restoreRoot(
   leafDigests: ReadonlyMap<number, Digest>,
   levels: number,
   siblings: readonly Digest[],
-  compressAll: (lefts: readonly Digest[], rights: readonly Digest[]) => Digest[],
+  compressPairs: (pairs: Uint32Array) => Uint32Array,
 ): Digest | null {
   let indices = [...leafDigests.keys()].sort((a, b) => a - b);
-  let digests = indices.map((i) => leafDigests.get(i)!);
+  let digests: Uint32Array = new Uint32Array(8 * indices.length);
+  indices.forEach((index, j) => digests.set(leafDigests.get(index)!, 8 * j));
   let next = 0;
   for (let level = 0; level < levels; level++) {
     const parents: number[] = [];
-    const lefts: Digest[] = [];
-    const rights: Digest[] = [];
+    const pairs = new Uint32Array(16 * indices.length);
     let i = 0;
     while (i < indices.length) {
       const group = Math.floor(indices[i] / 2);
-      const pair: Digest[] = [];
       for (let k = 0; k < 2; k++) {
-        if (i < indices.length && indices[i] === 2 * group + k) pair.push(digests[i++]);
-        else {
-          if (next >= siblings.length) return null;
-          pair.push(siblings[next++]);
+        const at = 16 * parents.length + 8 * k;
+        if (i < indices.length && indices[i] === 2 * group + k) {
+          pairs.set(digests.subarray(8 * i, 8 * i + 8), at);
+          i++;
+        } else {
+          const sibling = siblings[next++];
+          if (!sibling || sibling.length !== 8) return null;
+          pairs.set(sibling, at);
         }
       }
       parents.push(group);
-      lefts.push(pair[0]);
-      rights.push(pair[1]);
     }
     indices = parents;
-    digests = compressAll(lefts, rights);
+    digests = compressPairs(pairs.subarray(0, 16 * parents.length));
   }
-  return next === siblings.length && indices.length === 1 ? digests[0] : null;
+  return next === siblings.length && indices.length === 1 ? digests.slice(0, 8) : null;
 }
 
 function pathOf(paths: ReadonlyMap<number, readonly Digest[]>, leaf: number): readonly Digest[] {

@@ -7,7 +7,7 @@
  * @module
  */
 import { DuplexChallenger } from '../ref/challenger.js';
-import { compressManyBb16, hashRowsBb16 } from '../field/poseidon2-bb16.js';
+import { compressPairsBb16, hashRowsBb16 } from '../field/poseidon2-bb16.js';
 import { bbMulFast } from '../field/babybear-fast.js';
 import { bbAdd, bbSub } from '../field/babybear.js';
 import { EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efVecFromList, type Ext4 } from './ext.js';
@@ -201,7 +201,7 @@ function stirClaims(
     if (seen && seen.some((v, i) => v !== digests[j][i])) throw new Reject(`${what}: two different rows opened at index ${index}`);
     leaves.set(index, digests[j]);
   });
-  const restored = restoreRoot(leaves, levels, openings.siblingHashes, compressManyBb16);
+  const restored = restoreRoot(leaves, levels, openings.siblingHashes, compressPairsBb16);
   if (!restored || restored.some((v, i) => v !== root[i])) throw new Reject(`${what}: Merkle multiproof does not open the commitment`);
   const point = [...folding].reverse();
   return indices.map((index, j) => ({
