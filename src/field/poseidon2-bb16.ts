@@ -15,13 +15,13 @@ import { POSEIDON2_DEFAULT_16, POSEIDON2_DIAG_16 } from '../params/poseidon2-bab
 const WIDTH = 16;
 
 /**
- * The permutation (of one state, or of two side by side), built once. Everything its loops touch is a `const` of this one function's
+ * The permutation, built once. Everything its loops touch is a `const` of this one function's
  * scope: V8 folds those into the optimized code of the single closures it returns, whereas
  * module-level bindings are reloaded and checked on every use wherever they stay mutable (an
  * imported binding; top-level `const` that a bundler such as esbuild rewrites to `var`), which
  * costs 10-30% of a permutation.
  */
-function buildPermutations(): { permute: (s: Float64Array) => void; permutePair: (s: Float64Array) => void } {
+function buildPermutation(): (s: Float64Array) => void {
   const P = BB_P;
   const mulLazy = bbMulLazy;
   const reduceLazy = bbReduceLazy;
@@ -77,7 +77,7 @@ function buildPermutations(): { permute: (s: Float64Array) => void; permutePair:
 
   // In the partial rounds M_I = J + diag(V) takes V_i·s_i as a plain product where V_i is ±1..4
   // (exact, below 2^35) and a field product elsewhere.
-  const permute = (s: Float64Array): void => {
+  return (s: Float64Array): void => {
     externalLayer(s);
     for (let r = 0; r < 4; r++) fullRound(s, r * WIDTH);
     for (let i = 0; i < WIDTH; i++) s[i] = reduceLazy(s[i]);
@@ -96,63 +96,12 @@ function buildPermutations(): { permute: (s: Float64Array) => void; permutePair:
       s[i] = x >= P ? x - P : x;
     }
   };
-
-  // The partial rounds are one chain of dependent steps (lane 0's S-box, the sum, every lane), so
-  // a lone state leaves the core waiting there; two states stepped side by side fill those waits.
-  // The full rounds have 16 independent lanes already and run one state after the other.
-  const permutePair = (s: Float64Array): void => {
-    const a = s.subarray(0, WIDTH),
-      b = s.subarray(WIDTH, 2 * WIDTH);
-    externalLayer(a);
-    externalLayer(b);
-    for (let r = 0; r < 4; r++) {
-      fullRound(a, r * WIDTH);
-      fullRound(b, r * WIDTH);
-    }
-    for (let i = 0; i < 2 * WIDTH; i++) s[i] = reduceLazy(s[i]);
-    for (let k = 0; k < PARTIAL.length; k++) {
-      const rc = PARTIAL[k];
-      s[0] = pow7(s[0] + rc);
-      s[WIDTH] = pow7(s[WIDTH] + rc);
-      let sumA = OFFSET,
-        sumB = OFFSET;
-      for (let i = 0; i < WIDTH; i++) {
-        sumA += s[i];
-        sumB += s[WIDTH + i];
-      }
-      for (let i = 0; i < WIDTH; i++) {
-        const v = SMALL[i];
-        if (v !== 0) {
-          s[i] = reduceLazy(sumA + v * s[i]);
-          s[WIDTH + i] = reduceLazy(sumB + v * s[WIDTH + i]);
-        } else {
-          s[i] = reduceLazy(sumA + mulLazy(DIAG[i], s[i]));
-          s[WIDTH + i] = reduceLazy(sumB + mulLazy(DIAG[i], s[WIDTH + i]));
-        }
-      }
-    }
-    for (let r = 4; r < 8; r++) {
-      fullRound(a, r * WIDTH);
-      fullRound(b, r * WIDTH);
-    }
-    for (let i = 0; i < 2 * WIDTH; i++) {
-      const x = reduceLazy(s[i]);
-      s[i] = x >= P ? x - P : x;
-    }
-  };
-  return { permute, permutePair };
 }
 
-const PERMUTATIONS = buildPermutations();
-
 /** Permute the 16 canonical values of `s` in place. */
-export const permuteBb16: (s: Float64Array) => void = PERMUTATIONS.permute;
-
-/** Permute two states at once, s[0..16] and s[16..32], each as permuteBb16 would. */
-export const permutePairBb16: (s: Float64Array) => void = PERMUTATIONS.permutePair;
+export const permuteBb16: (s: Float64Array) => void = buildPermutation();
 
 const scratch = new Float64Array(WIDTH);
-const pairScratch = new Float64Array(2 * WIDTH);
 
 /**
  * PaddingFreeSponge<Perm16, 16, 8, 8> (src/ref/merkle.ts `hashRow`): each chunk of up to 8
@@ -187,42 +136,14 @@ export function permuteBb16Words(state: Uint32Array): void {
   for (let i = 0; i < WIDTH; i++) state[i] = scratch[i];
 }
 
-/** hashRowBb16 of every row, two rows of the same length at a time. */
-export function hashRowsBb16(rows: readonly ArrayLike<number>[]): Uint32Array[] {
-  const out: Uint32Array[] = new Array(rows.length);
-  let j = 0;
-  for (; j + 1 < rows.length && rows[j].length === rows[j + 1].length; j += 2) {
-    const a = rows[j],
-      b = rows[j + 1];
-    pairScratch.fill(0);
-    for (let o = 0; o < a.length; o += 8) {
-      const end = Math.min(o + 8, a.length);
-      for (let i = o; i < end; i++) {
-        pairScratch[i - o] = a[i];
-        pairScratch[WIDTH + i - o] = b[i];
-      }
-      permutePairBb16(pairScratch);
-    }
-    out[j] = Uint32Array.from(pairScratch.subarray(0, 8));
-    out[j + 1] = Uint32Array.from(pairScratch.subarray(WIDTH, WIDTH + 8));
-  }
-  for (; j < rows.length; j++) out[j] = hashRowBb16(rows[j]);
-  return out;
-}
-
-/** compressBb16 of every 16-word pair (left ‖ right digest) in `pairs`: 8 words per pair, two pairs at a time. */
+/** compressBb16 of every 16-word pair (left ‖ right digest) in `pairs`: 8 words per pair. */
 export function compressPairsBb16(pairs: Uint32Array): Uint32Array {
   const count = pairs.length >>> 4;
   const out = new Uint32Array(8 * count);
-  let j = 0;
-  for (; j + 1 < count; j += 2) {
-    for (let i = 0; i < 2 * WIDTH; i++) pairScratch[i] = pairs[16 * j + i];
-    permutePairBb16(pairScratch);
-    for (let i = 0; i < 8; i++) {
-      out[8 * j + i] = pairScratch[i];
-      out[8 * j + 8 + i] = pairScratch[WIDTH + i];
-    }
+  for (let j = 0; j < count; j++) {
+    for (let i = 0; i < WIDTH; i++) scratch[i] = pairs[16 * j + i];
+    permuteBb16(scratch);
+    for (let i = 0; i < 8; i++) out[8 * j + i] = scratch[i];
   }
-  if (j < count) compressBb16(pairs.subarray(16 * j, 16 * j + 8), pairs.subarray(16 * j + 8, 16 * j + 16), out.subarray(8 * j, 8 * j + 8));
   return out;
 }

@@ -41,7 +41,7 @@ export function prunedSiblings(indices: readonly number[], levels: number, paths
  * The inverse, for the verifier: every unique leaf's full path from the pruned list, given the
  * leaves' own digests (level 0) and the compression applied to a whole level at once:
  * `compressPairs(pairs)` takes 16 words per node (left ‖ right digest) and returns 8 per node,
- * so that it can hash several nodes side by side. Returns null when the list has the wrong length
+ * so a level is one buffer, not an object and two arrays per node. Returns null when the list has the wrong length
  * or holds a digest that is not 8 words.
  */
 export function restoreRoot(

@@ -7,7 +7,7 @@
  * @module
  */
 import { DuplexChallenger } from '../ref/challenger.js';
-import { compressPairsBb16, hashRowsBb16 } from '../field/poseidon2-bb16.js';
+import { compressPairsBb16, hashRowBb16 } from '../field/poseidon2-bb16.js';
 import { bbMulFast } from '../field/babybear-fast.js';
 import { bbAdd, bbSub } from '../field/babybear.js';
 import { EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efVecFromList, type Ext4 } from './ext.js';
@@ -191,15 +191,13 @@ function stirClaims(
     throw new Reject(`${what}: ${openings.rows.length} opened rows for ${indices.length} queries`);
   const flat = openings.kind === 'Base' ? openings.rows : openings.rows.map((r) => efVecFromList(r));
   const width = 2 ** folding.length * (openings.kind === 'Base' ? 1 : 4);
-  flat.forEach((row, j) => {
-    if (row.length !== width) throw new Reject(`${what}: opened row ${j} has ${row.length} values, expected ${width}`);
-  });
-  const digests = hashRowsBb16(flat);
   const leaves = new Map<number, Uint32Array>();
   indices.forEach((index, j) => {
+    if (flat[j].length !== width) throw new Reject(`${what}: opened row ${j} has ${flat[j].length} values, expected ${width}`);
+    const digest = hashRowBb16(flat[j]);
     const seen = leaves.get(index);
-    if (seen && seen.some((v, i) => v !== digests[j][i])) throw new Reject(`${what}: two different rows opened at index ${index}`);
-    leaves.set(index, digests[j]);
+    if (seen && seen.some((v, i) => v !== digest[i])) throw new Reject(`${what}: two different rows opened at index ${index}`);
+    leaves.set(index, digest);
   });
   const restored = restoreRoot(leaves, levels, openings.siblingHashes, compressPairsBb16);
   if (!restored || restored.some((v, i) => v !== root[i])) throw new Reject(`${what}: Merkle multiproof does not open the commitment`);

@@ -7,15 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { bbMulFast, bbMulLazy, bbPowFast, bbReduceLazy, bbReduceWide, ext4MulFast, ext4ScaleFast } from '../../src/field/babybear-fast.js';
 import { bbInv, bbPow, ext4Mul, type Ext4 } from '../../src/field/babybear.js';
-import {
-  compressBb16,
-  compressPairsBb16,
-  hashRowBb16,
-  hashRowsBb16,
-  permuteBb16,
-  permuteBb16Words,
-  permutePairBb16,
-} from '../../src/field/poseidon2-bb16.js';
+import { compressBb16, compressPairsBb16, hashRowBb16, permuteBb16, permuteBb16Words } from '../../src/field/poseidon2-bb16.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { compress, hashRow } from '../../src/ref/merkle.js';
 import { poseidon2 } from '../../src/ref/poseidon2.js';
@@ -166,26 +158,13 @@ describe('permuteBb16 (Poseidon2-16)', () => {
     expect(compressBb16(new Array(8).fill(0), new Array(8).fill(P - 1))).toEqual(compress(new Array(8).fill(0), new Array(8).fill(P - 1)));
   });
 
-  it('permutePairBb16 permutes both halves as permuteBb16 does', () => {
-    for (let i = 0; i < 300; i++) {
-      const st = i === 0 ? new Array(32).fill(P - 1) : random(32);
-      const pair = Float64Array.from(st);
-      permutePairBb16(pair);
-      expect(Array.from(pair)).toEqual([...poseidon2(st.slice(0, 16)), ...poseidon2(st.slice(16))]);
-    }
-  });
-
-  it('hashRowsBb16 and compressPairsBb16 equal the one-at-a-time versions for any count and mixed row lengths', () => {
-    for (let count = 0; count <= 7; count++) {
-      const rows = Array.from({ length: count }, (_, j) => random(count === 5 && j === 2 ? 9 : 16));
-      expect(hashRowsBb16(rows)).toEqual(rows.map((r) => hashRow(r)));
+  it('compressPairsBb16 equals compress on every pair, for any count', () => {
+    for (let count = 0; count <= 5; count++) {
       const pairs = Uint32Array.from(random(16 * count));
       const want = Array.from({ length: count }, (_, j) => [
         ...compress(pairs.subarray(16 * j, 16 * j + 8), pairs.subarray(16 * j + 8, 16 * j + 16)),
       ]);
       expect(Array.from(compressPairsBb16(pairs))).toEqual(want.flat());
     }
-    const wide = Array.from({ length: 5 }, () => random(64));
-    expect(hashRowsBb16(wide)).toEqual(wide.map((r) => hashRow(r)));
   });
 });
