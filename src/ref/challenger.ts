@@ -6,7 +6,7 @@
  */
 import { ProverError } from '../errors.js';
 import { BB_P } from '../params/babybear.js';
-import { poseidon2Permute } from './poseidon2.js';
+import { permuteBb16Words } from '../field/poseidon2-bb16.js';
 import { requireDenseArray, requireInt, show } from '../validate.js';
 
 const WIDTH = 16;
@@ -61,7 +61,8 @@ export class DuplexChallenger {
       this.state[RATE] = (this.state[RATE] + k) % BB_P;
     }
     const before = this.onPermute ? this.state.slice() : undefined;
-    poseidon2Permute(this.state);
+    // The same permutation as poseidon2.ts's, ~6x faster: a WHIR proof or verification duplexes ~100-250 times.
+    permuteBb16Words(this.state);
     if (before) this.onPermute!(before, this.state.slice());
     this.output = Array.from(this.state.subarray(0, RATE));
   }

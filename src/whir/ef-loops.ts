@@ -1,15 +1,18 @@
 /**
- * The CPU sumcheck's inner loops over EfVec tables, without allocating: a product of two
- * canonical values is split at 16 bits so every double stays exact (< 2^53); a sum of up to a few
- * reduced products times W = 11 is still exact, so an extension product costs 16 base products
+ * The CPU sumcheck's inner loops over EfVec tables, without allocating: products of two
+ * canonical values come from babybear-fast.ts (exact, canonical); a sum of up to a few reduced
+ * products times W = 11 stays exact in a double, so an extension product costs 16 base products
  * and 4 reductions. Each function matches its allocating twin in multilinear.ts / sumcheck.ts.
  * @module
  */
 import { BB_P } from '../params/babybear.js';
-import { bbMul as mul, bbReduce as red } from '../field/babybear.js';
+import { bbMulFast, bbReduceWide } from '../field/babybear-fast.js';
 import type { EfVec, Ext4 } from './ext.js';
 
 const P = BB_P;
+// Module constants, not the imported bindings, which V8 reloads on every call in optimized code.
+const mul = bbMulFast;
+const red = bbReduceWide;
 
 /** out[o..o+4] = a·b for a at a[ao..], b = (b0..b3). W = 11 is folded in before one reduction. */
 function mulInto(

@@ -6,7 +6,7 @@
  * @module
  */
 import { BB_TWO_ADIC_GENERATORS } from '../params/babybear.js';
-import { bbPow } from '../field/babybear.js';
+import { bbPowFast } from '../field/babybear-fast.js';
 import { addEq, addSelect, foldBase, foldExt } from './ef-loops.js';
 import { EF_ONE, EF_ZERO, efAdd, efGet, efMul, efScale, efSet, efSub, efSquare, type EfVec, type Ext4 } from './ext.js';
 
@@ -72,7 +72,7 @@ export function evalExt(evals: EfVec, point: readonly Ext4[]): Ext4 {
 
 /** two_adic_generator(logSize)^index: the domain point a query index stands for. */
 export function domainPoint(logSize: number, index: number): number {
-  return bbPow(BB_TWO_ADIC_GENERATORS[logSize], index);
+  return bbPowFast(BB_TWO_ADIC_GENERATORS[logSize], index);
 }
 
 /** weights[b] += coeff·x^b for b < 2^m (a select claim's weight: the table read as univariate coefficients). */

@@ -39,35 +39,44 @@ export function prunedSiblings(indices: readonly number[], levels: number, paths
 
 /**
  * The inverse, for the verifier: every unique leaf's full path from the pruned list, given the
- * leaves' own digests (level 0) and the compression function. Returns null when the list has the
- * wrong length.
+ * leaves' own digests (level 0) and the compression applied to a whole level at once:
+ * `compressPairs(pairs)` takes 16 words per node (left ‖ right digest) and returns 8 per node,
+ * so a level is one buffer, not an object and two arrays per node. Returns null when the list has the wrong length
+ * or holds a digest that is not 8 words.
  */
 export function restoreRoot(
   leafDigests: ReadonlyMap<number, Digest>,
   levels: number,
   siblings: readonly Digest[],
-  compress: (left: Digest, right: Digest) => Digest,
+  compressPairs: (pairs: Uint32Array) => Uint32Array,
 ): Digest | null {
-  let nodes = [...leafDigests.entries()].sort((a, b) => a[0] - b[0]).map(([index, digest]) => ({ index, digest }));
+  let indices = [...leafDigests.keys()].sort((a, b) => a - b);
+  let digests: Uint32Array = new Uint32Array(8 * indices.length);
+  indices.forEach((index, j) => digests.set(leafDigests.get(index)!, 8 * j));
   let next = 0;
   for (let level = 0; level < levels; level++) {
-    const parents: { index: number; digest: Digest }[] = [];
+    const parents: number[] = [];
+    const pairs = new Uint32Array(16 * indices.length);
     let i = 0;
-    while (i < nodes.length) {
-      const group = Math.floor(nodes[i].index / 2);
-      const pair: Digest[] = [];
+    while (i < indices.length) {
+      const group = Math.floor(indices[i] / 2);
       for (let k = 0; k < 2; k++) {
-        if (i < nodes.length && nodes[i].index === 2 * group + k) pair.push(nodes[i++].digest);
-        else {
-          if (next >= siblings.length) return null;
-          pair.push(siblings[next++]);
+        const at = 16 * parents.length + 8 * k;
+        if (i < indices.length && indices[i] === 2 * group + k) {
+          pairs.set(digests.subarray(8 * i, 8 * i + 8), at);
+          i++;
+        } else {
+          const sibling = siblings[next++];
+          if (!sibling || sibling.length !== 8) return null;
+          pairs.set(sibling, at);
         }
       }
-      parents.push({ index: group, digest: compress(pair[0], pair[1]) });
+      parents.push(group);
     }
-    nodes = parents;
+    indices = parents;
+    digests = compressPairs(pairs.subarray(0, 16 * parents.length));
   }
-  return next === siblings.length && nodes.length === 1 ? nodes[0].digest : null;
+  return next === siblings.length && indices.length === 1 ? digests.slice(0, 8) : null;
 }
 
 function pathOf(paths: ReadonlyMap<number, readonly Digest[]>, leaf: number): readonly Digest[] {

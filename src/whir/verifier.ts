@@ -7,9 +7,10 @@
  * @module
  */
 import { DuplexChallenger } from '../ref/challenger.js';
-import { compress, hashRow } from '../ref/merkle.js';
-import { bbPow } from '../field/babybear.js';
-import { EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efSub, efVecFromList, type Ext4 } from './ext.js';
+import { compressPairsBb16, hashRowBb16 } from '../field/poseidon2-bb16.js';
+import { bbMulFast } from '../field/babybear-fast.js';
+import { bbAdd, bbSub } from '../field/babybear.js';
+import { EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efVecFromList, type Ext4 } from './ext.js';
 import { domainPoint, eqAt, evalBase, evalExt, evalUnivariateExt, expandFromUnivariate } from './multilinear.js';
 import { restoreRoot } from './multiproof.js';
 import type { PcsProof, QueryOpenings, SumcheckData } from './proof.js';
@@ -193,12 +194,12 @@ function stirClaims(
   const leaves = new Map<number, Uint32Array>();
   indices.forEach((index, j) => {
     if (flat[j].length !== width) throw new Reject(`${what}: opened row ${j} has ${flat[j].length} values, expected ${width}`);
-    const digest = hashRow(flat[j]);
+    const digest = hashRowBb16(flat[j]);
     const seen = leaves.get(index);
     if (seen && seen.some((v, i) => v !== digest[i])) throw new Reject(`${what}: two different rows opened at index ${index}`);
     leaves.set(index, digest);
   });
-  const restored = restoreRoot(leaves, levels, openings.siblingHashes, (l, r) => compress(l, r));
+  const restored = restoreRoot(leaves, levels, openings.siblingHashes, compressPairsBb16);
   if (!restored || restored.some((v, i) => v !== root[i])) throw new Reject(`${what}: Merkle multiproof does not open the commitment`);
   const point = [...folding].reverse();
   return indices.map((index, j) => ({
@@ -213,10 +214,14 @@ function constraintWeight(c: Constraint, local: Ext4[]): Ext4 {
   for (const e of c.eq) acc = efAdd(acc, efMul(e.coeff, eqAt(e.point, local)));
   const m = local.length;
   for (const s of c.select) {
+    // Last variable first, so x^(2^(m-1-i)) comes from one squaring per step; (1 - c) + c·y = 1 + c·(y - 1).
     let prod = EF_ONE;
-    for (let i = 0; i < m; i++) {
-      const xPow = bbPow(s.x, 2 ** (m - 1 - i));
-      prod = efMul(prod, efAdd(efSub(EF_ONE, local[i]), efScale(local[i], xPow)));
+    let xPow = s.x;
+    for (let i = m - 1; i >= 0; i--) {
+      const term = efScale(local[i], bbSub(xPow, 1));
+      term[0] = bbAdd(term[0], 1);
+      prod = efMul(prod, term);
+      xPow = bbMulFast(xPow, xPow);
     }
     acc = efAdd(acc, efMul(s.coeff, prod));
   }

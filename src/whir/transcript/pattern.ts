@@ -106,6 +106,14 @@ export function delegation(label: string): Interaction[] {
 
 const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
+/** Basis hashes in hex, kept per array: each played transcript step is rendered twice (200-300 renders a proof). */
+const basisHex = new WeakMap<Uint8Array, string>();
+function hexOfBasis(b: Uint8Array): string {
+  let h = basisHex.get(b);
+  if (h === undefined) basisHex.set(b, (h = hex(b)));
+  return h;
+}
+
 function renderLength(l: Length): string {
   if (typeof l === 'string') return l;
   return 'fixed' in l ? `Fixed(${l.fixed})` : `Bounded(${l.bounded})`;
@@ -114,7 +122,7 @@ function renderLength(l: Length): string {
 function renderTag(t: TypeTag): string {
   switch (t.tag) {
     case 'Algebra':
-      return `Algebra(${t.modulus}^${t.degree};${hex(t.basis)})`;
+      return `Algebra(${t.modulus}^${t.degree};${hexOfBasis(t.basis)})`;
     case 'Bits':
       return `Bits(${t.width})`;
     case 'UniformBits':
