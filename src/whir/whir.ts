@@ -118,18 +118,22 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
           live = null;
           try {
             const device = gpuEngineOk ? ((await paths.gpu?.()) ?? null) : null;
+            const mode = proveJob.check ?? paths.check ?? 'sample';
+            // A proof that is verified below needs no checks of its own steps (round codewords,
+            // openings): the verifier checks every opening and fold, as p3-whir's does. The commit's
+            // checks stay: no proof shows an input corrupted before it was encoded.
+            const inner: CheckMode | undefined = mode === 'off' ? undefined : 'off';
             const attempt = async (gpu: LiveDevice | null) => {
               const ch = challenger.clone();
               // Grinding searches run on clones (untraced); only check_witness's real step is recorded, as in Rust.
               const records = trace ? tracePermutations(ch, commitTrace) : null;
               const transcript = whirProverTranscript(schedule, ch, (c, bits) => host.grind(c, bits, { signal: proveJob.signal }));
-              const backend = hostBackend(host, gpu, proveJob, 'whir prove', openPhases(schedule));
+              const backend = hostBackend(host, gpu, proveJob, 'whir prove', openPhases(schedule), inner);
               const opening = await whirOpen(schedule, backend, mine, transcript, point);
               ch.onPermute = undefined;
               return records ? { ...opening, trace: traceJsonl(records) } : opening;
             };
             const opening = await attempt(device);
-            const mode = proveJob.check ?? paths.check ?? 'sample';
             if (mode === 'off') return opening;
             const verdict = await verifyWhir(schedule, mine.codeword.root, opening.proof, point);
             if (verdict.ok) return opening;
@@ -154,9 +158,10 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
   };
 }
 
-function hostBackend(host: WhirHost, gpu: LiveDevice | null, job: JobOptions, name: string, total: number): WhirBackend {
+/** `check`: the sub-jobs' check mode (absent: the prover's). */
+function hostBackend(host: WhirHost, gpu: LiveDevice | null, job: JobOptions, name: string, total: number, check?: CheckMode): WhirBackend {
   let done = 0;
-  const sub: JobOptions = { signal: job.signal };
+  const sub: JobOptions = check ? { signal: job.signal, check } : { signal: job.signal };
   const sumcheck: SumcheckEngineFactory = gpu ? gpuSumcheckEngine(gpu.ctx) : cpuSumcheckEngine;
   const asCodeword = ({ root, tree }: { root: Uint32Array; tree: MerkleTree }): CommittedCodeword => ({
     root,
