@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProver } from '../src/index.js';
 import type { Prover } from '../src/prover.js';
+import type { Groth16Key } from '../src/groth16/key.js';
 import { FR_R } from '../src/params/bn254.js';
 import { syntheticKey } from './support/synthetic-zkey.js';
 import { stageTimes } from '../src/groth16/gpu-key.js';
@@ -84,6 +85,22 @@ async function timesOf(reps: number, f: () => Promise<unknown>): Promise<number[
   return ms;
 }
 
+/** One more proof, its stages timed one by one (stageTimes); then the key's stats, and the key freed. */
+async function lastProof(
+  key: Groth16Key,
+  wtns: Uint8Array,
+): Promise<{ stages?: Record<string, number>; stats: ReturnType<Groth16Key['stats']> }> {
+  stageTimes.enabled = true;
+  try {
+    await key.prove(wtns, { check: 'off' });
+  } finally {
+    stageTimes.enabled = false;
+  }
+  const stats = key.stats();
+  key.destroy();
+  return { stages: stageTimes.last, stats };
+}
+
 async function fixtureRows(p: Prover, clock: ClockSampler, rows: Record<string, unknown>[]): Promise<boolean> {
   let ok = true;
   for (const name of FIXTURES) {
@@ -137,12 +154,7 @@ async function syntheticRows(p: Prover, clock: ClockSampler, rows: Record<string
       const since = Date.now();
       const ms = await timesOf(REPS, () => key.prove(wtns, { check: 'off' }));
       const smMHz = clock.median([[since, Date.now()]]);
-      stageTimes.enabled = true;
-      await key.prove(wtns, { check: 'off' });
-      const stages = stageTimes.last;
-      stageTimes.enabled = false;
-      const s = key.stats();
-      key.destroy();
+      const { stages, stats: s } = await lastProof(key, wtns);
       const zkeyPath = join(dir, `s${logN}.zkey`);
       const wtnsPath = join(dir, `s${logN}.wtns`);
       writeFileSync(zkeyPath, k.zkey);
@@ -195,12 +207,7 @@ async function realKeyRows(
     }
     const smMHz = clock.median([[since, Date.now()]]);
     const checks = p.stats().checks;
-    stageTimes.enabled = true;
-    await key.prove(wtns, { check: 'off' });
-    const stages = stageTimes.last;
-    stageTimes.enabled = false;
-    const s = key.stats();
-    key.destroy();
+    const { stages, stats: s } = await lastProof(key, wtns);
     const sj = snarkjs(k.zkeyPath, k.wtnsPath, logN >= 20 ? 1 : SNARKJS_REPS, true);
     const ark = arkworks(k, 3);
     const row = {
