@@ -11,6 +11,7 @@ import { FpInvertBatch } from '@noble/curves/abstract/modular.js';
 import { ProverError } from '../errors.js';
 import { beBytes32, FQ_P, FR_R } from '../params/bn254.js';
 import { projectiveWords, putLimbs } from '../field/point-words.js';
+import { firstAtLeastR } from '../field/fr-words.js';
 import { SCALAR_HALVES } from '../params/msm-layout.js';
 import { isTypedArray, plainView, requireDenseArray, requireInt, show } from '../validate.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
@@ -212,6 +213,7 @@ export function scalarAt(words: Uint32Array, be: boolean, i: number): bigint {
 
 /** The first packed scalar >= r, or -1: limbs compared only where the top one could reach r's. */
 export function firstScalarAtLeastR(words: Uint32Array, be: boolean, n: number): number {
+  if (!be) return firstAtLeastR(words, n);
   const top = Number(FR_R >> 224n);
   for (let i = 0; i < n; i++) {
     const hi = be ? bswap(words[8 * i]) : words[8 * i + 7];

@@ -8,6 +8,24 @@ import { FR_R, toLimbs } from '../params/bn254.js';
 const R = toLimbs(FR_R);
 
 /**
+ * Whether the 8-word little-endian value at words[at..at + 8) is >= r, without a bigint: the top
+ * word decides all but ~2^-32 of values (a million in ~2 ms).
+ */
+export function atLeastR(words: Uint32Array, at: number): boolean {
+  for (let k = 7; k >= 0; k--) {
+    const w = words[at + k];
+    if (w !== R[k]) return w > R[k];
+  }
+  return true; // equal to r
+}
+
+/** The first of `count` 8-word little-endian values that is >= r, or -1. */
+export function firstAtLeastR(words: Uint32Array, count: number): number {
+  for (let i = 0; i < count; i++) if (atLeastR(words, 8 * i)) return i;
+  return -1;
+}
+
+/**
  * out[i] = (a[i] + t[i]) mod r, where a holds 8-word values below r and t 2-word offsets below
  * 2^64. A value's words above the offset's are touched only by a carry, so a pass over a million
  * values costs a few milliseconds; only values within 2^64 of r can reach r and need a reduction.

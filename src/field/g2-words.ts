@@ -7,8 +7,9 @@
  * both build on it.
  * @module
  */
-import { FQ_LIMBS, FQ_P, FR_R, fromLimbs, fromMont, toLimbs, toMont } from '../params/bn254.js';
+import { FQ_LIMBS, FQ_P, fromLimbs, fromMont, toLimbs, toMont } from '../params/bn254.js';
 import { G2_WORDS, type Fq2Value } from '../params/bn254-g2.js';
+import { atLeastR } from './fr-words.js';
 
 /** Words of a zkey G2 point and of a scalar. */
 export const G2_POINT_WORDS = G2_WORDS.affine;
@@ -82,7 +83,6 @@ export interface ScalarScan {
  * for a zero (~5 ms for 2^20 scalars).
  */
 export function scanScalars(words: Uint32Array, count: number): ScalarScan {
-  const r = toLimbs(FR_R);
   const bits = new Uint32Array(SCALAR_WORDS * 32 + 1);
   let firstBad = -1;
   for (let i = 0; i < count; i++) {
@@ -90,21 +90,7 @@ export function scanScalars(words: Uint32Array, count: number): ScalarScan {
     let j = SCALAR_WORDS - 1;
     while (j >= 0 && words[o + j] === 0) j--;
     bits[j < 0 ? 0 : 32 * j + 32 - Math.clz32(words[o + j])]++;
-    if (firstBad < 0 && j === SCALAR_WORDS - 1 && atLeastR(words, o, r)) firstBad = i;
+    if (firstBad < 0 && j === SCALAR_WORDS - 1 && atLeastR(words, o)) firstBad = i;
   }
   return { firstBad, bits };
-}
-
-/** Whether the scalar at words[o..o + 8) is >= r (limbs of r given). */
-function atLeastR(words: Uint32Array, o: number, r: readonly number[]): boolean {
-  for (let j = SCALAR_WORDS - 1; j >= 0; j--) {
-    const w = words[o + j];
-    if (w !== r[j]) return w > r[j];
-  }
-  return true; // equal to r
-}
-
-/** The first of scalars [0, count) that is >= r, or -1. */
-export function firstScalarAtLeastR(words: Uint32Array, count: number): number {
-  return scanScalars(words, count).firstBad;
 }

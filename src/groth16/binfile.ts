@@ -138,16 +138,3 @@ export function readBigLE(bytes: Uint8Array, offset: number, n8: number): bigint
   for (let i = n8 - 1; i >= 0; i--) x = (x << 8n) | BigInt(bytes[offset + i]);
   return x;
 }
-
-/**
- * -1, 0 or 1 as the 8-word little-endian value at words[at..at + 8) is below, equal to or above
- * `limbs` (8 words, little-endian): a canonicity check without a bigint (the most significant word
- * decides all but ~2^-32 of the time).
- */
-export function compareWords(words: Uint32Array, at: number, limbs: readonly number[]): number {
-  for (let i = 7; i >= 0; i--) {
-    const a = words[at + i];
-    if (a !== limbs[i]) return a < limbs[i] ? -1 : 1;
-  }
-  return 0;
-}

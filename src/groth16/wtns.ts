@@ -9,8 +9,8 @@
  */
 import { ProverError } from '../errors.js';
 import { FR_R } from '../params/bn254-fr.js';
-import { toLimbs } from '../params/bn254.js';
-import { asBytes, compareWords, expectSize, readBigLE, readBinFile, requireSection, wordsAt } from './binfile.js';
+import { asBytes, expectSize, readBigLE, readBinFile, requireSection, wordsAt } from './binfile.js';
+import { firstAtLeastR } from '../field/fr-words.js';
 
 export interface WitnessWords {
   /** 8 words a value, little-endian, each value < r. */
@@ -20,15 +20,13 @@ export interface WitnessWords {
 
 const SECTION_NAMES: Record<number, string> = { 1: 'header', 2: 'values' };
 const N8 = 32;
-const FR_LIMBS = toLimbs(FR_R);
 const WHAT = 'wtns';
 
 /** NON_CANONICAL for the first value >= r, INVALID_ARGUMENT unless w[0] = 1. */
 function checkValues(words: Uint32Array, count: number, what: string): void {
-  for (let i = 0; i < count; i++) {
-    if (compareWords(words, 8 * i, FR_LIMBS) >= 0) {
-      throw new ProverError('NON_CANONICAL', `${what}: value ${i} is >= r (the BN254 scalar field's modulus); compute the witness again`);
-    }
+  const bad = firstAtLeastR(words, count);
+  if (bad >= 0) {
+    throw new ProverError('NON_CANONICAL', `${what}: value ${bad} is >= r (the BN254 scalar field's modulus); compute the witness again`);
   }
   if (count > 0) {
     let one = words[0] === 1;

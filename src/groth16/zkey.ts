@@ -18,9 +18,10 @@
  */
 import { ProverError } from '../errors.js';
 import { FR_R } from '../params/bn254-fr.js';
-import { FQ_P, toLimbs } from '../params/bn254.js';
+import { FQ_P } from '../params/bn254.js';
 import type { QapCoefficients } from '../ref/groth16-h.js';
-import { asBytes, compareWords, expectSize, readBigLE, readBinFile, requireSection, wordsAt } from './binfile.js';
+import { asBytes, expectSize, readBigLE, readBinFile, requireSection, wordsAt } from './binfile.js';
+import { atLeastR } from '../field/fr-words.js';
 import { G1_WORDS, G2_WORDS, g1FromWords, g2FromWords, type G1Point, type G2Point } from './point-words.js';
 
 /** A point section: `count` points of 16 (G1) or 32 (G2) words each. */
@@ -81,7 +82,6 @@ const GROTH16_HEADER_BYTES = 4 + N8 + 4 + N8 + 12 + 3 * G1_BYTES + 3 * G2_BYTES;
 const COEF_WORDS = 3 + N8 / 4;
 /** ffjavascript's Fr has 2-adicity 28: snarkjs builds no domain past 2^28. */
 const MAX_LOG_N = 28;
-const FR_LIMBS = toLimbs(FR_R);
 
 const WHAT = 'zkey';
 
@@ -243,7 +243,7 @@ function readCoefficients(
         `${WHAT}: coefficient ${i} (matrix ${m}, constraint ${c}, signal ${sig}) is outside the key (matrix 0 or 1, constraint < ${domainSize}, signal < ${nVars}); the file is corrupt`,
       );
     }
-    if (compareWords(all, w + 3, FR_LIMBS) >= 0) {
+    if (atLeastR(all, w + 3)) {
       throw new ProverError('NON_CANONICAL', `${WHAT}: coefficient ${i}'s value is >= r; the file is corrupt`);
     }
     matrix[i] = m;

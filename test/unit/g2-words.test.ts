@@ -5,15 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { bn254 } from '@noble/curves/bn254.js';
 import { G2_B, G2_B3, BN254_G2_WGSL_CONSTS } from '../../src/params/bn254-g2.js';
 import { FQ_P, FR_R, toLimbs, toMont, mod } from '../../src/params/bn254.js';
-import {
-  firstScalarAtLeastR,
-  scanScalars,
-  g2AffineFromWords,
-  g2Words,
-  g2WordsNonCanonical,
-  scalarFromWords,
-  scalarWords,
-} from '../../src/field/g2-words.js';
+import { scanScalars, g2AffineFromWords, g2Words, g2WordsNonCanonical, scalarFromWords, scalarWords } from '../../src/field/g2-words.js';
 
 const G2 = bn254.G2.Point;
 
@@ -46,11 +38,11 @@ describe('G2 words', () => {
     const ks = [0n, 1n, FR_R - 1n, 2n ** 200n + 7n];
     const w = scalarWords(ks);
     expect(ks.map((_, i) => scalarFromWords(w, i))).toEqual(ks);
-    expect(firstScalarAtLeastR(w, 4)).toBe(-1);
+    expect(scanScalars(w, 4).firstBad).toBe(-1);
     const bad = scalarWords([1n, FR_R - 1n, FR_R, 2n ** 256n - 1n]);
-    expect(firstScalarAtLeastR(bad, 4)).toBe(2);
-    expect(firstScalarAtLeastR(bad, 2)).toBe(-1);
-    expect(firstScalarAtLeastR(scalarWords([2n ** 256n - 1n]), 1)).toBe(0);
+    expect(scanScalars(bad, 4).firstBad).toBe(2);
+    expect(scanScalars(bad, 2).firstBad).toBe(-1);
+    expect(scanScalars(scalarWords([2n ** 256n - 1n]), 1).firstBad).toBe(0);
   });
 
   it('scanScalars counts bit lengths (the window choice) beside the range check', () => {

@@ -9,12 +9,8 @@
  */
 import { ProverError } from '../../errors.js';
 import type { QapCoefficients } from '../../field/qap-coefficients.js';
-import { FR_R } from '../../params/bn254-fr.js';
-import { fromLimbs } from '../../params/bn254.js';
 import { FR_BYTES } from './ntt-plan.js';
-
-/** r's top 32-bit limb (0x30644e72): a value whose top limb is below it is below r, no bigint needed. */
-const FR_TOP_LIMB = Number(FR_R >> 224n);
+import { atLeastR } from '../../field/fr-words.js';
 
 export interface QapCsr {
   /** domain size N: rows 0 .. N (A) and N .. 2N (B) */
@@ -46,8 +42,7 @@ export function buildQapCsr(coeffs: QapCoefficients, domainSize: number, nVars: 
       throw new ProverError('INVALID_ARGUMENT', `QAP coefficient ${i}: constraint ${c} is outside the domain of ${domainSize}`);
     if (signal[i] >= nVars)
       throw new ProverError('INVALID_ARGUMENT', `QAP coefficient ${i}: signal ${signal[i]} is not below nVars = ${nVars}`);
-    if (values[8 * i + 7] >= FR_TOP_LIMB && fromLimbs(values, 8 * i) >= FR_R)
-      throw new ProverError('NON_CANONICAL', `QAP coefficient ${i}: its value is not below r`);
+    if (atLeastR(values, 8 * i)) throw new ProverError('NON_CANONICAL', `QAP coefficient ${i}: its value is not below r`);
     rowPtr[m * domainSize + c + 1]++;
   }
   for (let r = 0; r < rows; r++) rowPtr[r + 1] += rowPtr[r];

@@ -7,14 +7,11 @@
 import { ProverError } from '../../errors.js';
 import { storageUsage, type GpuContext } from '../../gpu/context.js';
 import { grid2d } from '../../gpu/dispatch.js';
-import type { BindingKind } from '../../gpu/pipeline-cache.js';
-import { FR_R, fromLimbs, invMod } from '../../params/bn254.js';
-import { FR_BYTES, frNttParams, frNttPlanConsts, planFrNtt, type FrNttLimits, type FrNttPlan, type FrNttRun } from './ntt-plan.js';
+import { FR_R, invMod } from '../../params/bn254.js';
+import { FR_BYTES, frNttParams, planFrNtt, type FrNttLimits, type FrNttPlan, type FrNttRun } from './ntt-plan.js';
 import { frMontLimbs, frRootTable } from './tables.js';
 import { frNttRequest } from './pipelines.js';
-
-/** r's top 32-bit limb: a value whose top limb is below it is below r. */
-export const FR_TOP_LIMB = Number(FR_R >> 224n);
+import { firstAtLeastR } from '../../field/fr-words.js';
 
 /** The device's limits as a plan reads them. */
 export function frNttLimits(ctx: GpuContext): FrNttLimits {
@@ -99,15 +96,9 @@ export function recordFrNtt(
 
 /** Throws NON_CANONICAL unless every 8-word value of `words` is < r. */
 export function requireCanonicalFr(words: Uint32Array, what: string): void {
-  for (let i = 0; i < words.length; i += 8) {
-    // A top limb below r's (0x30644e72) settles it without a bigint: 2^20 values in ~2 ms, not ~200.
-    if (words[i + 7] < FR_TOP_LIMB) continue;
-    if (fromLimbs(words, i) >= FR_R) {
-      throw new ProverError(
-        'NON_CANONICAL',
-        `${what}: value ${i / 8} is not below r (BN254's scalar field modulus); reduce it mod r first.`,
-      );
-    }
+  const bad = firstAtLeastR(words, words.length >> 3);
+  if (bad >= 0) {
+    throw new ProverError('NON_CANONICAL', `${what}: value ${bad} is not below r (BN254's scalar field modulus); reduce it mod r first.`);
   }
 }
 
