@@ -2,7 +2,8 @@
  * `npm run bench -- checks`: what `check: 'sample'` costs against `'off'` per family at 2^16
  * and 2^20 (Node + Dawn, in-thread), end to end as the caller waits: the same job, off and
  * sample alternating after a warm-up, the median of each; the checks the sample runs ran (its
- * budget, docs/checks.md) and their time; the first sampled job (always checked) apart. Every
+ * budget, docs/checks.md) and their time; the first sampled job (always checked) apart; WHIR opens
+ * at n = 20-24 (every proof verified at 'sample': the verifier's price). Every
  * answer is compared with `check: 'full'` once first. CHECKS_FIRST=selfcheck|plain instead times
  * each family's first job on a fresh prover with or without the self-check (a process each).
  * @module
@@ -171,6 +172,40 @@ async function rowsOf(gpu: GPU, clock: ClockSampler): Promise<BenchOutput> {
       });
       console.error(JSON.stringify(rows[rows.length - 1]));
     }
+  }
+  // WHIR opens (fold 4, rate 1; n = 24 only with rsInitialReduction 3, which p3-whir needs there):
+  // every proof is verified at 'sample', so this row is the verifier's price.
+  for (const [n, rs] of [[20], [22], [22, 3], [24, 3]] as const) {
+    if (only && !only.includes('whir')) break;
+    const evals = new SplitMix64(0x3417 + n).fieldArray(2 ** n);
+    const w = p.whir({ numVariables: n, foldingFactor: 4, startingLogInvRate: 1, ...(rs ? { rsInitialReduction: rs } : {}) });
+    const run = async (check: CheckMode) => w.open((await w.commit(evals)).handle, { check });
+    await run('sample');
+    const off: number[] = [],
+      sample: number[] = [];
+    const before = p.stats().checks;
+    const since = Date.now();
+    for (let r = 0; r < RUNS; r++) {
+      for (const [mode, out] of [
+        ['off', off],
+        ['sample', sample],
+      ] as const) {
+        const t = performance.now();
+        await run(mode);
+        out.push(performance.now() - t);
+      }
+    }
+    rows.push({
+      suite: 'checks',
+      family: 'whir',
+      job: `whir n = ${n}, fold 4, rate 1${rs ? `, rs ${rs}` : ''}, commit + open`,
+      offMs: +median(off).toFixed(2),
+      sampleMs: +median(sample).toFixed(2),
+      sampleOverOff: +(median(sample) / median(off)).toFixed(3),
+      checksFailed: p.stats().checks.failed - before.failed,
+      smMHz: clock.median([[since, Date.now()]]),
+    });
+    console.error(JSON.stringify(rows[rows.length - 1]));
   }
   if (p.stats().checks.failed > 0) ok = false;
   p.destroy();
