@@ -90,6 +90,23 @@ function jobOf(p: Prover, family: Family | 'ntt-dft', logN: number): { label: st
   }
 }
 
+/** RUNS rounds of `run` with check 'off' then 'sample' (they share the clock): each mode's times. */
+async function alternate(run: Job): Promise<{ off: number[]; sample: number[] }> {
+  const off: number[] = [],
+    sample: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    for (const [mode, out] of [
+      ['off', off],
+      ['sample', sample],
+    ] as const) {
+      const t = performance.now();
+      await run(mode);
+      out.push(performance.now() - t);
+    }
+  }
+  return { off, sample };
+}
+
 export async function benchChecks(gpu: GPU): Promise<BenchOutput> {
   return withClock((clock) => rowsOf(gpu, clock));
 }
@@ -140,20 +157,9 @@ async function rowsOf(gpu: GPU, clock: ClockSampler): Promise<BenchOutput> {
       const t0 = performance.now();
       await run('sample');
       const first = { ms: performance.now() - t0, checkMs: p.stats().checks.ms - c0.ms };
-      const off: number[] = [],
-        sample: number[] = [];
       const before = p.stats().checks;
       const since = Date.now();
-      for (let r = 0; r < RUNS; r++) {
-        for (const [mode, out] of [
-          ['off', off],
-          ['sample', sample],
-        ] as const) {
-          const t = performance.now();
-          await run(mode);
-          out.push(performance.now() - t);
-        }
-      }
+      const { off, sample } = await alternate(run);
       const after = p.stats().checks;
       const offMs = median(off),
         sampleMs = median(sample);
@@ -181,20 +187,9 @@ async function rowsOf(gpu: GPU, clock: ClockSampler): Promise<BenchOutput> {
     const w = p.whir({ numVariables: n, foldingFactor: 4, startingLogInvRate: 1, ...(rs ? { rsInitialReduction: rs } : {}) });
     const run = async (check: CheckMode) => w.open((await w.commit(evals)).handle, { check });
     await run('sample');
-    const off: number[] = [],
-      sample: number[] = [];
     const before = p.stats().checks;
     const since = Date.now();
-    for (let r = 0; r < RUNS; r++) {
-      for (const [mode, out] of [
-        ['off', off],
-        ['sample', sample],
-      ] as const) {
-        const t = performance.now();
-        await run(mode);
-        out.push(performance.now() - t);
-      }
-    }
+    const { off, sample } = await alternate(run);
     rows.push({
       suite: 'checks',
       family: 'whir',
