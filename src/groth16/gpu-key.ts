@@ -129,7 +129,11 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
   const held: { destroy(): void }[] = [];
   const keep = <T extends { destroy(): void } | undefined>(x: T): T => (x && held.push(x), x);
   const bases = {} as Record<G1Section, MsmBases | undefined>;
-  let b2: G2Bases, qap: QapStage;
+  const msm = (s: G1Section, scalars: Uint32Array, job: JobOptions) =>
+    bases[s] ? bases[s].msm(scalars, { signal: job.signal, onProgress: job.onProgress }) : Promise.resolve(G1.ZERO);
+  const privates = (v: Uint32Array) => v.subarray(8 * (zkey.nPublic + 1));
+  const offsets = randomOffsets(zkey.nVars);
+  let b2: G2Bases, qap: QapStage, shift: Record<'a' | 'b1' | 'c', G1Point>;
   try {
     for (const s of G1_SECTIONS) bases[s] = keep(await g1Bases(env, zkey[s], s, job));
     step('g1Bases');
@@ -137,6 +141,12 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
     step('g2Bases');
     qap = keep(await env.sched.run('groth16 key', job, () => QapStage.upload(env.ctx, zkey.coefficients, zkey.domainSize, zkey.nVars)));
     step('qap');
+    // Σ t_i·P_i of A, B1 and C for the key's offsets (see OFFSETS): three MSMs of 64-bit scalars, once.
+    const t = offsetScalars(offsets);
+    const [a, b1, c] = await Promise.all([msm('a', t, job), msm('b1', t, job), msm('c', privates(t), job)]);
+    shift = { a, b1, c };
+    step('offsets');
+    stageTimes.open = open;
   } catch (e) {
     for (const h of held) h.destroy();
     throw e;
@@ -144,22 +154,6 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
   const gpuBytes = G1_SECTIONS.reduce((sum, s) => sum + 64 * zkey[s].count, 0) + 128 * zkey.b2.count + qap.memory.total;
   const vk = verificationKey(zkey);
   let destroyed = false;
-  const msm = (s: G1Section, scalars: Uint32Array, job: JobOptions) =>
-    bases[s] ? bases[s].msm(scalars, { signal: job.signal, onProgress: job.onProgress }) : Promise.resolve(G1.ZERO);
-  const privates = (v: Uint32Array) => v.subarray(8 * (zkey.nPublic + 1));
-  // Σ t_i·P_i of A, B1 and C for the key's offsets (see OFFSETS): three MSMs of 64-bit scalars, once.
-  const offsets = randomOffsets(zkey.nVars);
-  const t = offsetScalars(offsets);
-  let shift: Record<'a' | 'b1' | 'c', G1Point>;
-  try {
-    const [a, b1, c] = [msm('a', t, job), msm('b1', t, job), msm('c', privates(t), job)];
-    shift = { a: await a, b1: await b1, c: await c };
-    step('offsets');
-    stageTimes.open = open;
-  } catch (e) {
-    for (const h of held) h.destroy();
-    throw e;
-  }
   /** The proof's stages for witness w: h and B2 over w itself, A, B1 and C over s = w + offsets (OFFSETS). */
   const stagesOf = (w: WitnessWords, job: JobOptions) => {
     const shifted = (k: 'a' | 'b1' | 'c', v: Uint32Array) => msm(k, v, job).then((p) => p.subtract(shift[k]));
