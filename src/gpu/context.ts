@@ -52,6 +52,9 @@ export interface WorkgroupLimits {
   tileBytes: number;
 }
 
+/** The runtime this module was loaded in: transfers and timing differ between them (below). */
+const RUNTIME = detectRuntime().kind;
+
 /**
  * Large uploads take the staging ring in Node, where Dawn runs in the process: 5-6 GB/s against
  * ~1.2 for writeBuffer on the H100's host (bench/RESULTS.md, host arrays). In a browser every
@@ -63,20 +66,20 @@ export interface WorkgroupLimits {
  * range into a JS array first, and wgpu places MAP_WRITE buffers in device memory the CPU reads
  * over PCIe (docs/portability.md), so there uploads take writeBuffer.
  */
-export const RING_UPLOADS = detectRuntime().kind === 'node';
+export const RING_UPLOADS = RUNTIME === 'node';
 
 /**
  * Whether each submission asks for its own onSubmittedWorkDone (the job's per-stage GPU times).
  * Deno answers one by blocking its thread until the device is idle and then sleeping 10 ms, which
  * would put every submission's GPU time between the host's steps; there a job is timed as a whole.
  */
-const TIME_EACH_SUBMISSION = detectRuntime().kind !== 'deno';
+const TIME_EACH_SUBMISSION = RUNTIME !== 'deno';
 
 /**
  * Whether large reads take the staging ring's 16 MiB chunks. Under Deno every map costs at least
  * 11 ms (the same wait), 44 ms for a 64 MB result in chunks: there one map of the whole result.
  */
-const RING_READBACKS = detectRuntime().kind !== 'deno';
+const RING_READBACKS = RUNTIME !== 'deno';
 
 export class GpuContext {
   lost = false;
