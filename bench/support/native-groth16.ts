@@ -24,11 +24,14 @@ export interface ArkworksTimes {
   threads: number;
 }
 
-function run(args: string[]): Record<string, unknown> {
-  const r = spawnSync(BINARY, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (r.status !== 0) throw new Error(`${BINARY} ${args[0]} exited ${r.status}: ${r.stderr.slice(-500)}`);
+/** Runs `binary ARGS` (native-anchor); returns its last stdout line as JSON, or throws with its stderr. */
+export function runNativeAnchor(binary: string, args: readonly string[]): Record<string, unknown> {
+  const r = spawnSync(binary, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (r.status !== 0) throw new Error(`${binary} ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
 }
+
+const run = (args: string[]) => runNativeAnchor(BINARY, args);
 
 /** Whether the native tools are there (the suite's real-key rows and arkworks column need them). */
 export function nativeGroth16Available(): boolean {

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runNativeAnchor } from '../../bench/support/native-groth16.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const NATIVE_DIR = join(ROOT, 'bench', 'native');
@@ -35,9 +36,7 @@ export function nativeAnchorPath(): string {
 
 /** Runs `native-anchor ARGS`; returns its last stdout line as JSON, or throws with its stderr. */
 export function runNative(...args: string[]): Record<string, unknown> {
-  const r = spawnSync(nativeAnchorPath(), args, { encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (r.status !== 0) throw new Error(`native-anchor ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+  return runNativeAnchor(nativeAnchorPath(), args);
 }
 
 /** `groth16-setup`: a seeded (benchmark-only) key for `r1cs`, written to `zkey`. */
