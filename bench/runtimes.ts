@@ -13,7 +13,6 @@
  * @module
  */
 import { createProver } from '../src/index.js';
-import { BB_P } from '../src/params/babybear.js';
 import { FR_R, toLimbs } from '../src/params/bn254.js';
 import { bn254 } from '@noble/curves/bn254.js';
 import { SplitMix64 } from './support/splitmix.js';
@@ -28,12 +27,7 @@ const MID = SMALL ? 10 : 20;
 const deno = (globalThis as { Deno?: { version: { deno: string } } }).Deno;
 const runtime = deno ? `deno ${deno.version.deno}` : `node ${process.version}`;
 
-function field(n: number, seed: number): Uint32Array {
-  const rng = new SplitMix64(seed);
-  const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) out[i] = Number(rng.next() % BigInt(BB_P));
-  return out;
-}
+const field = (n: number, seed: number) => new SplitMix64(seed).fieldArray(n);
 
 /** FNV-1a over the words: a result's fingerprint, equal across runtimes when the results are. */
 function digest(words: Uint32Array): string {
@@ -92,7 +86,7 @@ for (let i = 0; i < n; i++) points.set(tile[i % 256], 64 * i);
 const rng = new SplitMix64(4);
 const scalars = new Uint32Array(8 * n);
 for (let i = 0; i < n; i++) {
-  const k = ((rng.next() << 192n) | (rng.next() << 128n) | (rng.next() << 64n) | rng.next()) % FR_R;
+  const k = rng.next256() % FR_R;
   scalars.set(toLimbs(k), 8 * i);
 }
 const bases = await p.msmBases(points);

@@ -23,6 +23,10 @@ export class SplitMix64 {
   nextField(p = BB_P): number {
     return Number(this.next() >> 32n) % p;
   }
+  /** A 256-bit value from four outputs, the first the most significant. */
+  next256(): bigint {
+    return (this.next() << 192n) | (this.next() << 128n) | (this.next() << 64n) | this.next();
+  }
   fieldArray(n: number, p = BB_P): Uint32Array {
     const out = new Uint32Array(n);
     for (let i = 0; i < n; i++) out[i] = this.nextField(p);

@@ -47,7 +47,7 @@ function witnessValue(rng: SplitMix64): bigint {
   const u = Number(rng.next() % 100n);
   if (u < 60) return rng.next() & 1n;
   if (u < 85) return rng.next() & 0xffffn;
-  return ((rng.next() << 192n) | (rng.next() << 128n) | (rng.next() << 64n) | rng.next()) % FR_R;
+  return rng.next256() % FR_R;
 }
 
 export function syntheticKey(nConstraints: number, nVars: number, nPublic: number, seed = 1): SyntheticKey {

@@ -24,9 +24,7 @@ function values(w: Uint32Array): bigint[] {
   return out;
 }
 
-function random256(rng: SplitMix64): bigint {
-  return (rng.next() << 192n) | (rng.next() << 128n) | (rng.next() << 64n) | rng.next();
-}
+const random256 = (rng: SplitMix64) => rng.next256();
 
 describe('atLeastR / firstAtLeastR', () => {
   it('agree with v >= r on edges and random values', () => {

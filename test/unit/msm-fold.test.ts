@@ -9,7 +9,7 @@ import { SplitMix64 } from '../../bench/support/splitmix.js';
 const G1 = bn254.G1.Point;
 type Pt = InstanceType<typeof G1>;
 const rng = new SplitMix64(0xf01d);
-const scalar = () => ((rng.next() << 192n) | (rng.next() << 128n) | (rng.next() << 64n) | rng.next()) % bn254.fields.Fr.ORDER;
+const scalar = () => rng.next256() % bn254.fields.Fr.ORDER;
 const point = () => G1.BASE.multiply(scalar() || 1n);
 const nonzero = () => (scalar() % (FQ_P - 1n)) + 1n;
 

@@ -75,7 +75,7 @@ const { runMsmJob } = await import('../../src/kernels/msm/job.js');
 const ctx = () => ({ engineRuns: {} }) as unknown as GpuContext;
 
 const rng = new SplitMix64(0x10b);
-const scalar = () => ((rng.next() << 192n) | (rng.next() << 128n) | (rng.next() << 64n) | rng.next()) % bn254.fields.Fr.ORDER;
+const scalar = () => rng.next256() % bn254.fields.Fr.ORDER;
 const point = () => G1.BASE.multiply(scalar() || 1n);
 
 /** A window sum as the GPU returns it: projective (x·λ, y·λ, λ), Montgomery limbs. */
