@@ -54,6 +54,12 @@ probe.device.destroy();
 const lde = (maxRadix: number) =>
   planNtt({ op: 'lde', height: 1 << 17, width: 8, addedBits: 1, shift: 31 }, { ...NTT_TUNING, maxRadix }, nttLimits(ctx)).requests;
 
+const groth16First = await firstCallRequests({ ...ctx, pipelines: { allReady: () => false } } as unknown as GpuContext, 'groth16', {
+  ntt: [],
+  msmPoints: [],
+  groth16: [{ nVars: 2 ** 16 - 53, domainSize: 2 ** 16 }],
+});
+
 /** Each family's first-call set (what bench/cold.ts's first calls compile but the range check's small pipeline). */
 const SETS: Record<string, PipelineRequest[]> = {
   'lde 2^17 x 8': [...lde(32)],
@@ -61,12 +67,10 @@ const SETS: Record<string, PipelineRequest[]> = {
   merkle: merklePipelineRequests(),
   poseidon2: [poseidon2PipelineRequest(16)],
   msm: [MSM_QUICK_PIPELINE, MSM_BASES_PIPELINE],
-  // A first proof of a 2^16-constraint key: what groth16's first call requests (nothing compiled yet).
-  'groth16 2^16': await firstCallRequests({ ...ctx, pipelines: { allReady: () => false } } as unknown as GpuContext, 'groth16', {
-    ntt: [],
-    msmPoints: [],
-    groth16: [{ nVars: 2 ** 16 - 53, domainSize: 2 ** 16 }],
-  }),
+  // A first proof of a 2^16-constraint key: what groth16's first call requests (nothing compiled
+  // yet): the quick pipelines it runs on, and the fast ones requested behind them.
+  'groth16 2^16 quick': groth16First.filter((r) => r.first),
+  'groth16 2^16 fast': groth16First.filter((r) => !r.first),
 };
 const only = process.env.CP_SETS?.split(',');
 
@@ -97,37 +101,66 @@ for (let rep = 0; rep < REPS; rep++) {
   }
 }
 
+/** `fn name(...)`'s body replaced: what compiling its code costs (compile only: the result is wrong). */
+const withBody = (name: string, body: string) => (c: string) => {
+  const at = c.indexOf(`fn ${name}(`);
+  if (at < 0) return c;
+  const open = c.indexOf('{', c.indexOf(')', at));
+  let depth = 0;
+  for (let i = open; i < c.length; i++) {
+    if (c[i] === '{') depth++;
+    else if (c[i] === '}' && --depth === 0) return `${c.slice(0, open)}{ ${body} }${c.slice(i + 1)}`;
+  }
+  return c;
+};
+const apply =
+  (...fs: Array<(c: string) => string>) =>
+  (c: string) =>
+    fs.reduce((x, f) => f(x), c);
+
 /**
- * Text variants, each alone on a fresh device against its base text: the Poseidon2 permutation's
+ * Text variants, each alone on a fresh device against its base text. The Poseidon2 permutation's
  * round loops with a trip count the compiler cannot see (equal at run time; p2_rc[0].x is a round
- * constant, never 2^32 - 1): does unrolling them cost the compile?
+ * constant, never 2^32 - 1): does unrolling them cost the compile? The quick G2 and Fr pipelines:
+ * what their dead fast code (folded by a plan constant), their multiply and their addition cost.
  */
 const opaqueRounds = (c: string) =>
   c
     .replace('r < 8u; r++', 'r < 8u + select(0u, 1u, p2_rc[0].x == 0xffffffffu); r++')
     .replace('q < 13u; q++', 'q < 13u + select(0u, 1u, p2_rc[0].x == 0xffffffffu); q++');
-const TEXT_VARIANTS: Array<[string, PipelineRequest, (c: string) => string]> = [
-  ['poseidon2 width 16, rounds opaque', poseidon2PipelineRequest(16), opaqueRounds],
-  ['merkle mk_leaves, rounds opaque', merklePipelineRequests()[0], opaqueRounds],
+const deadStripped = apply(withBody('ntt_mul', 'return fr_mul_rows(a, b);'), withBody('qap_mul', 'return fr_mul_rows(a, b);'));
+const QUICK_VARIANTS: Record<string, (c: string) => string> = {
+  'dead fast code stripped': deadStripped,
+  'rows multiply gutted': apply(deadStripped, withBody('fq_mul_rows', 'return a;'), withBody('fr_mul_rows', 'return a;')),
+  'g2_add_small gutted': withBody('g2_add_small', 'return p;'),
+};
+const quickOf = (entry: string) => groth16First.find((r) => r.first && r.entryPoint === entry)!;
+const TEXT_VARIANTS: Array<[string, PipelineRequest, Record<string, (c: string) => string>]> = [
+  ['poseidon2 width 16', poseidon2PipelineRequest(16), { 'rounds opaque': opaqueRounds }],
+  ['merkle mk_leaves', merklePipelineRequests()[0], { 'rounds opaque': opaqueRounds }],
+  ...['g2msm_quick', 'g2msm_check', 'fr_ntt_pass', 'fr_qap_eval', 'fr_qap_h'].map(
+    (e): [string, PipelineRequest, Record<string, (c: string) => string>] => [`${e} quick`, quickOf(e), QUICK_VARIANTS],
+  ),
 ];
-for (let rep = 0; rep < REPS && !only; rep++) {
-  for (const [name, r, change] of TEXT_VARIANTS) {
+const textOnly = process.env.CP_TEXT?.split(',');
+for (let rep = 0; rep < REPS && (!only || textOnly); rep++) {
+  for (const [name, r, changes] of TEXT_VARIANTS) {
+    if (textOnly && !textOnly.some((t) => name.startsWith(t))) continue;
     await loadKernel(r.kernel);
     const base = kernelSource(r.kernel, r.plan ?? {}, r.entryPoint, r.field ?? 'babybear');
     const ms: Record<string, number> = {};
-    for (const [v, code] of [
-      ['base', base],
-      ['changed', change(base)],
-    ] as const) {
+    const chars: Record<string, number> = {};
+    for (const [v, code] of [['base', base] as const, ...Object.entries(changes).map(([k, f]) => [k, f(base)] as const)]) {
       const { cache, device } = await freshDevice();
       const module = device.createShaderModule({ code });
-      const layout = device.createPipelineLayout({ bindGroupLayouts: [cache.layout(r.bindings!)] });
+      const layout = r.bindings ? device.createPipelineLayout({ bindGroupLayouts: [cache.layout(r.bindings)] }) : 'auto';
       const t0 = performance.now();
       await device.createComputePipelineAsync({ layout, compute: { module, entryPoint: r.entryPoint } });
       ms[v] = Math.round(performance.now() - t0);
+      chars[v] = code.length;
       device.destroy();
     }
-    console.log(JSON.stringify({ suite: 'compile-text', rep, variant: name, ms, changedText: change(base) !== base }));
+    console.log(JSON.stringify({ suite: 'compile-text', rep, variant: name, ms, chars }));
   }
 }
 process.exit(0);

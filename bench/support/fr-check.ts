@@ -104,7 +104,8 @@ export async function checkFrOps(ctx: GpuContext, random: number): Promise<FrChe
 
 /**
  * frNttGpu at 2^1 .. 2^maxLog (forward, inverse, coset forward, coset inverse) against src/ref, and
- * at `smallTiles` sizes with the tile capped (2- to 4-pass plans). One row; n counts transforms.
+ * at `smallTiles` sizes with the tile capped (2- to 4-pass plans), on the fast and the quick pass
+ * pipelines in turn. One row; n counts transforms.
  */
 export async function checkFrNtt(ctx: GpuContext, maxLog: number, smallTiles: Array<[number, number]>): Promise<FrCheckRow> {
   const t0 = performance.now();
@@ -131,11 +132,19 @@ export async function checkFrNtt(ctx: GpuContext, maxLog: number, smallTiles: Ar
         .passes.map((p) => p.rLog)
         .join('+'),
     );
-    for (const [name, opts, want] of wants) {
-      const got = frValues(await frNttGpu(ctx, frWords(x), { ...opts, maxTileLog }));
+    for (const [k, [name, opts, want]] of wants.entries()) {
+      // The fast and the quick pass pipelines in turn: each transform kind meets both over the sizes.
+      const only = (logN + k) % 2 ? 'quick' : 'fast';
+      const got = frValues(await frNttGpu(ctx, frWords(x), { ...opts, maxTileLog, only }));
       const diff = firstDiff(got, want);
       if (diff)
-        return { step: 'fr ntt', ok: false, ms: performance.now() - t0, n, detail: `2^${logN} ${name} (passes ${shapes.at(-1)}): ${diff}` };
+        return {
+          step: 'fr ntt',
+          ok: false,
+          ms: performance.now() - t0,
+          n,
+          detail: `2^${logN} ${name}, ${only} (passes ${shapes.at(-1)}): ${diff}`,
+        };
       n++;
     }
   }
@@ -144,7 +153,7 @@ export async function checkFrNtt(ctx: GpuContext, maxLog: number, smallTiles: Ar
     ok: true,
     ms: performance.now() - t0,
     n,
-    detail: `${n} transforms equal src/ref; pass shapes ${shapes.join(', ')}`,
+    detail: `${n} transforms equal src/ref (fast and quick pipelines); pass shapes ${shapes.join(', ')}`,
   };
 }
 
@@ -182,7 +191,7 @@ export function randomQapCoefficients(rng: SplitMix64, domainSize: number, nVars
   };
 }
 
-/** QapStage.h against groth16H: one key per size, two witnesses each (the stage reused), plus an empty key. */
+/** QapStage.h against groth16H: one key per size, two witnesses each (the stage reused; fast, then quick pipelines), plus an empty key. */
 export async function checkQapStage(ctx: GpuContext, logs: readonly number[]): Promise<FrCheckRow> {
   const t0 = performance.now();
   const rng = new SplitMix64(0xf9);
@@ -195,7 +204,8 @@ export async function checkQapStage(ctx: GpuContext, logs: readonly number[]): P
     try {
       for (let rep = 0; rep < 2; rep++) {
         const w = Array.from({ length: nVars }, (_, i) => (i === 0 ? 1n : i === 1 && rep ? FR_R - 1n : i === 2 ? 0n : randomFr(rng)));
-        const got = frValues(await ctx.run(() => stage.h(frWords(w))));
+        const only = rep ? 'quick' : 'fast'; // each key on both pipeline sets
+        const got = frValues(await ctx.run(() => stage.h(frWords(w), only)));
         const diff = firstDiff(got, groth16H(coeffs, w, domainSize));
         if (diff)
           return {
@@ -203,7 +213,7 @@ export async function checkQapStage(ctx: GpuContext, logs: readonly number[]): P
             ok: false,
             ms: performance.now() - t0,
             n,
-            detail: `N ${domainSize}, ${coeffs.count} records, witness ${rep}: ${diff}`,
+            detail: `N ${domainSize}, ${coeffs.count} records, witness ${rep} (${only}): ${diff}`,
           };
         n++;
       }

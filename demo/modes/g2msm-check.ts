@@ -89,16 +89,18 @@ export async function g2msmCheck({ params, report }: ModeContext): Promise<void>
   const logn = Number(params.get('logn') ?? 10);
   const ctx = await GpuContext.create(navigator.gpu);
   try {
-    for (const c of cases(new SplitMix64(0x62), logn)) {
+    // Every case on both engines: the fast pipelines, and the quick ones a first proof runs on.
+    const all = cases(new SplitMix64(0x62), logn);
+    for (const [engine, c] of (['fast', 'quick'] as const).flatMap((e) => all.map((c) => [e, c] as const))) {
       const words = g2Words(affine(c.points));
       const scal = scalarWords(c.scalars);
       const count = c.count ?? c.scalars.length;
-      const step = `g2msm ${c.name}`;
+      const step = `g2msm ${c.name}${engine === 'quick' ? ' (quick)' : ''}`;
       try {
         const want = g2MsmRef(words, scal, count);
         const bases = await ctx.run(() => G2Bases.upload(ctx, words, c.points.length));
         try {
-          const [got, ms] = await timed(() => ctx.run(() => bases.msm(scal, count, c.opts)));
+          const [got, ms] = await timed(() => ctx.run(() => bases.msm(scal, count, c.opts, engine)));
           const ok = got.equals(want) && bases.check.bad === -1 && bases.check.big === -1;
           report(step, ok ? 'ok' : 'fail', ms, {
             n: count,

@@ -26,6 +26,9 @@ export interface CompileStats {
   pipelineMs: number;
 }
 
+/** Which of a kernel's two pipeline sets a job runs (PipelineCache.fastOrQuick). */
+export type Speed = 'fast' | 'quick';
+
 /** One pipeline a plan needs, as PipelineCache.get takes it. */
 export interface PipelineRequest {
   kernel: KernelName;
@@ -67,7 +70,7 @@ export class PipelineCache {
   private compiled: CompileStats = { modules: 0, wgslChars: 0, pipelines: 0, pipelineMs: 0 };
   /** keys of the pipelines whose compile has finished */
   private readonly ready = new Set<string>();
-  /** Settles when every call holdBackground was given has: gated builds wait for it too. */
+  /** Settles when every call holdBackground was given has: gated builds wait for it too (unheld). */
   private held: Promise<unknown> = Promise.resolve();
 
   /**
@@ -111,6 +114,14 @@ export class PipelineCache {
    */
   holdBackground(call: Promise<unknown>): void {
     this.held = Promise.allSettled([this.held, call]);
+  }
+
+  /** Settles once every call holdBackground was given has, those given while waiting included. */
+  private async unheld(): Promise<void> {
+    for (let h = this.held; ; h = this.held) {
+      await h;
+      if (h === this.held) return;
+    }
   }
 
   static key(kernel: string, entryPoint: string, plan: PlanConsts): string {
@@ -264,12 +275,28 @@ export class PipelineCache {
     // (not ahead) builds it at once.
     const restBuilt =
       ahead && firsts.length > 0
-        ? Promise.allSettled([...firstBuilt.values(), this.held]).then(() => start(rest))
+        ? Promise.allSettled([...firstBuilt.values(), this.unheld()]).then(() => start(rest))
         : Promise.resolve(start(rest));
     for (const i of firsts) out[i] = firstBuilt.get(i)!;
     for (const i of rest) out[i] = restBuilt.then((built) => built.get(i)!);
     if (waits && !ahead) this.onWait?.();
     return out;
+  }
+
+  /**
+   * `fast` once compiled; until then `quick`: pipelines of the same kernels that compile in a
+   * fraction of the time and run slower (their multiplies' rows in a loop). The quick ones are
+   * handed to the driver first and `fast` behind them, for the calls that come later: a first call
+   * waits for the quick compiles only. `only`: that set, waiting for its compile (checks, benches).
+   */
+  async fastOrQuick(
+    fast: readonly PipelineRequest[],
+    quick: readonly PipelineRequest[],
+    only?: Speed,
+  ): Promise<{ speed: Speed; pipelines: GPUComputePipeline[] }> {
+    if (only === 'fast' || (only === undefined && this.allReady(fast))) return { speed: 'fast', pipelines: await this.all(fast) };
+    if (only === undefined) await this.request([...quick.map((r) => ({ ...r, first: true })), ...fast]);
+    return { speed: 'quick', pipelines: await this.all(quick) };
   }
 
   /**

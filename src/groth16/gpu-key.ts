@@ -95,6 +95,18 @@ function awaitedLater<T>(p: Promise<T>): Promise<T> {
   return p;
 }
 
+/** How long a new key holds the background compiles back for its first proof (see openGpuKey). */
+const FIRST_PROOF_HOLD_MS = 2000;
+
+/** A promise that settles on release() or after `ms`, whichever comes first; its timer keeps no process alive. */
+function releasedOrAfter(ms: number): { done: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const done = new Promise<void>((r) => (release = r));
+  const timer: unknown = setTimeout(() => release(), ms);
+  (timer as { unref?: () => void }).unref?.();
+  return { done, release };
+}
+
 /** Signals a slice of addOffsetsModR's work at a time. */
 const OFFSET_SLICE = 1 << 16;
 
@@ -151,6 +163,12 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
     for (const h of held) h.destroy();
     throw e;
   }
+  // The pipelines requested behind the quick ones (the fast G2 and QAP kernels, the G1 walker)
+  // compile once this key's first proof is out: creating their modules and compiling them took
+  // the thread and the driver's compile threads while a first proof ran (H200 host: 0.8 s against
+  // 0.3 s for the second). Without a proof for FIRST_PROOF_HOLD_MS they go ahead.
+  const firstProof = releasedOrAfter(FIRST_PROOF_HOLD_MS);
+  env.ctx.pipelines.holdBackground(firstProof.done);
   const gpuBytes = G1_SECTIONS.reduce((sum, s) => sum + 64 * zkey[s].count, 0) + 128 * zkey.b2.count + qap.memory.total;
   const vk = verificationKey(zkey);
   let destroyed = false;
@@ -200,23 +218,28 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
       env.alive();
       if (destroyed) throw new ProverError('DESTROYED', 'this Groth16 key was destroyed; call prover.groth16(zkey) again');
       const job = requireJobOptions('prove job options', proveJob);
-      if (stageTimes.enabled) return staged(witness, job);
-      const w = requireWitness(witness, zkey);
-      const st = stagesOf(w, job);
-      // Each job is queued as soon as its input exists: its host work overlaps the GPU work of the
-      // ones ahead; the offsets are added while h and B2 upload and run (2^20 signals: 30-60 ms).
-      const h = awaitedLater(st.h());
-      const b2Sum = awaitedLater(st.b2());
-      const s = await st.offsets();
-      const [a, b1, c] = [awaitedLater(st.a(s)), awaitedLater(st.b1(s)), awaitedLater(st.c(s))];
-      const hSum = st.hMsm(await h);
-      return output(w, { a: await a, b1: await b1, b2: await b2Sum, c: await c, h: await hSum });
+      try {
+        if (stageTimes.enabled) return await staged(witness, job);
+        const w = requireWitness(witness, zkey);
+        const st = stagesOf(w, job);
+        // Each job is queued as soon as its input exists: its host work overlaps the GPU work of the
+        // ones ahead; the offsets are added while h and B2 upload and run (2^20 signals: 30-60 ms).
+        const h = awaitedLater(st.h());
+        const b2Sum = awaitedLater(st.b2());
+        const s = await st.offsets();
+        const [a, b1, c] = [awaitedLater(st.a(s)), awaitedLater(st.b1(s)), awaitedLater(st.c(s))];
+        const hSum = st.hMsm(await h);
+        return output(w, { a: await a, b1: await b1, b2: await b2Sum, c: await c, h: await hSum });
+      } finally {
+        firstProof.release();
+      }
     },
     verificationKey: () => structuredClone(vk),
     stats: () => keyStats(zkey, gpuBytes),
     destroy() {
       if (destroyed) return;
       destroyed = true;
+      firstProof.release();
       for (const h of held) h.destroy();
     },
   };

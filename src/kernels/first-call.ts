@@ -92,23 +92,27 @@ export async function firstCallRequests(ctx: GpuContext, family: string, call: F
 
 /**
  * A groth16 key's first proof runs the QAP stage, a G2 MSM and G1 MSMs of each size: found stage by
- * stage, their compiles came one after another (a first 2^16 proof: 8.1 s on the H200's host). The
- * G1 MSMs of a first key and proof take the quick engine (engines.ts), which requests the walker's
- * pipelines itself, held until the call settles; requesting them here too changed nothing (a
- * first 2^16 proof 5.9-6.4 s with, 6.1-6.7 s without, on the H200's host: 2026-11-29).
+ * stage, their compiles came one after another (a first 2^16 proof: 8.1 s on the H200's host), and
+ * requested together, the fast kernels' compiles still took ~6 s. So a first proof runs on quick
+ * pipelines, requested here first: the G1 and G2 quick MSMs (msm/engines.ts, g2msm/quick.ts) and
+ * the QAP kernels with their multiplies' rows in a loop (PipelineCache.fastOrQuick); the fast G2
+ * and QAP pipelines follow them once the call has settled (the G1 walker's: engines.ts).
  */
 async function groth16Requests(ctx: GpuContext, shapes: readonly Groth16Shape[]): Promise<PipelineRequest[]> {
-  const [{ MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE }, { G2_CHECK_PIPELINE, G2_RUN_PIPELINES }, qap, { frNttLimits }] = await Promise.all([
+  const [{ MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE }, g2, qap, { frNttLimits }] = await Promise.all([
     import('./msm/pipelines.js'),
     import('./g2msm/pipelines.js'),
     import('./qap/pipelines.js'),
     import('./qap/ntt.js'),
   ]);
-  const fr = qap.qapPipelineRequests(
-    frNttLimits(ctx),
-    shapes.map((s) => s.domainSize),
-  );
-  return [MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE, G2_CHECK_PIPELINE, ...G2_RUN_PIPELINES, ...fr];
+  const fr = (quick: boolean) =>
+    qap.qapPipelineRequests(
+      frNttLimits(ctx),
+      shapes.map((s) => s.domainSize),
+      quick,
+    );
+  const quick = [MSM_BASES_PIPELINE, MSM_QUICK_PIPELINE, g2.G2_CHECK_PIPELINE, g2.G2_QUICK_PIPELINE, ...fr(true)];
+  return [...quick.map((r) => ({ ...r, first: true })), ...g2.G2_RUN_PIPELINES, ...fr(false)];
 }
 
 const NTT_OPS: readonly string[] = ['dft', 'idft', 'lde', 'encode'];

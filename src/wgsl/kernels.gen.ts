@@ -21,6 +21,7 @@ export const KERNEL_FAMILY = {
   fr_twiddles: 'fr',
   g2msm_acc: 'g2msm',
   g2msm_prep: 'g2msm',
+  g2msm_quick: 'g2msm',
   g2msm_reduce: 'g2msm',
   g2msm_split: 'g2msm',
   grind: 'grind',

@@ -37,9 +37,9 @@ import { poseidon2PipelineRequest } from '../../src/kernels/poseidon2.js';
 import { msmPipelineRequests } from '../../src/kernels/msm/pipelines.js';
 import { msmPlan, type MsmTuning } from '../../src/kernels/msm/plan.js';
 import { msmRuns } from '../../src/kernels/msm/runs.js';
-import { frNttLimits, frNttPipeline } from '../../src/kernels/qap/ntt.js';
+import { frNttLimits } from '../../src/kernels/qap/ntt.js';
+import { qapStageRequests } from '../../src/kernels/qap/pipelines.js';
 import { planFrNtt } from '../../src/kernels/qap/ntt-plan.js';
-import { FR_TW_WG } from '../../src/kernels/qap/tables.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Host code whose exported requests are picked up (families added later included). */
@@ -347,20 +347,15 @@ async function hostRequests(): Promise<PipelineRequest[]> {
     }
     for (let logN = 1; logN <= 27; logN++) {
       try {
-        await frNttPipeline(ctx, planFrNtt(logN, frNttLimits(ctx)));
+        const plan = planFrNtt(logN, frNttLimits(ctx));
+        out.push(...qapStageRequests(plan, false), ...qapStageRequests(plan, true));
       } catch {
         // past one binding on this device: the call refuses it
       }
     }
   }
-  // kernels/qap/tables.ts (frRootTable) and stage.ts (QapStage: QAP_WG = FR_TW_WG); fr_check is run
-  // by bench/support/fr-check.ts (the GPU check of the Fr arithmetic) with 64 threads.
-  out.push(
-    { kernel: 'fr_twiddles', entryPoint: 'fr_twiddles', plan: { FR_TW_WG } },
-    { kernel: 'fr_qap', entryPoint: 'fr_qap_eval', plan: { FR_QAP_WG: FR_TW_WG } },
-    { kernel: 'fr_qap', entryPoint: 'fr_qap_h', plan: { FR_QAP_WG: FR_TW_WG } },
-    { kernel: 'fr_check', entryPoint: 'fr_check', plan: { FR_CHECK_WG: 64 } },
-  );
+  // fr_check is run by bench/support/fr-check.ts (the GPU check of the Fr arithmetic) with 64 threads.
+  out.push({ kernel: 'fr_check', entryPoint: 'fr_check', plan: { FR_CHECK_WG: 64 } });
   return out;
 }
 

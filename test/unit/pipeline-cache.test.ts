@@ -90,4 +90,26 @@ describe('PipelineCache.holdBackground', () => {
     await Promise.all([ahead, now]);
     expect(cache.stats().pipelines).toBe(3);
   });
+
+  it('a hold given while gated builds wait holds them too (a Groth16 key holds them for its first proof)', async () => {
+    const { device, finishAll, pending } = fakeDevice();
+    const cache = new PipelineCache(device);
+    const first = { kernel: 'grind' as const, entryPoint: 'grind_search', plan: { GR_WG: 64, P2_RC_VEC4: 36 }, first: true };
+    const later = { kernel: 'grind' as const, entryPoint: 'grind_search', plan: { GR_WG: 128, P2_RC_VEC4: 36 } };
+    let settleCall!: () => void;
+    let settleProof!: () => void;
+    cache.holdBackground(new Promise<void>((r) => (settleCall = r)));
+    const ahead = cache.all([first, later], true);
+    for (let i = 0; i < 200 && pending.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    finishAll();
+    cache.holdBackground(new Promise<void>((r) => (settleProof = r))); // given while `later` waits
+    settleCall();
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(pending.length).toBe(0);
+    settleProof();
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(pending.length).toBe(1);
+    finishAll();
+    await ahead;
+  });
 });

@@ -51,6 +51,13 @@ fn tile_set(e: u32, v: Fr) {
   tile[tile_at(e, 4u)] = v[4]; tile[tile_at(e, 5u)] = v[5]; tile[tile_at(e, 6u)] = v[6]; tile[tile_at(e, 7u)] = v[7];
 }
 
+// The pass's product: unrolled, or with the plan constant FR_QUICK = 1 its rows in a loop (a fraction
+// of the compile, for the pipelines a first proof waits on: src/kernels/qap/pipelines.ts).
+fn ntt_mul(a: Fr, b: Fr) -> Fr {
+  if (FR_QUICK == 1u) { return fr_mul_rows(a, b); }
+  return fr_mul13(a, b);
+}
+
 // ω_{2T}^x for x < 2T.
 fn root_at(x: u32) -> Fr {
   let t = 1u << prm.t_log;
@@ -96,13 +103,13 @@ fn fr_ntt_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     let jj = e & ((1u << j_log) - 1u);
     if (ns_log != 0u) {
       let k = (j0 + jj) & ((1u << ns_log) - 1u);
-      if (r * k != 0u) { tile_set(e, fr_mul13(tile_get(e), root_pow(ns_log + r_log, r * k))); }
+      if (r * k != 0u) { tile_set(e, ntt_mul(tile_get(e), root_pow(ns_log + r_log, r * k))); }
     } else if (prm.pre == 1u) {
       let s = Fr(prm.scale_lo.x, prm.scale_lo.y, prm.scale_lo.z, prm.scale_lo.w, prm.scale_hi.x, prm.scale_hi.y, prm.scale_hi.z, prm.scale_hi.w);
-      tile_set(e, fr_mul13(tile_get(e), s));
+      tile_set(e, ntt_mul(tile_get(e), s));
     } else if (prm.pre == 2u) {
       let g = j0 + jj + (r << in_stride);
-      if (g != 0u) { tile_set(e, fr_mul13(tile_get(e), coset_pow(g))); }
+      if (g != 0u) { tile_set(e, ntt_mul(tile_get(e), coset_pow(g))); }
     }
   }
 
@@ -122,7 +129,7 @@ fn fr_ntt_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
       let y = tile_get(e1);
       tile_set(e0, fr_add(x, y));
       var d = fr_sub(x, y);
-      if (m != 0u) { d = fr_mul13(d, root_pow(h_log + 1u, m)); }
+      if (m != 0u) { d = ntt_mul(d, root_pow(h_log + 1u, m)); }
       tile_set(e1, d);
     }
   }
@@ -141,7 +148,7 @@ fn fr_ntt_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
         f = rem >> ns_log; jj = ((o >> (ns_log + r_log)) << ns_log) | (rem & ((1u << ns_log) - 1u)); g = base + o;
       }
       let e = ((reverseBits(f) >> (32u - r_log)) << j_log) | jj;
-      if (g != 0u) { tile_set(e, fr_mul13(tile_get(e), coset_pow(g))); }
+      if (g != 0u) { tile_set(e, ntt_mul(tile_get(e), coset_pow(g))); }
     }
     workgroupBarrier();
   }

@@ -21,6 +21,12 @@ struct FrQapParams {
 @group(0) @binding(6) var<storage, read_write> qc: array<u32>;
 @group(0) @binding(7) var<uniform> qp: FrQapParams;
 
+// The stage's product: unrolled, or with the plan constant FR_QUICK = 1 its rows in a loop (as fr_ntt's).
+fn qap_mul(a: Fr, b: Fr) -> Fr {
+  if (FR_QUICK == 1u) { return fr_mul_rows(a, b); }
+  return fr_mul13(a, b);
+}
+
 // (Two loaders, not one taking a storage pointer: pointer parameters to storage need a WGSL language extension.)
 fn qap_value(k: u32) -> Fr {
   let i = 8u * k;
@@ -35,7 +41,7 @@ fn qap_witness(k: u32) -> Fr {
 fn qap_row(row: u32) -> Fr {
   var acc = fr_zero();
   for (var k = row_ptr[row]; k < row_ptr[row + 1u]; k++) {
-    acc = fr_add(acc, fr_mul13(qap_value(k), qap_witness(sig[k])));
+    acc = fr_add(acc, qap_mul(qap_value(k), qap_witness(sig[k])));
   }
   return acc;
 }
@@ -48,7 +54,7 @@ fn fr_qap_eval(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
   if (c >= qp.n) { return; }
   let a = qap_row(c);
   let b = qap_row(qp.n + c);
-  let ab = fr_mul13(a, b);
+  let ab = qap_mul(a, b);
   for (var l = 0u; l < 8u; l++) {
     qa[8u * c + l] = a[l];
     qb[8u * c + l] = b[l];
@@ -64,6 +70,6 @@ fn fr_qap_h(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) 
   let a = Fr(qa[8u * i], qa[8u * i + 1u], qa[8u * i + 2u], qa[8u * i + 3u], qa[8u * i + 4u], qa[8u * i + 5u], qa[8u * i + 6u], qa[8u * i + 7u]);
   let b = Fr(qb[8u * i], qb[8u * i + 1u], qb[8u * i + 2u], qb[8u * i + 3u], qb[8u * i + 4u], qb[8u * i + 5u], qb[8u * i + 6u], qb[8u * i + 7u]);
   let c = Fr(qc[8u * i], qc[8u * i + 1u], qc[8u * i + 2u], qc[8u * i + 3u], qc[8u * i + 4u], qc[8u * i + 5u], qc[8u * i + 6u], qc[8u * i + 7u]);
-  let h = fr_mul13(fr_sub(fr_mul13(a, b), c), Fr(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u)); // out of Montgomery form
+  let h = qap_mul(fr_sub(qap_mul(a, b), c), Fr(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u)); // out of Montgomery form
   for (var l = 0u; l < 8u; l++) { qc[8u * i + l] = h[l]; }
 }

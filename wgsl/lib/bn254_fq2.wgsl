@@ -31,4 +31,13 @@ fn fq2_mul(a: Fq2, b: Fq2) -> Fq2 {
   return Fq2(fq_sub(v[0], v[1]), fq_sub(v[2], fq_add(v[0], v[1])));
 }
 
-fn fq2_square(a: Fq2) -> Fq2 { return fq2_mul(a, a); }
+// fq2_mul with fq_mul_rows (bn254_fq13.wgsl): a fraction of the compile, for kernels that run once
+// per key and that a first proof waits on (g2msm_prep's check).
+fn fq2_mul_rows(a: Fq2, b: Fq2) -> Fq2 {
+  var x = array<Fq, 3>(a.c0, a.c1, fq_add(a.c0, a.c1));
+  var y = array<Fq, 3>(b.c0, b.c1, fq_add(b.c0, b.c1));
+  var v: array<Fq, 3>;
+  let n = 3u + (a.c0[7] >> 31u);
+  for (var k = 0u; k < n; k++) { v[k] = fq_mul_rows(x[k], y[k]); }
+  return Fq2(fq_sub(v[0], v[1]), fq_sub(v[2], fq_add(v[0], v[1])));
+}

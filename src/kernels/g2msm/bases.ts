@@ -20,6 +20,7 @@ import { G2_BYTES, G2_PREP_WG, PREP_PARAMS } from './layout.js';
 import { G2_CHECK_PIPELINE, PREP_B } from './pipelines.js';
 import { chooseC, g2MsmPlan, type G2MsmPlan, type G2PlanOptions } from './plan.js';
 import { runG2Msm } from './run.js';
+import type { Speed } from '../../gpu/pipeline-cache.js';
 import { dispatch1d } from '../../gpu/dispatch.js';
 import type { G2Point } from './fold.js';
 import { bn254 } from '@noble/curves/bn254.js';
@@ -111,13 +112,15 @@ export class G2Bases {
 
   /**
    * sum_{i < count} scalars[i]·points[i] as a noble G2 point (count: every point by default; fewer
-   * scalars than points use a prefix of the points). `opts` overrides the plan (tests).
+   * scalars than points use a prefix of the points). `opts` overrides the plan, `only` the
+   * pipelines' choice (checks).
    * @throws ProverError NOT_ON_CURVE / NON_CANONICAL for bad bases (by index), NON_CANONICAL for a scalar >= r, INVALID_LENGTH
    */
   async msm(
     scalars: Uint32Array,
     count: number = Math.min(this.n, Math.floor(scalars.length / SCALAR_WORDS)),
     opts?: G2PlanOptions,
+    only?: Speed,
   ): Promise<G2Point> {
     if (!this.buffer) throw new ProverError('DESTROYED', 'G2Bases: destroyed');
     if (this.check.big >= 0) throw new ProverError('NON_CANONICAL', `G2 point ${this.check.big} has a coordinate >= q`);
@@ -131,7 +134,7 @@ export class G2Bases {
     // The window size from the scalars' bit lengths: a witness's zeros and ones make few entries.
     const plan = this.plan(count, { c: chooseC(count, scan.bits, opts?.entryBudget), ...opts });
     this.lastPlan = plan;
-    return runG2Msm(this.ctx, this.buffer, scalars, plan);
+    return runG2Msm(this.ctx, this.buffer, scalars, plan, only);
   }
 
   destroy(): void {

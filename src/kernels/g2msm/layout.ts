@@ -21,6 +21,8 @@ export const G2_SPLIT_WG = 256;
 export const G2_ACC_WG = 64;
 /** g2msm_reduce: a thread per segment or pair. */
 export const G2_RED_WG = 64;
+/** g2msm_quick: a thread per lane of a group. */
+export const G2_QUICK_WG = 64;
 
 /**
  * Entries a g2msm_acc thread adds in the first level (its run), at least: a bucket of 10^6
@@ -77,5 +79,8 @@ export const ACC_PARAMS = paramsStruct('g2msm_acc', 'AccParams', ['mode', 'kin',
 /** g2msm_reduce: nwin windows of m buckets in segments of 2^lseg; a level merges kin pairs a window. */
 export const RED_PARAMS = paramsStruct('g2msm_reduce', 'RedParams', ['nwin', 'm', 'lseg', 'kin']);
 
+/** g2msm_quick: n points (mode 0) or groups (mode 1), per a group, `chunks` lanes of `bits` scalar bits. */
+export const QUICK_PARAMS = paramsStruct('g2msm_quick', 'G2QuickParams', ['n', 'per', 'mode', 'chunks', 'bits']);
+
 /** Every G2 params struct (the WGSL agreement test walks these). */
-export const G2_PARAMS = [PREP_PARAMS, SPLIT_PARAMS, ACC_PARAMS, RED_PARAMS] as const;
+export const G2_PARAMS = [PREP_PARAMS, SPLIT_PARAMS, ACC_PARAMS, RED_PARAMS, QUICK_PARAMS] as const;

@@ -7,7 +7,7 @@
  */
 import type { GpuContext } from '../../gpu/context.js';
 import { storageUsage } from '../../gpu/context.js';
-import type { BindingKind } from '../../gpu/pipeline-cache.js';
+import type { BindingKind, Speed } from '../../gpu/pipeline-cache.js';
 import { dispatch1d } from '../../gpu/dispatch.js';
 import { SORT_PARAMS, type ParamsStruct } from '../msm/params.js';
 import { scanBlocks } from '../msm/buffers.js';
@@ -17,6 +17,7 @@ import { ACC_PARAMS, G2_ACC_WG, G2_BYTES, G2_RED_WG, G2_SPLIT_WG, RED_PARAMS, SO
 import { ACC_B, RED_B, SORT_B, SPLIT_B, g2Pipelines, type G2Pipelines } from './pipelines.js';
 import type { Batch, G2MsmPlan } from './plan.js';
 import { foldWindows, g2FromProjectiveWords, type G2Point } from './fold.js';
+import { G2_QUICK_MAX_N, runG2Quick } from './quick.js';
 
 type Bufs = Record<keyof G2MsmPlan['bytes'], GPUBuffer>;
 
@@ -99,9 +100,14 @@ function recordReduce(r: Recorder, p: G2Pipelines, b: Bufs, plan: G2MsmPlan, bat
  * sum_{i < plan.n} k_i·P_i for the bases in `bases` (zkey words, checked) and `packed`
  * (8 words a scalar, each < r: the caller checked). Records and submits without queueing: the
  * caller holds the device's queue (a scheduler job, or GpuContext.run in checks and benches).
+ * `only`: the bucket method ('fast') or the quick MSM (quick.ts) (checks run each), else as g2Pipelines
+ * for up to G2_QUICK_MAX_N points.
  */
-export async function runG2Msm(ctx: GpuContext, bases: GPUBuffer, packed: Uint32Array, plan: G2MsmPlan): Promise<G2Point> {
-  const pipes = await g2Pipelines(ctx.pipelines);
+export async function runG2Msm(ctx: GpuContext, bases: GPUBuffer, packed: Uint32Array, plan: G2MsmPlan, only?: Speed): Promise<G2Point> {
+  const chosen = await g2Pipelines(ctx.pipelines, only ?? (plan.n > G2_QUICK_MAX_N ? 'fast' : undefined));
+  ctx.engineRuns[`g2 ${chosen.speed}`] = (ctx.engineRuns[`g2 ${chosen.speed}`] ?? 0) + 1;
+  if (chosen.speed === 'quick') return runG2Quick(ctx, chosen.quick, bases, packed, plan.n);
+  const pipes = chosen.pipes;
   const words = await (async () => {
     const held: GPUBuffer[] = [];
     try {

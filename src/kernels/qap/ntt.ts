@@ -10,7 +10,8 @@ import { grid2d } from '../../gpu/dispatch.js';
 import { FR_R, invMod } from '../../params/bn254.js';
 import { FR_BYTES, frNttParams, planFrNtt, type FrNttLimits, type FrNttPlan, type FrNttRun } from './ntt-plan.js';
 import { frMontLimbs, frRootTable } from './tables.js';
-import { frNttRequest } from './pipelines.js';
+import { FR_NTT_BINDINGS, frNttRequest } from './pipelines.js';
+import type { Speed } from '../../gpu/pipeline-cache.js';
 import { firstAtLeastR } from '../../field/fr-words.js';
 
 /** The device's limits as a plan reads them. */
@@ -19,9 +20,9 @@ export function frNttLimits(ctx: GpuContext): FrNttLimits {
   return { tileBytes, threads, maxBinding: Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize) };
 }
 
-/** The pass pipeline of a plan (one per tile size). */
-export async function frNttPipeline(ctx: GpuContext, plan: FrNttPlan): Promise<GPUComputePipeline> {
-  return (await ctx.pipelines.all([frNttRequest(plan)]))[0];
+/** The pass pipeline of a plan (one per tile size): `only` that one, or as PipelineCache.fastOrQuick. */
+export async function frNttPipeline(ctx: GpuContext, plan: FrNttPlan, only?: Speed): Promise<GPUComputePipeline> {
+  return (await ctx.pipelines.fastOrQuick([frNttRequest(plan)], [frNttRequest(plan, true)], only)).pipelines[0];
 }
 
 /** The inverse transform's first-pass scale: 1/N in Montgomery form (a product with it keeps the operand's form). */
@@ -42,7 +43,6 @@ export interface FrNttSteps {
 
 export function frNttSteps(
   ctx: GpuContext,
-  pipeline: GPUComputePipeline,
   plan: FrNttPlan,
   run: FrNttRun,
   table: { buffer: GPUBuffer; tLog: number },
@@ -56,7 +56,7 @@ export function frNttSteps(
   const steps = uniforms.map((u, i) => {
     const bindGroup = ctx.device.createBindGroup({
       label: `${label} pass ${i}`,
-      layout: pipeline.getBindGroupLayout(0),
+      layout: ctx.pipelines.layout(FR_NTT_BINDINGS), // the fast and the quick pass pipelines alike
       // Sized bindings: a pooled buffer may be larger than the transform (BufferPool rounds sizes up).
       entries: [
         { binding: 0, resource: { buffer: src, size: plan.bytes } },
@@ -112,6 +112,8 @@ export interface FrNttOptions {
   timestamps?: FrTimestamps;
   /** Cap the tile at 2^maxTileLog values: more, smaller passes (tests reach 3- and 4-pass plans at 2^12). */
   maxTileLog?: number;
+  /** the pass pipeline to run (checks run each one) */
+  only?: Speed;
 }
 
 /**
@@ -130,11 +132,11 @@ export async function frNttGpu(ctx: GpuContext, values: Uint32Array, opts: FrNtt
   requireCanonicalFr(values, 'frNttGpu input');
   const inverse = opts.inverse ?? false;
   return ctx.run(async () => {
-    const [pipeline, table] = await Promise.all([frNttPipeline(ctx, plan), frRootTable(ctx, logN)]);
+    const [pipeline, table] = await Promise.all([frNttPipeline(ctx, plan, opts.only), frRootTable(ctx, logN)]);
     const data = await ctx.uploadAsync(values, 'fr ntt data');
     const scratch = ctx.pool.acquire(plan.bytes, storageUsage(), 'fr ntt scratch');
     const run: FrNttRun = { inverse, coset: opts.coset, scale: inverse ? frInverseScale(logN) : undefined };
-    const { steps, uniforms, out } = frNttSteps(ctx, pipeline, plan, run, { buffer: table, tLog: logN }, data, scratch, 'fr ntt');
+    const { steps, uniforms, out } = frNttSteps(ctx, plan, run, { buffer: table, tLog: logN }, data, scratch, 'fr ntt');
     try {
       const enc = ctx.device.createCommandEncoder({ label: 'fr ntt' });
       recordFrNtt(ctx, enc, pipeline, plan, steps, opts.timestamps);

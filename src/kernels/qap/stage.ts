@@ -21,16 +21,19 @@ import { Profiler, type ProfileReport } from '../../gpu/profiler.js';
 import type { QapCoefficients } from '../../field/qap-coefficients.js';
 import { buildQapCsr, qapMemory, type QapMemory } from './csr.js';
 import { planFrNtt, type FrNttPlan } from './ntt-plan.js';
-import { frInverseScale, frNttLimits, frNttPipeline, frNttSteps, recordFrNtt, requireCanonicalFr, type FrNttSteps } from './ntt.js';
+import { frInverseScale, frNttLimits, frNttSteps, recordFrNtt, requireCanonicalFr, type FrNttSteps } from './ntt.js';
 import { frRootTable } from './tables.js';
-import { FR_QAP_EVAL_PIPELINE, FR_QAP_H_PIPELINE, QAP_WG } from './pipelines.js';
+import { QAP_BINDINGS, QAP_WG, qapStagePipelines } from './pipelines.js';
+import type { Speed } from '../../gpu/pipeline-cache.js';
 
 interface Step {
   label: string;
-  pipeline: GPUComputePipeline;
   bindGroup: GPUBindGroup;
   grid: [number, number];
 }
+
+/** A run's pipelines: evaluation, h, NTT pass (fast or quick: qapStagePipelines). */
+type StagePipelines = GPUComputePipeline[];
 
 export class QapStage {
   private constructor(
@@ -44,7 +47,7 @@ export class QapStage {
     private readonly witness: GPUBuffer,
     private readonly result: GPUBuffer,
     private readonly evalStep: Step,
-    private readonly ntt: { pipeline: GPUComputePipeline; transforms: FrNttSteps[] },
+    private readonly transforms: FrNttSteps[],
     private readonly final: Step,
   ) {}
 
@@ -74,11 +77,7 @@ export class QapStage {
       }
     }
     return (async () => {
-      const [[evalPipe, hPipe], nttPipe, roots] = await Promise.all([
-        ctx.pipelines.all([FR_QAP_EVAL_PIPELINE, FR_QAP_H_PIPELINE]),
-        frNttPipeline(ctx, plan),
-        frRootTable(ctx, logN),
-      ]);
+      const roots = await frRootTable(ctx, logN);
       const owned: GPUBuffer[] = [];
       const make = (bytes: number, label: string, usage = storageUsage()) => {
         // At least one value: an empty key or an all-empty row set still binds something.
@@ -99,20 +98,14 @@ export class QapStage {
         const params = ctx.constantBuffer(new Uint32Array([domainSize, 0, 0, 0]), GPUBufferUsage.UNIFORM, 'qap params');
         owned.push(params);
         const grid = grid2d(domainSize, QAP_WG, ctx.limits.maxComputeWorkgroupsPerDimension);
-        const bind = (pipeline: GPUComputePipeline, bufs: GPUBuffer[], first: number, label: string) =>
-          ctx.device.createBindGroup({
-            label,
-            layout: pipeline.getBindGroupLayout(0),
-            entries: bufs.map((buffer, i) => ({ binding: first + i, resource: { buffer } })),
-          });
-        const evalStep: Step = {
-          label: 'qap eval',
-          pipeline: evalPipe,
-          bindGroup: bind(evalPipe, [rowPtr, signals, values, witness, a, b, c, params], 0, 'qap eval'),
-          grid,
-        };
-        // fr_qap_h uses bindings 4-7 only (an 'auto' layout holds just those).
-        const final: Step = { label: 'qap h', pipeline: hPipe, bindGroup: bind(hPipe, [a, b, c, params], 4, 'qap h'), grid };
+        // One bind group for both steps (fr_qap_h reads bindings 4-7 of it), fast or quick.
+        const bindGroup = ctx.device.createBindGroup({
+          label: 'qap',
+          layout: ctx.pipelines.layout(QAP_BINDINGS),
+          entries: [rowPtr, signals, values, witness, a, b, c, params].map((buffer, binding) => ({ binding, resource: { buffer } })),
+        });
+        const evalStep: Step = { label: 'qap eval', bindGroup, grid };
+        const final: Step = { label: 'qap h', bindGroup, grid };
         const table = { buffer: roots, tLog: logN };
         const inverse = { inverse: true, coset: true, scale: frInverseScale(logN) };
         const transforms: FrNttSteps[] = [];
@@ -121,16 +114,16 @@ export class QapStage {
           [b, 'B'],
           [c, 'C'],
         ] as const) {
-          const inv = frNttSteps(ctx, nttPipe, plan, inverse, table, buf, scratch, `qap ${name} intt`);
+          const inv = frNttSteps(ctx, plan, inverse, table, buf, scratch, `qap ${name} intt`);
           // The intt's result is where it landed; the ntt goes from there and, 2P passes in all, ends in `buf`.
           const other = inv.out === buf ? scratch : buf;
-          const fwd = frNttSteps(ctx, nttPipe, plan, { inverse: false }, table, inv.out, other, `qap ${name} ntt`);
+          const fwd = frNttSteps(ctx, plan, { inverse: false }, table, inv.out, other, `qap ${name} ntt`);
           if (fwd.out !== buf) throw new Error('qap: the coset transform must end in its own buffer');
           owned.push(...inv.uniforms, ...fwd.uniforms);
           transforms.push(inv, fwd);
         }
         const memory = qapMemory(domainSize, coeffs.count, nVars);
-        return new QapStage(ctx, domainSize, nVars, plan, memory, owned, witness, c, evalStep, { pipeline: nttPipe, transforms }, final);
+        return new QapStage(ctx, domainSize, nVars, plan, memory, owned, witness, c, evalStep, transforms, final);
       } catch (e) {
         for (const b of owned) b.destroy();
         throw e;
@@ -139,17 +132,21 @@ export class QapStage {
   }
 
   /** Record the whole stage into `enc`. */
-  private record(enc: GPUCommandEncoder, timestamps?: (label: string) => GPUComputePassTimestampWrites | undefined): void {
-    const one = (s: Step) => {
+  private record(
+    enc: GPUCommandEncoder,
+    [evalPipe, hPipe, nttPipe]: StagePipelines,
+    timestamps?: (label: string) => GPUComputePassTimestampWrites | undefined,
+  ): void {
+    const one = (s: Step, pipeline: GPUComputePipeline) => {
       const pass = enc.beginComputePass({ label: s.label, timestampWrites: timestamps?.(s.label) });
-      pass.setPipeline(s.pipeline);
+      pass.setPipeline(pipeline);
       pass.setBindGroup(0, s.bindGroup);
       pass.dispatchWorkgroups(...s.grid);
       pass.end();
     };
-    one(this.evalStep);
-    for (const t of this.ntt.transforms) recordFrNtt(this.ctx, enc, this.ntt.pipeline, this.plan, t.steps, timestamps);
-    one(this.final);
+    one(this.evalStep, evalPipe);
+    for (const t of this.transforms) recordFrNtt(this.ctx, enc, nttPipe, this.plan, t.steps, timestamps);
+    one(this.final, hPipe);
   }
 
   private check(witness: Uint32Array): void {
@@ -162,30 +159,37 @@ export class QapStage {
     requireCanonicalFr(witness, 'witness');
   }
 
-  /** h for one witness (nVars values, 8 LE words each, normal form): domainSize values, normal form. */
-  async h(witness: Uint32Array): Promise<Uint32Array> {
-    return (await this.run(witness, false)).h;
+  /**
+   * h for one witness (nVars values, 8 LE words each, normal form): domainSize values, normal form.
+   * `only`: the fast or the quick pipelines (checks run each); by default the fast ones once compiled.
+   */
+  async h(witness: Uint32Array, only?: Speed): Promise<Uint32Array> {
+    return (await this.run(witness, false, only)).h;
   }
 
-  /** h with each compute pass's GPU time (timestamp-query where the device has it, else wall time only). */
+  /** h with each compute pass's GPU time (timestamp-query where the device has it, else wall time only), on the fast pipelines. */
   async hProfiled(witness: Uint32Array): Promise<{ h: Uint32Array; profile: ProfileReport }> {
-    const { h, profile } = await this.run(witness, true);
+    const { h, profile } = await this.run(witness, true, 'fast');
     return { h, profile: profile! };
   }
 
-  private async run(witness: Uint32Array, profile: boolean): Promise<{ h: Uint32Array; profile?: ProfileReport }> {
+  private async run(witness: Uint32Array, profile: boolean, only?: Speed): Promise<{ h: Uint32Array; profile?: ProfileReport }> {
     this.check(witness);
     const ctx = this.ctx;
     return (async () => {
-      await ctx.uploadAsync(witness, 'qap witness', undefined, this.witness);
+      const [{ speed, pipelines: pipes }] = await Promise.all([
+        qapStagePipelines(ctx.pipelines, this.plan, only),
+        ctx.uploadAsync(witness, 'qap witness', undefined, this.witness),
+      ]);
+      ctx.engineRuns[`qap ${speed}`] = (ctx.engineRuns[`qap ${speed}`] ?? 0) + 1;
       const enc = ctx.device.createCommandEncoder({ label: 'qap h' });
       if (!profile) {
-        this.record(enc);
+        this.record(enc, pipes);
         return { h: await ctx.submitAndRead(enc, 'qap h', this.result, 8 * this.domainSize) };
       }
       const prof = new Profiler(ctx.device, ctx.features.timestamps, 6 * this.plan.passes.length + 2);
       try {
-        this.record(enc, (label) => prof.timestampWrites(label));
+        this.record(enc, pipes, (label) => prof.timestampWrites(label));
         prof.resolve(enc);
         const t0 = performance.now();
         ctx.submit(enc, 'qap h');
@@ -207,14 +211,17 @@ export class QapStage {
     this.check(witness);
     const ctx = this.ctx;
     return (async () => {
-      await ctx.uploadAsync(witness, 'qap witness', undefined, this.witness);
+      const [{ pipelines: pipes }] = await Promise.all([
+        qapStagePipelines(ctx.pipelines, this.plan, 'fast'),
+        ctx.uploadAsync(witness, 'qap witness', undefined, this.witness),
+      ]);
       const prof = new Profiler(ctx.device, ctx.features.timestamps, 1);
       try {
         const tw = prof.timestampWrites(`qap h x${reps}`);
         const enc = ctx.device.createCommandEncoder({ label: `qap h x${reps}` });
         for (let i = 0; i < reps; i++) {
           // Dawn rejects timestampWrites with neither index: only the first and the last pass get one.
-          this.record(enc, (label) =>
+          this.record(enc, pipes, (label) =>
             !tw
               ? undefined
               : i === 0 && label === this.evalStep.label
