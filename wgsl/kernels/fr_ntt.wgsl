@@ -82,15 +82,18 @@ fn coset_pow(i: u32) -> Fr { return root_at(i << (prm.t_log - prm.n_log)); }
 fn fr_ntt_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let r_log = prm.r_log;
   let ns_log = prm.ns_log;
-  let j_log = FR_TILE_LOG - r_log;
-  let groups = 1u << (prm.n_log - FR_TILE_LOG);
+  // A transform smaller than the pipeline's tile fills part of it: one pipeline serves every size.
+  let t_log = min(FR_TILE_LOG, prm.n_log);
+  let tn = 1u << t_log;
+  let j_log = t_log - r_log;
+  let groups = 1u << (prm.n_log - t_log);
   let wg = wid.x + wid.y * nwg.x;
   if (wg >= groups) { return; }
   let j0 = wg << j_log;
   let in_stride = prm.n_log - r_log;  // log2(N/R)
 
   // Load: tile element e = r·J + jj holds x[j0 + jj + r·N/R].
-  for (var w = t; w < 8u * TILE; w += FR_NTT_WG) {
+  for (var w = t; w < 8u * tn; w += FR_NTT_WG) {
     let e = w >> 3u;
     let g = j0 + (e & ((1u << j_log) - 1u)) + ((e >> j_log) << in_stride);
     tile[tile_at(e, w & 7u)] = src[8u * g + (w & 7u)];
@@ -98,7 +101,7 @@ fn fr_ntt_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
   workgroupBarrier();
 
   // Twiddles between passes, or the first pass's scale / coset shift: one product per element at most.
-  for (var e = t; e < TILE; e += FR_NTT_WG) {
+  for (var e = t; e < tn; e += FR_NTT_WG) {
     let r = e >> j_log;
     let jj = e & ((1u << j_log) - 1u);
     if (ns_log != 0u) {
@@ -118,7 +121,7 @@ fn fr_ntt_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     workgroupBarrier();
     let h_log = r_log - 1u - s;
     let h = 1u << h_log;
-    for (var b = t; b < TILE / 2u; b += FR_NTT_WG) {
+    for (var b = t; b < tn / 2u; b += FR_NTT_WG) {
       let jj = b & ((1u << j_log) - 1u);
       let q = b >> j_log;
       let m = q & (h - 1u);
@@ -139,7 +142,7 @@ fn fr_ntt_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
   let ns_ge_j = ns_log >= j_log;
   let base = select(j0 << r_log, ((j0 >> ns_log) << (ns_log + r_log)) + (j0 & ((1u << ns_log) - 1u)), ns_ge_j);
   if (prm.post == 1u) {
-    for (var o = t; o < TILE; o += FR_NTT_WG) {
+    for (var o = t; o < tn; o += FR_NTT_WG) {
       var f: u32; var jj: u32; var g: u32;
       if (ns_ge_j) {
         f = o >> j_log; jj = o & ((1u << j_log) - 1u); g = base + jj + (f << ns_log);
@@ -152,7 +155,7 @@ fn fr_ntt_pass(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w
     }
     workgroupBarrier();
   }
-  for (var w = t; w < 8u * TILE; w += FR_NTT_WG) {
+  for (var w = t; w < 8u * tn; w += FR_NTT_WG) {
     let o = w >> 3u;
     var f: u32; var jj: u32; var g: u32;
     if (ns_ge_j) {

@@ -47,7 +47,13 @@ export interface FrNttPlan {
   logN: number;
   /** log2 of the values one workgroup holds: 2^tileLog ≤ 2^FR_TILE_LOG_MAX, = N when N fits one tile */
   tileLog: number;
-  /** threads per workgroup: one butterfly each per stage */
+  /**
+   * log2 of the tile the pass pipeline is built for (frTileLogMax): a smaller transform fills part
+   * of it, so one pipeline serves every size on a device (a first proof compiled one per size:
+   * the self-check's 2^3 and the caller's key).
+   */
+  kernelTileLog: number;
+  /** threads per workgroup: one butterfly each per stage of the kernel's tile */
   workgroupSize: number;
   /** workgroups per pass */
   groups: number;
@@ -92,12 +98,12 @@ export function planFrNtt(logN: number, limits: FrNttLimits): FrNttPlan {
     passes.push({ rLog, nsLog });
     nsLog += rLog;
   }
-  return { logN, tileLog, workgroupSize: 2 ** (tileLog - 1), groups: 2 ** (logN - tileLog), passes, bytes };
+  return { logN, tileLog, kernelTileLog: tileMax, workgroupSize: 2 ** (tileMax - 1), groups: 2 ** (logN - tileLog), passes, bytes };
 }
 
-/** Plan constants of the fr_ntt pipeline for a plan (one pipeline per tile size). */
+/** Plan constants of the fr_ntt pipeline for a plan (one pipeline per kernel tile: per device, but for capped tiles in tests). */
 export function frNttPlanConsts(plan: FrNttPlan): Record<string, number> {
-  return { FR_TILE_LOG: plan.tileLog, FR_TILE_WORDS: 8 * 2 ** plan.tileLog, FR_NTT_WG: plan.workgroupSize };
+  return { FR_TILE_LOG: plan.kernelTileLog, FR_TILE_WORDS: 8 * 2 ** plan.kernelTileLog, FR_NTT_WG: plan.workgroupSize };
 }
 
 /** One transform's options: direction, first-pass scale (Montgomery limbs) and the coset shift ω_{2N}. */
