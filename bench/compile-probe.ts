@@ -138,9 +138,11 @@ const quickOf = (entry: string) => groth16First.find((r) => r.first && r.entryPo
 const TEXT_VARIANTS: Array<[string, PipelineRequest, Record<string, (c: string) => string>]> = [
   ['poseidon2 width 16', poseidon2PipelineRequest(16), { 'rounds opaque': opaqueRounds }],
   ['merkle mk_leaves', merklePipelineRequests()[0], { 'rounds opaque': opaqueRounds }],
-  ...['g2msm_quick', 'g2msm_check', 'fr_ntt_pass', 'fr_qap_eval', 'fr_qap_h'].map(
-    (e): [string, PipelineRequest, Record<string, (c: string) => string>] => [`${e} quick`, quickOf(e), QUICK_VARIANTS],
-  ),
+  ...['g2msm_quick', 'g2msm_check', 'fr_ntt_pass', 'fr_qap'].map((e): [string, PipelineRequest, Record<string, (c: string) => string>] => [
+    `${e} quick`,
+    quickOf(e),
+    QUICK_VARIANTS,
+  ]),
 ];
 const textOnly = process.env.CP_TEXT?.split(',');
 for (let rep = 0; rep < REPS && (!only || textOnly); rep++) {

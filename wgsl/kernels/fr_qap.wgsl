@@ -1,4 +1,4 @@
-// fr_qap.wgsl: the Groth16 QAP's evaluations A, B (one thread per constraint, summing its CSR rows) with C = A∘B, and the last step h = A·B − C in normal form.
+// fr_qap.wgsl: the Groth16 QAP's evaluations A, B (one thread per constraint, summing its CSR rows) with C = A∘B (mode 0), and the last step h = A·B − C in normal form (mode 1).
 // requires: bn254_fr13
 
 // Host: src/kernels/qap/csr.ts (the layout) and src/kernels/qap/stage.ts. Row c of A is entries
@@ -7,7 +7,7 @@
 // NTT after them are in Montgomery form, and fr_qap_h converts the result back.
 struct FrQapParams {
   n: u32,
-  _pad0: u32,
+  mode: u32, // 0: the evaluations, 1: h
   _pad1: u32,
   _pad2: u32,
 }
@@ -48,10 +48,16 @@ fn qap_row(row: u32) -> Fr {
 
 fn qap_index(gid: vec3u, nwg: vec3u) -> u32 { return gid.x + gid.y * nwg.x * FR_QAP_WG; }
 
+// One entry point for both steps: one pipeline to compile (a first proof waits on its compile).
 @compute @workgroup_size(FR_QAP_WG)
-fn fr_qap_eval(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let c = qap_index(gid, nwg);
-  if (c >= qp.n) { return; }
+fn fr_qap(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = qap_index(gid, nwg);
+  if (i >= qp.n) { return; }
+  if (qp.mode == 0u) { qap_eval(i); } else { qap_h(i); }
+}
+
+// A[c], B[c] from their rows and C[c] = A[c]·B[c] (Montgomery form).
+fn qap_eval(c: u32) {
   let a = qap_row(c);
   let b = qap_row(qp.n + c);
   let ab = qap_mul(a, b);
@@ -63,10 +69,7 @@ fn fr_qap_eval(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
 }
 
 // h[i] = A[i]·B[i] − C[i], out of Montgomery form; written over C (each thread reads its own C first).
-@compute @workgroup_size(FR_QAP_WG)
-fn fr_qap_h(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = qap_index(gid, nwg);
-  if (i >= qp.n) { return; }
+fn qap_h(i: u32) {
   let a = Fr(qa[8u * i], qa[8u * i + 1u], qa[8u * i + 2u], qa[8u * i + 3u], qa[8u * i + 4u], qa[8u * i + 5u], qa[8u * i + 6u], qa[8u * i + 7u]);
   let b = Fr(qb[8u * i], qb[8u * i + 1u], qb[8u * i + 2u], qb[8u * i + 3u], qb[8u * i + 4u], qb[8u * i + 5u], qb[8u * i + 6u], qb[8u * i + 7u]);
   let c = Fr(qc[8u * i], qc[8u * i + 1u], qc[8u * i + 2u], qc[8u * i + 3u], qc[8u * i + 4u], qc[8u * i + 5u], qc[8u * i + 6u], qc[8u * i + 7u]);

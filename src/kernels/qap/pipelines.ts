@@ -14,8 +14,8 @@ export const FR_TW_WG = 64;
 export const FR_NTT_BINDINGS: readonly BindingKind[] = ['read-only-storage', 'storage', 'read-only-storage', 'uniform'];
 
 /**
- * fr_qap_eval and fr_qap_h: row offsets, signals, values, witness, A, B, C, params (h uses 4-7).
- * Explicit, so one bind group serves both steps and the fast and quick pipelines alike.
+ * fr_qap: row offsets, signals, values, witness, A, B, C, params. Explicit, so one layout serves
+ * the fast and the quick pipelines alike.
  */
 export const QAP_BINDINGS: readonly BindingKind[] = [
   'read-only-storage',
@@ -28,7 +28,7 @@ export const QAP_BINDINGS: readonly BindingKind[] = [
   'uniform',
 ];
 
-/** Threads per workgroup of fr_qap_eval and fr_qap_h. */
+/** Threads per workgroup of fr_qap. */
 export const QAP_WG = FR_TW_WG;
 
 /** The root table's kernel (its product's rows in a loop always: it runs once per domain size). */
@@ -47,17 +47,13 @@ export function frNttRequest(plan: FrNttPlan, quick = false): PipelineRequest {
   };
 }
 
-/** A QAP stage's pipelines over one NTT plan: evaluation, h, NTT pass (fast, or quick as frNttRequest). */
+/** A QAP stage's pipelines over one NTT plan: evaluations and h (one entry point), NTT pass (fast, or quick as frNttRequest). */
 export function qapStageRequests(plan: FrNttPlan, quick: boolean): PipelineRequest[] {
   const plan0 = { FR_QAP_WG: QAP_WG, FR_QUICK: quick ? 1 : 0 };
-  return [
-    { kernel: 'fr_qap', entryPoint: 'fr_qap_eval', plan: plan0, bindings: QAP_BINDINGS },
-    { kernel: 'fr_qap', entryPoint: 'fr_qap_h', plan: plan0, bindings: QAP_BINDINGS },
-    frNttRequest(plan, quick),
-  ];
+  return [{ kernel: 'fr_qap', entryPoint: 'fr_qap', plan: plan0, bindings: QAP_BINDINGS }, frNttRequest(plan, quick)];
 }
 
-/** A stage's pipelines (evaluation, h, NTT pass): `only` that set, or the fast ones once compiled and the quick ones until then. */
+/** A stage's pipelines (evaluations and h, NTT pass): `only` that set, or the fast ones once compiled and the quick ones until then. */
 export function qapStagePipelines(
   pipelines: PipelineCache,
   plan: FrNttPlan,

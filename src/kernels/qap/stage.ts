@@ -3,9 +3,9 @@
  * bit. A stage is made once per zkey (upload: the coefficients grouped by constraint, ./csr.ts; the
  * root table; every buffer, uniform and bind group) and run once per witness (h): one command
  * submission of
- *   fr_qap_eval   A, B (Montgomery form: a stored coefficient v·R² times a normal-form witness value), C = A∘B
+ *   fr_qap (mode 0)   A, B (Montgomery form: a stored coefficient v·R² times a normal-form witness value), C = A∘B
  *   3 x (intt with 1/N on its first pass and ω_{2N}^j on its last, then ntt)   A, B, C on the coset
- *   fr_qap_h      h = A·B − C out of Montgomery form, written over C
+ *   fr_qap (mode 1)   h = A·B − C out of Montgomery form, written over C
  * and one readback. With P NTT passes per transform (3 at 2^20), that is 6P + 2 compute passes.
  * Its methods record and submit without queueing: the caller holds the device's queue (a job of
  * the scheduler, or GpuContext.run in checks and benches), as for every kernel.
@@ -32,7 +32,7 @@ interface Step {
   grid: [number, number];
 }
 
-/** A run's pipelines: evaluation, h, NTT pass (fast or quick: qapStagePipelines). */
+/** A run's pipelines: fr_qap (evaluations and h), NTT pass (fast or quick: qapStagePipelines). */
 type StagePipelines = GPUComputePipeline[];
 
 export class QapStage {
@@ -95,17 +95,20 @@ export class QapStage {
         const values = await put(csr.values, 'qap values');
         const witness = make(nVars * 32, 'qap witness');
         const [a, b, c, scratch] = ['qap A', 'qap B', 'qap C', 'qap scratch'].map((l) => make(plan.bytes, l));
-        const params = ctx.constantBuffer(new Uint32Array([domainSize, 0, 0, 0]), GPUBufferUsage.UNIFORM, 'qap params');
-        owned.push(params);
         const grid = grid2d(domainSize, QAP_WG, ctx.limits.maxComputeWorkgroupsPerDimension);
-        // One bind group for both steps (fr_qap_h reads bindings 4-7 of it), fast or quick.
-        const bindGroup = ctx.device.createBindGroup({
-          label: 'qap',
-          layout: ctx.pipelines.layout(QAP_BINDINGS),
-          entries: [rowPtr, signals, values, witness, a, b, c, params].map((buffer, binding) => ({ binding, resource: { buffer } })),
-        });
-        const evalStep: Step = { label: 'qap eval', bindGroup, grid };
-        const final: Step = { label: 'qap h', bindGroup, grid };
+        // fr_qap's two steps, by their params' mode (0 evaluations, 1 h), on the fast or the quick pipeline.
+        const step = (mode: number, label: string): Step => {
+          const params = ctx.constantBuffer(new Uint32Array([domainSize, mode, 0, 0]), GPUBufferUsage.UNIFORM, `${label} params`);
+          owned.push(params);
+          const bindGroup = ctx.device.createBindGroup({
+            label,
+            layout: ctx.pipelines.layout(QAP_BINDINGS),
+            entries: [rowPtr, signals, values, witness, a, b, c, params].map((buffer, binding) => ({ binding, resource: { buffer } })),
+          });
+          return { label, bindGroup, grid };
+        };
+        const evalStep = step(0, 'qap eval');
+        const final = step(1, 'qap h');
         const table = { buffer: roots, tLog: logN };
         const inverse = { inverse: true, coset: true, scale: frInverseScale(logN) };
         const transforms: FrNttSteps[] = [];
@@ -134,7 +137,7 @@ export class QapStage {
   /** Record the whole stage into `enc`. */
   private record(
     enc: GPUCommandEncoder,
-    [evalPipe, hPipe, nttPipe]: StagePipelines,
+    [qapPipe, nttPipe]: StagePipelines,
     timestamps?: (label: string) => GPUComputePassTimestampWrites | undefined,
   ): void {
     const one = (s: Step, pipeline: GPUComputePipeline) => {
@@ -144,9 +147,9 @@ export class QapStage {
       pass.dispatchWorkgroups(...s.grid);
       pass.end();
     };
-    one(this.evalStep, evalPipe);
+    one(this.evalStep, qapPipe);
     for (const t of this.transforms) recordFrNtt(this.ctx, enc, nttPipe, this.plan, t.steps, timestamps);
-    one(this.final, hPipe);
+    one(this.final, qapPipe);
   }
 
   private check(witness: Uint32Array): void {
