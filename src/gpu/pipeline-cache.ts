@@ -9,6 +9,7 @@
  */
 import type { KernelName } from '../wgsl/kernels.gen.js';
 import { kernelSource, loadKernel, type PlanConsts } from './wgsl.js';
+import { nextTask } from './next-task.js';
 import type { FieldName } from '../params/fields.js';
 
 /** Binding kinds in binding order (0, 1, 2, ...) of bind group 0. */
@@ -276,9 +277,25 @@ export class PipelineCache {
     // Their texts are tree-shaken behind the gate too (the walker's ten took ~50 ms of the thread
     // before the quick engine's request went out). A later request that needs one of the rest now
     // (not ahead) builds it at once.
+    // Gated, they go one per macrotask: their texts' shaking and their modules' parsing (~130 ms
+    // of a first proof's fast kernels and walker on the H200's host) then leave the thread to the
+    // call that released them (a first proof's check ran after all of it).
+    const startLater = async (ids: number[]) => {
+      const size = new Map<number, number>();
+      for (const i of ids) {
+        await nextTask();
+        size.set(i, this.source(requests[i]).code.length);
+      }
+      const built = new Map<number, Promise<GPUComputePipeline>>();
+      for (const i of [...ids].sort((a, b) => size.get(b)! - size.get(a)!)) {
+        await nextTask();
+        for (const [j, p] of start([i], false)) built.set(j, p);
+      }
+      return built;
+    };
     const restBuilt =
       ahead && firsts.length > 0
-        ? Promise.allSettled([...firstBuilt.values(), this.unheld()]).then(() => start(rest, true))
+        ? Promise.allSettled([...firstBuilt.values(), this.unheld()]).then(() => startLater(rest))
         : Promise.resolve(start(rest, true));
     for (const i of firsts) out[i] = firstBuilt.get(i)!;
     for (const i of rest) out[i] = restBuilt.then((built) => built.get(i)!);

@@ -13,6 +13,7 @@ import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError, isProverError } from '../errors.js';
 import type { ApiEnv } from '../api/env.js';
 import { openMsmBases, type MsmBases } from '../api/msm.js';
+import { nextTask } from '../gpu/next-task.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import { QapStage } from '../kernels/qap/stage.js';
 import { G2Bases } from '../kernels/g2msm/bases.js';
@@ -72,18 +73,6 @@ async function g2Bases(env: ApiEnv, zkey: Groth16Zkey, job: JobOptions): Promise
   throw big >= 0
     ? new ProverError('NON_CANONICAL', `zkey B2 points: point ${big} has a coordinate >= p; the file is corrupt, export it again`)
     : new ProverError('NOT_ON_CURVE', `zkey B2 points: point ${bad} is not on BN254's G2 twist; the file is corrupt, export it again`);
-}
-
-/** The next macrotask: a MessageChannel's message (no timer clamping in pages, as setTimeout has). */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 }
 
 /**

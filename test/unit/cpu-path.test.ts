@@ -296,6 +296,15 @@ describe('the family router', () => {
     expect(p.capabilities().field.path).toBe('gpu');
   });
 
+  it("hands a Groth16 key out before its self-check; a failed check moves the key's proofs to the CPU", async () => {
+    const p = routed({ check: 'off', selfCheck: true });
+    p[CORRUPT_FAMILY]('groth16');
+    const job = familyJob(p, 'groth16');
+    expect(job.right(await job.run())).toBe(true);
+    expect(p.capabilities().groth16.path).toBe('cpu');
+    expect(p.capabilities().groth16.reason).toMatch(/self-check/);
+  });
+
   for (const family of FAMILIES) {
     it(`check 'sample' catches a wrong ${family} result with CHECK_FAILED and moves the family`, async () => {
       const p = routed({ check: 'sample', selfCheck: false });
