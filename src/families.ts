@@ -9,7 +9,7 @@
 import { isProverError, ProverError } from './errors.js';
 import { FAMILIES, FAMILY_METHODS, HANDLE_METHODS, METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import type { Backend, Capabilities, CheckStats, Jobs, Prover } from './prover.js';
-import type { CheckMode } from './sched/job.js';
+import { settledOrAborted, type CheckMode } from './sched/job.js';
 import { DuplexChallenger } from './ref/challenger.js';
 import { KNOWN_ANSWER } from './checks/known-answer.js';
 import { nttCallSpec, poseidon2CallSpec } from './kernels/first-call.js';
@@ -210,7 +210,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
         return onCpu;
       };
       const prove: Groth16Key['prove'] = async (witness, job) => {
-        await gate;
+        await settledOrAborted(gate, 'groth16 prove', job?.signal);
         if ((state.groth16.path as FamilyState['path']) === 'cpu') return (await cpuKey()).prove(witness, job);
         const t0 = performance.now();
         const out = await key.prove(witness, job);

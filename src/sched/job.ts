@@ -44,6 +44,21 @@ export function abortError(job: string, signal?: AbortSignal): ProverError {
   });
 }
 
+/**
+ * `p` (undefined: at once), or `job`'s ABORTED as soon as `signal` aborts: a call that waits on
+ * something before its job is queued (a Groth16 proof on its family's self-check) hears of an abort
+ * at once, as a queued job does. A malformed signal is left to the call's own validation.
+ */
+export function settledOrAborted(p: Promise<void> | undefined, job: string, signal?: AbortSignal): Promise<void> | undefined {
+  if (!p || typeof signal?.addEventListener !== 'function') return p;
+  if (signal.aborted) return Promise.reject(abortError(job, signal));
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(abortError(job, signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** The job options of a call (undefined, or an object whose signal and onProgress have the right types). */
 export function requireJobOptions(name: string, o: unknown): JobOptions {
   if (o === undefined) return {};
