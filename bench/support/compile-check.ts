@@ -26,11 +26,17 @@ const equal = (a: ArrayLike<number>, b: ArrayLike<number>) =>
 async function secondSize(prover: Prover, step: string, first: () => Promise<unknown>, second: () => Promise<boolean>): Promise<CheckRow> {
   const t0 = performance.now();
   await first();
-  // What the first call compiles in the background (an MSM walker's) is requested as it settles
-  // (PipelineCache.holdBackground): counted with it, not with the second. An empty warm-up is a
-  // round trip after it (a worker's stats come with each reply).
-  await prover.warmUp([]);
-  const before = prover.stats().pipelines;
+  // What the first call compiles in the background (an MSM walker's) is handed to the driver after
+  // it settles, one pipeline per macrotask (PipelineCache): counted with it, not with the second,
+  // once the count holds still. An empty warm-up is a round trip (a worker's stats come with each reply).
+  let before = -1;
+  for (let i = 0; i < 40; i++) {
+    await prover.warmUp([]);
+    const now = prover.stats().pipelines;
+    if (now === before) break;
+    before = now;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   const right = await second();
   const added = prover.stats().pipelines - before;
   return {
