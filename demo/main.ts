@@ -6,7 +6,7 @@
  * builds the same URL, so a run from the page and one from a driver are the same run.
  * @module
  */
-import { MODES, runMode, type AutorunResult, type Row } from './autorun.js';
+import { MODES, runMode, type Row } from './autorun.js';
 import type { BenchSummary } from './bench/harness.js';
 import { BENCH_COLUMNS, benchCells, crossovers, markdownTable } from './bench/table.js';
 import { renderChart } from './ui/chart.js';

@@ -17,8 +17,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const P = 2013265921n;
-
 const ROUNDS_F = 8;
 
 /** What differs between the fields' Poseidon2: the modulus, S-box degree, partial rounds and diagonal. */

@@ -3,9 +3,6 @@
  * @module
  */
 import fc from 'fast-check';
-import type { NttMatrix } from '../../src/api/ntt.js';
-import type { MerkleTree } from '../../src/api/merkle.js';
-import type { MsmBases } from '../../src/api/msm.js';
 import { DuplexChallenger, type ProverErrorCode } from '../../src/index.js';
 import { BB_P } from '../../src/params/babybear.js';
 import { KOALA_BEAR } from '../../src/params/koalabear.js';

@@ -8,7 +8,6 @@
  * each run, and the host adds a vector's and folds them by Horner (kernels/msm/fold.ts).
  * @module
  */
-import { bn254 } from '@noble/curves/bn254.js';
 import { ProverError } from '../errors.js';
 import {
   pointCount,
@@ -36,7 +35,6 @@ import type { ProfileReport } from '../gpu/profiler.js';
 import type { ApiEnv } from './env.js';
 import { requireJobOptions, type JobOptions } from '../sched/job.js';
 
-const G1 = bn254.G1.Point;
 export type { G1Point, MsmOptions, MsmPoints, MsmScalars, ScalarEndian } from './msm-encode.js';
 
 export interface MsmRunInfo {

@@ -13,12 +13,11 @@ import {
   defaultWalkWg,
   walkTreeBytes,
   WALK_WG_LARGE,
-  LARGE_WG_S,
   WALK_TARGET_THREADS_LARGE,
   walkTarget,
   type MsmTuning,
 } from '../../src/kernels/msm/plan.js';
-import { levelsInEntries, msmPoolBytes, packedScalarBytes, partialsBytes, reduceScratchBytes } from '../../src/kernels/msm/buffers.js';
+import { msmPoolBytes, packedScalarBytes, partialsBytes, reduceScratchBytes } from '../../src/kernels/msm/buffers.js';
 import { batchHalves, RED_WG, SCALAR_HALVES } from '../../src/kernels/msm/layout.js';
 import { reduceLevels } from '../../src/kernels/msm/schedule.js';
 

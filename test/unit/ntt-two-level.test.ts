@@ -7,7 +7,6 @@ import { describe, it, expect } from 'vitest';
 import * as ntt from '../../src/ref/ntt.js';
 import {
   NTT_FLAG_BITREV,
-  NTT_FLAG_HALF,
   NTT_FLAG_INVERSE,
   NTT_FLAG_ROTATE,
   NTT_FLAG_SCALE,
