@@ -153,9 +153,10 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
     throw e;
   }
   // The pipelines requested behind the quick ones (the fast G2 and QAP kernels, the G1 walker)
-  // compile once this key's first proof is out: creating their modules and compiling them took
-  // the thread and the driver's compile threads while a first proof ran (H200 host: 0.8 s against
-  // 0.3 s for the second). Without a proof for FIRST_PROOF_HOLD_MS they go ahead.
+  // compile once this key's first proof is out, so creating their modules and compiling them
+  // does not share the thread and the driver's compile threads with that proof (with the builds
+  // handed over one per macrotask: PipelineCache). Without a proof for FIRST_PROOF_HOLD_MS they
+  // go ahead.
   const firstProof = releasedOrAfter(FIRST_PROOF_HOLD_MS);
   env.ctx.pipelines.holdBackground(firstProof.done);
   const gpuBytes = G1_SECTIONS.reduce((sum, s) => sum + 64 * zkey[s].count, 0) + 128 * zkey.b2.count + qap.memory.total;

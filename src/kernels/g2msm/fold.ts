@@ -23,12 +23,17 @@ export function g2FromProjectiveWords(words: ArrayLike<number>, at: number): G2P
   return new G2(X, Y, Z);
 }
 
-/** sum_j 2^(windowStart(j, c))·sums[j], top window first. */
-export function foldWindows(sums: readonly G2Point[], c: number): G2Point {
+/** sum_j 2^(bits(0) + ... + bits(j - 1))·sums[j] by Horner, top sum first. */
+export function foldHorner(sums: readonly G2Point[], bits: (j: number) => number): G2Point {
   let acc = G2.ZERO;
   for (let j = sums.length - 1; j >= 0; j--) {
-    if (!acc.is0()) for (let b = 0; b < windowBits(j, c); b++) acc = acc.double();
+    if (!acc.is0()) for (let b = 0; b < bits(j); b++) acc = acc.double();
     acc = acc.add(sums[j]);
   }
   return acc;
+}
+
+/** sum_j 2^(windowStart(j, c))·sums[j]: the window sums of a bucket run. */
+export function foldWindows(sums: readonly G2Point[], c: number): G2Point {
+  return foldHorner(sums, (j) => windowBits(j, c));
 }

@@ -8,10 +8,10 @@
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { storageUsage, type GpuContext } from '../../gpu/context.js';
-import { dispatch1d } from '../../gpu/dispatch.js';
 import { G2_WORDS } from '../../params/bn254-g2.js';
 import { QUICK_GROUP, QUICK_PER, quickShape } from '../msm/quick.js';
-import { g2FromProjectiveWords, type G2Point } from './fold.js';
+import { bindGroup, dispatch, uploadParams } from '../msm/record.js';
+import { foldHorner, g2FromProjectiveWords, type G2Point } from './fold.js';
 import { G2_BYTES, G2_QUICK_WG, QUICK_PARAMS } from './layout.js';
 import { QUICK_B } from './pipelines.js';
 
@@ -42,21 +42,13 @@ export async function runG2Quick(
       held.push(...sums);
       const enc = ctx.device.createCommandEncoder({ label: 'g2msm quick' });
       const pass = enc.beginComputePass();
-      pass.setPipeline(pipe);
       groups.forEach((out, k) => {
         const values =
           k === 0 ? { n, per: QUICK_PER, mode: 0, chunks, bits } : { n: groups[k - 1], per: QUICK_GROUP, mode: 1, chunks, bits };
-        const params = ctx.uploadUniform(QUICK_PARAMS.pack(values), 'g2msm quick params');
+        const params = uploadParams(ctx, QUICK_PARAMS, values);
         held.push(params);
-        const bufs = [bases, scalars, sums[(k + 1) % 2], sums[k % 2], params];
-        pass.setBindGroup(
-          0,
-          ctx.device.createBindGroup({
-            layout: ctx.pipelines.layout(QUICK_B),
-            entries: bufs.map((buffer, binding) => ({ binding, resource: { buffer } })),
-          }),
-        );
-        dispatch1d(pass, ctx.device, out * chunks, G2_QUICK_WG);
+        const group = bindGroup(ctx, QUICK_B, [bases, scalars, sums[(k + 1) % 2], sums[k % 2], params]);
+        dispatch(pass, ctx, pipe, group, out * chunks, G2_QUICK_WG);
       });
       pass.end();
       const last = groups.length - 1;
@@ -65,15 +57,10 @@ export async function runG2Quick(
       for (const b of held) ctx.pool.release(b);
     }
   })();
-  // Lane c's sums, then sum_c 2^(c·bits)·lane c by Horner from the top lane.
+  // Lane c's sums, then sum_c 2^(c·bits)·lane c.
   const lanes = Array.from({ length: chunks }, () => bn254.G2.Point.ZERO);
   for (let j = 0; j < words.length / G2_WORDS.projective; j++) {
     lanes[j % chunks] = lanes[j % chunks].add(g2FromProjectiveWords(words, G2_WORDS.projective * j));
   }
-  let acc = bn254.G2.Point.ZERO;
-  for (let c = chunks - 1; c >= 0; c--) {
-    if (!acc.is0()) for (let b = 0; b < bits; b++) acc = acc.double();
-    acc = acc.add(lanes[c]);
-  }
-  return acc;
+  return foldHorner(lanes, () => bits);
 }
