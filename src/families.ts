@@ -199,8 +199,11 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     if (f === 'groth16' && groth16) {
       const { zkey, gate } = groth16;
       const key = result as Groth16Key;
-      // The family's self-check, when this key's call started it: a proof waits for it, and once it
-      // has moved the family, the key's proofs run on a key of the CPU path (as the call would have).
+      let gateSettled = false;
+      void gate?.finally(() => (gateSettled = true)).catch(() => {});
+      // The family's self-check, when this key's call started it (`gate`): an unverified proof waits
+      // for it, and once it has moved the family, the key's proofs run on a key of the CPU path (as
+      // the call would have).
       let onCpu: Promise<Groth16Key> | undefined;
       const cpuKey = () => {
         if (!onCpu) {
@@ -210,16 +213,22 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
         return onCpu;
       };
       const prove: Groth16Key['prove'] = async (witness, job) => {
-        await settledOrAborted(gate, 'groth16 prove', job?.signal);
+        const mode = job?.check ?? opts.check;
+        // A proof that will be verified needs no verdict of the self-check: it starts at once. One
+        // that will not ('off') waits for it.
+        if (mode === 'off') await settledOrAborted(gate, 'groth16 prove', job?.signal);
         if ((state.groth16.path as FamilyState['path']) === 'cpu') return (await cpuKey()).prove(witness, job);
+        const checking = gate !== undefined && !gateSettled;
         const t0 = performance.now();
         const out = await key.prove(witness, job);
-        await check(
-          f,
-          { method: 'groth16Prove', args: [witness], result: out, key, zkey },
-          job?.check ?? opts.check,
-          performance.now() - t0,
-        );
+        try {
+          await check(f, { method: 'groth16Prove', args: [witness], result: out, key, zkey }, mode, performance.now() - t0);
+        } catch (e) {
+          // A wrong proof made while the self-check ran: the CPU serves it, as it would have after the check.
+          if (!checking || !isProverError(e) || e.code !== 'CHECK_FAILED') throw e;
+          await gate.catch(() => {});
+          return (await cpuKey()).prove(witness, job);
+        }
         return out;
       };
       const destroy = () => {
@@ -321,9 +330,9 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     job.catch(() => {}); // awaited below; this keeps a failure during the check from going unhandled
     // A family's first result is always checked: its NTT sample is computed now, while the GPU works.
     const early = mode === 'sample' && !state[f].budget.priced ? nttSample(m, checkArgs).catch(() => undefined) : undefined;
-    // A Groth16 key is handed out at once and its first proof waits for the check (wrapHandles):
-    // the key's upload and the check's own proof wait on the same first compiles, and a first
-    // proof waited for both in turn (H200 host: ~0.4 s of a 2 s first proof).
+    // A Groth16 key is handed out at once, its proofs checked on their own (wrapHandles): the key's
+    // upload and the check's own proof wait on the same first compiles, and a first proof waited
+    // for both in turn (H200 host: ~0.4 s of a 2 s first proof).
     const gate = m === 'groth16' ? checking : undefined;
     gate?.catch(() => {}); // a key never proved with does not leave it unhandled; prove() rethrows it
     if (checking && !gate) {

@@ -55,18 +55,23 @@ export function randomFr(): bigint {
 }
 
 /**
- * δ1 and δ2 with noble's window tables attached, once per key: each proof multiplies them by secret
- * scalars (constant time either way), faster with the tables. 4-bit windows: 8-bit ones took a
- * key's first proof ~250 ms to build (δ2's 4096 G2 points; H200 host) for ~1 ms less a proof.
+ * δ1 and δ2 with noble's window tables attached, from a key's second proof on: each proof
+ * multiplies them by secret scalars (constant time either way), faster with the tables (VM: ~3 ms
+ * against ~10). Building them (~22 ms on the VM, ~3x that on the H200 host) costs more than they
+ * save in one proof, so a key's first proof (and a self-check's only one) goes without. 4-bit
+ * windows: 8-bit ones took ~250 ms to build (δ2's 4096 G2 points; H200 host) for ~1 ms less a proof.
  */
 const BLINDING_WINDOW = 4;
-const precomputed = new WeakMap<Groth16BlindingKey, [G1Point, G2Point]>();
+const precomputed = new WeakMap<Groth16BlindingKey, 'once' | [G1Point, G2Point]>();
 function fixedBases(key: Groth16BlindingKey): [G1Point, G2Point] {
-  let bases = precomputed.get(key);
-  if (!bases) {
-    bases = [key.delta1.precompute(BLINDING_WINDOW, false), key.delta2.precompute(BLINDING_WINDOW, false)];
-    precomputed.set(key, bases);
+  const got = precomputed.get(key);
+  if (Array.isArray(got)) return got;
+  if (got === undefined) {
+    precomputed.set(key, 'once');
+    return [key.delta1, key.delta2];
   }
+  const bases: [G1Point, G2Point] = [key.delta1.precompute(BLINDING_WINDOW, false), key.delta2.precompute(BLINDING_WINDOW, false)];
+  precomputed.set(key, bases);
   return bases;
 }
 

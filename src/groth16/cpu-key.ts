@@ -17,7 +17,7 @@ export async function openCpuKey(env: CpuEnv, zkeyBytes: FileBytes, jobIn?: JobO
   env.alive();
   const job = requireJobOptions('groth16 job options', jobIn);
   const zkey = await env.sched.run('groth16 key', job, async () => readZkey(zkeyBytes));
-  const vk = verificationKey(zkey);
+  let vk: ReturnType<typeof verificationKey> | undefined; // made when first asked for (a pairing: gpu-key.ts)
   let destroyed = false;
   return {
     async prove(witness, proveJob) {
@@ -28,7 +28,7 @@ export async function openCpuKey(env: CpuEnv, zkeyBytes: FileBytes, jobIn?: JobO
       const { proof } = await env.sched.run('groth16 prove', job, async () => cpuProve(zkey, w));
       return { proof: proofToJson(proof), publicSignals: publicSignals(w, zkey.nPublic) };
     },
-    verificationKey: () => structuredClone(vk),
+    verificationKey: () => structuredClone((vk ??= verificationKey(zkey))),
     stats: () => keyStats(zkey, 0),
     destroy() {
       destroyed = true;

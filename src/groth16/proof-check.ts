@@ -22,11 +22,18 @@ export function verifyingKeyFromJson(vk: SnarkjsVerificationKey): Groth16Verifyi
 /**
  * Each key's verifier points, made once: noble keeps a G2 point's pairing precomputation with the
  * point, so the same β2, γ2 and δ2 objects proof after proof halve the check (poseidon-hash on the
- * VM: 62 ms a proof with the points parsed again, 29 ms with them kept).
+ * VM: 62 ms a proof with the points parsed again, 29 ms with them kept). A GPU key registers its
+ * zkey's own points as it is made (registerVerifyingKey); any other key's come from its JSON.
  */
 const verifyingKeys = new WeakMap<Groth16Key, Groth16VerifyingKey>();
 
-function verifyingKeyOf(key: Groth16Key): Groth16VerifyingKey {
+/** `vk` as `key`'s verifier points (the zkey it was read from). */
+export function registerVerifyingKey(key: Groth16Key, vk: Groth16VerifyingKey): void {
+  verifyingKeys.set(key, vk);
+}
+
+/** `key`'s verifier points: registered, or read from its verification key JSON once. */
+export function verifyingKeyOf(key: Groth16Key): Groth16VerifyingKey {
   let vk = verifyingKeys.get(key);
   if (!vk) verifyingKeys.set(key, (vk = verifyingKeyFromJson(key.verificationKey())));
   return vk;

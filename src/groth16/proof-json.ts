@@ -16,6 +16,7 @@ import type { G1Point, G2Point } from './point-words.js';
 import type { WitnessWords } from './wtns.js';
 import { witnessToBigints } from './wtns.js';
 import type { Groth16Zkey } from './zkey.js';
+import { alphaBetaLoop } from './verify.js';
 
 /** A Groth16 proof as points: πA, πC in G1, πB in G2. */
 export interface Groth16Proof {
@@ -95,7 +96,7 @@ export function publicSignals(witness: WitnessWords, nPublic: number): string[] 
  * `snarkjs.zKey.exportVerificationKey(zkey)`), e(α1, β2) computed with noble's pairing.
  */
 export function verificationKey(zkey: Groth16Zkey): SnarkjsVerificationKey {
-  const e = bn254.pairing(zkey.alpha1, zkey.beta2);
+  const e = bn254.fields.Fp12.finalExponentiate(alphaBetaLoop(zkey)); // e(α1, β2)
   const fp2 = (v: { c0: bigint; c1: bigint }): Fp2Json => [s(v.c0), s(v.c1)];
   const fp6 = (v: typeof e.c0): [Fp2Json, Fp2Json, Fp2Json] => [fp2(v.c0), fp2(v.c1), fp2(v.c2)];
   return {

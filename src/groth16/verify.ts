@@ -57,9 +57,12 @@ export function verifyGroth16(vk: Groth16VerifyingKey, publics: readonly bigint[
   return Fp12.eql(Fp12.finalExponentiate(Fp12.mul(bn254.pairingBatch(pairs, false), alphaBetaLoop(vk))), Fp12.ONE);
 }
 
-/** The Miller loop of (α1, β2), once per key: it is the same for every proof (a fourth of a check's pairing work). */
+/**
+ * The Miller loop of (α1, β2), once per key: it is the same for every proof (a fourth of a check's
+ * pairing work); e(α1, β2) in snarkjs's verification key is its final exponentiation.
+ */
 const alphaBeta = new WeakMap<Groth16VerifyingKey, ReturnType<typeof bn254.pairingBatch>>();
-function alphaBetaLoop(vk: Groth16VerifyingKey): ReturnType<typeof bn254.pairingBatch> {
+export function alphaBetaLoop(vk: Groth16VerifyingKey): ReturnType<typeof bn254.pairingBatch> {
   let f = alphaBeta.get(vk);
   if (!f) {
     f = vk.alpha1.is0() || vk.beta2.is0() ? bn254.fields.Fp12.ONE : bn254.pairingBatch([{ g1: vk.alpha1, g2: vk.beta2 }], false);

@@ -112,8 +112,9 @@ async function groth16Requests(ctx: GpuContext, shapes: readonly Groth16Shape[])
       quick,
     );
   // In the order a first proof needs them: the key's conversions and its offsets' MSMs (quick
-  // engine), then the proof's kernels (fr(true) starts with the root table's, the key's too).
-  const quick = [MSM_BASES_PIPELINE, g2.G2_CHECK_PIPELINE, qap.FR_TWIDDLES_PIPELINE, MSM_QUICK_PIPELINE, ...fr(true), g2.G2_QUICK_PIPELINE];
+  // engine), then the proof's kernels, the G2 MSM's first (its run is the longest: gpu-key.ts
+  // queues it ahead of h when both wait); fr(true) starts with the root table's, the key's too.
+  const quick = [MSM_BASES_PIPELINE, g2.G2_CHECK_PIPELINE, qap.FR_TWIDDLES_PIPELINE, MSM_QUICK_PIPELINE, g2.G2_QUICK_PIPELINE, ...fr(true)];
   return [...quick.map((r) => ({ ...r, first: true })), ...g2.G2_RUN_PIPELINES, ...fr(false)];
 }
 

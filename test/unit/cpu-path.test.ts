@@ -305,6 +305,15 @@ describe('the family router', () => {
     expect(p.capabilities().groth16.reason).toMatch(/self-check/);
   });
 
+  it('serves a checked first Groth16 proof from the CPU when its family fails the self-check meanwhile', async () => {
+    const p = routed({ check: 'sample', selfCheck: true });
+    p[CORRUPT_FAMILY]('groth16');
+    const job = familyJob(p, 'groth16');
+    expect(job.right(await job.run())).toBe(true);
+    expect(p.capabilities().groth16.path).toBe('cpu');
+    expect(p.stats().checks.failed).toBeGreaterThan(0);
+  });
+
   for (const family of FAMILIES) {
     it(`check 'sample' catches a wrong ${family} result with CHECK_FAILED and moves the family`, async () => {
       const p = routed({ check: 'sample', selfCheck: false });

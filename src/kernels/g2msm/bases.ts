@@ -17,7 +17,7 @@ import { ProverError } from '../../errors.js';
 import { G2_NO_KEY } from '../../params/bn254-g2.js';
 import { G2_POINT_WORDS, SCALAR_WORDS, scanScalars } from '../../field/g2-words.js';
 import { G2_BYTES, G2_PREP_WG, PREP_PARAMS } from './layout.js';
-import { G2_CHECK_PIPELINE, PREP_B } from './pipelines.js';
+import { G2_CHECK_PIPELINE, G2_QUICK_PIPELINE, G2_RUN_PIPELINES, PREP_B } from './pipelines.js';
 import { chooseC, g2MsmPlan, type G2MsmPlan, type G2PlanOptions } from './plan.js';
 import { runG2Msm } from './run.js';
 import type { Speed } from '../../gpu/pipeline-cache.js';
@@ -135,6 +135,11 @@ export class G2Bases {
     const plan = this.plan(count, { c: chooseC(count, scan.bits, opts?.entryBudget), ...opts });
     this.lastPlan = plan;
     return runG2Msm(this.ctx, this.buffer, scalars, plan, only);
+  }
+
+  /** Whether an msm() would run at once: the bucket method's or the quick MSM's pipelines are compiled. */
+  ready(): boolean {
+    return this.ctx.pipelines.allReady(G2_RUN_PIPELINES) || this.ctx.pipelines.allReady([G2_QUICK_PIPELINE]);
   }
 
   destroy(): void {

@@ -9,10 +9,10 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import { storageUsage, type GpuContext } from '../../gpu/context.js';
 import { G2_WORDS } from '../../params/bn254-g2.js';
-import { QUICK_GROUP, QUICK_PER, quickShape } from '../msm/quick.js';
+import { QUICK_GROUP, quickShape } from '../msm/quick.js';
 import { bindGroup, dispatch, uploadParams } from '../msm/record.js';
 import { foldHorner, g2FromProjectiveWords, type G2Point } from './fold.js';
-import { G2_BYTES, G2_QUICK_WG, QUICK_PARAMS } from './layout.js';
+import { G2_BYTES, G2_QUICK_LANES, G2_QUICK_PER, G2_QUICK_WG, QUICK_PARAMS } from './layout.js';
 import { QUICK_B } from './pipelines.js';
 
 /**
@@ -29,7 +29,7 @@ export async function runG2Quick(
   packed: Uint32Array,
   n: number,
 ): Promise<G2Point> {
-  const { chunks, bits, groups } = quickShape(n);
+  const { chunks, bits, groups } = quickShape(n, G2_QUICK_PER, G2_QUICK_LANES);
   const held: GPUBuffer[] = [];
   const words = await (async () => {
     try {
@@ -44,7 +44,7 @@ export async function runG2Quick(
       const pass = enc.beginComputePass();
       groups.forEach((out, k) => {
         const values =
-          k === 0 ? { n, per: QUICK_PER, mode: 0, chunks, bits } : { n: groups[k - 1], per: QUICK_GROUP, mode: 1, chunks, bits };
+          k === 0 ? { n, per: G2_QUICK_PER, mode: 0, chunks, bits } : { n: groups[k - 1], per: QUICK_GROUP, mode: 1, chunks, bits };
         const params = uploadParams(ctx, QUICK_PARAMS, values);
         held.push(params);
         const group = bindGroup(ctx, QUICK_B, [bases, scalars, sums[(k + 1) % 2], sums[k % 2], params]);

@@ -43,13 +43,13 @@ export interface QuickShape {
 }
 
 /**
- * A run of n points: the most lanes a group while the first pass stays within QUICK_THREADS
- * threads, and the groups each pass leaves (n / QUICK_PER, then / QUICK_GROUP until at most
- * QUICK_HOST_SUMS sums are left).
+ * A run of n points: the most lanes a group (up to maxLanes) while the first pass stays within
+ * QUICK_THREADS threads, and the groups each pass leaves (n / per, then / QUICK_GROUP until at
+ * most QUICK_HOST_SUMS sums are left).
  */
-export function quickShape(n: number): QuickShape {
-  const groups = [Math.ceil(n / QUICK_PER)];
-  let chunks = QUICK_MAX_LANES;
+export function quickShape(n: number, per = QUICK_PER, maxLanes = QUICK_MAX_LANES): QuickShape {
+  const groups = [Math.ceil(n / per)];
+  let chunks = maxLanes;
   while (chunks > 1 && groups[0] * chunks > QUICK_THREADS) chunks /= 2;
   while (groups[groups.length - 1] * chunks > QUICK_HOST_SUMS) groups.push(Math.ceil(groups[groups.length - 1] / QUICK_GROUP));
   return { chunks, bits: 256 / chunks, groups };

@@ -62,6 +62,11 @@ export function qapStagePipelines(
   return pipelines.fastOrQuick(qapStageRequests(plan, false), qapStageRequests(plan, true), only);
 }
 
+/** Whether a run would start at once: the stage's fast or quick pipelines are compiled. */
+export function qapStageReady(pipelines: PipelineCache, plan: FrNttPlan): boolean {
+  return pipelines.allReady(qapStageRequests(plan, false)) || pipelines.allReady(qapStageRequests(plan, true));
+}
+
 /** Every pipeline a QAP stage over domains of these sizes uses, fast or quick (sizes it cannot plan are left out: their job reports it). */
 export function qapPipelineRequests(limits: FrNttLimits, domainSizes: readonly number[], quick: boolean): PipelineRequest[] {
   const stages = domainSizes.flatMap((n) => {

@@ -23,7 +23,7 @@ import { buildQapCsr, qapMemory, type QapMemory } from './csr.js';
 import { planFrNtt, type FrNttPlan } from './ntt-plan.js';
 import { frInverseScale, frNttLimits, frNttSteps, recordFrNtt, requireCanonicalFr, type FrNttSteps } from './ntt.js';
 import { frRootTable } from './tables.js';
-import { QAP_BINDINGS, QAP_WG, qapStagePipelines } from './pipelines.js';
+import { QAP_BINDINGS, QAP_WG, qapStagePipelines, qapStageReady } from './pipelines.js';
 import type { Speed } from '../../gpu/pipeline-cache.js';
 
 interface Step {
@@ -160,6 +160,11 @@ export class QapStage {
       );
     }
     requireCanonicalFr(witness, 'witness');
+  }
+
+  /** Whether h() would run at once: its pipelines are compiled. */
+  ready(): boolean {
+    return qapStageReady(this.ctx.pipelines, this.plan);
   }
 
   /**
