@@ -59,7 +59,7 @@ export function tiledBases(n: number): { bytes: Uint8Array; dlog: bigint[] } {
  * Random scalars < 2^253 < r packed as a dApp holds them (32 bytes each, little-endian, in a
  * Uint32Array: limb j of scalar i at 8i + j), and the expected (sum s_i·d_i)·G.
  */
-function scalarsAndExpected(n: number, dlog: bigint[], seed: number): { bytes: Uint32Array; expected: InstanceType<typeof G> } {
+export function scalarsAndExpected(n: number, dlog: bigint[], seed: number): { bytes: Uint32Array; expected: InstanceType<typeof G> } {
   const rng = new SplitMix64(seed);
   const words = new Uint32Array(8 * n);
   let acc = 0n;

@@ -18,6 +18,7 @@ import { benchWhir } from './whir.js';
 import { benchWhirCommit } from './whir-commit.js';
 import { benchTransfer } from './host-arrays.js';
 import { benchGroth16 } from './groth16.js';
+import { benchMsmStart } from './msm-start.js';
 
 const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   field: benchField,
@@ -34,6 +35,7 @@ const SUITES: Record<string, (gpu: GPU) => Promise<BenchOutput>> = {
   'whir-commit': benchWhirCommit,
   transfer: benchTransfer,
   groth16: benchGroth16,
+  'msm-start': benchMsmStart,
 };
 
 const args = process.argv.slice(2);
