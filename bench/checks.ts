@@ -69,7 +69,7 @@ function jobOf(p: Prover, family: Family | 'ntt-dft', logN: number): { label: st
       const points = tiledBases(n).bytes;
       // 32-byte big-endian scalars below 2^248 < r (leading byte 0).
       const scalars = new Uint8Array(32 * n).map((_, i) => (i % 32 === 0 ? 0 : Number(rng.next() & 0xffn)));
-      return { label: `msm 2^${logN}`, run: (check) => p.msm(points, scalars, { check }) };
+      return { label: `msm 2^${logN}`, run: (check) => p.msm(points, scalars, { check, endian: 'be' }) };
     }
     case 'groth16': {
       // The self-check's circuit at every size (the groth16 suite times real circuits' checks).

@@ -36,38 +36,11 @@ import { loadPart } from './lazy.js';
 import type { WhirOptions } from './whir/options.js';
 import type { FileBytes, Groth16Key } from './groth16/key.js';
 import type { Groth16FullProve } from './groth16/full-prove.js';
+import { CheckBudget } from './checks/budget.js';
 
 export interface RouterOptions {
   check: CheckMode;
   selfCheck: boolean;
-}
-
-/** The share of a family's job time its 'sample' checks may spend. */
-const SAMPLE_SHARE = 0.05;
-
-/**
- * A family's 'sample' budget: every job earns SAMPLE_SHARE of its end-to-end time; a check runs
- * when the earned time covers its estimated cost (the last check's cost per unit). The first
- * result of each family is always checked.
- */
-class CheckBudget {
-  private credit = 0;
-  private msPerUnit = -1;
-
-  due(jobMs: number, units: number): boolean {
-    this.credit = Math.min(this.credit + SAMPLE_SHARE * jobMs, 1000);
-    return this.msPerUnit < 0 || this.msPerUnit * units <= this.credit;
-  }
-
-  /** Whether a check has priced the next (before the first, every result is checked). */
-  get priced(): boolean {
-    return this.msPerUnit >= 0;
-  }
-
-  spent(ms: number, units: number): void {
-    this.msPerUnit = ms / units;
-    this.credit -= ms;
-  }
 }
 
 interface FamilyState {
