@@ -193,16 +193,18 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
         if ((state.groth16.path as FamilyState['path']) === 'cpu') return (await cpuKey()).prove(witness, job);
         const checking = gate !== undefined && !gateSettled;
         const t0 = performance.now();
-        const out = await key.prove(witness, job);
         try {
+          const out = await key.prove(witness, job);
           await check(f, { method: 'groth16Prove', args: [witness], result: out, key, zkey }, mode, performance.now() - t0);
+          return out;
         } catch (e) {
-          // A wrong proof made while the self-check ran: the CPU serves it, as it would have after the check.
-          if (!checking || !isProverError(e) || e.code !== 'CHECK_FAILED') throw e;
+          // A proof made while the self-check ran that failed its check (or lost its key to the
+          // family's move): once the family is on the CPU, the CPU serves it, as after the check.
+          if (!checking || (isProverError(e) && (INPUT_FAULTS.has(e.code) || e.code === 'UNSATISFIED' || e.code === 'ABORTED'))) throw e;
           await gate.catch(() => {});
+          if ((state.groth16.path as FamilyState['path']) !== 'cpu') throw e;
           return (await cpuKey()).prove(witness, job);
         }
-        return out;
       };
       const destroy = () => {
         key.destroy();

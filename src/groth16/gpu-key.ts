@@ -222,10 +222,10 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
         const w = requireWitness(witness, zkey);
         const st = stagesOf(w, job);
         // Each job is queued as soon as its input exists: its host work overlaps the GPU work of the
-        // ones ahead; the offsets are added while h and B2 upload and run (2^20 signals: 30-60 ms).
-        // h and B2 run while the host adds the offsets once their pipelines are compiled; on a
-        // fresh device they go after the A, B1 and C MSMs, which then run while they compile, B2
-        // (the longer run, its pipeline requested first: first-call.ts) ahead of h.
+        // ones ahead. Once their pipelines are compiled, h and B2 go first and the offsets are
+        // added while they upload and run (2^20 signals: 30-60 ms); on a fresh device they go
+        // after the A, B1 and C MSMs, which run while they compile, B2 (the longer run, its
+        // pipeline requested first: first-call.ts) ahead of h.
         const [hReady, b2Ready] = [qap.ready(), b2.ready()];
         const hEarly = hReady ? awaitedLater(st.h()) : undefined;
         const b2Early = b2Ready ? awaitedLater(st.b2()) : undefined;
