@@ -319,6 +319,11 @@ export class PipelineCache {
     return { speed: 'quick', pipelines: await this.all(quick) };
   }
 
+  /** Whether fastOrQuick(fast, quick) would resolve at once: either set has finished compiling. */
+  fastOrQuickReady(fast: readonly PipelineRequest[], quick: readonly PipelineRequest[]): boolean {
+    return this.allReady(fast) || this.allReady(quick);
+  }
+
   /**
    * Whether every pipeline of `requests` has finished compiling (nothing is requested). False
    * while a request's kernel family is not loaded yet.

@@ -5,8 +5,9 @@
  * run as one multi-pairing e(−πA, πB)·e(α1, β2)·e(L, γ2)·e(πC, δ2) = 1: one shared Miller loop and
  * one final exponentiation (~13 ms for the 4 pairs), (α1, β2)'s Miller loop kept per key. With the
  * proof points' group checks (G2's subgroup check included) and L (~5 ms a public signal), measured
- * on a busy 2-core machine before that: ~40-55 ms at nPublic 1-3, ~105 ms at nPublic 10. A pair with the point at infinity is left out
- * (its pairing is 1; noble's pairing refuses infinity rather than returning 1).
+ * on a busy 2-core machine before that: ~40-55 ms at nPublic 1-3, ~105 ms at nPublic 10. A pair
+ * with the point at infinity is left out (its pairing is 1; noble's pairing refuses infinity
+ * rather than returning 1).
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';

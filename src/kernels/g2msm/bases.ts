@@ -17,7 +17,7 @@ import { ProverError } from '../../errors.js';
 import { G2_NO_KEY } from '../../params/bn254-g2.js';
 import { G2_POINT_WORDS, SCALAR_WORDS, scanScalars } from '../../field/g2-words.js';
 import { G2_BYTES, G2_PREP_WG, PREP_PARAMS } from './layout.js';
-import { G2_CHECK_PIPELINE, G2_QUICK_PIPELINE, G2_RUN_PIPELINES, PREP_B } from './pipelines.js';
+import { G2_CHECK_PIPELINE, PREP_B, g2PipelinesReady } from './pipelines.js';
 import { chooseC, g2MsmPlan, type G2MsmPlan, type G2PlanOptions } from './plan.js';
 import { runG2Msm } from './run.js';
 import type { Speed } from '../../gpu/pipeline-cache.js';
@@ -139,7 +139,7 @@ export class G2Bases {
 
   /** Whether an msm() would run at once: the bucket method's or the quick MSM's pipelines are compiled. */
   ready(): boolean {
-    return this.ctx.pipelines.allReady(G2_RUN_PIPELINES) || this.ctx.pipelines.allReady([G2_QUICK_PIPELINE]);
+    return g2PipelinesReady(this.ctx.pipelines);
   }
 
   destroy(): void {

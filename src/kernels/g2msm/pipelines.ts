@@ -71,6 +71,11 @@ export const G2_RUN_PIPELINES: readonly PipelineRequest[] = Object.freeze([
   { kernel: 'g2msm_reduce', entryPoint: 'g2msm_reduce_level', plan: { G2_RED_WG }, bindings: RED_B },
 ]);
 
+/** Whether g2Pipelines would resolve at once: the bucket method's or the quick MSM's pipelines are compiled. */
+export function g2PipelinesReady(pipelines: PipelineCache): boolean {
+  return pipelines.fastOrQuickReady(G2_RUN_PIPELINES, [G2_QUICK_PIPELINE]);
+}
+
 /**
  * A run's pipelines: the bucket method's once compiled, the quick one until then (requested
  * ahead of them); `only`: that one, waiting for its compile (checks, benches).

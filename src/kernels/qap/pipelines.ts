@@ -64,7 +64,7 @@ export function qapStagePipelines(
 
 /** Whether a run would start at once: the stage's fast or quick pipelines are compiled. */
 export function qapStageReady(pipelines: PipelineCache, plan: FrNttPlan): boolean {
-  return pipelines.allReady(qapStageRequests(plan, false)) || pipelines.allReady(qapStageRequests(plan, true));
+  return pipelines.fastOrQuickReady(qapStageRequests(plan, false), qapStageRequests(plan, true));
 }
 
 /** Every pipeline a QAP stage over domains of these sizes uses, fast or quick (sizes it cannot plan are left out: their job reports it). */
