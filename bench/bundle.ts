@@ -4,7 +4,7 @@
  * bench/dist/gc-check.mjs, bench/host-arrays.ts into bench/dist/host-arrays.mjs, bench/cold-probe.ts
  * into bench/dist/cold-probe.mjs, bench/whir-engine.ts into bench/dist/whir-engine.mjs, bench/gpu-calls.ts into
  * bench/dist/gpu-calls.mjs, bench/state-probe.ts into bench/dist/state-probe.mjs,
- * bench/small-ab.ts into bench/dist/small-ab.mjs, bench/fr-qap.ts into bench/dist/fr-qap.mjs, bench/runtimes.ts into bench/dist/runtimes.mjs (Node and Deno), src/index.ts into
+ * bench/small-ab.ts into bench/dist/small-ab.mjs, bench/fr-qap.ts into bench/dist/fr-qap.mjs, bench/runtimes.ts into bench/dist/runtimes.mjs (Node and Deno), src/checks/check-worker.ts into bench/dist/check-worker.js (the check thread), src/index.ts into
  * bench/dist/lib.mjs (one file each, 'webgpu' external), and bench/snarkjs-prove.cjs (snarkjs, CommonJS) into
  * bench/dist/snarkjs-prove.cjs.
  * @module
@@ -25,6 +25,8 @@ const ENTRIES = {
   'bench/small-ab.ts': 'bench/dist/small-ab.mjs',
   'bench/fr-qap.ts': 'bench/dist/fr-qap.mjs',
   'bench/runtimes.ts': 'bench/dist/runtimes.mjs',
+  // The check thread's entry, beside the bundles that start it (new URL('./check-worker.js', import.meta.url)).
+  'src/checks/check-worker.ts': 'bench/dist/check-worker.js',
   // The library alone, for bench/small-ab.ts (another version's src/index.ts bundled the same way beside it).
   'src/index.ts': 'bench/dist/lib.mjs',
 };

@@ -17,6 +17,7 @@ import { knownGroth16 } from '../src/checks/known-answer.js';
 import { tiledBases } from './msm.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
+import { checkThreadStats } from '../src/checks/check-thread.js';
 
 const RUNS = 9;
 type Job = (check: CheckMode) => Promise<unknown>;
@@ -204,5 +205,8 @@ async function rowsOf(gpu: GPU, clock: ClockSampler): Promise<BenchOutput> {
   }
   if (p.stats().checks.failed > 0) ok = false;
   p.destroy();
+  // Where the verification tasks ran (the check thread, or the prover's thread without one).
+  rows.push({ suite: 'checks', family: 'check thread', ...checkThreadStats });
+  console.error(JSON.stringify(rows[rows.length - 1]));
   return { rows, ok };
 }

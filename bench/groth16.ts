@@ -31,6 +31,7 @@ import { stageTimes } from '../src/groth16/gpu-key.js';
 import { median } from './support/stats.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
+import { checkThreadStats } from '../src/checks/check-thread.js';
 import { roofline } from './node-gpu.js';
 import { arkworks, nativeGroth16Available, nativeKey, type NativeKey } from './support/native-groth16.js';
 import { g2EngineRows } from './support/g2-engines.js';
@@ -328,7 +329,13 @@ export async function benchGroth16(gpu: GPU): Promise<BenchOutput> {
       rmSync(dir, { recursive: true, force: true });
     }
     await syntheticRows(cold, clock, rows);
-    rows.push({ suite: 'groth16', case: 'path', capabilities: cold.capabilities().groth16, checks: cold.stats().checks });
+    rows.push({
+      suite: 'groth16',
+      case: 'path',
+      capabilities: cold.capabilities().groth16,
+      checks: cold.stats().checks,
+      checkThread: { ...checkThreadStats },
+    });
     const onGpu = cold.capabilities().groth16.path === 'gpu';
     cold.destroy();
     // The adapter's copy bandwidth and Montgomery rate in the same run (node-gpu.ts roofline).

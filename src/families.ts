@@ -6,6 +6,7 @@
  * every family runs on the CPU. docs/checks.md is the user's side of this.
  * @module
  */
+import { checkThreadStats } from './checks/check-thread-state.js';
 import { isProverError, ProverError } from './errors.js';
 import { FAMILIES, FAMILY_METHODS, HANDLE_METHODS, METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import type { Backend, Capabilities, CheckStats, Jobs, Prover } from './prover.js';
@@ -97,7 +98,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     ]),
   ) as Record<Family, FamilyState>;
   const corrupted = new Set<Family>();
-  const checks: CheckStats = { run: 0, ms: 0, failed: 0 };
+  const checks: Omit<CheckStats, 'thread'> = { run: 0, ms: 0, failed: 0 };
   /** The GPU path as every call and check uses it (the test hook's corruption included). */
   const gpuPath: Jobs | undefined = gpu && corrupting(gpu, corrupted);
   const paths = { cpu, gpu: gpuPath } as CheckPaths;
@@ -194,7 +195,11 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
         const checking = gate !== undefined && !gateSettled;
         const t0 = performance.now();
         try {
-          const out = await key.prove(witness, job);
+          // The key learns the mode the proof is checked with (a checked proof starts its check early).
+          const out = await key.prove(
+            witness,
+            typeof job === 'object' && job !== null ? { ...job, check: mode } : (job ?? { check: mode }),
+          );
           await check(f, { method: 'groth16Prove', args: [witness], result: out, key, zkey }, mode, performance.now() - t0);
           return out;
         } catch (e) {
@@ -350,7 +355,7 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
     get info() {
       return gpu?.info ?? cpu.info;
     },
-    stats: () => ({ ...(gpu ?? cpu).stats(), checks: { ...checks } }),
+    stats: () => ({ ...(gpu ?? cpu).stats(), checks: { ...checks, thread: checkThreadStats.state } }),
     get lost() {
       return (gpu ?? cpu).lost;
     },

@@ -5,6 +5,7 @@
  * createProver() (src/create-prover.ts) picks the worker or this.
  * @module
  */
+import type { CheckThreadState } from './checks/check-thread-state.js';
 import { isProverError, ProverError } from './errors.js';
 import { grantedLimits, type LimitName } from './gpu/limits.js';
 export type { ProverOptions, GpuEntryPoint, GpuPowerPreference } from './options.js';
@@ -87,6 +88,12 @@ export interface CheckStats {
   run: number;
   ms: number;
   failed: number;
+  /**
+   * The check thread, where a checked WHIR open or Groth16 proof has its verification started while
+   * the GPU works (docs/checks.md): 'running', 'unavailable' (its tasks run in the prover's thread),
+   * or 'not started' before the first such job.
+   */
+  thread: CheckThreadState;
 }
 
 /** Where a family's jobs run: the GPU, or the CPU references (reason: why, when moved there). */

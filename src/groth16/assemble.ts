@@ -86,26 +86,44 @@ function checkScalar(name: string, k: unknown): bigint {
   return k;
 }
 
+/** One proof's blinding: πA, πB and πC from their MSM sums, each as soon as its sums are in. */
+export interface Blinder {
+  a(a: G1Point): G1Point;
+  b(b2: G2Point): G2Point;
+  /** πC less the H sum (πC = cWithoutH + H): the H MSM is a proof's last. */
+  cWithoutH(sums: Omit<Groth16MsmSums, 'h' | 'b2'>): G1Point;
+}
+
+/**
+ * A proof's blinder: fresh r and s (or `blinding`), δ1 and δ2 resolved once for the proof.
+ * @param blinding - r and s; leave it out outside tests (a reused or guessable r, s reveals the witness)
+ * @throws ProverError INVALID_ARGUMENT / NON_CANONICAL for a given r or s that is not a bigint in [0, r)
+ */
+export function blinder(key: Groth16BlindingKey, blinding?: Groth16Blinding): Blinder {
+  const r = blinding ? checkScalar('r', blinding.r) : randomFr();
+  const s = blinding ? checkScalar('s', blinding.s) : randomFr();
+  const [delta1, delta2] = fixedBases(key);
+  return {
+    a: (a) => a.add(key.alpha1).add(times(delta1, r)),
+    b: (b2) => b2.add(key.beta2).add(times(delta2, s)),
+    // s·πA + r·(β1 + B1 + s·δ1) − r·s·δ1 = s·(α1 + A) + r·(β1 + B1) + r·s·δ1: two multiplies of
+    // variable points instead of three (and one of δ1 instead of two).
+    cWithoutH: (sums) =>
+      sums.c
+        .add(times(sums.a.add(key.alpha1), s))
+        .add(times(sums.b1.add(key.beta1), r))
+        .add(times(delta1, (r * s) % FR_R)),
+  };
+}
+
 /**
  * The proof's points from the MSM sums.
- * @param blinding - r and s; leave it out outside tests (a reused or guessable r, s reveals the witness)
+ * @param blinding - as for blinder()
  * @throws ProverError INVALID_ARGUMENT / NON_CANONICAL for a given r or s that is not a bigint in [0, r)
  * @example
  * const proof = assembleProof(zkey, { a, b1, b2, c, h });
  */
 export function assembleProof(key: Groth16BlindingKey, sums: Groth16MsmSums, blinding?: Groth16Blinding): Groth16Proof {
-  const r = blinding ? checkScalar('r', blinding.r) : randomFr();
-  const s = blinding ? checkScalar('s', blinding.s) : randomFr();
-  const [delta1, delta2] = fixedBases(key);
-  const a = sums.a.add(key.alpha1).add(times(delta1, r));
-  const b = sums.b2.add(key.beta2).add(times(delta2, s));
-  // s·πA + r·(β1 + B1 + s·δ1) − r·s·δ1 = s·(α1 + A) + r·(β1 + B1) + r·s·δ1: two multiplies of
-  // variable points instead of three (and one of δ1 instead of two).
-  const rs = (r * s) % FR_R;
-  const c = sums.c
-    .add(sums.h)
-    .add(times(sums.a.add(key.alpha1), s))
-    .add(times(sums.b1.add(key.beta1), r))
-    .add(times(delta1, rs));
-  return { a, b, c };
+  const blind = blinder(key, blinding);
+  return { a: blind.a(sums.a), b: blind.b(sums.b2), c: blind.cWithoutH(sums).add(sums.h) };
 }

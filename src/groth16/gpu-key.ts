@@ -18,12 +18,13 @@ import { requireJobOptions, type JobOptions } from '../sched/job.js';
 import { QapStage } from '../kernels/qap/stage.js';
 import { G2Bases } from '../kernels/g2msm/bases.js';
 import { readZkey, type Groth16Zkey, type PointSection } from './zkey.js';
-import { assembleProof, type Groth16MsmSums } from './assemble.js';
+import { assembleProof, blinder } from './assemble.js';
+import { EarlyCheck, checkStartedEarly } from './early-check.js';
 import { registerVerifyingKey } from './proof-check.js';
 import { alphaBetaLoop } from './verify.js';
 import { addOffsetsModR, offsetScalars, randomOffsets } from '../field/fr-words.js';
 import type { WitnessWords } from './wtns.js';
-import { proofToJson, publicSignals, verificationKey, type SnarkjsVerificationKey } from './proof-json.js';
+import { proofToJson, publicSignals, verificationKey, type Groth16Proof, type SnarkjsVerificationKey } from './proof-json.js';
 import { keyStats, requireWitness, type FileBytes, type Groth16Key, type Groth16Witness } from './key.js';
 
 const G1 = bn254.G1.Point;
@@ -184,10 +185,7 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
       hMsm: (h: Uint32Array) => msm('h', h, job),
     };
   };
-  const output = (w: WitnessWords, sums: Groth16MsmSums) => ({
-    proof: proofToJson(assembleProof(zkey, sums)),
-    publicSignals: publicSignals(w, zkey.nPublic),
-  });
+  const output = (w: WitnessWords, proof: Groth16Proof) => ({ proof: proofToJson(proof), publicSignals: publicSignals(w, zkey.nPublic) });
   /** prove() one stage at a time, each timed (stageTimes). */
   const staged = async (witness: Groth16Witness, job: JobOptions) => {
     const t: Record<string, number> = {};
@@ -208,7 +206,7 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
       c: await time('c', () => st.c(s)),
       h: await time('hMsm', () => st.hMsm(h)),
     };
-    const out = await time('assemble', () => output(w, sums));
+    const out = await time('assemble', () => output(w, assembleProof(zkey, sums)));
     stageTimes.last = t;
     return out;
   };
@@ -220,6 +218,8 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
       try {
         if (stageTimes.enabled) return await staged(witness, job);
         const w = requireWitness(witness, zkey);
+        // The family checks this proof unless its job says 'off' (families.ts passes the mode on).
+        const early = job.check === 'off' ? undefined : new EarlyCheck(zkey, publicSignals(w, zkey.nPublic).map(BigInt));
         const st = stagesOf(w, job);
         // Each job is queued as soon as its input exists: its host work overlaps the GPU work of the
         // ones ahead. Once their pipelines are compiled, h and B2 go first and the offsets are
@@ -233,8 +233,23 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
         const [a, b1, c] = [awaitedLater(st.a(s)), awaitedLater(st.b1(s)), awaitedLater(st.c(s))];
         const b2Sum = b2Early ?? awaitedLater(st.b2());
         const h = hEarly ?? awaitedLater(st.h());
+        // The blinding as the sums come in: πA and πB once the A and B2 MSMs are (and a checked
+        // proof's pairing with them starts on the check thread), most of πC once B1 and C are,
+        // while the H MSM, a proof's last, runs.
+        const blind = blinder(zkey);
+        const ab = awaitedLater(
+          Promise.all([a, b2Sum]).then(([aSum, b2]) => {
+            const points = { a: blind.a(aSum), b: blind.b(b2) };
+            early?.proofPoints(points.a, points.b);
+            return points;
+          }),
+        );
         const hSum = awaitedLater(st.hMsm(await h));
-        return output(w, { a: await a, b1: await b1, b2: await b2Sum, c: await c, h: await hSum });
+        const cWithoutH = blind.cWithoutH({ a: await a, b1: await b1, c: await c });
+        const { a: piA, b: piB } = await ab;
+        const out = output(w, { a: piA, b: piB, c: cWithoutH.add(await hSum) });
+        if (early) checkStartedEarly(out, early);
+        return out;
       } finally {
         firstProof.release();
       }

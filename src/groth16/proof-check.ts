@@ -1,7 +1,7 @@
 /**
  * The run-time check of a GPU proof (docs/checks.md): with `check` not 'off', every proof is
- * verified against its key (verify.ts: one multi-pairing, ~30 ms on a 2-core machine) before it is
- * returned. A proof that does not verify has two possible causes, told apart by the CPU path: the
+ * verified against its key (verify.ts: one multi-pairing, ~15 ms on a 2-core machine, about half
+ * of it made while the GPU computed the proof: early-check.ts) before it is returned. A proof that does not verify has two possible causes, told apart by the CPU path: the
  * same witness proved there (cpu-prove.ts) and verified too. If that proof fails as well, the
  * witness breaks a constraint (UNSATISFIED: a zkey holds no C matrix, so only the proof can show
  * it); if it verifies, the GPU erred (the caller's check then moves the family to the CPU).
@@ -9,7 +9,8 @@
  */
 import { ProverError } from '../errors.js';
 import { proofFromJson, publicSignalsFromJson, g1FromJson, g2FromJson, type SnarkjsVerificationKey } from './proof-json.js';
-import { verifyGroth16, type Groth16VerifyingKey } from './verify.js';
+import { verifyGroth16, type EarlyParts, type Groth16VerifyingKey } from './verify.js';
+import { earlyParts } from './early-check.js';
 import type { Groth16Key, Groth16Output, Groth16Witness } from './key.js';
 
 /** The verifier's points from snarkjs's verification key JSON (made by this package: well formed). */
@@ -39,11 +40,11 @@ export function verifyingKeyOf(key: Groth16Key): Groth16VerifyingKey {
   return vk;
 }
 
-/** Whether `out` verifies under `vk` (malformed JSON does not). */
-export function outputVerifies(vk: Groth16VerifyingKey, out: Groth16Output): boolean {
+/** Whether `out` verifies under `vk` (malformed JSON does not); `early`: parts of its check made ahead (early-check.ts). */
+export function outputVerifies(vk: Groth16VerifyingKey, out: Groth16Output, early?: EarlyParts): boolean {
   const proof = proofFromJson(out.proof);
   const publics = publicSignalsFromJson(out.publicSignals);
-  return proof !== undefined && publics !== undefined && verifyGroth16(vk, publics, proof);
+  return proof !== undefined && publics !== undefined && verifyGroth16(vk, publics, proof, early);
 }
 
 /**
@@ -58,7 +59,7 @@ export async function checkGroth16Proof(
   cpuKey: () => Promise<Groth16Key>,
 ): Promise<string | undefined> {
   const vk = verifyingKeyOf(key);
-  if (outputVerifies(vk, out)) return undefined;
+  if (outputVerifies(vk, out, await earlyParts(out))) return undefined;
   const cpu = await cpuKey();
   try {
     if (!outputVerifies(vk, await cpu.prove(witness, { check: 'off' }))) {

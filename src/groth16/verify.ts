@@ -2,12 +2,12 @@
  * The Groth16 verifier on the CPU with @noble/curves' BN254 pairing (the check snarkjs's
  * groth16_verify.js makes):
  *   e(πA, πB) = e(α1, β2) · e(L, γ2) · e(πC, δ2),   L = IC[0] + Σ_i IC[i]·public[i-1],
- * run as one multi-pairing e(−πA, πB)·e(α1, β2)·e(L, γ2)·e(πC, δ2) = 1: one shared Miller loop and
- * one final exponentiation (~13 ms for the 4 pairs), (α1, β2)'s Miller loop kept per key. With the
- * proof points' group checks (G2's subgroup check included) and L (~5 ms a public signal), measured
- * on a busy 2-core machine before that: ~40-55 ms at nPublic 1-3, ~105 ms at nPublic 10. A pair
- * with the point at infinity is left out (its pairing is 1; noble's pairing refuses infinity
- * rather than returning 1).
+ * run as e(−πA, πB)·e(α1, β2)·e(L, γ2)·e(πC, δ2) = 1: a product of Miller loops and one final
+ * exponentiation, (α1, β2)'s Miller loop kept per key. It comes in three parts: the signals' (L and
+ * its loop), πA and πB's (their group checks, G2's subgroup check included, and their loop), and
+ * πC's with the final exponentiation, so that a prover can make the first two while the GPU still
+ * computes πC (early-check.ts). VM, poseidon-hash (1 signal): ~15 ms in all, of which πC's Miller
+ * loop and the final exponentiation ~8.
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
@@ -33,40 +33,92 @@ function valid(p: G1Point | G2Point): boolean {
   }
 }
 
+type Fp12 = ReturnType<typeof bn254.pairingBatch>;
+const { Fp12 } = bn254.fields;
+
+/** Miller loops of the pairs without the point at infinity (its pairing is 1; noble's refuses it). */
+function millerLoops(pairs: { g1: G1Point; g2: G2Point }[]): Fp12 {
+  const kept = pairs.filter(({ g1, g2 }) => !g1.is0() && !g2.is0());
+  return kept.length > 0 ? bn254.pairingBatch(kept, false) : Fp12.ONE;
+}
+
 /**
- * True when `proof` proves `publics` under `vk`. Answers, never throws: false for the wrong
- * number of public signals, a signal outside [0, r), or a proof point not in its prime-order
- * group (not on the curve, or off G2's subgroup), as well as for a proof that fails the pairing
- * check.
- * @example
- * const ok = verifyGroth16(zkey, [7n], cpuProve(zkey, witness).proof);
+ * The check's part that needs only the public signals: the Miller loops of (L, γ2) and of
+ * (α1, β2) (kept per key), multiplied; null when the signals are not valid for `vk`.
  */
-export function verifyGroth16(vk: Groth16VerifyingKey, publics: readonly bigint[], proof: Groth16Proof): boolean {
-  if (!Array.isArray(publics) || publics.length !== vk.ic.length - 1) return false;
-  if (!publics.every((x) => typeof x === 'bigint' && x >= 0n && x < FR_R)) return false;
-  if (!proof || !valid(proof.a) || !valid(proof.b) || !valid(proof.c)) return false;
+export interface PublicPart {
+  readonly publics: readonly bigint[];
+  readonly loop: Fp12 | null;
+}
+
+export function publicPart(vk: Groth16VerifyingKey, publics: readonly bigint[]): PublicPart {
+  const ok =
+    Array.isArray(publics) && publics.length === vk.ic.length - 1 && publics.every((x) => typeof x === 'bigint' && x >= 0n && x < FR_R);
+  if (!ok) return { publics, loop: null };
   let l = vk.ic[0];
   for (let i = 0; i < publics.length; i++) {
     if (publics[i] !== 0n) l = l.add(vk.ic[i + 1].multiplyUnsafe(publics[i]));
   }
-  const pairs = [
-    { g1: proof.a.negate(), g2: proof.b },
-    { g1: l, g2: vk.gamma2 },
-    { g1: proof.c, g2: vk.delta2 },
-  ].filter(({ g1, g2 }) => !g1.is0() && !g2.is0());
-  const { Fp12 } = bn254.fields;
-  return Fp12.eql(Fp12.finalExponentiate(Fp12.mul(bn254.pairingBatch(pairs, false), alphaBetaLoop(vk))), Fp12.ONE);
+  return { publics: [...publics], loop: Fp12.mul(millerLoops([{ g1: l, g2: vk.gamma2 }]), alphaBetaLoop(vk)) };
+}
+
+/** The check's part that needs only πA and πB: their group checks and the Miller loop of (−πA, πB); null when a point is not in its group. */
+export interface ProofPart {
+  readonly a: G1Point;
+  readonly b: G2Point;
+  readonly loop: Fp12 | null;
+}
+
+export function proofPart(a: G1Point, b: G2Point): ProofPart {
+  if (!valid(a) || !valid(b)) return { a, b, loop: null };
+  return { a, b, loop: millerLoops([{ g1: a.negate(), g2: b }]) };
+}
+
+/** Parts made before the proof was complete (early-check.ts); each is used only where it equals the proof's own. */
+export interface EarlyParts {
+  readonly pub?: PublicPart;
+  readonly proof?: ProofPart;
+}
+
+const samePublics = (a: readonly bigint[], b: readonly bigint[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whether `part` was made from `proof`'s own πA and πB (false for anything not a point). */
+function sameProofPoints(part: ProofPart, proof: Groth16Proof): boolean {
+  try {
+    return part.a.equals(proof.a) && part.b.equals(proof.b);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when `proof` proves `publics` under `vk`: e(πA, πB) = e(α1, β2)·e(L, γ2)·e(πC, δ2) as one
+ * product of Miller loops and one final exponentiation. Answers, never throws: false for the wrong
+ * number of public signals, a signal outside [0, r), or a proof point not in its prime-order group
+ * (not on the curve, or off G2's subgroup), as well as for a proof that fails the pairing check.
+ * `early`: parts made ahead for the same signals and points (others are made here).
+ * @example
+ * const ok = verifyGroth16(zkey, [7n], cpuProve(zkey, witness).proof);
+ */
+export function verifyGroth16(vk: Groth16VerifyingKey, publics: readonly bigint[], proof: Groth16Proof, early?: EarlyParts): boolean {
+  if (!Array.isArray(publics)) return false;
+  const pub = early?.pub && samePublics(early.pub.publics, publics) ? early.pub : publicPart(vk, publics);
+  if (!pub.loop || !proof) return false;
+  const part = early?.proof && sameProofPoints(early.proof, proof) ? early.proof : proofPart(proof.a, proof.b);
+  if (!part.loop || !valid(proof.c)) return false;
+  const f = Fp12.mul(Fp12.mul(pub.loop, part.loop), millerLoops([{ g1: proof.c, g2: vk.delta2 }]));
+  return Fp12.eql(Fp12.finalExponentiate(f), Fp12.ONE);
 }
 
 /**
  * The Miller loop of (α1, β2), once per key: it is the same for every proof (a fourth of a check's
  * pairing work); e(α1, β2) in snarkjs's verification key is its final exponentiation.
  */
-const alphaBeta = new WeakMap<Groth16VerifyingKey, ReturnType<typeof bn254.pairingBatch>>();
-export function alphaBetaLoop(vk: Groth16VerifyingKey): ReturnType<typeof bn254.pairingBatch> {
+const alphaBeta = new WeakMap<Groth16VerifyingKey, Fp12>();
+export function alphaBetaLoop(vk: Groth16VerifyingKey): Fp12 {
   let f = alphaBeta.get(vk);
   if (!f) {
-    f = vk.alpha1.is0() || vk.beta2.is0() ? bn254.fields.Fp12.ONE : bn254.pairingBatch([{ g1: vk.alpha1, g2: vk.beta2 }], false);
+    f = millerLoops([{ g1: vk.alpha1, g2: vk.beta2 }]);
     alphaBeta.set(vk, f);
   }
   return f;

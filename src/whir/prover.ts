@@ -13,7 +13,9 @@ import type { GpuTable, SumcheckEngine, SumcheckEngineFactory } from './engine.j
 import { prunedSiblings, type Digest } from './multiproof.js';
 import { emptySumcheck, type PcsProof, type QueryOpenings, type SumcheckData, type WhirRoundProof } from './proof.js';
 import type { WhirSchedule } from './schedule.js';
+import type { OpeningsAhead } from './openings-ahead.js';
 import type { RoundMessage } from './sumcheck.js';
+import { whirShape } from './transcript/separators.js';
 
 /** A committed codeword: its root and the rows + authentication paths the queries open. */
 export interface CommittedCodeword {
@@ -128,7 +130,8 @@ export interface WhirOpening {
 
 /**
  * Open a commitment at a point drawn from the transcript (the standalone-PCS convention), or at
- * `given` (p3-whir's `open_at`: the same transcript without the `opening_point` draw).
+ * `given` (p3-whir's `open_at`: the same transcript without the `opening_point` draw). With
+ * `ahead`, each round's openings are checked as they are made, for the verifier (openings-ahead.ts).
  */
 export async function whirOpen(
   schedule: WhirSchedule,
@@ -136,6 +139,7 @@ export async function whirOpen(
   committed: WhirCommitment,
   transcript: WhirTranscript,
   given?: Ext4[],
+  ahead?: OpeningsAhead,
 ): Promise<WhirOpening> {
   backend.phase('tables');
   const engine = await backend.sumcheck(committed.table);
@@ -143,7 +147,7 @@ export async function whirOpen(
   // if the open fails or is aborted midway (dispose is idempotent).
   const rounds: CommittedCodeword[] = [];
   try {
-    return await openWith(schedule, backend, committed, transcript, engine, given, rounds);
+    return await openWith(schedule, backend, committed, transcript, engine, given, rounds, ahead);
   } finally {
     engine.dispose();
     for (const c of rounds) c.dispose();
@@ -171,8 +175,11 @@ async function openWith(
   engine: SumcheckEngine,
   given: Ext4[] | undefined,
   owned: CommittedCodeword[],
+  ahead: OpeningsAhead | undefined,
 ): Promise<WhirOpening> {
   const n = schedule.numVariables;
+  // The verifier's view of each round's tree (its levels), for the checks made ahead.
+  const shape = ahead && whirShape(schedule, 1);
   backend.phase('claims');
   // Claims in α-power order: the opening first, then the OOD (virtual) claims drawn before it.
   const virtual: { point: Ext4[]; value: Ext4 }[] = [];
@@ -234,6 +241,15 @@ async function openWith(
     const indices = transcript.queryIndices(i);
     const queryPoint = [...foldingRandomness].reverse();
     const openings = await openRows(previous.codeword, previous.kind, indices);
+    ahead?.add({
+      indices,
+      openings: openings.proof,
+      root: previous.codeword.root,
+      levels: shape!.rounds[i].indexBits,
+      logFolded: round.logFoldedDomainSize,
+      folding: foldingRandomness,
+      what: `round ${i}`,
+    });
     const selectValues = openings.flat.map((row) => (previous.kind === 'Base' ? evalBase(row, queryPoint) : evalExt(row, queryPoint)));
 
     const gamma = transcript.roundBatching();
@@ -266,6 +282,15 @@ async function openWith(
   const finalPowWitness = await transcript.queryPow(schedule.rounds.length);
   const finalIndices = transcript.queryIndices(schedule.rounds.length);
   const finalOpenings = await openRows(previous.codeword, previous.kind, finalIndices);
+  ahead?.add({
+    indices: finalIndices,
+    openings: finalOpenings.proof,
+    root: previous.codeword.root,
+    levels: shape!.finalIndexBits,
+    logFolded: shape!.finalIndexBits,
+    folding: foldingRandomness,
+    what: 'final',
+  });
   const finalSumcheck =
     schedule.finalSumcheckRounds > 0
       ? (await runSumcheck(engine, transcript, schedule.finalSumcheckRounds, schedule.finalFoldingPowBits)).data

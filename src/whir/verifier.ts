@@ -7,13 +7,13 @@
  * @module
  */
 import { DuplexChallenger } from '../ref/challenger.js';
-import { compressPairsBb16, hashRowBb16 } from '../field/poseidon2-bb16.js';
 import { bbMulFast } from '../field/babybear-fast.js';
 import { bbAdd, bbSub } from '../field/babybear.js';
 import { EF_ONE, EF_ZERO, efAdd, efEquals, efMul, efPowers, efScale, efVecFromList, type Ext4 } from './ext.js';
-import { domainPoint, eqAt, evalBase, evalExt, evalUnivariateExt, expandFromUnivariate } from './multilinear.js';
-import { restoreRoot } from './multiproof.js';
-import type { PcsProof, QueryOpenings, SumcheckData } from './proof.js';
+import { eqAt, evalExt, evalUnivariateExt, expandFromUnivariate } from './multilinear.js';
+import type { PcsProof, SumcheckData } from './proof.js';
+import { Reject, stirClaims, type SelectClaim, type StirInput } from './stir-claims.js';
+import type { OpeningsAhead } from './openings-ahead.js';
 import type { WhirSchedule } from './schedule.js';
 import { nextSum } from './sumcheck.js';
 import { whirProverTranscript } from './transcript/whir-transcript.js';
@@ -29,21 +29,23 @@ interface Constraint {
   select: { x: number; coeff: Ext4 }[];
 }
 
-class Reject extends Error {}
-
 /**
  * Verify `proof` for the commitment `root` under `schedule`: at the point the transcript draws
  * (`MultilinearPcs::verify`), or at `point` when given (`PrescribedPointPcs::verify_at`, with the
  * commitment observed first as the caller of verify_at does). Never throws on a bad proof.
+ * `ahead`: the openings the prover of `proof` had checked as it made them (openings-ahead.ts).
  */
 export async function verifyWhir(
   schedule: WhirSchedule,
   root: Uint32Array,
   proof: PcsProof,
   point?: readonly Ext4[],
+  ahead?: OpeningsAhead,
 ): Promise<WhirVerdict> {
   try {
-    await replay(schedule, root, proof, point);
+    await ahead?.settled();
+    const stir = (input: StirInput) => (ahead ? ahead.claims(input) : stirClaims(input));
+    await replay(schedule, root, proof, point, stir);
     return { ok: true };
   } catch (e) {
     if (e instanceof Reject) return { ok: false, error: e.message };
@@ -51,7 +53,13 @@ export async function verifyWhir(
   }
 }
 
-async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof, given: readonly Ext4[] | undefined): Promise<void> {
+async function replay(
+  schedule: WhirSchedule,
+  root: Uint32Array,
+  proof: PcsProof,
+  given: readonly Ext4[] | undefined,
+  stir: (input: StirInput) => SelectClaim[],
+): Promise<void> {
   const w = proof.whir;
   const shape = whirShape(schedule, 1);
   const n = schedule.numVariables;
@@ -118,15 +126,15 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
     });
     pending = rp.powWitness;
     await t.queryPow(i);
-    const select = stirClaims(
-      t.queryIndices(i),
-      rp.openings,
-      previousRoot,
-      shape.rounds[i].indexBits,
-      round.logFoldedDomainSize,
-      randomness[randomness.length - 1],
-      `round ${i}`,
-    );
+    const select = stir({
+      indices: t.queryIndices(i),
+      openings: rp.openings,
+      root: previousRoot,
+      levels: shape.rounds[i].indexBits,
+      logFolded: round.logFoldedDomainSize,
+      folding: randomness[randomness.length - 1],
+      what: `round ${i}`,
+    });
     const gamma = t.roundBatching();
     const gammas = efPowers(gamma, 1 + eq.length + select.length);
     constraints.push({
@@ -147,16 +155,15 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
   pending = w.finalPowWitness;
   const last = schedule.rounds.length;
   await t.queryPow(last);
-  const finalLogFolded = shape.finalIndexBits;
-  const finalSelect = stirClaims(
-    t.queryIndices(last),
-    w.finalOpenings,
-    previousRoot,
-    shape.finalIndexBits,
-    finalLogFolded,
-    randomness[randomness.length - 1],
-    'final',
-  );
+  const finalSelect = stir({
+    indices: t.queryIndices(last),
+    openings: w.finalOpenings,
+    root: previousRoot,
+    levels: shape.finalIndexBits,
+    logFolded: shape.finalIndexBits,
+    folding: randomness[randomness.length - 1],
+    what: 'final',
+  });
   const finalPoly = efVecFromList(w.finalPoly);
   finalSelect.forEach((c, j) => {
     if (!efEquals(evalUnivariateExt(finalPoly, c.x), c.value))
@@ -175,37 +182,6 @@ async function replay(schedule: WhirSchedule, root: Uint32Array, proof: PcsProof
   const finalValue = evalExt(finalPoly, [...finalRs].reverse());
   if (!efEquals(claimed, efMul(weight, finalValue)))
     throw new Reject('final sumcheck claim does not match the constraints times the final polynomial');
-}
-
-/** Check the openings' multiproof against `root` and fold each row at the reversed folding randomness: one select claim per query. */
-function stirClaims(
-  indices: number[],
-  openings: QueryOpenings,
-  root: Uint32Array,
-  levels: number,
-  logFolded: number,
-  folding: Ext4[],
-  what: string,
-): { x: number; value: Ext4 }[] {
-  if (openings.rows.length !== indices.length)
-    throw new Reject(`${what}: ${openings.rows.length} opened rows for ${indices.length} queries`);
-  const flat = openings.kind === 'Base' ? openings.rows : openings.rows.map((r) => efVecFromList(r));
-  const width = 2 ** folding.length * (openings.kind === 'Base' ? 1 : 4);
-  const leaves = new Map<number, Uint32Array>();
-  indices.forEach((index, j) => {
-    if (flat[j].length !== width) throw new Reject(`${what}: opened row ${j} has ${flat[j].length} values, expected ${width}`);
-    const digest = hashRowBb16(flat[j]);
-    const seen = leaves.get(index);
-    if (seen && seen.some((v, i) => v !== digest[i])) throw new Reject(`${what}: two different rows opened at index ${index}`);
-    leaves.set(index, digest);
-  });
-  const restored = restoreRoot(leaves, levels, openings.siblingHashes, compressPairsBb16);
-  if (!restored || restored.some((v, i) => v !== root[i])) throw new Reject(`${what}: Merkle multiproof does not open the commitment`);
-  const point = [...folding].reverse();
-  return indices.map((index, j) => ({
-    x: domainPoint(logFolded, index),
-    value: openings.kind === 'Base' ? evalBase(flat[j], point) : evalExt(flat[j], point),
-  }));
 }
 
 /** Σ coeff·eq(point, c) + Σ coeff·Π_i((1 - c_i) + c_i·x^(2^(m-1-i))) at the local challenge c. */

@@ -15,6 +15,7 @@ import { cpuSumcheckEngine, type SumcheckEngine, type SumcheckEngineFactory } fr
 import { GpuSumcheckEngine, gpuSumcheckEngine } from './gpu-engine.js';
 import { commitEngineEvals, commitTable } from './gpu-commit.js';
 import { verifyWhir } from './verifier.js';
+import { OpeningsAhead } from './openings-ahead.js';
 import type { LiveDevice } from '../device-recovery.js';
 import type { CheckMode } from '../sched/job.js';
 import { whirSchedule, type WhirOptions } from './options.js';
@@ -123,25 +124,28 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
             // openings): the verifier checks every opening and fold, as p3-whir's does. The commit's
             // checks stay: no proof shows an input corrupted before it was encoded.
             const inner: CheckMode | undefined = mode === 'off' ? undefined : 'off';
-            const attempt = async (gpu: LiveDevice | null) => {
+            // A checked proof's openings are checked as they are made, beside the prover (openings-ahead.ts).
+            const attempt = async (gpu: LiveDevice | null, ahead?: OpeningsAhead) => {
               const ch = challenger.clone();
               // Grinding searches run on clones (untraced); only check_witness's real step is recorded, as in Rust.
               const records = trace ? tracePermutations(ch, commitTrace) : null;
               const transcript = whirProverTranscript(schedule, ch, (c, bits) => host.grind(c, bits, { signal: proveJob.signal }));
               const backend = hostBackend(host, gpu, proveJob, 'whir prove', openPhases(schedule), inner);
-              const opening = await whirOpen(schedule, backend, mine, transcript, point);
+              const opening = await whirOpen(schedule, backend, mine, transcript, point, ahead);
               ch.onPermute = undefined;
               return records ? { ...opening, trace: traceJsonl(records) } : opening;
             };
-            const opening = await attempt(device);
-            if (mode === 'off') return opening;
-            const verdict = await verifyWhir(schedule, mine.codeword.root, opening.proof, point);
+            if (mode === 'off') return await attempt(device);
+            const ahead = new OpeningsAhead();
+            const opening = await attempt(device, ahead);
+            const verdict = await verifyWhir(schedule, mine.codeword.root, opening.proof, point, ahead);
             if (verdict.ok) return opening;
             if (device) {
               gpuEngineOk = false;
               paths.onGpuFailure?.(verdict.error);
-              const again = await attempt(null);
-              if ((await verifyWhir(schedule, mine.codeword.root, again.proof, point)).ok) return again;
+              const cpuAhead = new OpeningsAhead();
+              const again = await attempt(null, cpuAhead);
+              if ((await verifyWhir(schedule, mine.codeword.root, again.proof, point, cpuAhead)).ok) return again;
             }
             throw new ProverError('CHECK_FAILED', `whir: the proof failed its own verification (${verdict.error}); nothing was returned`);
           } finally {

@@ -123,12 +123,18 @@ async function expectProves(
     expect(r.report!.grind).toBe(EXPECTED.grind);
     expect(r.report!.whirVerified).toBe(true);
   }
-  // Exactly one worker, a file of this build on this origin (not a blob: or data: URL), and the
-  // server really sent it.
-  expect(r.workers, diagnosis).toHaveLength(1);
-  const worker = new URL(r.workers[0]);
-  expect(worker.origin).toBe(new URL(served.url).origin);
-  if (served.requests) expect(served.requests).toContain(`200 ${worker.pathname}`);
+  // The prover's worker, a file of this build on this origin (not a blob: or data: URL) that the
+  // server really sent; and on the page whose WHIR open is checked, the check thread's worker,
+  // started from the prover's worker (src/checks/check-thread.ts), likewise.
+  const [prover, ...others] = r.workers;
+  expect(others.length, diagnosis).toBe(all ? 1 : 0);
+  for (const url of r.workers) {
+    const worker = new URL(url);
+    expect(worker.origin).toBe(new URL(served.url).origin);
+    if (served.requests) expect(served.requests).toContain(`200 ${worker.pathname}`);
+  }
+  if (all) expect(others[0], 'the check worker').toMatch(/check/);
+  expect(prover, 'the prover worker').not.toMatch(/check/);
   return r;
 }
 

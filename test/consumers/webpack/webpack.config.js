@@ -7,7 +7,7 @@
 import webpack from 'webpack';
 
 const page = (title, script) => `<!doctype html>
-<html><head><meta charset="utf-8"><title>${title}</title></head>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title></head>
 <body><script src="./${script}"></script></body></html>
 `;
 
