@@ -9,7 +9,7 @@
  */
 import { ProverError } from '../errors.js';
 import { proofFromJson, publicSignalsFromJson, g1FromJson, g2FromJson, type SnarkjsVerificationKey } from './proof-json.js';
-import { verifyGroth16, type EarlyParts, type Groth16VerifyingKey } from './verify.js';
+import { cPart, verifyGroth16, type EarlyParts, type Groth16VerifyingKey } from './verify.js';
 import { earlyParts } from './early-check.js';
 import type { Groth16Key, Groth16Output, Groth16Witness } from './key.js';
 
@@ -48,6 +48,20 @@ export function outputVerifies(vk: Groth16VerifyingKey, out: Groth16Output, earl
 }
 
 /**
+ * outputVerifies with the parts of the check made during the proof (early-check.ts): πC's part is
+ * made here while the check thread may still be finishing πA and πB's.
+ */
+async function verifiesWithEarlyParts(vk: Groth16VerifyingKey, out: Groth16Output): Promise<boolean> {
+  const early = earlyParts(out);
+  if (!early) return outputVerifies(vk, out);
+  const proof = proofFromJson(out.proof);
+  const publics = publicSignalsFromJson(out.publicSignals);
+  if (proof === undefined || publics === undefined) return false;
+  const c = cPart(vk, proof.c);
+  return verifyGroth16(vk, publics, proof, { ...(await early), c });
+}
+
+/**
  * undefined when `out` (a GPU proof for `witness` with `key`) verifies; else what was wrong with
  * it, once the CPU path (`cpuKey`: a key of the same zkey there) has shown the witness is good.
  * @throws ProverError UNSATISFIED when the CPU path's proof does not verify either
@@ -59,7 +73,7 @@ export async function checkGroth16Proof(
   cpuKey: () => Promise<Groth16Key>,
 ): Promise<string | undefined> {
   const vk = verifyingKeyOf(key);
-  if (outputVerifies(vk, out, await earlyParts(out))) return undefined;
+  if (await verifiesWithEarlyParts(vk, out)) return undefined;
   const cpu = await cpuKey();
   try {
     if (!outputVerifies(vk, await cpu.prove(witness, { check: 'off' }))) {

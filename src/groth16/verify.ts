@@ -3,11 +3,11 @@
  * groth16_verify.js makes):
  *   e(πA, πB) = e(α1, β2) · e(L, γ2) · e(πC, δ2),   L = IC[0] + Σ_i IC[i]·public[i-1],
  * run as e(−πA, πB)·e(α1, β2)·e(L, γ2)·e(πC, δ2) = 1: a product of Miller loops and one final
- * exponentiation, (α1, β2)'s Miller loop kept per key. It comes in three parts: the signals' (L and
- * its loop), πA and πB's (their group checks, G2's subgroup check included, and their loop), and
- * πC's with the final exponentiation, so that a prover can make the first two while the GPU still
- * computes πC (early-check.ts). VM, poseidon-hash (1 signal): ~15 ms in all, of which πC's Miller
- * loop and the final exponentiation ~8.
+ * exponentiation, (α1, β2)'s Miller loop kept per key. It comes in parts: the signals' (L and its
+ * loop), πA and πB's (their group checks, G2's subgroup check included, and their loop) and πC's
+ * (its group check and loop), then the final exponentiation of their product, so that a prover can
+ * make the first two while the GPU still computes πC (early-check.ts). VM, poseidon-hash (1
+ * signal): ~15 ms in all, of which πC's Miller loop and the final exponentiation ~8.
  * @module
  */
 import { bn254 } from '@noble/curves/bn254.js';
@@ -74,18 +74,29 @@ export function proofPart(a: G1Point, b: G2Point): ProofPart {
   return { a, b, loop: millerLoops([{ g1: a.negate(), g2: b }]) };
 }
 
-/** Parts made before the proof was complete (early-check.ts); each is used only where it equals the proof's own. */
+/** The check's part that needs πC: its group check and the Miller loop of (πC, δ2); null when it is not in G1. */
+export interface CPart {
+  readonly c: G1Point;
+  readonly loop: Fp12 | null;
+}
+
+export function cPart(vk: Groth16VerifyingKey, c: G1Point): CPart {
+  return { c, loop: valid(c) ? millerLoops([{ g1: c, g2: vk.delta2 }]) : null };
+}
+
+/** Parts made apart from the final step (early-check.ts, proof-check.ts); each is used only where it equals the proof's own. */
 export interface EarlyParts {
   readonly pub?: PublicPart;
   readonly proof?: ProofPart;
+  readonly c?: CPart;
 }
 
 const samePublics = (a: readonly bigint[], b: readonly bigint[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** Whether `part` was made from `proof`'s own πA and πB (false for anything not a point). */
-function sameProofPoints(part: ProofPart, proof: Groth16Proof): boolean {
+/** Whether `part` was made from `proof`'s own points (false for anything not a point). */
+function samePoints(part: ProofPart | CPart, proof: Groth16Proof): boolean {
   try {
-    return part.a.equals(proof.a) && part.b.equals(proof.b);
+    return 'c' in part ? part.c.equals(proof.c) : part.a.equals(proof.a) && part.b.equals(proof.b);
   } catch {
     return false;
   }
@@ -104,10 +115,11 @@ export function verifyGroth16(vk: Groth16VerifyingKey, publics: readonly bigint[
   if (!Array.isArray(publics)) return false;
   const pub = early?.pub && samePublics(early.pub.publics, publics) ? early.pub : publicPart(vk, publics);
   if (!pub.loop || !proof) return false;
-  const part = early?.proof && sameProofPoints(early.proof, proof) ? early.proof : proofPart(proof.a, proof.b);
-  if (!part.loop || !valid(proof.c)) return false;
-  const f = Fp12.mul(Fp12.mul(pub.loop, part.loop), millerLoops([{ g1: proof.c, g2: vk.delta2 }]));
-  return Fp12.eql(Fp12.finalExponentiate(f), Fp12.ONE);
+  const part = early?.proof && samePoints(early.proof, proof) ? early.proof : proofPart(proof.a, proof.b);
+  if (!part.loop) return false;
+  const c = early?.c && samePoints(early.c, proof) ? early.c : cPart(vk, proof.c);
+  if (!c.loop) return false;
+  return Fp12.eql(Fp12.finalExponentiate(Fp12.mul(Fp12.mul(pub.loop, part.loop), c.loop)), Fp12.ONE);
 }
 
 /**

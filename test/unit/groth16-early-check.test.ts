@@ -8,7 +8,7 @@ import { cpuProve } from '../../src/groth16/cpu-prove.js';
 import { EarlyCheck, checkStartedEarly, earlyParts } from '../../src/groth16/early-check.js';
 import { outputVerifies } from '../../src/groth16/proof-check.js';
 import { proofToJson, publicSignals } from '../../src/groth16/proof-json.js';
-import { proofPart, publicPart, verifyGroth16 } from '../../src/groth16/verify.js';
+import { cPart, proofPart, publicPart, verifyGroth16 } from '../../src/groth16/verify.js';
 import { readWtns } from '../../src/groth16/wtns.js';
 import { readZkey } from '../../src/groth16/zkey.js';
 import { loadFixture } from '../support/groth16-fixtures.js';
@@ -47,6 +47,11 @@ describe('Groth16 check parts made early', () => {
     expect(verifyGroth16(zkey, signals, one, { ...right, proof: { ...right.proof, loop: Fp12.ONE } })).toBe(false);
     expect(verifyGroth16(zkey, signals, one, { ...right, pub: { ...right.pub, loop: null } })).toBe(false);
     expect(verifyGroth16(zkey, signals, one, { ...right, proof: { ...right.proof, loop: null } })).toBe(false);
+    // πC's part: one made for πC decides; one made for another proof's πC is not used.
+    expect(verifyGroth16(zkey, signals, one, { ...right, c: { c: one.c, loop: Fp12.ONE } })).toBe(false);
+    expect(verifyGroth16(zkey, signals, one, { ...right, c: cPart(zkey, one.c) })).toBe(true);
+    expect(verifyGroth16(zkey, signals, one, { ...right, c: cPart(zkey, two.c) })).toBe(true);
+    expect(verifyGroth16(zkey, signals, { ...one, c: two.c }, { ...right, c: cPart(zkey, two.c) })).toBe(false);
   });
 
   it('EarlyCheck makes the parts in later tasks and hands them to the output check', async () => {
