@@ -9,6 +9,7 @@
  */
 export { createProver } from './create-prover.js';
 export type { Prover, ProverInfo, BackendStats, CheckStats, Capabilities, FamilyPath } from './prover.js';
+export type { CheckThreadState } from './checks/check-thread-state.js';
 export type { Family } from './methods.js';
 export type { JobOptions, JobProgress, CheckMode } from './sched/job.js';
 export type { JobStats } from './sched/scheduler.js';

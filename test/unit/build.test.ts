@@ -63,6 +63,7 @@ const TYPES_CONSUMER = `import {
   type Capabilities,
   type CheckMode,
   type CheckStats,
+  type CheckThreadState,
   type Family,
   type FamilyPath,
   type JobOptions,
@@ -106,6 +107,7 @@ export async function typed(x: Uint32Array, gpu: boolean, points: Uint8Array): P
   const ntt: FamilyPath = caps.ntt;
   const stats: BackendStats & { checks: CheckStats } = prover.stats();
   const jobs: JobStats = stats.jobs;
+  const thread: CheckThreadState = stats.checks.thread;
   const bases = await prover.msmBases(points, job);
   const tuning: MsmTuning = { c: 13 };
   const info: MsmRunInfo = await bases.msmProfiled([1n], tuning, job);
@@ -116,7 +118,7 @@ export async function typed(x: Uint32Array, gpu: boolean, points: Uint8Array): P
   kept.destroy();
   bases.destroy();
   prover.destroy();
-  return values.length + families.length + (ntt.reason ?? '').length + jobs.run + plans[0].c + engines.length + passes.length;
+  return values.length + families.length + (ntt.reason ?? '').length + jobs.run + thread.length + plans[0].c + engines.length + passes.length;
 }
 `;
 
