@@ -30,7 +30,14 @@ interface NodeWorker {
 
 type Answer = { id: number; answer?: CheckAnswer; error?: string };
 
-const pending = new Map<number, { task: CheckTask; resolve: (a: CheckAnswer) => void }>();
+/** A task sent to the thread: what to run here if the thread fails, and its answer's deadline. */
+interface Waiting {
+  task: CheckTask;
+  resolve: (a: CheckAnswer) => void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+const pending = new Map<number, Waiting>();
 let nextId = 1;
 let endpoint: Promise<Endpoint | null> | undefined;
 
@@ -40,15 +47,23 @@ export async function checkTask(task: CheckTask): Promise<CheckAnswer> {
   if (!to || checkThreadStats.state === 'unavailable') return inThisThread(task);
   return new Promise((resolve) => {
     const id = nextId++;
-    pending.set(id, { task, resolve });
+    const waiting: Waiting = { task, resolve };
+    pending.set(id, waiting);
     to.busy(true);
     try {
       to.post({ id, task });
     } catch (e) {
       giveUp(`a task could not be sent: ${(e as Error).message}`);
+      return;
     }
+    // A thread that never answers (a message it could not read) must not hold a proof forever.
+    waiting.timer = setTimeout(() => giveUp(`a task went unanswered for ${UNANSWERED_MS} ms`), UNANSWERED_MS);
+    (waiting.timer as { unref?: () => void }).unref?.();
   });
 }
+
+/** Far above any task's time (a WHIR round's openings: milliseconds; the thread's start: ~0.1 s). */
+const UNANSWERED_MS = 10_000;
 
 async function inThisThread(task: CheckTask): Promise<CheckAnswer> {
   await nextTask();
@@ -59,6 +74,7 @@ async function inThisThread(task: CheckTask): Promise<CheckAnswer> {
 function received(to: Endpoint, message: Answer): void {
   const waiting = pending.get(message.id);
   if (!waiting) return;
+  clearTimeout(waiting.timer);
   pending.delete(message.id);
   if (pending.size === 0) to.busy(false);
   if (message.answer) {
@@ -75,7 +91,8 @@ function giveUp(why: string): void {
   checkThreadStats.state = 'unavailable';
   checkThreadStats.why = why;
   endpoint = Promise.resolve(null);
-  for (const [id, { task, resolve }] of pending) {
+  for (const [id, { task, resolve, timer }] of pending) {
+    clearTimeout(timer);
     pending.delete(id);
     void inThisThread(task).then(resolve);
   }
