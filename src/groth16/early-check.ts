@@ -11,37 +11,43 @@
  * @module
  */
 import { checkTask } from '../checks/check-thread.js';
-import { g1Wire, g2Wire, verifyingKeyWire } from './check-parts.js';
+import type { CheckAnswer } from '../checks/check-tasks.js';
+import { g1Wire, g2Wire, verifyingKeyWire, type Fp12Value } from './check-parts.js';
 import type { Groth16Output } from './key.js';
 import type { G1Point, G2Point } from './point-words.js';
 import type { EarlyParts, Groth16VerifyingKey, ProofPart, PublicPart } from './verify.js';
 
 /** The parts of one proof's check, as they are made. */
 export class EarlyCheck {
-  private readonly pub: Promise<PublicPart>;
-  private proof?: Promise<ProofPart>;
+  private readonly pub: Promise<PublicPart | undefined>;
+  private proof?: Promise<ProofPart | undefined>;
 
   constructor(vk: Groth16VerifyingKey, publics: readonly bigint[]) {
     const kept = [...publics];
-    this.pub = checkTask({ kind: 'groth16-public', vk: verifyingKeyWire(vk), publics: kept }).then((answer) => ({
-      publics: kept,
-      loop: 'loop' in answer ? answer.loop : null,
-    }));
+    this.pub = loopOf(checkTask({ kind: 'groth16-public', vk: verifyingKeyWire(vk), publics: kept })).then(
+      (loop) => loop && { publics: kept, loop: loop.value },
+    );
   }
 
   /** πA and πB are known: their part. */
   proofPoints(a: G1Point, b: G2Point): void {
-    this.proof = checkTask({ kind: 'groth16-proof', a: g1Wire(a), b: g2Wire(b) }).then((answer) => ({
-      a,
-      b,
-      loop: 'loop' in answer ? answer.loop : null,
-    }));
+    this.proof = loopOf(checkTask({ kind: 'groth16-proof', a: g1Wire(a), b: g2Wire(b) })).then(
+      (loop) => loop && { a, b, loop: loop.value },
+    );
   }
 
-  /** The parts made (verify.ts uses each only for a proof it matches). */
+  /** The parts made (verify.ts uses each only for a proof it matches, and makes a missing one itself). */
   async parts(): Promise<EarlyParts> {
     return { pub: await this.pub, proof: await this.proof };
   }
+}
+
+/** A part's loop (null: its inputs are invalid), or undefined when its task failed: the check then makes that part itself. */
+function loopOf(answer: Promise<CheckAnswer>): Promise<{ value: Fp12Value | null } | undefined> {
+  return answer.then(
+    (a) => ('loop' in a ? { value: a.loop } : undefined),
+    () => undefined,
+  );
 }
 
 /** Outputs with parts of their check made early, until checked (proof-check.ts reads them). */

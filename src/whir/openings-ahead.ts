@@ -53,10 +53,14 @@ export class OpeningsAhead {
       root: given.root.slice(),
       folding: given.folding.map((e) => [...e] as Ext4),
     };
-    const made = checkTask({ kind: 'stir', input: compact(input) }).then((answer) => {
-      if (answer.kind !== 'stir') return;
-      this.made.set(input.openings, { input, result: 'claims' in answer ? answer.claims : new Reject(answer.reject) });
-    });
+    // A task that fails leaves no result: the verifier then checks these openings itself.
+    const made = checkTask({ kind: 'stir', input: compact(input) }).then(
+      (answer) => {
+        if (answer.kind !== 'stir') return;
+        this.made.set(input.openings, { input, result: 'claims' in answer ? answer.claims : new Reject(answer.reject) });
+      },
+      () => {},
+    );
     this.queue = Promise.all([this.queue, made]).then(() => {});
   }
 
