@@ -1,11 +1,11 @@
 /**
  * A checked open's openings, checked ahead (the verifier's costliest step: stir-claims.ts): the
  * prover hands each round's openings to the check thread (checks/check-thread.ts) as it makes
- * them, so the check runs beside the prover's next rounds rather than after the proof. The verifier then takes a result made ahead only
- * for the very openings object of the proof it checks, and only when the inputs it derives itself
- * (query indices, root, levels, folding randomness) equal those the result was made from;
- * otherwise it checks them itself. The prover never changes a proof's pieces once made, so a
- * result made ahead is the verifier's own.
+ * them, so the check runs beside the prover's next rounds rather than after the proof. The
+ * verifier then takes a result made ahead only for the very openings object of the proof it
+ * checks, and only when the inputs it derives itself (query indices, root, levels, folding
+ * randomness) equal those the result was made from; otherwise it checks them itself. The prover
+ * never changes a proof's pieces once made, so a result made ahead is the verifier's own.
  * @module
  */
 import { checkTask } from '../checks/check-thread.js';
