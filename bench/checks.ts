@@ -17,7 +17,7 @@ import { knownGroth16 } from '../src/checks/known-answer.js';
 import { tiledBases } from './msm.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
-import { checkThreadStats } from '../src/checks/check-thread.js';
+import { checkThreadStats } from '../src/checks/check-thread-state.js';
 
 const RUNS = 9;
 type Job = (check: CheckMode) => Promise<unknown>;

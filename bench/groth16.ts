@@ -31,7 +31,7 @@ import { stageTimes } from '../src/groth16/gpu-key.js';
 import { median } from './support/stats.js';
 import { withClock, type ClockSampler } from './gpu-clock.js';
 import type { BenchOutput } from './field.js';
-import { checkThreadStats } from '../src/checks/check-thread.js';
+import { checkThreadStats } from '../src/checks/check-thread-state.js';
 import { roofline } from './node-gpu.js';
 import { arkworks, nativeGroth16Available, nativeKey, type NativeKey } from './support/native-groth16.js';
 import { g2EngineRows } from './support/g2-engines.js';

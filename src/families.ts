@@ -10,7 +10,7 @@ import { checkThreadStats } from './checks/check-thread-state.js';
 import { isProverError, ProverError } from './errors.js';
 import { FAMILIES, FAMILY_METHODS, HANDLE_METHODS, METHOD_FAMILY, type Family, type FamilyMethod } from './methods.js';
 import type { Backend, Capabilities, CheckStats, Jobs, Prover } from './prover.js';
-import { settledOrAborted, type CheckMode } from './sched/job.js';
+import { requireJobOptions, settledOrAborted, type CheckMode } from './sched/job.js';
 import { DuplexChallenger } from './ref/challenger.js';
 import { KNOWN_ANSWER } from './checks/known-answer.js';
 import { nttCallSpec, poseidon2CallSpec } from './kernels/first-call.js';
@@ -186,20 +186,18 @@ export function routeFamilies(gpu: Backend | undefined, cpu: Backend, opts: Rout
         }
         return onCpu;
       };
-      const prove: Groth16Key['prove'] = async (witness, job) => {
-        const mode = job?.check ?? opts.check;
+      const prove: Groth16Key['prove'] = async (witness, jobIn) => {
+        const job = requireJobOptions('prove job options', jobIn);
+        const mode = job.check ?? opts.check;
         // A proof that will be verified needs no verdict of the self-check: it starts at once. One
         // that will not ('off') waits for it.
-        if (mode === 'off') await settledOrAborted(gate, 'groth16 prove', job?.signal);
+        if (mode === 'off') await settledOrAborted(gate, 'groth16 prove', job.signal);
         if ((state.groth16.path as FamilyState['path']) === 'cpu') return (await cpuKey()).prove(witness, job);
         const checking = gate !== undefined && !gateSettled;
         const t0 = performance.now();
         try {
           // The key learns the mode the proof is checked with (a checked proof starts its check early).
-          const out = await key.prove(
-            witness,
-            typeof job === 'object' && job !== null ? { ...job, check: mode } : (job ?? { check: mode }),
-          );
+          const out = await key.prove(witness, { ...job, check: mode });
           await check(f, { method: 'groth16Prove', args: [witness], result: out, key, zkey }, mode, performance.now() - t0);
           return out;
         } catch (e) {

@@ -13,8 +13,6 @@ import { nextTask } from '../gpu/next-task.js';
 import { runCheckTask, type CheckAnswer, type CheckTask } from './check-tasks.js';
 import { checkThreadStats } from './check-thread-state.js';
 
-export { checkThreadStats };
-
 interface Endpoint {
   post(message: unknown): void;
   /** Node: keep the process alive while answers are due. */

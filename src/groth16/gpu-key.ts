@@ -185,7 +185,7 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
       hMsm: (h: Uint32Array) => msm('h', h, job),
     };
   };
-  const output = (w: WitnessWords, proof: Groth16Proof) => ({ proof: proofToJson(proof), publicSignals: publicSignals(w, zkey.nPublic) });
+  const output = (signals: string[], proof: Groth16Proof) => ({ proof: proofToJson(proof), publicSignals: signals });
   /** prove() one stage at a time, each timed (stageTimes). */
   const staged = async (witness: Groth16Witness, job: JobOptions) => {
     const t: Record<string, number> = {};
@@ -206,7 +206,7 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
       c: await time('c', () => st.c(s)),
       h: await time('hMsm', () => st.hMsm(h)),
     };
-    const out = await time('assemble', () => output(w, assembleProof(zkey, sums)));
+    const out = await time('assemble', () => output(publicSignals(w, zkey.nPublic), assembleProof(zkey, sums)));
     stageTimes.last = t;
     return out;
   };
@@ -218,8 +218,9 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
       try {
         if (stageTimes.enabled) return await staged(witness, job);
         const w = requireWitness(witness, zkey);
+        const signals = publicSignals(w, zkey.nPublic);
         // The family checks this proof unless its job says 'off' (families.ts passes the mode on).
-        const early = job.check === 'off' ? undefined : new EarlyCheck(zkey, publicSignals(w, zkey.nPublic).map(BigInt));
+        const early = job.check === 'off' ? undefined : new EarlyCheck(zkey, signals.map(BigInt));
         const st = stagesOf(w, job);
         // Each job is queued as soon as its input exists: its host work overlaps the GPU work of the
         // ones ahead. Once their pipelines are compiled, h and B2 go first and the offsets are
@@ -247,7 +248,7 @@ export async function openGpuKey(env: ApiEnv, zkeyBytes: FileBytes, jobIn?: JobO
         const hSum = awaitedLater(st.hMsm(await h));
         const cWithoutH = blind.cWithoutH({ a: await a, b1: await b1, c: await c });
         const { a: piA, b: piB } = await ab;
-        const out = output(w, { a: piA, b: piB, c: cWithoutH.add(await hSum) });
+        const out = output(signals, { a: piA, b: piB, c: cWithoutH.add(await hSum) });
         if (early) checkStartedEarly(out, early);
         return out;
       } finally {

@@ -1,14 +1,22 @@
 /**
  * The run-time check of a GPU proof (docs/checks.md): with `check` not 'off', every proof is
  * verified against its key (verify.ts: one multi-pairing, ~15 ms on a 2-core machine, about half
- * of it made while the GPU computed the proof: early-check.ts) before it is returned. A proof that does not verify has two possible causes, told apart by the CPU path: the
- * same witness proved there (cpu-prove.ts) and verified too. If that proof fails as well, the
+ * of it made while the GPU computed the proof: early-check.ts) before it is returned. A proof that
+ * does not verify has two possible causes, told apart by the CPU path: the same witness proved
+ * there (cpu-prove.ts) and verified too. If that proof fails as well, the
  * witness breaks a constraint (UNSATISFIED: a zkey holds no C matrix, so only the proof can show
  * it); if it verifies, the GPU erred (the caller's check then moves the family to the CPU).
  * @module
  */
 import { ProverError } from '../errors.js';
-import { proofFromJson, publicSignalsFromJson, g1FromJson, g2FromJson, type SnarkjsVerificationKey } from './proof-json.js';
+import {
+  proofFromJson,
+  publicSignalsFromJson,
+  g1FromJson,
+  g2FromJson,
+  type Groth16Proof,
+  type SnarkjsVerificationKey,
+} from './proof-json.js';
 import { cPart, verifyGroth16, type EarlyParts, type Groth16VerifyingKey } from './verify.js';
 import { earlyParts } from './early-check.js';
 import type { Groth16Key, Groth16Output, Groth16Witness } from './key.js';
@@ -40,25 +48,29 @@ export function verifyingKeyOf(key: Groth16Key): Groth16VerifyingKey {
   return vk;
 }
 
-/** Whether `out` verifies under `vk` (malformed JSON does not); `early`: parts of its check made ahead (early-check.ts). */
-export function outputVerifies(vk: Groth16VerifyingKey, out: Groth16Output, early?: EarlyParts): boolean {
+/** `out`'s proof points and public signals; undefined for malformed JSON. */
+function parseOutput(out: Groth16Output): { proof: Groth16Proof; publics: bigint[] } | undefined {
   const proof = proofFromJson(out.proof);
   const publics = publicSignalsFromJson(out.publicSignals);
-  return proof !== undefined && publics !== undefined && verifyGroth16(vk, publics, proof, early);
+  return proof === undefined || publics === undefined ? undefined : { proof, publics };
+}
+
+/** Whether `out` verifies under `vk` (malformed JSON does not); `early`: parts of its check made ahead (early-check.ts). */
+export function outputVerifies(vk: Groth16VerifyingKey, out: Groth16Output, early?: EarlyParts): boolean {
+  const parsed = parseOutput(out);
+  return parsed !== undefined && verifyGroth16(vk, parsed.publics, parsed.proof, early);
 }
 
 /**
- * outputVerifies with the parts of the check made during the proof (early-check.ts): πC's part is
- * made here while the check thread may still be finishing πA and πB's.
+ * outputVerifies with the parts of the check made during the proof (early-check.ts), if any: πC's
+ * part is made here while the check thread may still be finishing πA and πB's.
  */
 async function verifiesWithEarlyParts(vk: Groth16VerifyingKey, out: Groth16Output): Promise<boolean> {
+  const parsed = parseOutput(out);
   const early = earlyParts(out);
-  if (!early) return outputVerifies(vk, out);
-  const proof = proofFromJson(out.proof);
-  const publics = publicSignalsFromJson(out.publicSignals);
-  if (proof === undefined || publics === undefined) return false;
-  const c = cPart(vk, proof.c);
-  return verifyGroth16(vk, publics, proof, { ...(await early), c });
+  if (parsed === undefined || early === undefined) return outputVerifies(vk, out);
+  const c = cPart(vk, parsed.proof.c);
+  return verifyGroth16(vk, parsed.publics, parsed.proof, { ...(await early), c });
 }
 
 /**

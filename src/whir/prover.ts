@@ -15,7 +15,6 @@ import { emptySumcheck, type PcsProof, type QueryOpenings, type SumcheckData, ty
 import type { WhirSchedule } from './schedule.js';
 import type { OpeningsAhead } from './openings-ahead.js';
 import type { RoundMessage } from './sumcheck.js';
-import { whirShape } from './transcript/separators.js';
 
 /** A committed codeword: its root and the rows + authentication paths the queries open. */
 export interface CommittedCodeword {
@@ -178,8 +177,6 @@ async function openWith(
   ahead: OpeningsAhead | undefined,
 ): Promise<WhirOpening> {
   const n = schedule.numVariables;
-  // The verifier's view of each round's tree (its levels), for the checks made ahead.
-  const shape = ahead && whirShape(schedule, 1);
   backend.phase('claims');
   // Claims in α-power order: the opening first, then the OOD (virtual) claims drawn before it.
   const virtual: { point: Ext4[]; value: Ext4 }[] = [];
@@ -245,7 +242,7 @@ async function openWith(
       indices,
       openings: openings.proof,
       root: previous.codeword.root,
-      levels: shape!.rounds[i].indexBits,
+      levels: previous.codeword.levels,
       logFolded: round.logFoldedDomainSize,
       folding: foldingRandomness,
       what: `round ${i}`,
@@ -286,8 +283,8 @@ async function openWith(
     indices: finalIndices,
     openings: finalOpenings.proof,
     root: previous.codeword.root,
-    levels: shape!.finalIndexBits,
-    logFolded: shape!.finalIndexBits,
+    levels: previous.codeword.levels,
+    logFolded: previous.codeword.levels,
     folding: foldingRandomness,
     what: 'final',
   });

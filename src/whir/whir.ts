@@ -136,16 +136,19 @@ export function whirMethods(host: WhirHost, paths: WhirPaths = {}): WhirMethods 
               return records ? { ...opening, trace: traceJsonl(records) } : opening;
             };
             if (mode === 'off') return await attempt(device);
-            const ahead = new OpeningsAhead();
-            const opening = await attempt(device, ahead);
-            const verdict = await verifyWhir(schedule, mine.codeword.root, opening.proof, point, ahead);
+            /** An attempt and its verification, the openings checked as they are made. */
+            const verified = async (gpu: LiveDevice | null) => {
+              const ahead = new OpeningsAhead();
+              const opening = await attempt(gpu, ahead);
+              return { opening, verdict: await verifyWhir(schedule, mine.codeword.root, opening.proof, point, ahead) };
+            };
+            const { opening, verdict } = await verified(device);
             if (verdict.ok) return opening;
             if (device) {
               gpuEngineOk = false;
               paths.onGpuFailure?.(verdict.error);
-              const cpuAhead = new OpeningsAhead();
-              const again = await attempt(null, cpuAhead);
-              if ((await verifyWhir(schedule, mine.codeword.root, again.proof, point, cpuAhead)).ok) return again;
+              const again = await verified(null);
+              if (again.verdict.ok) return again.opening;
             }
             throw new ProverError('CHECK_FAILED', `whir: the proof failed its own verification (${verdict.error}); nothing was returned`);
           } finally {

@@ -7,7 +7,8 @@
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { createProver } from '../../src/index.js';
-import { checkTask, checkThreadStats } from '../../src/checks/check-thread.js';
+import { checkTask } from '../../src/checks/check-thread.js';
+import { checkThreadStats } from '../../src/checks/check-thread-state.js';
 import { runCheckTask, type CheckTask } from '../../src/checks/check-tasks.js';
 import { g1Wire, g2Wire, verifyingKeyWire } from '../../src/groth16/check-parts.js';
 import { cpuProve } from '../../src/groth16/cpu-prove.js';
